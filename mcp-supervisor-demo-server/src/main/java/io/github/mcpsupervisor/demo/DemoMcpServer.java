@@ -1,0 +1,181 @@
+package io.github.mcpsupervisor.demo;
+
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiFunction;
+
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
+
+/**
+ * A small stdio MCP server with tools that make supervision visible: {@code echo},
+ * {@code add}, {@code crash} (replies, then exits), {@code slow}, {@code pid} and
+ * {@code add-tool} (registers one more tool and notifies the client).
+ *
+ * <p>
+ * It exits when its standard input closes, as a stdio server should. Run it with
+ * {@code java -cp <classpath> io.github.mcpsupervisor.demo.DemoMcpServer}.
+ */
+public final class DemoMcpServer {
+
+	private static final Map<String, Object> NO_ARGUMENTS = Map.of("type", "object", "properties", Map.of());
+
+	private DemoMcpServer() {
+	}
+
+	public static void main(String[] args) {
+		System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+		System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+		InputStream stdin = new ExitOnEndOfInput(System.in);
+		var transport = new StdioServerTransportProvider(McpJsonDefaults.getMapper(), stdin, System.out);
+		AtomicReference<McpSyncServer> server = new AtomicReference<>();
+		server.set(McpServer.sync(transport)
+			.serverInfo("mcp-supervisor-demo", "1.0.0")
+			.capabilities(ServerCapabilities.builder().tools(true).build())
+			.tools(echo(), add(), crash(), slow(), pid(), addTool(server))
+			.build());
+		System.err.println("demo MCP server ready, pid " + ProcessHandle.current().pid());
+	}
+
+	private static SyncToolSpecification echo() {
+		Tool tool = Tool.builder("echo", schema(Map.of("message", Map.of("type", "string")), List.of("message")))
+			.description("Echoes the given message back")
+			.annotations(ToolAnnotations.builder().readOnlyHint(true).build())
+			.build();
+		return spec(tool, (exchange, request) -> text(String.valueOf(request.arguments().get("message"))));
+	}
+
+	private static SyncToolSpecification add() {
+		Tool tool = Tool
+			.builder("add", schema(Map.of("a", Map.of("type", "number"), "b", Map.of("type", "number")),
+					List.of("a", "b")))
+			.description("Adds two numbers")
+			.annotations(ToolAnnotations.builder().readOnlyHint(true).build())
+			.build();
+		return spec(tool, (exchange, request) -> {
+			double sum = number(request, "a") + number(request, "b");
+			return text((sum == Math.rint(sum)) ? String.valueOf((long) sum) : String.valueOf(sum));
+		});
+	}
+
+	private static SyncToolSpecification crash() {
+		Tool tool = Tool.builder("crash", schema(Map.of("exitCode", Map.of("type", "integer")), List.of()))
+			.description("Replies, then ends this server process with the given exit code (default 3)")
+			.build();
+		return spec(tool, (exchange, request) -> {
+			int exitCode = (request.arguments().get("exitCode") instanceof Number n) ? n.intValue() : 3;
+			Thread exit = new Thread(() -> {
+				pause(200);
+				Runtime.getRuntime().halt(exitCode);
+			}, "demo-crash");
+			exit.start();
+			return text("crashing with exit code " + exitCode);
+		});
+	}
+
+	private static SyncToolSpecification slow() {
+		Tool tool = Tool.builder("slow", schema(Map.of("millis", Map.of("type", "integer")), List.of("millis")))
+			.description("Waits the given number of milliseconds, then replies")
+			.annotations(ToolAnnotations.builder().readOnlyHint(true).build())
+			.build();
+		return spec(tool, (exchange, request) -> {
+			long millis = (long) number(request, "millis");
+			pause(millis);
+			return text("waited " + millis + " ms");
+		});
+	}
+
+	private static SyncToolSpecification pid() {
+		Tool tool = Tool.builder("pid", NO_ARGUMENTS)
+			.description("Returns the process id of this server")
+			.annotations(ToolAnnotations.builder().readOnlyHint(true).build())
+			.build();
+		return spec(tool, (exchange, request) -> text(String.valueOf(ProcessHandle.current().pid())));
+	}
+
+	private static SyncToolSpecification addTool(AtomicReference<McpSyncServer> server) {
+		Tool tool = Tool.builder("add-tool", schema(Map.of("name", Map.of("type", "string")), List.of("name")))
+			.description("Registers a new tool with the given name that echoes its input (notifies the client)")
+			.build();
+		return spec(tool, (exchange, request) -> {
+			String name = String.valueOf(request.arguments().get("name"));
+			Tool added = Tool.builder(name, NO_ARGUMENTS).description("Added at run time").build();
+			server.get().addTool(spec(added, (e, r) -> text(name)));
+			return text("added " + name);
+		});
+	}
+
+	private static SyncToolSpecification spec(Tool tool,
+			BiFunction<McpSyncServerExchange, CallToolRequest, CallToolResult> handler) {
+		return SyncToolSpecification.builder().tool(tool).callHandler(handler).build();
+	}
+
+	private static Map<String, Object> schema(Map<String, Object> properties, List<String> required) {
+		return Map.of("type", "object", "properties", properties, "required", required);
+	}
+
+	private static CallToolResult text(String text) {
+		return CallToolResult.builder().content(List.of(TextContent.builder(text).build())).isError(false).build();
+	}
+
+	private static double number(CallToolRequest request, String name) {
+		Object value = request.arguments().get(name);
+		if (value instanceof Number n) {
+			return n.doubleValue();
+		}
+		throw new IllegalArgumentException("argument '" + name + "' must be a number, was " + value);
+	}
+
+	private static void pause(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/**
+	 * Ends the process once the client closes standard input: the SDK's own threads
+	 * would otherwise keep the JVM alive.
+	 */
+	private static final class ExitOnEndOfInput extends FilterInputStream {
+
+		ExitOnEndOfInput(InputStream in) {
+			super(in);
+		}
+
+		@Override
+		public int read() throws IOException {
+			return exitOnEnd(super.read());
+		}
+
+		@Override
+		public int read(byte[] b, int off, int len) throws IOException {
+			return exitOnEnd(super.read(b, off, len));
+		}
+
+		private static int exitOnEnd(int result) {
+			if (result == -1) {
+				Runtime.getRuntime().halt(0);
+			}
+			return result;
+		}
+
+	}
+
+}

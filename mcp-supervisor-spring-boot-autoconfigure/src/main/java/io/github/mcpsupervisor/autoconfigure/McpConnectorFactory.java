@@ -1,0 +1,19 @@
+package io.github.mcpsupervisor.autoconfigure;
+
+import io.github.mcpsupervisor.supervisor.McpConnector;
+
+/**
+ * Creates the connector of each configured server. Define a bean of this type to change
+ * how servers are reached.
+ */
+@FunctionalInterface
+public interface McpConnectorFactory {
+
+	/**
+	 * Creates the connector of a server.
+	 * @param server the server's configuration
+	 * @return its connector
+	 */
+	McpConnector create(McpSupervisorProperties.Server server);
+
+}

@@ -1,0 +1,71 @@
+package io.github.mcpsupervisor.autoconfigure;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.modelcontextprotocol.client.McpSyncClient;
+
+import org.springframework.ai.mcp.SyncMcpToolCallbackProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+
+import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
+import io.github.mcpsupervisor.supervisor.McpSupervisors;
+import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
+import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
+import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
+import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
+import io.github.mcpsupervisor.tool.McpToolsChangedEventPublisher;
+import io.github.mcpsupervisor.transport.StdioConnector;
+
+/**
+ * Auto-configuration of supervised MCP servers: one supervisor per entry of
+ * {@code mcp.servers}, run with the application context, and a tool callback provider
+ * over all of them.
+ */
+@AutoConfiguration
+@ConditionalOnClass({ McpSyncClient.class, SyncMcpToolCallbackProvider.class })
+@EnableConfigurationProperties(McpSupervisorProperties.class)
+public final class McpSupervisorAutoConfiguration {
+
+	/** Margin over the bounded steps of an attempt or a termination. */
+	private static final Duration MARGIN = Duration.ofSeconds(3);
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean(SupervisorScheduler.class)
+	ThreadPoolSupervisorScheduler mcpSupervisorScheduler() {
+		return new ThreadPoolSupervisorScheduler();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	McpConnectorFactory mcpConnectorFactory(SupervisorScheduler scheduler) {
+		return (server) -> new StdioConnector(server.toStdioDefinition(), scheduler::execute);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	McpSupervisors mcpSupervisors(McpSupervisorProperties properties, SupervisorScheduler scheduler,
+			McpConnectorFactory connectorFactory, ApplicationEventPublisher eventPublisher) {
+		McpToolsChangedEventPublisher listener = new McpToolsChangedEventPublisher(eventPublisher);
+		List<SupervisedServer> servers = properties.servers().stream().map((server) -> {
+			McpServerSupervisor supervisor = new McpServerSupervisor(String.valueOf(server.name()),
+					server.reconnect().toPolicy(), connectorFactory.create(server), scheduler, listener);
+			Duration stop = server.terminationGracePeriod().plus(MARGIN);
+			return new SupervisedServer(supervisor, server.failOnStartupError(),
+					server.initializationTimeout().plus(stop), stop);
+		}).toList();
+		return new McpSupervisors(servers);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	McpSupervisorToolCallbackProvider mcpSupervisorToolCallbackProvider(McpSupervisors supervisors) {
+		return new McpSupervisorToolCallbackProvider(supervisors);
+	}
+
+}

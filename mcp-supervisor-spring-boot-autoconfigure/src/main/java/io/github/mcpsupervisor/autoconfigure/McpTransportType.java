@@ -1,0 +1,11 @@
+package io.github.mcpsupervisor.autoconfigure;
+
+/**
+ * How a supervised server is reached.
+ */
+public enum McpTransportType {
+
+	/** A child process speaking MCP over its stdin and stdout. */
+	STDIO
+
+}

@@ -1,0 +1,80 @@
+package io.github.mcpsupervisor.supervisor;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One generation of a server: a process (or session) of its own and an MCP client of its
+ * own. It is used once: opened, used, lost or terminated, and never reopened.
+ */
+public interface McpConnection {
+
+	int generation();
+
+	/**
+	 * Spawns the server, initializes the session and discovers its tools (following
+	 * pagination). Blocks at most the initialization timeout plus the termination bound.
+	 * On failure the process tree is already terminated.
+	 * @throws McpConnectException if the connection could not be established
+	 */
+	void open() throws McpConnectException;
+
+	/**
+	 * Returns the tools discovered by {@link #open()}.
+	 * @return the tools
+	 */
+	List<Tool> tools();
+
+	/**
+	 * Lists the server's tools again, following pagination.
+	 * @return the tools
+	 */
+	List<Tool> listTools();
+
+	CallToolResult callTool(CallToolRequest request);
+
+	/**
+	 * Completes as soon as the generation has ended on its own (process exit).
+	 * @return the exit of the generation
+	 */
+	CompletableFuture<ExitStatus> onLost();
+
+	/**
+	 * Returns whether the generation has ended.
+	 * @return whether it is lost
+	 */
+	default boolean isLost() {
+		return onLost().isDone();
+	}
+
+	/**
+	 * Closes the client so that calls in flight fail at once. The client is never used
+	 * again.
+	 */
+	void closeClient();
+
+	/**
+	 * Terminates the process tree, bounded in time: stdin closed and SIGTERM, a grace
+	 * period, then SIGKILL of every process of the tree. Idempotent.
+	 * @return whether every process of the tree is confirmed gone
+	 */
+	boolean terminate();
+
+	/**
+	 * Returns the pid of the server process, once spawned.
+	 * @return the pid or {@code null}
+	 */
+	@Nullable Long pid();
+
+	/**
+	 * Returns the last lines the server wrote to stderr.
+	 * @return the lines, oldest first
+	 */
+	List<String> stderrTail();
+
+}

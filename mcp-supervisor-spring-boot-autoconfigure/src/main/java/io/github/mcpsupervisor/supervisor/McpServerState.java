@@ -1,0 +1,26 @@
+package io.github.mcpsupervisor.supervisor;
+
+/**
+ * The states of a supervised MCP server.
+ */
+public enum McpServerState {
+
+	/** The first connection attempt is in progress. */
+	STARTING,
+
+	/** A generation is connected and serves tool calls. */
+	UP,
+
+	/** The connection was lost or an attempt failed; the next attempt is pending or running. */
+	RECONNECTING,
+
+	/** The connection was lost and reconnect is disabled: tools stay registered and fail until reset. */
+	DISCONNECTED,
+
+	/** Attempts are exhausted or the server is misconfigured: tools are withdrawn until reset. */
+	FAILED,
+
+	/** Not started, or stopped with the application. */
+	STOPPED
+
+}

@@ -1,0 +1,18 @@
+package io.github.mcpsupervisor.supervisor;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One transition of a supervised server.
+ *
+ * @param server the server's name
+ * @param from the previous state
+ * @param to the new state
+ * @param generation the generation concerned
+ * @param cause why the transition happened
+ * @param exit the exit of the process, when a process ending caused it
+ */
+public record McpServerStateChange(String server, McpServerState from, McpServerState to, int generation,
+		String cause, @Nullable ExitStatus exit) {
+
+}

@@ -1,0 +1,28 @@
+package io.github.mcpsupervisor.supervisor;
+
+import java.time.Instant;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A consistent snapshot of one supervised server.
+ *
+ * @param name the server's name
+ * @param state its state
+ * @param generation the current (or last) generation, {@code 0} before the first attempt
+ * @param pid the pid of the live generation's process
+ * @param upSince when the live generation connected
+ * @param attemptsUsed attempts used in the current outage
+ * @param maxAttempts attempts allowed per outage
+ * @param nextAttemptAt when the next attempt is due
+ * @param lastExit how the last generation's process ended
+ * @param lastError the last error (failed attempt, lost connection, reason for giving up)
+ * @param stderrTail the last lines written to stderr by the last generation
+ * @param tools the names of the registered tools
+ */
+public record McpServerStatus(String name, McpServerState state, int generation, @Nullable Long pid,
+		@Nullable Instant upSince, int attemptsUsed, int maxAttempts, @Nullable Instant nextAttemptAt,
+		@Nullable ExitStatus lastExit, @Nullable String lastError, List<String> stderrTail, List<String> tools) {
+
+}

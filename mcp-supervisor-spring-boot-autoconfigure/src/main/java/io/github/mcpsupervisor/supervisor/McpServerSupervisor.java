@@ -1,0 +1,640 @@
+package io.github.mcpsupervisor.supervisor;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
+import io.github.mcpsupervisor.supervisor.SupervisorScheduler.Cancellable;
+
+/**
+ * Keeps one MCP server alive: connects generation after generation, notices a lost
+ * generation at once, reconnects with bounded backoff within an outage budget, and keeps
+ * the server's tool set in step with the live generation.
+ *
+ * <p>
+ * Invariants: at most one generation's process exists at any time (the next attempt
+ * starts only after the previous process tree is confirmed gone); a stale generation's
+ * signals are inert; the outage budget is reset only by sustained uptime or
+ * {@link #reset()}; after {@link #stop()} nothing is scheduled, spawned or left running.
+ */
+public final class McpServerSupervisor {
+
+	private static final Log logger = LogFactory.getLog(McpServerSupervisor.class);
+
+	private final String name;
+
+	private final ReconnectPolicy policy;
+
+	private final McpConnector connector;
+
+	private final SupervisorScheduler scheduler;
+
+	private final SupervisorListener listener;
+
+	private final Object lock = new Object();
+
+	private final Object notifyLock = new Object();
+
+	private final Queue<Runnable> outbox = new ConcurrentLinkedQueue<>();
+
+	private final Set<CompletableFuture<Void>> work = ConcurrentHashMap.newKeySet();
+
+	private final OutageBudget budget;
+
+	// Guarded by lock.
+	private McpServerState state = McpServerState.STOPPED;
+
+	private int lastGeneration;
+
+	private int attemptToken;
+
+	private @Nullable Generation live;
+
+	private @Nullable McpConnection connecting;
+
+	private boolean terminating;
+
+	private boolean connectWhenIdle;
+
+	private @Nullable Cancellable pendingAttempt;
+
+	private @Nullable Instant nextAttemptAt;
+
+	private @Nullable Instant outageStartedAt;
+
+	private @Nullable ExitStatus lastExit;
+
+	private @Nullable String lastError;
+
+	private List<String> lastStderr = List.of();
+
+	private CompletableFuture<McpServerStatus> firstOutcome = new CompletableFuture<>();
+
+	// Read without the lock on the call path.
+	private volatile @Nullable McpConnection current;
+
+	private volatile ToolSet tools = ToolSet.EMPTY;
+
+	public McpServerSupervisor(String name, ReconnectPolicy policy, McpConnector connector,
+			SupervisorScheduler scheduler, SupervisorListener listener) {
+		this.name = name;
+		this.policy = policy;
+		this.connector = connector;
+		this.scheduler = scheduler;
+		this.listener = listener;
+		this.budget = new OutageBudget(policy);
+	}
+
+	public String name() {
+		return this.name;
+	}
+
+	public ReconnectPolicy policy() {
+		return this.policy;
+	}
+
+	public McpServerState state() {
+		synchronized (this.lock) {
+			return this.state;
+		}
+	}
+
+	/**
+	 * Returns the tools of the live generation, or the last ones during an outage, or
+	 * none once withdrawn.
+	 * @return the current tool set
+	 */
+	public ToolSet tools() {
+		return this.tools;
+	}
+
+	/**
+	 * Starts supervising: the first attempt runs at once.
+	 * @return completes with the status after the first attempt succeeded or failed
+	 */
+	public CompletableFuture<McpServerStatus> start() {
+		CompletableFuture<McpServerStatus> outcome;
+		synchronized (this.lock) {
+			if (this.state != McpServerState.STOPPED) {
+				return this.firstOutcome;
+			}
+			this.firstOutcome = new CompletableFuture<>();
+			outcome = this.firstOutcome;
+			this.budget.reset();
+			this.lastError = null;
+			this.lastExit = null;
+			this.outageStartedAt = null;
+			transition(McpServerState.STARTING, "start", null);
+			this.budget.takeImmediate();
+			launchAttempt();
+		}
+		flush();
+		return outcome;
+	}
+
+	/**
+	 * Clears the outage budget and connects now. On an UP server only the budget is
+	 * cleared; while an attempt or a termination is running, the attempt follows as soon
+	 * as it ends.
+	 * @return the status after the reset was taken
+	 * @throws IllegalStateException if the supervisor is stopped
+	 */
+	public McpServerStatus reset() {
+		synchronized (this.lock) {
+			if (this.state == McpServerState.STOPPED) {
+				throw new IllegalStateException("MCP server '" + this.name + "' is stopped and cannot be reset");
+			}
+			logger.info(prefix() + "reset requested in state " + this.state + ", outage budget cleared");
+			this.budget.reset();
+			if (this.state != McpServerState.UP && this.state != McpServerState.STARTING) {
+				cancelPendingAttempt();
+				if (this.connecting != null || this.terminating) {
+					this.connectWhenIdle = true;
+				}
+				else {
+					this.budget.takeImmediate();
+					transition(McpServerState.RECONNECTING, "reset", null);
+					launchAttempt();
+				}
+			}
+		}
+		flush();
+		return status();
+	}
+
+	/**
+	 * Stops supervising: cancels timers, closes the live client, terminates every process
+	 * tree (bounded) and withdraws the tools. Nothing restarts afterwards.
+	 * @return completes when every attempt, sync and termination has ended
+	 */
+	public CompletableFuture<Void> stop() {
+		McpConnection wasLive = null;
+		McpConnection wasConnecting;
+		synchronized (this.lock) {
+			if (this.state == McpServerState.STOPPED) {
+				return quiescence();
+			}
+			cancelPendingAttempt();
+			if (this.live != null) {
+				this.live.cancelStabilityTimer();
+				wasLive = this.live.connection;
+			}
+			wasConnecting = this.connecting;
+			this.live = null;
+			this.current = null;
+			this.connectWhenIdle = false;
+			transition(McpServerState.STOPPED, "stop", null);
+			swapTools(ToolSet.EMPTY);
+			this.firstOutcome.complete(statusLocked());
+		}
+		flush();
+		if (wasLive != null) {
+			McpConnection connection = wasLive;
+			connection.closeClient();
+			track(connection::terminate);
+		}
+		if (wasConnecting != null) {
+			track(wasConnecting::terminate);
+		}
+		return quiescence();
+	}
+
+	/**
+	 * Calls a tool on the live generation.
+	 * @param request the call, with the tool's name on the server
+	 * @return the server's result
+	 * @throws McpServerUnavailableException if the server is not up, its connection is
+	 * lost during the call, or it does not offer the tool
+	 */
+	public CallToolResult callTool(CallToolRequest request) {
+		McpConnection connection = this.current;
+		if (connection == null) {
+			throw unavailable(request.name());
+		}
+		if (this.tools.find(request.name()) == null) {
+			throw new McpServerUnavailableException(this.name, McpServerState.UP, "MCP server '" + this.name
+					+ "' no longer offers tool '" + request.name() + "' (it offers " + this.tools.names() + ")", null);
+		}
+		try {
+			return connection.callTool(request);
+		}
+		catch (RuntimeException ex) {
+			if (connection.isLost()) {
+				ExitStatus exit = connection.onLost().getNow(null);
+				throw new McpServerUnavailableException(this.name, McpServerState.RECONNECTING,
+						"MCP server '" + this.name + "' connection lost during call to tool '" + request.name() + "'"
+								+ ((exit != null) ? " (" + exit.describe() + ")" : "")
+								+ "; the call may or may not have taken effect. "
+								+ (this.policy.enabled() ? "Reconnecting." : "Reconnect is disabled; reset the server."),
+						ex);
+			}
+			throw ex;
+		}
+	}
+
+	/**
+	 * Returns a consistent snapshot of this server.
+	 * @return the status
+	 */
+	public McpServerStatus status() {
+		synchronized (this.lock) {
+			return statusLocked();
+		}
+	}
+
+	/**
+	 * Returns a future that completes when the supervisor's running work has ended.
+	 * @return the future
+	 */
+	CompletableFuture<Void> quiescence() {
+		return CompletableFuture.allOf(this.work.toArray(CompletableFuture[]::new));
+	}
+
+	private void launchAttempt() {
+		int generation = ++this.lastGeneration;
+		McpConnection connection = this.connector.create(generation, () -> onToolsChanged(generation));
+		this.connecting = connection;
+		this.nextAttemptAt = null;
+		track(() -> runAttempt(connection));
+	}
+
+	private void runAttempt(McpConnection connection) {
+		try {
+			connection.open();
+		}
+		catch (McpConnectException ex) {
+			attemptFailed(connection, ex);
+			return;
+		}
+		catch (RuntimeException ex) {
+			attemptFailed(connection, new McpConnectException(Kind.TRANSIENT, String.valueOf(ex.getMessage()),
+					null, ex));
+			return;
+		}
+		attemptSucceeded(connection);
+	}
+
+	private void attemptSucceeded(McpConnection connection) {
+		boolean discard;
+		synchronized (this.lock) {
+			this.connecting = null;
+			discard = this.state == McpServerState.STOPPED;
+			if (!discard) {
+				Generation generation = new Generation(connection);
+				this.live = generation;
+				this.current = connection;
+				this.connectWhenIdle = false;
+				int toolCount = connection.tools().size();
+				if (this.outageStartedAt != null) {
+					logger.info(prefix() + "recovered after " + this.budget.used() + " attempt(s), outage "
+							+ Duration.between(this.outageStartedAt, now()).toMillis() + " ms (generation "
+							+ connection.generation() + ", pid " + connection.pid() + ", " + toolCount + " tools)");
+				}
+				else {
+					logger.info(prefix() + "connected (generation " + connection.generation() + ", pid "
+							+ connection.pid() + ", " + toolCount + " tools)");
+				}
+				generation.stabilityTimer = this.scheduler.schedule(this.policy.stabilityWindow(),
+						() -> onStable(connection.generation()));
+				swapTools(new ToolSet(connection.generation(), connection.tools()));
+				transition(McpServerState.UP, "connected", null);
+				this.firstOutcome.complete(statusLocked());
+			}
+		}
+		flush();
+		if (discard) {
+			connection.closeClient();
+			connection.terminate();
+			return;
+		}
+		connection.onLost().whenComplete((exit, ex) -> track(() -> onLost(connection, exit)));
+	}
+
+	private void attemptFailed(McpConnection connection, McpConnectException ex) {
+		synchronized (this.lock) {
+			this.connecting = null;
+			if (this.state == McpServerState.STOPPED) {
+				return;
+			}
+			this.lastError = "connection failed: " + ex.getMessage();
+			this.lastExit = ex.getExit();
+			this.lastStderr = connection.stderrTail();
+			logger.warn(prefix() + "connection failed (attempt " + this.budget.used() + "/" + this.budget.max()
+					+ ", generation " + connection.generation() + "): " + ex.getMessage());
+			if (ex.getKind() == Kind.CONFIGURATION) {
+				giveUp("configuration error: " + ex.getMessage(), ex.getExit());
+			}
+			else if (ex.getKind() == Kind.NOT_CONFIRMED_DEAD) {
+				giveUp(ex.getMessage(), ex.getExit());
+			}
+			else if (this.connectWhenIdle) {
+				reconnectNow();
+			}
+			else if (!this.policy.enabled()) {
+				transition(McpServerState.DISCONNECTED, "connection failed and reconnect is disabled", ex.getExit());
+				logger.error(prefix() + "connection failed and reconnect is disabled; " + resetHint());
+			}
+			else {
+				retryOrGiveUp(ex.getExit());
+			}
+			this.firstOutcome.complete(statusLocked());
+		}
+		flush();
+	}
+
+	private void onLost(McpConnection connection, @Nullable ExitStatus exit) {
+		synchronized (this.lock) {
+			if (this.live == null || this.live.connection != connection) {
+				return; // a stale generation: inert
+			}
+			this.live.cancelStabilityTimer();
+			this.live = null;
+			this.current = null;
+			this.terminating = true;
+			this.lastExit = exit;
+			this.lastStderr = connection.stderrTail();
+			String how = (exit != null) ? exit.describe() : "process ended";
+			this.lastError = "connection lost: " + how;
+			if (this.outageStartedAt == null) {
+				this.outageStartedAt = now();
+			}
+			String stderr = (exit != null && exit.lastStderrLine() != null)
+					? "; last stderr line: " + exit.lastStderrLine() : "";
+			if (this.policy.enabled()) {
+				logger.warn(prefix() + "connection lost (generation " + connection.generation() + ", " + how + stderr
+						+ ")");
+				transition(McpServerState.RECONNECTING, "connection lost: " + how, exit);
+			}
+			else {
+				logger.error(prefix() + "connection lost (generation " + connection.generation() + ", " + how
+						+ stderr + ") and reconnect is disabled; its tools stay registered and fail until it is reset; "
+						+ resetHint());
+				transition(McpServerState.DISCONNECTED, "connection lost: " + how, exit);
+			}
+		}
+		flush();
+		connection.closeClient();
+		boolean confirmed = connection.terminate();
+		synchronized (this.lock) {
+			this.terminating = false;
+			if (this.state == McpServerState.STOPPED) {
+				return;
+			}
+			if (!confirmed) {
+				giveUp("the process tree of generation " + connection.generation()
+						+ " could not be confirmed gone; not reconnecting so that two servers never run", exit);
+			}
+			else if (this.connectWhenIdle) {
+				reconnectNow();
+			}
+			else if (this.state == McpServerState.RECONNECTING) {
+				retryOrGiveUp(exit);
+			}
+		}
+		flush();
+	}
+
+	private void onStable(int generation) {
+		synchronized (this.lock) {
+			if (this.live != null && this.live.connection.generation() == generation) {
+				this.budget.reset();
+				this.outageStartedAt = null;
+				if (logger.isDebugEnabled()) {
+					logger.debug(prefix() + "generation " + generation + " stable, outage budget reset");
+				}
+			}
+		}
+	}
+
+	private void onAttemptTimer(int token) {
+		synchronized (this.lock) {
+			if (token != this.attemptToken || this.pendingAttempt == null || this.state == McpServerState.STOPPED) {
+				return; // cancelled or superseded
+			}
+			this.pendingAttempt = null;
+			launchAttempt();
+		}
+		flush();
+	}
+
+	private void onToolsChanged(int generation) {
+		synchronized (this.lock) {
+			if (this.live == null || this.live.connection.generation() != generation) {
+				return;
+			}
+			if (this.live.syncRunning) {
+				this.live.syncAgain = true;
+				return;
+			}
+			this.live.syncRunning = true;
+			Generation target = this.live;
+			track(() -> syncTools(target));
+		}
+	}
+
+	/** Re-lists the tools until no change notification arrived during the listing. */
+	private void syncTools(Generation generation) {
+		while (true) {
+			synchronized (this.lock) {
+				if (this.live != generation) {
+					generation.syncRunning = false;
+					return;
+				}
+				generation.syncAgain = false;
+			}
+			List<Tool> listed;
+			try {
+				listed = generation.connection.listTools();
+			}
+			catch (RuntimeException ex) {
+				logger.warn(prefix() + "re-listing tools after a change notification failed: " + ex.getMessage());
+				synchronized (this.lock) {
+					generation.syncRunning = false;
+				}
+				return;
+			}
+			boolean again;
+			synchronized (this.lock) {
+				if (this.live != generation) {
+					generation.syncRunning = false;
+					return;
+				}
+				swapTools(new ToolSet(generation.connection.generation(), listed));
+				again = generation.syncAgain;
+				generation.syncRunning = again;
+			}
+			flush();
+			if (!again) {
+				return;
+			}
+		}
+	}
+
+	private void retryOrGiveUp(@Nullable ExitStatus exit) {
+		Duration delay = this.budget.takeNext();
+		if (delay == null) {
+			giveUp("gave up after " + this.budget.max() + " attempts", exit);
+			return;
+		}
+		if (this.state != McpServerState.RECONNECTING) {
+			transition(McpServerState.RECONNECTING, String.valueOf(this.lastError), exit);
+		}
+		logger.warn(prefix() + "retrying " + this.budget.used() + "/" + this.budget.max() + " in " + delay.toMillis()
+				+ " ms");
+		int token = ++this.attemptToken;
+		this.nextAttemptAt = now().plus(delay);
+		this.pendingAttempt = this.scheduler.schedule(delay, () -> onAttemptTimer(token));
+	}
+
+	private void reconnectNow() {
+		this.connectWhenIdle = false;
+		this.budget.takeImmediate();
+		if (this.state != McpServerState.RECONNECTING) {
+			transition(McpServerState.RECONNECTING, "reset", null);
+		}
+		launchAttempt();
+	}
+
+	private void giveUp(String reason, @Nullable ExitStatus exit) {
+		cancelPendingAttempt();
+		this.lastError = reason;
+		transition(McpServerState.FAILED, reason, exit);
+		swapTools(ToolSet.EMPTY);
+		logger.error(prefix() + reason + "; tools withdrawn. " + resetHint());
+	}
+
+	private void cancelPendingAttempt() {
+		this.attemptToken++;
+		if (this.pendingAttempt != null) {
+			this.pendingAttempt.cancel();
+			this.pendingAttempt = null;
+		}
+		this.nextAttemptAt = null;
+	}
+
+	private void transition(McpServerState to, String cause, @Nullable ExitStatus exit) {
+		McpServerState from = this.state;
+		this.state = to;
+		McpServerStateChange change = new McpServerStateChange(this.name, from, to, this.lastGeneration, cause, exit);
+		this.outbox.add(() -> this.listener.stateChanged(change));
+	}
+
+	private void swapTools(ToolSet replacement) {
+		this.tools = replacement;
+		this.outbox.add(() -> this.listener.toolsChanged(this.name, replacement));
+	}
+
+	/** Delivers queued notifications in order, outside the state lock. */
+	private void flush() {
+		synchronized (this.notifyLock) {
+			Runnable notification;
+			while ((notification = this.outbox.poll()) != null) {
+				try {
+					notification.run();
+				}
+				catch (RuntimeException ex) {
+					logger.warn(prefix() + "a supervisor listener failed", ex);
+				}
+			}
+		}
+	}
+
+	private void track(Runnable task) {
+		CompletableFuture<Void> done = new CompletableFuture<>();
+		this.work.add(done);
+		try {
+			this.scheduler.execute(() -> {
+				try {
+					task.run();
+				}
+				catch (RuntimeException ex) {
+					logger.error(prefix() + "supervisor task failed", ex);
+				}
+				finally {
+					this.work.remove(done);
+					done.complete(null);
+				}
+			});
+		}
+		catch (RuntimeException ex) {
+			this.work.remove(done);
+			done.complete(null);
+			throw ex;
+		}
+	}
+
+	private McpServerUnavailableException unavailable(String tool) {
+		McpServerStatus status = status();
+		String detail = switch (status.state()) {
+			case STARTING -> "is starting";
+			case RECONNECTING -> "is reconnecting (attempt " + status.attemptsUsed() + "/" + status.maxAttempts()
+					+ ((status.nextAttemptAt() != null) ? ", next at " + status.nextAttemptAt() : "") + ")";
+			case DISCONNECTED -> "lost its connection and reconnect is disabled; " + resetHint();
+			case FAILED -> "has failed (" + status.lastError() + "); " + resetHint();
+			case STOPPED -> "is stopped";
+			case UP -> "is between generations";
+		};
+		return new McpServerUnavailableException(this.name, status.state(),
+				"MCP server '" + this.name + "' " + detail + ": tool '" + tool + "' is unavailable", null);
+	}
+
+	private McpServerStatus statusLocked() {
+		McpConnection connection = (this.live != null) ? this.live.connection : null;
+		return new McpServerStatus(this.name, this.state, this.lastGeneration,
+				(connection != null) ? connection.pid() : null, (this.live != null) ? this.live.upSince : null,
+				this.budget.used(), this.budget.max(), this.nextAttemptAt, this.lastExit, this.lastError,
+				(connection != null) ? connection.stderrTail() : this.lastStderr, this.tools.names());
+	}
+
+	private String resetHint() {
+		return "Reset it with McpSupervisors.reset(\"" + this.name + "\").";
+	}
+
+	private String prefix() {
+		return "MCP server '" + this.name + "': ";
+	}
+
+	private Instant now() {
+		return this.scheduler.clock().instant();
+	}
+
+	/** The live generation and the work attached to it. */
+	private final class Generation {
+
+		final McpConnection connection;
+
+		final Instant upSince = now();
+
+		@Nullable Cancellable stabilityTimer;
+
+		boolean syncRunning;
+
+		boolean syncAgain;
+
+		Generation(McpConnection connection) {
+			this.connection = connection;
+		}
+
+		void cancelStabilityTimer() {
+			if (this.stabilityTimer != null) {
+				this.stabilityTimer.cancel();
+				this.stabilityTimer = null;
+			}
+		}
+
+	}
+
+}

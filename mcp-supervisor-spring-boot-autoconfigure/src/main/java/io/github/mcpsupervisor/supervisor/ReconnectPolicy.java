@@ -1,0 +1,64 @@
+package io.github.mcpsupervisor.supervisor;
+
+import java.time.Duration;
+
+import org.springframework.util.Assert;
+import org.springframework.util.backoff.BackOff;
+import org.springframework.util.backoff.ExponentialBackOff;
+
+/**
+ * How a supervisor reconnects: exponential backoff between attempts (doubling from
+ * {@code initialDelay} up to {@code maxDelay}, jittered by a fraction), at most
+ * {@code maxAttempts} attempts per outage, and a stability window of {@code maxDelay}
+ * after which a connected generation resets the budget.
+ *
+ * @param enabled whether a lost server is reconnected automatically
+ * @param initialDelay delay before the first reconnect attempt
+ * @param maxDelay upper bound of the delay, and the stability window
+ * @param maxAttempts attempts per outage before giving up
+ * @param jitter fraction (0 to 1) of each delay by which it is randomly shifted
+ */
+public record ReconnectPolicy(boolean enabled, Duration initialDelay, Duration maxDelay, int maxAttempts,
+		double jitter) {
+
+	/** The multiplier of the exponential backoff: each delay doubles the previous one. */
+	public static final double MULTIPLIER = 2.0;
+
+	public ReconnectPolicy {
+		Assert.isTrue(!initialDelay.isNegative() && !initialDelay.isZero(), "initialDelay must be positive");
+		Assert.isTrue(initialDelay.compareTo(maxDelay) <= 0, "initialDelay must not exceed maxDelay");
+		Assert.isTrue(maxAttempts >= 1, "maxAttempts must be at least 1");
+		Assert.isTrue(jitter >= 0 && jitter <= 1, "jitter must be between 0 and 1");
+	}
+
+	/**
+	 * Returns the reconnect defaults: enabled, 500 ms doubling to 30 s, 10 attempts, 10%
+	 * jitter.
+	 * @return the default policy
+	 */
+	public static ReconnectPolicy defaults() {
+		return new ReconnectPolicy(true, Duration.ofMillis(500), Duration.ofSeconds(30), 10, 0.1);
+	}
+
+	/**
+	 * Returns how long a generation must stay up before its outage budget is reset.
+	 * @return the stability window, equal to {@link #maxDelay()}
+	 */
+	public Duration stabilityWindow() {
+		return this.maxDelay;
+	}
+
+	/**
+	 * Creates the backoff that spaces the attempts of one outage. Spring's jitter is
+	 * given in milliseconds of the initial delay and scales with each interval, so the
+	 * fraction applies to every delay.
+	 * @return a new backoff
+	 */
+	BackOff backOff() {
+		ExponentialBackOff backOff = new ExponentialBackOff(this.initialDelay.toMillis(), MULTIPLIER);
+		backOff.setMaxInterval(this.maxDelay.toMillis());
+		backOff.setJitter(Math.round(this.jitter * this.initialDelay.toMillis()));
+		return backOff;
+	}
+
+}

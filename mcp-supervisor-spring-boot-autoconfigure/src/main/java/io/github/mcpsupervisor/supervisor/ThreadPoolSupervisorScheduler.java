@@ -1,0 +1,69 @@
+package io.github.mcpsupervisor.supervisor;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The production {@link SupervisorScheduler}: one daemon timer thread that only hands
+ * tasks over, and a cached pool of daemon workers for blocking work. Daemon threads
+ * never keep the JVM alive.
+ */
+public final class ThreadPoolSupervisorScheduler implements SupervisorScheduler, AutoCloseable {
+
+	private final ScheduledThreadPoolExecutor timer;
+
+	private final ExecutorService workers;
+
+	private final Clock clock;
+
+	public ThreadPoolSupervisorScheduler() {
+		this(Clock.systemUTC());
+	}
+
+	public ThreadPoolSupervisorScheduler(Clock clock) {
+		this.clock = clock;
+		this.timer = new ScheduledThreadPoolExecutor(1, daemonThreads("mcp-supervisor-timer"));
+		this.timer.setRemoveOnCancelPolicy(true);
+		this.workers = Executors.newCachedThreadPool(daemonThreads("mcp-supervisor-worker"));
+	}
+
+	@Override
+	public Cancellable schedule(Duration delay, Runnable task) {
+		ScheduledFuture<?> future = this.timer.schedule(() -> this.workers.execute(task), delay.toNanos(),
+				TimeUnit.NANOSECONDS);
+		return () -> future.cancel(false);
+	}
+
+	@Override
+	public void execute(Runnable task) {
+		this.workers.execute(task);
+	}
+
+	@Override
+	public Clock clock() {
+		return this.clock;
+	}
+
+	@Override
+	public void close() {
+		this.timer.shutdownNow();
+		this.workers.shutdown();
+	}
+
+	private static ThreadFactory daemonThreads(String prefix) {
+		AtomicInteger counter = new AtomicInteger();
+		return (runnable) -> {
+			Thread thread = new Thread(runnable, prefix + "-" + counter.incrementAndGet());
+			thread.setDaemon(true);
+			return thread;
+		};
+	}
+
+}

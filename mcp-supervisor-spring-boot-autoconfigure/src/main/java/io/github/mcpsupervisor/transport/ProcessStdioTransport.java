@@ -1,0 +1,147 @@
+package io.github.mcpsupervisor.transport;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import reactor.core.publisher.Mono;
+
+/**
+ * An MCP client transport over a {@link StdioServerProcess} that someone else owns.
+ *
+ * <p>
+ * Single-use by design: once closed, or connected once, it refuses to connect again. The
+ * SDK re-initializes a closed client on its next call, which with its own stdio transport
+ * would spawn a process that nothing owns; here that call fails instead.
+ */
+final class ProcessStdioTransport implements McpClientTransport {
+
+	private static final Log logger = LogFactory.getLog(ProcessStdioTransport.class);
+
+	private static final byte[] NEWLINE = { '\n' };
+
+	private final StdioServerProcess process;
+
+	private final McpJsonMapper jsonMapper;
+
+	private final String label;
+
+	private final ExecutorService writer;
+
+	private final AtomicBoolean connected = new AtomicBoolean();
+
+	private volatile boolean closed;
+
+	ProcessStdioTransport(StdioServerProcess process, McpJsonMapper jsonMapper, String label) {
+		this.process = process;
+		this.jsonMapper = jsonMapper;
+		this.label = label;
+		this.writer = Executors.newSingleThreadExecutor((runnable) -> {
+			Thread thread = new Thread(runnable, label + "-stdin");
+			thread.setDaemon(true);
+			return thread;
+		});
+	}
+
+	@Override
+	public Mono<Void> connect(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
+		if (this.closed || !this.connected.compareAndSet(false, true)) {
+			return Mono.error(new IllegalStateException(
+					"transport " + this.label + " is single-use and already " + (this.closed ? "closed" : "connected")));
+		}
+		Thread reader = new Thread(() -> readMessages(handler), this.label + "-stdout");
+		reader.setDaemon(true);
+		reader.start();
+		return Mono.empty();
+	}
+
+	@Override
+	public Mono<Void> sendMessage(JSONRPCMessage message) {
+		return Mono.defer(() -> {
+			if (this.closed) {
+				return Mono.error(new IllegalStateException("transport " + this.label + " is closed"));
+			}
+			try {
+				return Mono.fromFuture(CompletableFuture.runAsync(() -> write(message), this.writer));
+			}
+			catch (RejectedExecutionException ex) {
+				return Mono.error(new IllegalStateException("transport " + this.label + " is closed", ex));
+			}
+		});
+	}
+
+	@Override
+	public Mono<Void> closeGracefully() {
+		return Mono.fromRunnable(() -> {
+			this.closed = true;
+			this.writer.shutdown();
+		});
+	}
+
+	@Override
+	public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
+		return this.jsonMapper.convertValue(data, typeRef);
+	}
+
+	private void write(JSONRPCMessage message) {
+		try {
+			byte[] json = this.jsonMapper.writeValueAsBytes(message);
+			OutputStream stdin = this.process.stdin();
+			synchronized (stdin) {
+				stdin.write(json);
+				stdin.write(NEWLINE);
+				stdin.flush();
+			}
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("cannot write to " + this.label + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	private void readMessages(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
+		try (BufferedReader reader = new BufferedReader(
+				new InputStreamReader(this.process.stdout(), StandardCharsets.UTF_8))) {
+			String line;
+			while ((line = reader.readLine()) != null) {
+				if (this.closed) {
+					return;
+				}
+				if (line.isBlank()) {
+					continue;
+				}
+				JSONRPCMessage message;
+				try {
+					message = McpSchema.deserializeJsonRpcMessage(this.jsonMapper, line);
+				}
+				catch (IOException | RuntimeException ex) {
+					// A stray log line must not end the session: skip it, keep it visible.
+					String shown = StderrTail.sanitize(line);
+					logger.warn(this.label + ": ignoring a stdout line that is not JSON-RPC: " + shown);
+					this.process.stderr().add("[stdout, not JSON-RPC] " + shown);
+					continue;
+				}
+				handler.apply(Mono.just(message))
+					.subscribe(null, (error) -> logger.warn(this.label + ": failed to handle a message", error));
+			}
+		}
+		catch (IOException ex) {
+			// stdout closes with the process; the exit is reported through onExit
+		}
+	}
+
+}

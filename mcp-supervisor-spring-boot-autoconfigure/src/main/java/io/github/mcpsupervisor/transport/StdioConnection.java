@@ -1,0 +1,197 @@
+package io.github.mcpsupervisor.transport;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.Implementation;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import org.jspecify.annotations.Nullable;
+
+import io.github.mcpsupervisor.supervisor.ExitStatus;
+import io.github.mcpsupervisor.supervisor.McpConnectException;
+import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
+import io.github.mcpsupervisor.supervisor.McpConnection;
+
+/**
+ * One generation of a stdio server: its own process, transport and SDK client.
+ */
+final class StdioConnection implements McpConnection {
+
+	private static final Implementation CLIENT_INFO = new Implementation("mcp-supervisor", null, "0.1.0", null, null,
+			null);
+
+	private final StdioServerDefinition definition;
+
+	private final int generation;
+
+	private final Runnable toolsChanged;
+
+	private final Executor executor;
+
+	private final McpJsonMapper jsonMapper;
+
+	private final CompletableFuture<ExitStatus> lost = new CompletableFuture<>();
+
+	private volatile @Nullable StdioServerProcess process;
+
+	private volatile @Nullable McpSyncClient client;
+
+	private volatile boolean terminateRequested;
+
+	private volatile List<Tool> tools = List.of();
+
+	StdioConnection(StdioServerDefinition definition, int generation, Runnable toolsChanged, Executor executor,
+			McpJsonMapper jsonMapper) {
+		this.definition = definition;
+		this.generation = generation;
+		this.toolsChanged = toolsChanged;
+		this.executor = executor;
+		this.jsonMapper = jsonMapper;
+	}
+
+	@Override
+	public int generation() {
+		return this.generation;
+	}
+
+	@Override
+	public void open() throws McpConnectException {
+		String label = "mcp-" + this.definition.name() + "-g" + this.generation;
+		StdioServerProcess started;
+		try {
+			started = StdioServerProcess.start(this.definition, label);
+		}
+		catch (IOException ex) {
+			throw new McpConnectException(Kind.CONFIGURATION,
+					"cannot start " + this.definition.commandLine() + ": " + rootMessage(ex), null, ex);
+		}
+		this.process = started;
+		if (this.terminateRequested) {
+			started.terminate(this.definition.terminationGracePeriod());
+			throw new McpConnectException(Kind.TRANSIENT, "stopped while starting", null, null);
+		}
+		McpSyncClient created = McpClient.sync(new ProcessStdioTransport(started, this.jsonMapper, label))
+			.requestTimeout(this.definition.requestTimeout())
+			.initializationTimeout(this.definition.initializationTimeout())
+			.clientInfo(CLIENT_INFO)
+			.toolsChangeConsumer((ignored) -> this.toolsChanged.run())
+			.build();
+		this.client = created;
+		// The exit is the one signal of a dead stdio server: closing the client fails the
+		// requests in flight at once instead of after their timeout.
+		started.onExit().thenRunAsync(() -> {
+			this.lost.complete(started.exitStatus());
+			created.close();
+		}, this.executor);
+		try {
+			created.initialize();
+			this.tools = created.listTools().tools();
+			started.rememberDescendants();
+		}
+		catch (RuntimeException ex) {
+			boolean exitedByItself = !started.isAlive();
+			boolean confirmed = started.terminate(this.definition.terminationGracePeriod());
+			throw openFailure(ex, started.exitStatus(), exitedByItself, confirmed);
+		}
+	}
+
+	private McpConnectException openFailure(RuntimeException ex, @Nullable ExitStatus exit, boolean exitedByItself,
+			boolean confirmed) {
+		StringBuilder message = new StringBuilder();
+		if (exit != null && exitedByItself) {
+			message.append("process exited during initialize with ").append(exit.describe());
+		}
+		else {
+			message.append("initialize failed: ").append(rootMessage(ex));
+		}
+		if (exit != null && exit.lastStderrLine() != null) {
+			message.append("; last stderr line: ").append(exit.lastStderrLine());
+		}
+		if (!confirmed) {
+			message.append("; its process tree could not be confirmed gone, not reconnecting so that two servers never run");
+			return new McpConnectException(Kind.NOT_CONFIRMED_DEAD, message.toString(), exit, ex);
+		}
+		if (exit != null && (exit.exitCode() == 126 || exit.exitCode() == 127)) {
+			message.append(" (126/127: command not executable or not found)");
+			return new McpConnectException(Kind.CONFIGURATION, message.toString(), exit, ex);
+		}
+		return new McpConnectException(Kind.TRANSIENT, message.toString(), exit, ex);
+	}
+
+	@Override
+	public List<Tool> tools() {
+		return this.tools;
+	}
+
+	@Override
+	public List<Tool> listTools() {
+		List<Tool> listed = requireClient().listTools().tools();
+		StdioServerProcess current = this.process;
+		if (current != null) {
+			current.rememberDescendants();
+		}
+		return listed;
+	}
+
+	@Override
+	public CallToolResult callTool(CallToolRequest request) {
+		return requireClient().callTool(request);
+	}
+
+	@Override
+	public CompletableFuture<ExitStatus> onLost() {
+		return this.lost;
+	}
+
+	@Override
+	public void closeClient() {
+		McpSyncClient current = this.client;
+		if (current != null) {
+			current.close();
+		}
+	}
+
+	@Override
+	public boolean terminate() {
+		this.terminateRequested = true;
+		StdioServerProcess current = this.process;
+		return current == null || current.terminate(this.definition.terminationGracePeriod());
+	}
+
+	@Override
+	public @Nullable Long pid() {
+		StdioServerProcess current = this.process;
+		return (current != null) ? current.pid() : null;
+	}
+
+	@Override
+	public List<String> stderrTail() {
+		StdioServerProcess current = this.process;
+		return (current != null) ? current.stderr().lines() : List.of();
+	}
+
+	private McpSyncClient requireClient() {
+		McpSyncClient current = this.client;
+		if (current == null) {
+			throw new IllegalStateException("generation " + this.generation + " of MCP server '"
+					+ this.definition.name() + "' is not connected");
+		}
+		return current;
+	}
+
+	private static String rootMessage(Throwable ex) {
+		Throwable root = ex;
+		while (root.getCause() != null && root.getCause() != root) {
+			root = root.getCause();
+		}
+		return String.valueOf(root.getMessage());
+	}
+
+}

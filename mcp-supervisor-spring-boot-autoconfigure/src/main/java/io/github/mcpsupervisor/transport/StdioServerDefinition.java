@@ -1,0 +1,40 @@
+package io.github.mcpsupervisor.transport;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How to run one stdio MCP server.
+ *
+ * @param name the server's name (for logs and thread names)
+ * @param command the executable
+ * @param args its arguments
+ * @param env variables added to the inherited environment
+ * @param workingDirectory the working directory, or {@code null} for the application's
+ * @param requestTimeout the timeout of each request
+ * @param initializationTimeout the timeout of the initialize handshake
+ * @param terminationGracePeriod how long a process may take to exit after stdin is closed
+ * and SIGTERM sent, before its tree is killed
+ */
+public record StdioServerDefinition(String name, String command, List<String> args, Map<String, String> env,
+		@Nullable Path workingDirectory, Duration requestTimeout, Duration initializationTimeout,
+		Duration terminationGracePeriod) {
+
+	public StdioServerDefinition {
+		args = List.copyOf(args);
+		env = Map.copyOf(env);
+	}
+
+	/**
+	 * Returns the command line.
+	 * @return the command followed by its arguments
+	 */
+	public List<String> commandLine() {
+		return java.util.stream.Stream.concat(java.util.stream.Stream.of(this.command), this.args.stream()).toList();
+	}
+
+}

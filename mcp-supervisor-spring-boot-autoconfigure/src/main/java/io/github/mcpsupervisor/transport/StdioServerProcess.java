@@ -1,0 +1,182 @@
+package io.github.mcpsupervisor.transport;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.mcpsupervisor.supervisor.ExitStatus;
+
+/**
+ * A server process owned by its generation: spawned with the configured command,
+ * environment and working directory, its stderr always drained into a {@link StderrTail},
+ * its exit observed at once through {@link Process#onExit()}, and its whole process tree
+ * terminated within a bound.
+ */
+public final class StdioServerProcess {
+
+	/** How long SIGKILLed processes may take to be confirmed gone. */
+	static final Duration KILL_CONFIRMATION = Duration.ofSeconds(2);
+
+	private static final int STDERR_LINES = 20;
+
+	private final Process process;
+
+	private final StderrTail stderr = new StderrTail(STDERR_LINES);
+
+	/** Every descendant seen while the tree was intact: an orphan is no longer listed. */
+	private final Set<ProcessHandle> tree = ConcurrentHashMap.newKeySet();
+
+	private @Nullable Boolean terminated;
+
+	private StdioServerProcess(Process process) {
+		this.process = process;
+	}
+
+	/**
+	 * Spawns the server and starts draining its stderr.
+	 * @param definition the server
+	 * @param label names the drain thread
+	 * @return the running process
+	 * @throws IOException if the process cannot be started
+	 */
+	public static StdioServerProcess start(StdioServerDefinition definition, String label) throws IOException {
+		ProcessBuilder builder = new ProcessBuilder(definition.commandLine());
+		builder.environment().putAll(definition.env());
+		if (definition.workingDirectory() != null) {
+			builder.directory(definition.workingDirectory().toFile());
+		}
+		StdioServerProcess server = new StdioServerProcess(builder.start());
+		Thread drain = new Thread(server::drainStderr, label + "-stderr");
+		drain.setDaemon(true);
+		drain.start();
+		return server;
+	}
+
+	public long pid() {
+		return this.process.pid();
+	}
+
+	public InputStream stdout() {
+		return this.process.getInputStream();
+	}
+
+	public OutputStream stdin() {
+		return this.process.getOutputStream();
+	}
+
+	public boolean isAlive() {
+		return this.process.isAlive();
+	}
+
+	public CompletableFuture<Process> onExit() {
+		return this.process.onExit();
+	}
+
+	public StderrTail stderr() {
+		return this.stderr;
+	}
+
+	/**
+	 * Returns how the process ended.
+	 * @return the exit, or {@code null} while it runs
+	 */
+	public @Nullable ExitStatus exitStatus() {
+		if (this.process.isAlive()) {
+			return null;
+		}
+		return new ExitStatus(this.process.exitValue(), this.stderr.lastLine());
+	}
+
+	/**
+	 * Remembers the current descendants, so that they can be killed even after the
+	 * server process itself died and they were re-parented.
+	 */
+	public void rememberDescendants() {
+		this.process.descendants().forEach(this.tree::add);
+	}
+
+	/**
+	 * Terminates the whole process tree: stdin closed and SIGTERM to every process, up to
+	 * the grace period to exit, then SIGKILL to the survivors. Idempotent: later calls
+	 * return the first result.
+	 * @param grace how long the processes may take to exit after SIGTERM
+	 * @return whether every process of the tree is confirmed gone
+	 */
+	public synchronized boolean terminate(Duration grace) {
+		if (this.terminated == null) {
+			this.terminated = terminateTree(grace);
+		}
+		return this.terminated;
+	}
+
+	private boolean terminateTree(Duration grace) {
+		if (this.process.isAlive()) {
+			rememberDescendants();
+		}
+		List<ProcessHandle> all = new ArrayList<>();
+		all.add(this.process.toHandle());
+		all.addAll(this.tree);
+		try {
+			this.process.getOutputStream().close();
+		}
+		catch (IOException ex) {
+			// already closed by a broken pipe: SIGTERM follows
+		}
+		all.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroy);
+		awaitExit(all, grace);
+		all.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+		awaitExit(all, KILL_CONFIRMATION);
+		return all.stream().noneMatch(ProcessHandle::isAlive);
+	}
+
+	private static void awaitExit(List<ProcessHandle> handles, Duration bound) {
+		long deadline = System.nanoTime() + bound.toNanos();
+		for (ProcessHandle handle : handles) {
+			long remaining = deadline - System.nanoTime();
+			if (remaining <= 0) {
+				return;
+			}
+			try {
+				handle.onExit().get(remaining, TimeUnit.NANOSECONDS);
+			}
+			catch (TimeoutException ex) {
+				return;
+			}
+			catch (ExecutionException ex) {
+				// cannot be observed: judged by isAlive() afterwards
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+		}
+	}
+
+	private void drainStderr() {
+		try (BufferedReader reader = new BufferedReader(
+				new InputStreamReader(this.process.getErrorStream(), StandardCharsets.UTF_8))) {
+			String line;
+			while ((line = reader.readLine()) != null) {
+				this.stderr.add(line);
+			}
+		}
+		catch (IOException ex) {
+			// the stream closes with the process
+		}
+	}
+
+}
