@@ -3,6 +3,7 @@ package io.github.mcpsupervisor.demo;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -41,7 +42,10 @@ public final class DemoMcpServer {
 		System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
 		System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
 		InputStream stdin = new ExitOnEndOfInput(System.in);
-		var transport = new StdioServerTransportProvider(McpJsonDefaults.getMapper(), stdin, System.out);
+		PrintStream protocol = System.out;
+		// stdout carries the protocol only: whatever logging is on the class path goes to stderr
+		System.setOut(System.err);
+		var transport = new StdioServerTransportProvider(McpJsonDefaults.getMapper(), stdin, protocol);
 		AtomicReference<McpSyncServer> server = new AtomicReference<>();
 		server.set(McpServer.sync(transport)
 			.serverInfo("mcp-supervisor-demo", "1.0.0")

@@ -130,9 +130,7 @@ final class ProcessStdioTransport implements McpClientTransport {
 				}
 				catch (IOException | RuntimeException ex) {
 					// A stray log line must not end the session: skip it, keep it visible.
-					String shown = StderrTail.sanitize(line);
-					logger.warn(this.label + ": ignoring a stdout line that is not JSON-RPC: " + shown);
-					this.process.stderr().add("[stdout, not JSON-RPC] " + shown);
+					logger.warn(this.label + ": ignoring a stdout line that is not JSON-RPC: " + StderrTail.sanitize(line));
 					continue;
 				}
 				handler.apply(Mono.just(message))

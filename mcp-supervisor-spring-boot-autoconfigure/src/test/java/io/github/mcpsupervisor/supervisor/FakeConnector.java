@@ -1,0 +1,190 @@
+package io.github.mcpsupervisor.supervisor;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import org.jspecify.annotations.Nullable;
+
+import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
+
+/**
+ * Fake generations that model a server process: alive from open until it is terminated
+ * (a crash leaves it unconfirmed until terminate, like orphaned descendants). It records
+ * the events of every generation and the most processes ever alive at once.
+ */
+final class FakeConnector implements McpConnector {
+
+	final List<FakeConnection> connections = new ArrayList<>();
+
+	final List<String> events = new ArrayList<>();
+
+	private final Deque<Outcome> script = new ArrayDeque<>();
+
+	private Outcome defaultOutcome = Outcome.CONNECT;
+
+	List<Tool> serverTools = List.of(tool("echo"), tool("add"));
+
+	boolean terminationConfirmed = true;
+
+	int alive;
+
+	int maxAlive;
+
+	int callsOnClosedClients;
+
+	int listings;
+
+	@Override
+	public McpConnection create(int generation, Runnable toolsChanged) {
+		FakeConnection connection = new FakeConnection(generation, toolsChanged);
+		this.connections.add(connection);
+		return connection;
+	}
+
+	FakeConnector then(Outcome... outcomes) {
+		this.script.addAll(List.of(outcomes));
+		return this;
+	}
+
+	FakeConnector always(Outcome outcome) {
+		this.defaultOutcome = outcome;
+		return this;
+	}
+
+	FakeConnection last() {
+		return this.connections.get(this.connections.size() - 1);
+	}
+
+	int spawns() {
+		return this.connections.size();
+	}
+
+	static Tool tool(String name) {
+		return Tool.builder(name, Map.of("type", "object")).description("the " + name + " tool").build();
+	}
+
+	enum Outcome {
+
+		CONNECT, FAIL, MISCONFIGURED
+
+	}
+
+	final class FakeConnection implements McpConnection {
+
+		final int generation;
+
+		final Runnable toolsChanged;
+
+		final CompletableFuture<ExitStatus> lost = new CompletableFuture<>();
+
+		boolean processAlive;
+
+		boolean clientClosed;
+
+		boolean terminated;
+
+		List<Tool> tools = List.of();
+
+		Function<CallToolRequest, CallToolResult> onCall;
+
+		FakeConnection(int generation, Runnable toolsChanged) {
+			this.generation = generation;
+			this.toolsChanged = toolsChanged;
+			this.onCall = (request) -> CallToolResult.builder()
+				.content(List.of(TextContent.builder(request.name() + " from g" + generation).build()))
+				.build();
+		}
+
+		@Override
+		public int generation() {
+			return this.generation;
+		}
+
+		@Override
+		public void open() throws McpConnectException {
+			FakeConnector.this.events.add("open g" + this.generation);
+			this.processAlive = true;
+			FakeConnector.this.alive++;
+			FakeConnector.this.maxAlive = Math.max(FakeConnector.this.maxAlive, FakeConnector.this.alive);
+			Outcome outcome = FakeConnector.this.script.isEmpty() ? FakeConnector.this.defaultOutcome
+					: FakeConnector.this.script.poll();
+			if (outcome != Outcome.CONNECT) {
+				boolean confirmed = terminate();
+				Kind kind = !confirmed ? Kind.NOT_CONFIRMED_DEAD
+						: (outcome == Outcome.MISCONFIGURED) ? Kind.CONFIGURATION : Kind.TRANSIENT;
+				throw new McpConnectException(kind, "scripted " + outcome, new ExitStatus(1, "boom"), null);
+			}
+			this.tools = FakeConnector.this.serverTools;
+		}
+
+		@Override
+		public List<Tool> tools() {
+			return this.tools;
+		}
+
+		@Override
+		public List<Tool> listTools() {
+			FakeConnector.this.listings++;
+			return FakeConnector.this.serverTools;
+		}
+
+		@Override
+		public CallToolResult callTool(CallToolRequest request) {
+			if (this.clientClosed) {
+				FakeConnector.this.callsOnClosedClients++;
+				throw new IllegalStateException("closed client called");
+			}
+			return this.onCall.apply(request);
+		}
+
+		/** The server process exits on its own; its tree is confirmed gone only by terminate. */
+		void crash(int exitCode) {
+			FakeConnector.this.events.add("crash g" + this.generation);
+			this.lost.complete(new ExitStatus(exitCode, "boom"));
+		}
+
+		@Override
+		public CompletableFuture<ExitStatus> onLost() {
+			return this.lost;
+		}
+
+		@Override
+		public void closeClient() {
+			this.clientClosed = true;
+		}
+
+		@Override
+		public boolean terminate() {
+			if (!this.terminated) {
+				FakeConnector.this.events.add("terminate g" + this.generation);
+			}
+			this.terminated = true;
+			if (this.processAlive && FakeConnector.this.terminationConfirmed) {
+				this.processAlive = false;
+				FakeConnector.this.alive--;
+			}
+			return !this.processAlive;
+		}
+
+		@Override
+		public @Nullable Long pid() {
+			return 1000L + this.generation;
+		}
+
+		@Override
+		public List<String> stderrTail() {
+			return List.of("boom");
+		}
+
+	}
+
+}

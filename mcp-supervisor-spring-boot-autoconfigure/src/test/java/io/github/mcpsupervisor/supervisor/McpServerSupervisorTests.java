@@ -1,0 +1,437 @@
+package io.github.mcpsupervisor.supervisor;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import org.junit.jupiter.api.Test;
+
+import io.github.mcpsupervisor.supervisor.FakeConnector.FakeConnection;
+import io.github.mcpsupervisor.supervisor.FakeConnector.Outcome;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * The supervisor's state machine and its invariants, on virtual time.
+ */
+class McpServerSupervisorTests {
+
+	private static final Duration INITIAL = Duration.ofMillis(500);
+
+	private static final Duration MAX = Duration.ofSeconds(30);
+
+	private final VirtualScheduler scheduler = new VirtualScheduler();
+
+	private final FakeConnector connector = new FakeConnector();
+
+	private final List<McpServerStateChange> changes = new ArrayList<>();
+
+	private final List<ToolSet> swaps = new ArrayList<>();
+
+	private McpServerSupervisor supervisor = supervisor(new ReconnectPolicy(true, INITIAL, MAX, 4, 0));
+
+	@Test
+	void startConnectsAndRegistersTheTools() {
+		var outcome = this.supervisor.start();
+		this.scheduler.runReady();
+		assertThat(outcome).isCompleted();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.supervisor.tools().names()).containsExactly("echo", "add");
+		assertThat(this.supervisor.status().pid()).isEqualTo(1001L);
+		assertThat(this.changes).extracting(McpServerStateChange::to)
+			.containsExactly(McpServerState.STARTING, McpServerState.UP);
+	}
+
+	@Test
+	void lossIsSeenAtOnceAndTheNextAttemptFollowsTheInitialDelay() {
+		startStable();
+		this.connector.last().crash(137);
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.RECONNECTING);
+		assertThat(this.supervisor.status().lastExit()).isEqualTo(new ExitStatus(137, "boom"));
+		assertThat(this.supervisor.status().lastError()).contains("connection lost").contains("SIGKILL");
+		this.scheduler.advance(INITIAL.minusMillis(1));
+		assertThat(this.connector.spawns()).isEqualTo(1);
+		this.scheduler.advance(Duration.ofMillis(1));
+		assertThat(this.connector.spawns()).isEqualTo(2);
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.supervisor.tools().generation()).isEqualTo(2);
+		assertThat(this.supervisor.tools().names()).containsExactly("echo", "add");
+	}
+
+	@Test
+	void delayBeforeAttemptNDoublesFromTheInitialDelayUpToTheMaxDelay() {
+		this.supervisor = supervisor(new ReconnectPolicy(true, INITIAL, Duration.ofSeconds(3), 7, 0));
+		startStable();
+		this.connector.always(Outcome.FAIL);
+		this.connector.last().crash(1);
+		List<Long> delays = new ArrayList<>();
+		Instant previous = this.scheduler.now();
+		for (int attempt = 1; attempt <= 7; attempt++) {
+			this.scheduler.runReady();
+			Duration delay = this.scheduler.untilNextTask();
+			this.scheduler.advance(delay);
+			delays.add(Duration.between(previous, this.scheduler.now()).toMillis());
+			previous = this.scheduler.now();
+		}
+		assertThat(delays).containsExactly(500L, 1000L, 2000L, 3000L, 3000L, 3000L, 3000L);
+	}
+
+	@Test
+	void jitterKeepsEachDelayWithinItsFraction() {
+		ReconnectPolicy policy = new ReconnectPolicy(true, Duration.ofSeconds(1), Duration.ofSeconds(30), 5, 0.2);
+		for (int run = 0; run < 50; run++) {
+			OutageBudget budget = new OutageBudget(policy);
+			assertThat(budget.takeNext()).isBetween(Duration.ofMillis(1000), Duration.ofMillis(1200));
+			assertThat(budget.takeNext()).isBetween(Duration.ofMillis(1600), Duration.ofMillis(2400));
+			assertThat(budget.takeNext()).isBetween(Duration.ofMillis(3200), Duration.ofMillis(4800));
+		}
+	}
+
+	@Test
+	void crashLoopWhoseConnectsBrieflySucceedStillExhaustsTheBudget() {
+		startStable();
+		for (int i = 0; i < 4; i++) {
+			this.connector.last().crash(1);
+			this.scheduler.runReady();
+			this.scheduler.advance(this.scheduler.untilNextTask());
+			assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+			this.scheduler.advance(MAX.minusSeconds(1));
+		}
+		this.connector.last().crash(1);
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.FAILED);
+		assertThat(this.supervisor.tools()).isEqualTo(ToolSet.EMPTY);
+		assertThat(this.swaps.get(this.swaps.size() - 1)).isEqualTo(ToolSet.EMPTY);
+		assertThat(this.supervisor.status().lastError()).contains("gave up after 4 attempts");
+		assertThat(this.connector.spawns()).isEqualTo(1 + 4);
+		assertThat(this.scheduler.pendingTimers()).isZero();
+		this.scheduler.advance(Duration.ofHours(1));
+		assertThat(this.connector.spawns()).isEqualTo(5);
+	}
+
+	@Test
+	void sustainedUptimeResetsTheBudget() {
+		startStable();
+		this.connector.last().crash(1);
+		this.scheduler.runReady();
+		this.scheduler.advance(INITIAL);
+		assertThat(this.supervisor.status().attemptsUsed()).isEqualTo(1);
+		this.scheduler.advance(MAX);
+		assertThat(this.supervisor.status().attemptsUsed()).isZero();
+		this.connector.last().crash(1);
+		this.scheduler.runReady();
+		assertThat(this.scheduler.untilNextTask()).isEqualTo(INITIAL);
+	}
+
+	@Test
+	void uptimeShorterThanTheStabilityWindowKeepsCountingTheOutage() {
+		startStable();
+		this.connector.last().crash(1);
+		this.scheduler.runReady();
+		this.scheduler.advance(INITIAL);
+		this.scheduler.advance(MAX.minusMillis(1));
+		this.connector.last().crash(1);
+		this.scheduler.runReady();
+		assertThat(this.supervisor.status().attemptsUsed()).isEqualTo(2);
+		assertThat(this.scheduler.untilNextTask()).isEqualTo(INITIAL.multipliedBy(2));
+	}
+
+	@Test
+	void startupFailuresAreRetriedWithinTheBudgetThenFail() {
+		this.connector.always(Outcome.FAIL);
+		var outcome = this.supervisor.start();
+		this.scheduler.runReady();
+		assertThat(outcome).isCompleted();
+		assertThat(outcome.join().state()).isEqualTo(McpServerState.RECONNECTING);
+		this.scheduler.advance(Duration.ofMinutes(5));
+		assertThat(this.connector.spawns()).isEqualTo(4);
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.FAILED);
+		assertThat(this.connector.maxAlive).isEqualTo(1);
+	}
+
+	@Test
+	void configurationErrorFailsAtOnceWithoutRetrying() {
+		this.connector.always(Outcome.MISCONFIGURED);
+		this.supervisor.start();
+		this.scheduler.advance(Duration.ofMinutes(5));
+		assertThat(this.connector.spawns()).isEqualTo(1);
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.FAILED);
+		assertThat(this.supervisor.status().lastError()).startsWith("configuration error: scripted MISCONFIGURED");
+		assertThat(this.scheduler.pendingTimers()).isZero();
+	}
+
+	@Test
+	void theNextAttemptStartsOnlyAfterThePreviousTreeIsConfirmedGone() {
+		startStable();
+		for (int i = 0; i < 3; i++) {
+			this.connector.last().crash(1);
+			this.scheduler.runReady();
+			this.scheduler.advance(this.scheduler.untilNextTask());
+		}
+		assertThat(this.connector.maxAlive).isEqualTo(1);
+		assertThat(this.connector.events).containsExactly("open g1", "crash g1", "terminate g1", "open g2",
+				"crash g2", "terminate g2", "open g3", "crash g3", "terminate g3", "open g4");
+	}
+
+	@Test
+	void aTreeThatCannotBeConfirmedGoneStopsReconnecting() {
+		startUp();
+		this.connector.terminationConfirmed = false;
+		this.connector.last().crash(1);
+		this.scheduler.advance(Duration.ofMinutes(5));
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.FAILED);
+		assertThat(this.supervisor.status().lastError()).contains("could not be confirmed gone");
+		assertThat(this.connector.spawns()).isEqualTo(1);
+	}
+
+	@Test
+	void staleGenerationsAreInert() {
+		startStable();
+		FakeConnection first = this.connector.last();
+		first.crash(1);
+		this.scheduler.runReady();
+		this.scheduler.advance(INITIAL);
+		FakeConnection second = this.connector.last();
+		int swapsBefore = this.swaps.size();
+		first.toolsChanged.run();
+		first.lost.obtrudeValue(new ExitStatus(9, "late"));
+		first.crash(2);
+		this.scheduler.advance(Duration.ofMinutes(1));
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.supervisor.tools().generation()).isEqualTo(second.generation);
+		assertThat(this.swaps).hasSize(swapsBefore);
+		assertThat(this.connector.listings).isZero();
+		assertThat(this.connector.spawns()).isEqualTo(2);
+	}
+
+	@Test
+	void nothingReachableFromACallHoldsAClosedClient() {
+		startStable();
+		this.connector.last().crash(137);
+		this.scheduler.runReady();
+		assertThatExceptionOfType(McpServerUnavailableException.class)
+			.isThrownBy(() -> this.supervisor.callTool(call("echo")))
+			.withMessageContaining("MCP server 'demo' is reconnecting (attempt 1/4")
+			.withMessageContaining("tool 'echo' is unavailable");
+		assertThat(this.connector.callsOnClosedClients).isZero();
+		this.scheduler.advance(INITIAL);
+		assertThat(this.supervisor.callTool(call("echo")).content().toString()).contains("echo from g2");
+	}
+
+	@Test
+	void aCallInFlightWhenItsGenerationDiesFailsFastNamingTheServer() {
+		startUp();
+		FakeConnection connection = this.connector.last();
+		connection.onCall = (request) -> {
+			connection.crash(137);
+			throw new IllegalStateException("MCP session with server terminated");
+		};
+		assertThatExceptionOfType(McpServerUnavailableException.class)
+			.isThrownBy(() -> this.supervisor.callTool(call("echo")))
+			.withMessageContaining("MCP server 'demo' connection lost during call to tool 'echo'")
+			.withMessageContaining("exit code 137 (signal 9, SIGKILL)")
+			.withMessageContaining("may or may not have taken effect")
+			.withMessageContaining("Reconnecting");
+	}
+
+	@Test
+	void aToolTheLiveGenerationNoLongerOffersFailsClearly() {
+		startUp();
+		this.connector.serverTools = List.of(FakeConnector.tool("echo"));
+		this.connector.last().toolsChanged.run();
+		this.scheduler.runReady();
+		assertThatExceptionOfType(McpServerUnavailableException.class)
+			.isThrownBy(() -> this.supervisor.callTool(call("add")))
+			.withMessage("MCP server 'demo' no longer offers tool 'add' (it offers [echo])");
+	}
+
+	@Test
+	void toolChangeNotificationsAreSerializedAndCoalesced() {
+		startUp();
+		FakeConnection live = this.connector.last();
+		this.connector.serverTools = List.of(FakeConnector.tool("one"));
+		live.toolsChanged.run();
+		live.toolsChanged.run();
+		live.toolsChanged.run();
+		this.connector.serverTools = List.of(FakeConnector.tool("two"));
+		this.scheduler.runReady();
+		assertThat(this.connector.listings).isEqualTo(1);
+		assertThat(this.supervisor.tools().names()).containsExactly("two");
+		live.toolsChanged.run();
+		this.scheduler.runReady();
+		assertThat(this.connector.listings).isEqualTo(2);
+	}
+
+	@Test
+	void everySwapReplacesTheWholeToolSetOfAGeneration() {
+		startStable();
+		this.connector.serverTools = List.of(FakeConnector.tool("three"));
+		this.connector.last().crash(1);
+		this.scheduler.runReady();
+		assertThat(this.supervisor.tools().names()).as("kept during the outage").containsExactly("echo", "add");
+		this.scheduler.advance(INITIAL);
+		assertThat(this.swaps).extracting(ToolSet::generation).containsExactly(1, 2);
+		assertThat(this.supervisor.tools().names()).containsExactly("three");
+	}
+
+	@Test
+	void withReconnectDisabledALostServerKeepsItsToolsUntilReset() {
+		this.supervisor = supervisor(new ReconnectPolicy(false, INITIAL, MAX, 4, 0));
+		startUp();
+		this.connector.last().crash(3);
+		this.scheduler.advance(Duration.ofHours(1));
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.DISCONNECTED);
+		assertThat(this.supervisor.tools().names()).containsExactly("echo", "add");
+		assertThat(this.connector.spawns()).isEqualTo(1);
+		assertThatExceptionOfType(McpServerUnavailableException.class)
+			.isThrownBy(() -> this.supervisor.callTool(call("echo")))
+			.withMessageContaining("reconnect is disabled");
+		this.supervisor.reset();
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.connector.spawns()).isEqualTo(2);
+	}
+
+	@Test
+	void resetOfAFailedServerClearsTheBudgetAndConnectsNow() {
+		this.connector.always(Outcome.FAIL);
+		this.supervisor.start();
+		this.scheduler.advance(Duration.ofMinutes(5));
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.FAILED);
+		this.connector.always(Outcome.CONNECT);
+		McpServerStatus afterReset = this.supervisor.reset();
+		assertThat(afterReset.state()).isEqualTo(McpServerState.RECONNECTING);
+		assertThat(afterReset.attemptsUsed()).isEqualTo(1);
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.supervisor.tools().names()).containsExactly("echo", "add");
+	}
+
+	@Test
+	void resetDuringBackoffConnectsNowAndTheOldTimerIsInert() {
+		startStable();
+		this.connector.last().crash(1);
+		this.scheduler.runReady();
+		this.supervisor.reset();
+		this.scheduler.runReady();
+		assertThat(this.connector.spawns()).isEqualTo(2);
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		this.scheduler.advance(Duration.ofMinutes(1));
+		assertThat(this.connector.spawns()).isEqualTo(2);
+	}
+
+	@Test
+	void resetOfAnUpServerOnlyClearsTheBudget() {
+		startStable();
+		this.connector.last().crash(1);
+		this.scheduler.runReady();
+		this.scheduler.advance(INITIAL);
+		assertThat(this.supervisor.status().attemptsUsed()).isEqualTo(1);
+		McpServerStatus status = this.supervisor.reset();
+		assertThat(status.attemptsUsed()).isZero();
+		assertThat(status.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.connector.spawns()).isEqualTo(2);
+	}
+
+	@Test
+	void aStoppedServerCannotBeReset() {
+		assertThatIllegalStateException().isThrownBy(this.supervisor::reset)
+			.withMessage("MCP server 'demo' is stopped and cannot be reset");
+	}
+
+	@Test
+	void stopIsQuiescent() {
+		startUp();
+		this.connector.last().crash(1);
+		this.scheduler.runReady();
+		assertThat(this.scheduler.pendingTimers()).isOne();
+		var stopped = this.supervisor.stop();
+		this.scheduler.runReady();
+		assertThat(stopped).isCompleted();
+		assertThat(this.scheduler.pendingTimers()).isZero();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.STOPPED);
+		assertThat(this.supervisor.tools()).isEqualTo(ToolSet.EMPTY);
+		this.scheduler.advance(Duration.ofHours(1));
+		assertThat(this.connector.spawns()).isEqualTo(1);
+		assertThat(this.connector.alive).isZero();
+	}
+
+	@Test
+	void stopTerminatesTheLiveGenerationAndCancelsTheStabilityTimer() {
+		startUp();
+		FakeConnection live = this.connector.last();
+		this.supervisor.stop();
+		this.scheduler.runReady();
+		assertThat(live.clientClosed).isTrue();
+		assertThat(live.terminated).isTrue();
+		assertThat(this.connector.alive).isZero();
+		assertThat(this.scheduler.pendingTimers()).isZero();
+		live.crash(143);
+		this.scheduler.advance(Duration.ofHours(1));
+		assertThat(this.connector.spawns()).isEqualTo(1);
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.STOPPED);
+	}
+
+	@Test
+	void stopDuringAnAttemptTerminatesWhatTheAttemptStarted() {
+		this.supervisor.start();
+		var stopped = this.supervisor.stop();
+		this.scheduler.runReady();
+		assertThat(stopped).isCompleted();
+		assertThat(this.connector.last().terminated).isTrue();
+		assertThat(this.connector.alive).isZero();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.STOPPED);
+		assertThat(this.supervisor.tools()).isEqualTo(ToolSet.EMPTY);
+	}
+
+	@Test
+	void aStoppedSupervisorCanStartAgainWithAFreshBudget() {
+		startUp();
+		this.supervisor.stop();
+		this.scheduler.runReady();
+		this.supervisor.start();
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.supervisor.status().attemptsUsed()).isEqualTo(1);
+	}
+
+	private void startUp() {
+		this.supervisor.start();
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+	}
+
+	/** Starts, and stays up for the stability window: the next loss opens a fresh outage. */
+	private void startStable() {
+		startUp();
+		this.scheduler.advance(this.supervisor.policy().stabilityWindow());
+		assertThat(this.supervisor.status().attemptsUsed()).isZero();
+	}
+
+	private McpServerSupervisor supervisor(ReconnectPolicy policy) {
+		return new McpServerSupervisor("demo", policy, this.connector, this.scheduler, new SupervisorListener() {
+
+			@Override
+			public void toolsChanged(String server, ToolSet tools) {
+				McpServerSupervisorTests.this.swaps.add(tools);
+			}
+
+			@Override
+			public void stateChanged(McpServerStateChange change) {
+				McpServerSupervisorTests.this.changes.add(change);
+			}
+
+		});
+	}
+
+	private static CallToolRequest call(String tool) {
+		return CallToolRequest.builder(tool).arguments(Map.of()).build();
+	}
+
+}

@@ -1,0 +1,125 @@
+package io.github.mcpsupervisor.supervisor;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.PriorityQueue;
+
+/**
+ * A {@link SupervisorScheduler} on virtual time: tasks run on the test thread, in time
+ * order, when the test advances the clock.
+ */
+final class VirtualScheduler implements SupervisorScheduler {
+
+	private final PriorityQueue<Task> queue = new PriorityQueue<>();
+
+	private Instant now = Instant.parse("2026-01-01T00:00:00Z");
+
+	private long sequence;
+
+	@Override
+	public Cancellable schedule(Duration delay, Runnable task) {
+		Task scheduled = new Task(this.now.plus(delay), this.sequence++, task, true);
+		this.queue.add(scheduled);
+		return () -> scheduled.cancelled = true;
+	}
+
+	@Override
+	public void execute(Runnable task) {
+		this.queue.add(new Task(this.now, this.sequence++, task, false));
+	}
+
+	@Override
+	public Clock clock() {
+		return new Clock() {
+
+			@Override
+			public ZoneId getZone() {
+				return ZoneOffset.UTC;
+			}
+
+			@Override
+			public Clock withZone(ZoneId zone) {
+				return this;
+			}
+
+			@Override
+			public Instant instant() {
+				return VirtualScheduler.this.now;
+			}
+
+		};
+	}
+
+	Instant now() {
+		return this.now;
+	}
+
+	/** Runs every task that is due now, including those they add for now. */
+	void runReady() {
+		advance(Duration.ZERO);
+	}
+
+	/** Moves the clock forward, running due tasks in time order. */
+	void advance(Duration duration) {
+		Instant target = this.now.plus(duration);
+		Task next;
+		while ((next = this.queue.peek()) != null && !next.at.isAfter(target)) {
+			this.queue.poll();
+			this.now = next.at;
+			if (!next.cancelled) {
+				next.task.run();
+			}
+		}
+		this.now = target;
+	}
+
+	/** Runs until no task is left or the horizon is reached. */
+	void runFor(Duration horizon) {
+		advance(horizon);
+	}
+
+	/** Returns the number of timers that are still armed. */
+	long pendingTimers() {
+		return this.queue.stream().filter((task) -> task.timer && !task.cancelled).count();
+	}
+
+	/** Returns the time of the next armed task, if any. */
+	Duration untilNextTask() {
+		return this.queue.stream()
+			.filter((task) -> !task.cancelled)
+			.map((task) -> Duration.between(this.now, task.at))
+			.min(Duration::compareTo)
+			.orElseThrow();
+	}
+
+	private static final class Task implements Comparable<Task> {
+
+		final Instant at;
+
+		final long sequence;
+
+		final Runnable task;
+
+		final boolean timer;
+
+		volatile boolean cancelled;
+
+		Task(Instant at, long sequence, Runnable task, boolean timer) {
+			this.at = at;
+			this.sequence = sequence;
+			this.task = task;
+			this.timer = timer;
+		}
+
+		@Override
+		public int compareTo(Task other) {
+			int byTime = this.at.compareTo(other.at);
+			return (byTime != 0) ? byTime : Long.compare(this.sequence, other.sequence);
+		}
+
+	}
+
+}
