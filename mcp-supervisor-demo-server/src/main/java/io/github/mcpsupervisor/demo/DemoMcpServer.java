@@ -25,7 +25,8 @@ import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
 /**
  * A small stdio MCP server with tools that make supervision visible: {@code echo},
  * {@code add}, {@code crash} (replies, then exits), {@code slow}, {@code pid} and
- * {@code add-tool} (registers one more tool and notifies the client).
+ * {@code add-tool} (registers one more tool and notifies the client). With the environment
+ * variable {@code DEMO_EXIT_AFTER_MS} set it exits with code 1 that long after it started.
  *
  * <p>
  * It exits when its standard input closes, as a stdio server should. Run it with
@@ -52,7 +53,21 @@ public final class DemoMcpServer {
 			.capabilities(ServerCapabilities.builder().tools(true).build())
 			.tools(echo(), add(), crash(), slow(), pid(), addTool(server))
 			.build());
+		exitLaterIfAsked(System.getenv("DEMO_EXIT_AFTER_MS"));
 		System.err.println("demo MCP server ready, pid " + ProcessHandle.current().pid());
+	}
+
+	/** Lets tests simulate a server that crashes shortly after it started. */
+	private static void exitLaterIfAsked(String millis) {
+		if (millis != null && !millis.isBlank()) {
+			Thread exit = new Thread(() -> {
+				pause(Long.parseLong(millis.strip()));
+				System.err.println("exiting as DEMO_EXIT_AFTER_MS asks");
+				Runtime.getRuntime().halt(1);
+			}, "demo-exit-later");
+			exit.setDaemon(true);
+			exit.start();
+		}
 	}
 
 	private static SyncToolSpecification echo() {

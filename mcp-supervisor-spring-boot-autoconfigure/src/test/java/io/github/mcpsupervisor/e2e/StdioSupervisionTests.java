@@ -1,0 +1,265 @@
+package io.github.mcpsupervisor.e2e;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.github.mcpsupervisor.supervisor.McpServerState;
+import io.github.mcpsupervisor.supervisor.McpServerStateChange;
+import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
+import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
+import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
+import io.github.mcpsupervisor.supervisor.SupervisorListener;
+import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
+import io.github.mcpsupervisor.transport.StdioConnector;
+import io.github.mcpsupervisor.transport.StdioServerDefinition;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Supervision of real stdio servers: crashes, kills, crash loops, bad commands, stubborn
+ * and wrapped process trees.
+ */
+class StdioSupervisionTests {
+
+	private static final Log logger = LogFactory.getLog(StdioSupervisionTests.class);
+
+	private static final Duration PATIENCE = Duration.ofSeconds(60);
+
+	private static final ReconnectPolicy FAST = new ReconnectPolicy(true, Duration.ofMillis(100),
+			Duration.ofSeconds(5), 5, 0);
+
+	private final ThreadPoolSupervisorScheduler scheduler = new ThreadPoolSupervisorScheduler();
+
+	private final List<McpServerStateChange> changes = new CopyOnWriteArrayList<>();
+
+	private volatile long lostAt;
+
+	private McpServerSupervisor supervisor;
+
+	@AfterEach
+	void stop() throws Exception {
+		if (this.supervisor != null) {
+			this.supervisor.stop().get(30, TimeUnit.SECONDS);
+		}
+		this.scheduler.close();
+		await().atMost(PATIENCE).until(() -> ProcessHandle.current().descendants().findAny().isEmpty());
+	}
+
+	@Test
+	void demoServerCrashIsDetectedAndRecovered() {
+		start(TestServers.demo("demo", Map.of()), FAST);
+		long firstPid = this.supervisor.status().pid();
+		assertThat(text(call("crash", Map.of("exitCode", 7)))).isEqualTo("crashing with exit code 7");
+		await().atMost(PATIENCE).until(() -> this.supervisor.status().generation() == 2
+				&& this.supervisor.state() == McpServerState.UP);
+		assertThat(this.changes).extracting(McpServerStateChange::to)
+			.containsSubsequence(McpServerState.UP, McpServerState.RECONNECTING, McpServerState.UP);
+		assertThat(this.supervisor.status().lastExit().exitCode()).isEqualTo(7);
+		assertThat(ProcessHandle.of(firstPid)).isEmpty();
+		assertThat(text(call("echo", Map.of("message", "again")))).isEqualTo("again");
+	}
+
+	@Test
+	void serverEverythingKilledWithSigkillRecoversWithTheSameTools() {
+		start(TestServers.everything("everything"), FAST);
+		List<String> toolsBefore = this.supervisor.tools().names();
+		assertThat(toolsBefore).contains("echo", "get-sum");
+		long killedAt = System.nanoTime();
+		ProcessHandle.of(this.supervisor.status().pid()).orElseThrow().destroyForcibly();
+		await().atMost(PATIENCE).until(() -> this.lostAt != 0);
+		long detectedAt = this.lostAt;
+		CallToolResult result = callUntilItSucceeds("echo", Map.of("message", "back"));
+		long recoveredAt = System.nanoTime();
+		logger.info("server-everything: SIGKILL detected after " + micros(detectedAt - killedAt)
+				+ " µs, first successful call after " + millis(recoveredAt - killedAt) + " ms");
+		assertThat(text(result)).contains("back");
+		assertThat(this.supervisor.tools().names()).isEqualTo(toolsBefore);
+		assertThat(this.supervisor.status().lastExit().signal()).isEqualTo(9);
+	}
+
+	@Test
+	void aCallInFlightFailsFastWhenTheServerDies() {
+		start(TestServers.demo("demo", Map.of()), FAST);
+		long pid = this.supervisor.status().pid();
+		CompletableFuture<CallToolResult> slow = CompletableFuture.supplyAsync(() -> call("slow", Map.of("millis", 15000)));
+		await().atMost(PATIENCE).pollDelay(Duration.ofMillis(300)).until(() -> true);
+		long killedAt = System.nanoTime();
+		ProcessHandle.of(pid).orElseThrow().destroyForcibly();
+		assertThat(slow).failsWithin(Duration.ofSeconds(5))
+			.withThrowableOfType(java.util.concurrent.ExecutionException.class)
+			.havingCause()
+			.isInstanceOf(McpServerUnavailableException.class)
+			.withMessageContaining("MCP server 'demo' connection lost during call to tool 'slow'");
+		logger.info("demo: call in flight failed " + millis(System.nanoTime() - killedAt) + " ms after SIGKILL");
+	}
+
+	@Test
+	void demoServerCrashToFirstSuccessfulCall() {
+		start(TestServers.demo("demo", Map.of()), FAST);
+		long killedAt = System.nanoTime();
+		ProcessHandle.of(this.supervisor.status().pid()).orElseThrow().destroyForcibly();
+		await().atMost(PATIENCE).until(() -> this.lostAt != 0);
+		long detectedAt = this.lostAt;
+		callUntilItSucceeds("echo", Map.of("message", "back"));
+		logger.info("demo: SIGKILL detected after " + micros(detectedAt - killedAt)
+				+ " µs, first successful call after " + millis(System.nanoTime() - killedAt) + " ms");
+	}
+
+	@Test
+	void aCrashLoopUsesExactlyMaxAttemptsSpawnsThenFailsAndWithdrawsTheTools() {
+		ReconnectPolicy policy = new ReconnectPolicy(true, Duration.ofMillis(50), Duration.ofSeconds(20), 3, 0);
+		this.supervisor = supervisor(TestServers.demo("looping", Map.of("DEMO_EXIT_AFTER_MS", "1500")), policy);
+		this.supervisor.start();
+		await().atMost(PATIENCE).until(() -> this.supervisor.state() == McpServerState.FAILED);
+		assertThat(this.changes).filteredOn((change) -> change.to() == McpServerState.UP).hasSize(3);
+		assertThat(this.supervisor.status().generation()).isEqualTo(3);
+		assertThat(this.supervisor.tools().tools()).isEmpty();
+		assertThat(this.supervisor.status().lastError()).isEqualTo("gave up after 3 attempts");
+		assertThat(this.supervisor.status().stderrTail()).contains("exiting as DEMO_EXIT_AFTER_MS asks");
+		await().during(Duration.ofMillis(500)).atMost(PATIENCE)
+			.until(() -> this.supervisor.status().generation() == 3);
+	}
+
+	@Test
+	void aProcessThatFailsBeforeInitializeIsRetriedWithinTheBudget() {
+		ReconnectPolicy policy = new ReconnectPolicy(true, Duration.ofMillis(50), Duration.ofMillis(200), 4, 0);
+		this.supervisor = supervisor(TestServers.definition("failing", "sh", List.of("-c", "echo broken >&2; exit 1"),
+				Map.of()), policy);
+		this.supervisor.start();
+		await().atMost(PATIENCE).until(() -> this.supervisor.state() == McpServerState.FAILED);
+		assertThat(this.supervisor.status().generation()).isEqualTo(4);
+		assertThat(this.changes).noneMatch((change) -> change.to() == McpServerState.UP);
+	}
+
+	@Test
+	void aMissingCommandFailsAtOnce() {
+		this.supervisor = supervisor(
+				TestServers.definition("missing", "/nonexistent/mcp-server", List.of(), Map.of()), FAST);
+		this.supervisor.start().join();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.FAILED);
+		assertThat(this.supervisor.status().generation()).isEqualTo(1);
+		assertThat(this.supervisor.status().lastError()).startsWith("configuration error: cannot start")
+			.contains("/nonexistent/mcp-server");
+	}
+
+	@Test
+	void aCommandNotFoundByItsWrapperFailsAtOnce() {
+		this.supervisor = supervisor(
+				TestServers.definition("wrapped", "sh", List.of("-c", "exec /nonexistent/mcp-server"), Map.of()), FAST);
+		this.supervisor.start().join();
+		await().atMost(PATIENCE).until(() -> this.supervisor.state() == McpServerState.FAILED);
+		assertThat(this.supervisor.status().generation()).isEqualTo(1);
+		assertThat(this.supervisor.status().lastError()).contains("exit code 127").contains("configuration error");
+	}
+
+	@Test
+	void aChildThatIgnoresSigtermIsKilledWithinTheBoundAtStop() throws Exception {
+		String script = "trap '' TERM; " + TestServers.demoShellCommand() + "; while :; do sleep 1; done";
+		start(TestServers.definition("stubborn", "sh", List.of("-c", script), Map.of()), FAST);
+		List<ProcessHandle> tree = treeOf(this.supervisor.status().pid());
+		assertThat(tree).hasSizeGreaterThanOrEqualTo(2);
+		long stopping = System.nanoTime();
+		this.supervisor.stop().get(30, TimeUnit.SECONDS);
+		long took = millis(System.nanoTime() - stopping);
+		logger.info("stubborn tree stopped in " + took + " ms (grace 1000 ms)");
+		assertThat(took).isLessThan(1000 + 2000 + 1000);
+		assertThat(tree).noneMatch(ProcessHandle::isAlive);
+	}
+
+	@Test
+	void noProcessOfAWrappedTreeSurvivesACrashOfTheWrapper() {
+		String script = TestServers.demoShellCommand() + "; exit $?";
+		start(TestServers.definition("wrapped", "sh", List.of("-c", script), Map.of()), FAST);
+		long wrapper = this.supervisor.status().pid();
+		List<ProcessHandle> tree = treeOf(wrapper);
+		assertThat(tree).hasSize(2);
+		ProcessHandle.of(wrapper).orElseThrow().destroyForcibly();
+		await().atMost(PATIENCE).until(() -> tree.stream().noneMatch(ProcessHandle::isAlive));
+		await().atMost(PATIENCE).until(() -> this.supervisor.state() == McpServerState.UP
+				&& this.supervisor.status().generation() == 2);
+	}
+
+	@Test
+	void noProcessOfAWrappedTreeSurvivesStop() throws Exception {
+		String script = TestServers.demoShellCommand() + "; exit $?";
+		start(TestServers.definition("wrapped", "sh", List.of("-c", script), Map.of()), FAST);
+		List<ProcessHandle> tree = treeOf(this.supervisor.status().pid());
+		this.supervisor.stop().get(30, TimeUnit.SECONDS);
+		assertThat(tree).noneMatch(ProcessHandle::isAlive);
+	}
+
+	@Test
+	void aCallAfterStopFailsWithoutSpawningAnything() throws Exception {
+		start(TestServers.demo("demo", Map.of()), FAST);
+		this.supervisor.stop().get(30, TimeUnit.SECONDS);
+		assertThatExceptionOfType(McpServerUnavailableException.class)
+			.isThrownBy(() -> call("echo", Map.of("message", "x")))
+			.withMessageContaining("is stopped");
+		assertThat(ProcessHandle.current().children()).isEmpty();
+	}
+
+	private void start(StdioServerDefinition definition, ReconnectPolicy policy) {
+		this.supervisor = supervisor(definition, policy);
+		long starting = System.nanoTime();
+		assertThat(this.supervisor.start().join().state()).isEqualTo(McpServerState.UP);
+		logger.info(definition.name() + ": cold start (spawn + initialize + tools/list) "
+				+ millis(System.nanoTime() - starting) + " ms");
+	}
+
+	private McpServerSupervisor supervisor(StdioServerDefinition definition, ReconnectPolicy policy) {
+		return new McpServerSupervisor(definition.name(), policy,
+				new StdioConnector(definition, this.scheduler::execute), this.scheduler, new SupervisorListener() {
+
+					@Override
+					public void stateChanged(McpServerStateChange change) {
+						if (change.from() == McpServerState.UP && StdioSupervisionTests.this.lostAt == 0) {
+							StdioSupervisionTests.this.lostAt = System.nanoTime();
+						}
+						StdioSupervisionTests.this.changes.add(change);
+					}
+
+				});
+	}
+
+	private CallToolResult call(String tool, Map<String, Object> arguments) {
+		return this.supervisor.callTool(CallToolRequest.builder(tool).arguments(arguments).build());
+	}
+
+	private CallToolResult callUntilItSucceeds(String tool, Map<String, Object> arguments) {
+		return await().atMost(PATIENCE).pollInterval(Duration.ofMillis(5)).ignoreException(
+				McpServerUnavailableException.class).until(() -> call(tool, arguments), (result) -> result != null);
+	}
+
+	private static List<ProcessHandle> treeOf(long pid) {
+		ProcessHandle root = ProcessHandle.of(pid).orElseThrow();
+		await().atMost(PATIENCE).until(() -> root.descendants().findAny().isPresent() || !root.isAlive());
+		return java.util.stream.Stream.concat(java.util.stream.Stream.of(root), root.descendants()).toList();
+	}
+
+	private static String text(CallToolResult result) {
+		return ((TextContent) result.content().get(0)).text();
+	}
+
+	private static long micros(long nanos) {
+		return TimeUnit.NANOSECONDS.toMicros(nanos);
+	}
+
+	private static long millis(long nanos) {
+		return TimeUnit.NANOSECONDS.toMillis(nanos);
+	}
+
+}
