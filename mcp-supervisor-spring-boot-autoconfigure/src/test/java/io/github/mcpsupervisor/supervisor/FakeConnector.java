@@ -21,7 +21,7 @@ import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
  * (a crash leaves it unconfirmed until terminate, like orphaned descendants). It records
  * the events of every generation and the most processes ever alive at once.
  */
-final class FakeConnector implements McpConnector {
+public final class FakeConnector implements McpConnector {
 
 	final List<FakeConnection> connections = new ArrayList<>();
 
@@ -31,7 +31,7 @@ final class FakeConnector implements McpConnector {
 
 	private Outcome defaultOutcome = Outcome.CONNECT;
 
-	List<Tool> serverTools = List.of(tool("echo"), tool("add"));
+	public List<Tool> serverTools = List.of(tool("echo"), tool("add"));
 
 	boolean terminationConfirmed = true;
 
@@ -60,7 +60,7 @@ final class FakeConnector implements McpConnector {
 		return this;
 	}
 
-	FakeConnection last() {
+	public FakeConnection last() {
 		return this.connections.get(this.connections.size() - 1);
 	}
 
@@ -68,7 +68,7 @@ final class FakeConnector implements McpConnector {
 		return this.connections.size();
 	}
 
-	static Tool tool(String name) {
+	public static Tool tool(String name) {
 		return Tool.builder(name, Map.of("type", "object")).description("the " + name + " tool").build();
 	}
 
@@ -78,11 +78,11 @@ final class FakeConnector implements McpConnector {
 
 	}
 
-	final class FakeConnection implements McpConnection {
+	public final class FakeConnection implements McpConnection {
 
 		final int generation;
 
-		final Runnable toolsChanged;
+		public final Runnable toolsChanged;
 
 		final CompletableFuture<ExitStatus> lost = new CompletableFuture<>();
 
@@ -147,7 +147,7 @@ final class FakeConnector implements McpConnector {
 		}
 
 		/** The server process exits on its own; its tree is confirmed gone only by terminate. */
-		void crash(int exitCode) {
+		public void crash(int exitCode) {
 			FakeConnector.this.events.add("crash g" + this.generation);
 			this.lost.complete(new ExitStatus(exitCode, "boom"));
 		}

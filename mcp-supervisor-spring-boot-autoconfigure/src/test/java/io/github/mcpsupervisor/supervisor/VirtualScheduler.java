@@ -11,7 +11,7 @@ import java.util.PriorityQueue;
  * A {@link SupervisorScheduler} on virtual time: tasks run on the test thread, in time
  * order, when the test advances the clock.
  */
-final class VirtualScheduler implements SupervisorScheduler {
+public final class VirtualScheduler implements SupervisorScheduler {
 
 	private final PriorityQueue<Task> queue = new PriorityQueue<>();
 
@@ -58,12 +58,12 @@ final class VirtualScheduler implements SupervisorScheduler {
 	}
 
 	/** Runs every task that is due now, including those they add for now. */
-	void runReady() {
+	public void runReady() {
 		advance(Duration.ZERO);
 	}
 
 	/** Moves the clock forward, running due tasks in time order. */
-	void advance(Duration duration) {
+	public void advance(Duration duration) {
 		Instant target = this.now.plus(duration);
 		Task next;
 		while ((next = this.queue.peek()) != null && !next.at.isAfter(target)) {

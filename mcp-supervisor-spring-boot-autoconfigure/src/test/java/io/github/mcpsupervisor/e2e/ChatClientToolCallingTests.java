@@ -1,0 +1,91 @@
+package io.github.mcpsupervisor.e2e;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.ai.chat.client.ChatClient;
+import org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfiguration;
+import org.springframework.ai.tool.ToolCallbackProvider;
+import org.springframework.ai.tool.resolution.ToolCallbackResolver;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
+import io.github.mcpsupervisor.supervisor.McpServerState;
+import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
+import io.github.mcpsupervisor.supervisor.McpSupervisors;
+
+import static io.github.mcpsupervisor.e2e.ScriptedChatModel.toolCall;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The real Spring AI tool-calling path — ChatClient, tool calling manager, our provider
+ * and callbacks — into a real, supervised MCP server.
+ */
+class ChatClientToolCallingTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(
+				AutoConfigurations.of(McpSupervisorAutoConfiguration.class, ToolCallingAutoConfiguration.class))
+		.withPropertyValues("mcp.servers[0].name=demo", "mcp.servers[0].command=" + TestServers.java(),
+				"mcp.servers[0].args[0]=-cp", "mcp.servers[0].args[1]=" + System.getProperty("java.class.path"),
+				"mcp.servers[0].args[2]=io.github.mcpsupervisor.demo.DemoMcpServer",
+				"mcp.servers[0].reconnect.initial-delay=100ms", "mcp.servers[0].termination-grace-period=1s");
+
+	@AfterEach
+	void noChildIsLeftAfterTheContextCloses() {
+		await().atMost(Duration.ofSeconds(30)).until(() -> ProcessHandle.current().children().findAny().isEmpty());
+	}
+
+	@Test
+	void aChatClientCallsASupervisedToolThroughTheProvider() {
+		this.contextRunner.run((context) -> {
+			ChatClient chatClient = ChatClient.builder(new ScriptedChatModel(toolCall("demo_add", "{\"a\":2,\"b\":3}")))
+				.defaultTools(context.getBean(ToolCallbackProvider.class))
+				.build();
+			assertThat(chatClient.prompt("What is 2 + 3?").call().content()).isEqualTo("The tool said: [{\"text\":\"5\"}]");
+		});
+	}
+
+	@Test
+	void aChatTurnAfterACrashReachesTheRecoveredServer() {
+		this.contextRunner.run((context) -> {
+			McpServerSupervisor demo = context.getBean(McpSupervisors.class).supervisor("demo");
+			ChatClient chatClient = ChatClient
+				.builder(new ScriptedChatModel(toolCall("demo_crash", "{}"), toolCall("demo_echo", "{\"message\":\"x\"}"),
+						toolCall("demo_echo", "{\"message\":\"back\"}")))
+				.defaultTools(context.getBean(ToolCallbackProvider.class))
+				.build();
+			assertThat(chatClient.prompt("crash").call().content()).contains("crashing with exit code 3");
+			await().atMost(Duration.ofSeconds(30)).until(() -> demo.state() != McpServerState.UP);
+			assertThat(chatClient.prompt("echo x").call().content())
+				.as("the model sees why the tool is unavailable")
+				.contains("MCP server 'demo' is reconnecting");
+			await().atMost(Duration.ofSeconds(30)).until(() -> demo.state() == McpServerState.UP);
+			assertThat(chatClient.prompt("echo back").call().content()).isEqualTo("The tool said: [{\"text\":\"back\"}]");
+		});
+	}
+
+	@Test
+	void springAiDoesNotFreezeTheSupervisedToolsAtStartup() {
+		this.contextRunner.run((context) -> {
+			assertThat(context.getBean(ToolCallbackProvider.class).getToolCallbacks()).isNotEmpty();
+			assertThat(context.getBean(ToolCallbackResolver.class).resolve("demo_add"))
+				.as("an MCP provider is resolved per request, not snapshotted")
+				.isNull();
+		});
+	}
+
+	@Test
+	void closingTheContextStopsEveryServerAndWithdrawsTheTools() {
+		List<McpSupervisors> seen = new java.util.ArrayList<>();
+		this.contextRunner.run((context) -> seen.add(context.getBean(McpSupervisors.class)));
+		assertThat(seen.get(0).supervisor("demo").state()).isEqualTo(McpServerState.STOPPED);
+		assertThat(seen.get(0).supervisor("demo").tools().tools()).isEmpty();
+	}
+
+}
