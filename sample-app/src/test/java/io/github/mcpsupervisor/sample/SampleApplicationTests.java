@@ -1,0 +1,86 @@
+package io.github.mcpsupervisor.sample;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The walkthrough of the README against the running sample: list the tools, call them,
+ * crash the demo server and see it recover.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+class SampleApplicationTests {
+
+	private final HttpClient http = HttpClient.newHttpClient();
+
+	@Value("${local.server.port}")
+	private int port;
+
+
+	@Test
+	void toolsAreListedWithTheServersState() throws Exception {
+		HttpResponse<String> tools = get("/tools");
+		assertThat(tools.statusCode()).isEqualTo(200);
+		assertThat(tools.body()).contains("\"name\":\"demo_echo\"", "\"name\":\"demo_add\"", "\"name\":\"demo_crash\"")
+			.contains("\"state\":\"UP\"");
+	}
+
+	@Test
+	void aToolIsCalledWithJsonArguments() throws Exception {
+		HttpResponse<String> sum = post("/tools/demo_add", "{\"a\":2,\"b\":40}");
+		assertThat(sum.statusCode()).isEqualTo(200);
+		assertThat(sum.body()).isEqualTo("[{\"text\":\"42\"}]");
+	}
+
+	@Test
+	void badRequestsAreAnsweredClearly() throws Exception {
+		assertThat(post("/tools/demo_nope", "{}").statusCode()).isEqualTo(404);
+		HttpResponse<String> notJson = post("/tools/demo_add", "[1,2]");
+		assertThat(notJson.statusCode()).isEqualTo(400);
+		assertThat(notJson.body()).contains("must be a JSON object");
+	}
+
+	@Test
+	void afterACrashTheDemoServerRecoversAndServesCallsAgain() throws Exception {
+		assertThat(post("/tools/demo_crash", "{}").body()).contains("crashing with exit code 3");
+		await().atMost(Duration.ofSeconds(60)).until(() -> get("/tools").body().contains("\"state\":\"RECONNECTING\"")
+				|| get("/tools").body().contains("\"generation\":2"));
+		await().atMost(Duration.ofSeconds(60)).until(() -> post("/tools/demo_echo", "{\"message\":\"back\"}").statusCode() == 200);
+		assertThat(post("/tools/demo_echo", "{\"message\":\"back\"}").body()).isEqualTo("[{\"text\":\"back\"}]");
+		assertThat(get("/tools").body()).contains("\"state\":\"UP\"");
+	}
+
+	@Test
+	void healthIsExposed() throws Exception {
+		HttpResponse<String> health = get("/actuator/health");
+		assertThat(health.statusCode()).isEqualTo(200);
+		assertThat(health.body()).contains("\"status\":\"UP\"");
+	}
+
+	private HttpResponse<String> get(String path) throws Exception {
+		return this.http.send(HttpRequest.newBuilder(uri(path)).GET().build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	private HttpResponse<String> post(String path, String json) throws Exception {
+		return this.http.send(HttpRequest.newBuilder(uri(path))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(json))
+			.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	private URI uri(String path) {
+		return URI.create("http://localhost:" + this.port + path);
+	}
+
+}
