@@ -16,6 +16,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.github.mcpsupervisor.supervisor.ExitStatus;
@@ -33,7 +35,11 @@ public final class StdioServerProcess {
 
 	private static final int STDERR_LINES = 20;
 
+	private static final Log logger = LogFactory.getLog(StdioServerProcess.class);
+
 	private final Process process;
+
+	private final String label;
 
 	private final StderrTail stderr = new StderrTail(STDERR_LINES);
 
@@ -42,8 +48,9 @@ public final class StdioServerProcess {
 
 	private @Nullable Boolean terminated;
 
-	private StdioServerProcess(Process process) {
+	private StdioServerProcess(Process process, String label) {
 		this.process = process;
+		this.label = label;
 	}
 
 	/**
@@ -59,7 +66,7 @@ public final class StdioServerProcess {
 		if (definition.workingDirectory() != null) {
 			builder.directory(definition.workingDirectory().toFile());
 		}
-		StdioServerProcess server = new StdioServerProcess(builder.start());
+		StdioServerProcess server = new StdioServerProcess(builder.start(), label);
 		Thread drain = new Thread(server::drainStderr, label + "-stderr");
 		drain.setDaemon(true);
 		drain.start();
@@ -172,6 +179,9 @@ public final class StdioServerProcess {
 			String line;
 			while ((line = reader.readLine()) != null) {
 				this.stderr.add(line);
+				if (logger.isDebugEnabled()) {
+					logger.debug(this.label + " stderr: " + StderrTail.sanitize(line));
+				}
 			}
 		}
 		catch (IOException ex) {

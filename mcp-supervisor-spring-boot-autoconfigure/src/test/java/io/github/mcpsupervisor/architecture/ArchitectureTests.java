@@ -1,0 +1,78 @@
+package io.github.mcpsupervisor.architecture;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/**
+ * Rules that mirror Spring Boot's own: final auto-configurations with package-private
+ * bean methods, no package cycles, a supervisor free of web, actuator and transport
+ * types.
+ */
+class ArchitectureTests {
+
+	private static final JavaClasses CLASSES = new ClassFileImporter()
+		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+		.importPackages("io.github.mcpsupervisor");
+
+	@Test
+	void autoConfigurationsArePublicFinal() {
+		classes().that()
+			.areAnnotatedWith(AutoConfiguration.class)
+			.should()
+			.bePublic()
+			.andShould()
+			.haveModifier(JavaModifier.FINAL)
+			.check(CLASSES);
+	}
+
+	@Test
+	void autoConfigurationsHaveNoPublicMembers() {
+		methods().that()
+			.areDeclaredInClassesThat()
+			.areAnnotatedWith(AutoConfiguration.class)
+			.should()
+			.notBePublic()
+			.check(CLASSES);
+	}
+
+	@Test
+	void packagesHaveNoCycles() {
+		slices().matching("io.github.mcpsupervisor.(*)..").should().beFreeOfCycles().check(CLASSES);
+	}
+
+	@Test
+	void theSupervisorKnowsNeitherTransportsNorSpringAiNorWebNorActuator() {
+		noClasses().that()
+			.resideInAPackage("io.github.mcpsupervisor.supervisor..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("io.github.mcpsupervisor.transport..", "io.github.mcpsupervisor.tool..",
+					"io.github.mcpsupervisor.autoconfigure..", "org.springframework.ai..", "org.springframework.web..",
+					"org.springframework.boot.actuate..", "org.springframework.http..")
+			.check(CLASSES);
+	}
+
+	@Test
+	void theStateMachineNeitherSleepsNorReadsTheSystemClock() {
+		noClasses().that()
+			.haveSimpleName("McpServerSupervisor")
+			.should()
+			.callMethod(Thread.class, "sleep", long.class)
+			.orShould()
+			.callMethod(System.class, "currentTimeMillis")
+			.orShould()
+			.callMethod(System.class, "nanoTime")
+			.check(CLASSES);
+	}
+
+}
