@@ -581,7 +581,10 @@ public final class McpServerSupervisor {
 		String detail = switch (status.state()) {
 			case STARTING -> "is starting";
 			case RECONNECTING -> "is reconnecting (attempt " + status.attemptsUsed() + "/" + status.maxAttempts()
-					+ ((status.nextAttemptAt() != null) ? ", next at " + status.nextAttemptAt() : "") + ")";
+					+ ((status.nextAttemptAt() != null)
+							? ", next in " + Math.max(0, Duration.between(now(), status.nextAttemptAt()).toMillis()) + " ms"
+							: "")
+					+ ")";
 			case DISCONNECTED -> "lost its connection and reconnect is disabled; " + resetHint();
 			case FAILED -> "has failed (" + status.lastError() + "); " + resetHint();
 			case STOPPED -> "is stopped";

@@ -1,17 +1,24 @@
 package io.github.mcpsupervisor.e2e;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.modelcontextprotocol.spec.McpSchema.Tool;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.ai.chat.client.ChatClient;
+import org.springframework.ai.mcp.McpToolsChangedEvent;
 import org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfiguration;
 import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.ai.tool.resolution.ToolCallbackResolver;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationListener;
 
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.supervisor.McpServerState;
@@ -81,11 +88,37 @@ class ChatClientToolCallingTests {
 	}
 
 	@Test
-	void closingTheContextStopsEveryServerAndWithdrawsTheTools() {
-		List<McpSupervisors> seen = new java.util.ArrayList<>();
+	void closingTheContextStopsEveryServerWithdrawsTheToolsAndLeavesNoThreadThatHoldsTheJvm() {
+		List<McpSupervisors> seen = new ArrayList<>();
 		this.contextRunner.run((context) -> seen.add(context.getBean(McpSupervisors.class)));
 		assertThat(seen.get(0).supervisor("demo").state()).isEqualTo(McpServerState.STOPPED);
 		assertThat(seen.get(0).supervisor("demo").tools().tools()).isEmpty();
+		assertThat(Thread.getAllStackTraces().keySet()).filteredOn((thread) -> thread.getName().startsWith("mcp-"))
+			.allMatch(Thread::isDaemon);
+	}
+
+	@Test
+	void everyToolSwapIsAnnouncedWithSpringAisEvent() {
+		List<McpToolsChangedEvent> events = new CopyOnWriteArrayList<>();
+		this.contextRunner
+			.withBean("toolEvents", ApplicationListener.class,
+					() -> (ApplicationListener<McpToolsChangedEvent>) events::add)
+			.run((context) -> {
+				await().atMost(Duration.ofSeconds(30)).until(() -> !events.isEmpty());
+				assertThat(events.get(0).getConnectionName()).isEqualTo("demo");
+				assertThat(events.get(0).getTools()).extracting(Tool::name).contains("echo", "add", "crash");
+				ToolCallbackProvider tools = context.getBean(ToolCallbackProvider.class);
+				Arrays.stream(tools.getToolCallbacks())
+					.filter((tool) -> tool.getToolDefinition().name().equals("demo_add-tool"))
+					.findFirst()
+					.orElseThrow()
+					.call("{\"name\":\"late\"}");
+				await().atMost(Duration.ofSeconds(30))
+					.until(() -> events.get(events.size() - 1).getTools().stream().anyMatch((t) -> t.name().equals("late")));
+				assertThat(tools.getToolCallbacks()).extracting((tool) -> tool.getToolDefinition().name())
+					.contains("demo_late");
+			});
+		assertThat(events.get(events.size() - 1).getTools()).as("withdrawn at stop").isEmpty();
 	}
 
 }

@@ -120,6 +120,22 @@ class StdioSupervisionTests {
 	}
 
 	@Test
+	void discoveryFollowsPagination() {
+		start(TestServers.definition("paging", TestServers.java(),
+				List.of("-cp", System.getProperty("java.class.path"), PagingMcpServer.class.getName()), Map.of()), FAST);
+		assertThat(this.supervisor.tools().names()).containsExactly("t1", "t2", "t3", "t4", "t5");
+	}
+
+	@Test
+	void aToolAddedAtRunTimeIsDiscovered() {
+		start(TestServers.demo("demo", Map.of()), FAST);
+		assertThat(text(call("add-tool", Map.of("name", "late")))).isEqualTo("added late");
+		await().atMost(PATIENCE).until(() -> this.supervisor.tools().names().contains("late"));
+		assertThat(this.supervisor.tools().generation()).isEqualTo(1);
+		assertThat(text(call("late", Map.of()))).isEqualTo("late");
+	}
+
+	@Test
 	void aCrashLoopUsesExactlyMaxAttemptsSpawnsThenFailsAndWithdrawsTheTools() {
 		ReconnectPolicy policy = new ReconnectPolicy(true, Duration.ofMillis(50), Duration.ofSeconds(20), 3, 0);
 		this.supervisor = supervisor(TestServers.demo("looping", Map.of("DEMO_EXIT_AFTER_MS", "1500")), policy);
