@@ -1,13 +1,18 @@
 package io.github.mcpsupervisor.transport;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Implementation;
@@ -26,6 +31,9 @@ final class StdioConnection implements McpConnection {
 
 	private static final Implementation CLIENT_INFO = new Implementation("mcp-supervisor", null, "0.1.0", null, null,
 			null);
+
+	/** How long a failed call waits for the process exit that may have caused it. */
+	private static final Duration LOSS_SETTLE_TIME = Duration.ofMillis(200);
 
 	private final StdioServerDefinition definition;
 
@@ -97,6 +105,7 @@ final class StdioConnection implements McpConnection {
 		}
 		catch (RuntimeException ex) {
 			boolean exitedByItself = !started.isAlive();
+			created.close();
 			boolean confirmed = started.terminate(this.definition.terminationGracePeriod());
 			throw openFailure(ex, started.exitStatus(), exitedByItself, confirmed);
 		}
@@ -142,7 +151,30 @@ final class StdioConnection implements McpConnection {
 
 	@Override
 	public CallToolResult callTool(CallToolRequest request) {
-		return requireClient().callTool(request);
+		try {
+			return requireClient().callTool(request);
+		}
+		catch (McpError ex) {
+			throw ex; // the server answered
+		}
+		catch (RuntimeException ex) {
+			// A broken pipe can surface a moment before the exit does: give the exit that
+			// moment, so that the failure is reported as the loss it is.
+			awaitLoss(LOSS_SETTLE_TIME);
+			throw ex;
+		}
+	}
+
+	private void awaitLoss(Duration bound) {
+		try {
+			this.lost.get(bound.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (TimeoutException | ExecutionException ex) {
+			// alive: the failure is the call's own
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	@Override
