@@ -1,5 +1,7 @@
 package io.github.mcpsupervisor.e2e;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +16,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerStateChange;
@@ -170,6 +173,17 @@ class StdioSupervisionTests {
 		assertThat(this.supervisor.status().generation()).isEqualTo(1);
 		assertThat(this.supervisor.status().lastError()).startsWith("configuration error: cannot start")
 			.contains("/nonexistent/mcp-server");
+	}
+
+	@Test
+	void aNonExecutableCommandFailsAtOnce(@TempDir Path directory) throws Exception {
+		Path notExecutable = Files.writeString(directory.resolve("server.sh"), "#!/bin/sh\n");
+		this.supervisor = supervisor(TestServers.definition("plain", notExecutable.toString(), List.of(), Map.of()),
+				FAST);
+		this.supervisor.start().join();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.FAILED);
+		assertThat(this.supervisor.status().generation()).isEqualTo(1);
+		assertThat(this.supervisor.status().lastError()).contains("Permission denied");
 	}
 
 	@Test
