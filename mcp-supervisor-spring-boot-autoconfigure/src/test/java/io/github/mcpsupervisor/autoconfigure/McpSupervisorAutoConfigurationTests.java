@@ -72,9 +72,7 @@ class McpSupervisorAutoConfigurationTests {
 
 	@Test
 	void runWithFailOnStartupErrorShouldFailNamingTheServerAndTheCause() {
-		this.contextRunner
-			.withPropertyValues("mcp.servers[0].name=demo", "mcp.servers[0].command=" + MISSING,
-					"mcp.servers[0].fail-on-startup-error=true")
+		withDemoServer("mcp.servers[0].fail-on-startup-error=true")
 			.run((context) -> assertThat(failure(context)).contains("MCP server 'demo' is FAILED")
 				.contains(MISSING)
 				.contains("fail-on-startup-error"));
@@ -113,9 +111,7 @@ class McpSupervisorAutoConfigurationTests {
 
 	@Test
 	void runWithAnUnknownTransportShouldFail() {
-		this.contextRunner
-			.withPropertyValues("mcp.servers[0].name=demo", "mcp.servers[0].command=" + MISSING,
-					"mcp.servers[0].transport=carrier-pigeon")
+		withDemoServer("mcp.servers[0].transport=carrier-pigeon")
 			.run((context) -> assertThat(failure(context)).contains("mcp.servers[0].transport")
 				.contains("carrier-pigeon"));
 	}
@@ -129,63 +125,49 @@ class McpSupervisorAutoConfigurationTests {
 
 	@Test
 	void runWithAMissingWorkingDirectoryShouldFail() {
-		this.contextRunner
-			.withPropertyValues("mcp.servers[0].name=demo", "mcp.servers[0].command=" + MISSING,
-					"mcp.servers[0].working-directory=/nonexistent/dir")
+		withDemoServer("mcp.servers[0].working-directory=/nonexistent/dir")
 			.run((context) -> assertThat(failure(context)).contains("servers[0].workingDirectory").contains("/nonexistent/dir")
 				.contains("must be an existing directory"));
 	}
 
 	@Test
 	void runWithANonPositiveRequestTimeoutShouldFail() {
-		this.contextRunner
-			.withPropertyValues("mcp.servers[0].name=demo", "mcp.servers[0].command=" + MISSING,
-					"mcp.servers[0].request-timeout=0s")
+		withDemoServer("mcp.servers[0].request-timeout=0s")
 			.run((context) -> assertThat(failure(context)).contains("servers[0].requestTimeout").contains("PT0S")
 				.contains("must be positive"));
 	}
 
 	@Test
 	void runWithANegativeInitializationTimeoutShouldFail() {
-		this.contextRunner
-			.withPropertyValues("mcp.servers[0].name=demo", "mcp.servers[0].command=" + MISSING,
-					"mcp.servers[0].initialization-timeout=-1s")
+		withDemoServer("mcp.servers[0].initialization-timeout=-1s")
 			.run((context) -> assertThat(failure(context)).contains("servers[0].initializationTimeout").contains("PT-1S")
 				.contains("must be positive"));
 	}
 
 	@Test
 	void runWithAnInitialDelayAboveTheMaxDelayShouldFail() {
-		this.contextRunner
-			.withPropertyValues("mcp.servers[0].name=demo", "mcp.servers[0].command=" + MISSING,
-					"mcp.servers[0].reconnect.initial-delay=10s", "mcp.servers[0].reconnect.max-delay=5s")
+		withDemoServer("mcp.servers[0].reconnect.initial-delay=10s", "mcp.servers[0].reconnect.max-delay=5s")
 			.run((context) -> assertThat(failure(context)).contains("servers[0].reconnect.initialDelay")
 				.contains("must not exceed max-delay (5000 ms)"));
 	}
 
 	@Test
 	void runWithZeroMaxAttemptsShouldFail() {
-		this.contextRunner
-			.withPropertyValues("mcp.servers[0].name=demo", "mcp.servers[0].command=" + MISSING,
-					"mcp.servers[0].reconnect.max-attempts=0")
+		withDemoServer("mcp.servers[0].reconnect.max-attempts=0")
 			.run((context) -> assertThat(failure(context)).contains("servers[0].reconnect.maxAttempts")
 				.contains("must be greater than or equal to 1"));
 	}
 
 	@Test
 	void runWithAJitterAboveOneShouldFail() {
-		this.contextRunner
-			.withPropertyValues("mcp.servers[0].name=demo", "mcp.servers[0].command=" + MISSING,
-					"mcp.servers[0].reconnect.jitter=1.5")
+		withDemoServer("mcp.servers[0].reconnect.jitter=1.5")
 			.run((context) -> assertThat(failure(context)).contains("mcp.servers[0].reconnect.jitter")
 				.contains("1.5"));
 	}
 
 	@Test
 	void runWithAnUnknownKeyUnderAServerShouldFail() {
-		this.contextRunner
-			.withPropertyValues("mcp.servers[0].name=demo", "mcp.servers[0].command=" + MISSING,
-					"mcp.servers[0].comand=typo")
+		withDemoServer("mcp.servers[0].comand=typo")
 			.run((context) -> assertThat(failure(context)).contains("mcp.servers[0].comand"));
 	}
 
@@ -202,6 +184,12 @@ class McpSupervisorAutoConfigurationTests {
 				.isSameAs(context.getBean(McpSupervisorToolCallbackProvider.class));
 			assertThat(context).getBean("userConnectorFactory").isSameAs(context.getBean(McpConnectorFactory.class));
 		});
+	}
+
+	/** A runner with a server 'demo' whose command does not exist, plus the given properties. */
+	private ApplicationContextRunner withDemoServer(String... properties) {
+		return this.contextRunner.withPropertyValues("mcp.servers[0].name=demo", "mcp.servers[0].command=" + MISSING)
+			.withPropertyValues(properties);
 	}
 
 	private static String failure(AssertableApplicationContext context) {
