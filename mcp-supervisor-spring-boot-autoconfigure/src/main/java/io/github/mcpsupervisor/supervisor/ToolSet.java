@@ -1,9 +1,6 @@
 package io.github.mcpsupervisor.supervisor;
 
 import java.util.List;
-import java.util.Map;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.jspecify.annotations.Nullable;
@@ -29,15 +26,16 @@ public record ToolSet(int generation, List<Tool> tools) {
 	 * @return the tool or {@code null}
 	 */
 	public @Nullable Tool find(String name) {
-		return byName().get(name);
+		for (Tool tool : this.tools) {
+			if (tool.name().equals(name)) {
+				return tool;
+			}
+		}
+		return null;
 	}
 
 	public List<String> names() {
 		return this.tools.stream().map(Tool::name).toList();
-	}
-
-	private Map<String, Tool> byName() {
-		return this.tools.stream().collect(Collectors.toMap(Tool::name, Function.identity(), (a, b) -> a));
 	}
 
 }
