@@ -56,7 +56,7 @@ public final class McpSupervisorAutoConfiguration {
 			McpServerSupervisor supervisor = new McpServerSupervisor(String.valueOf(server.name()),
 					server.reconnect().toPolicy(), connectorFactory.create(server), scheduler, listener);
 			Duration stop = server.terminationGracePeriod().plus(MARGIN);
-			return new SupervisedServer(supervisor, server.failOnStartupError(),
+			return new SupervisedServer(supervisor, server.required(), server.failOnStartupError(),
 					server.initializationTimeout().plus(stop), stop);
 		}).toList();
 		return new McpSupervisors(servers);

@@ -50,6 +50,8 @@ public record McpSupervisorProperties(@DefaultValue @Valid List<Server> servers)
 	 * is closed and SIGTERM sent, before its whole process tree is killed
 	 * @param failOnStartupError whether the application fails to start when this server
 	 * does not connect at its first attempt
+	 * @param required whether the 'mcp' health component is DOWN while this server is not
+	 * UP; an optional server's failure shows in the details only
 	 * @param reconnect how a lost server is reconnected
 	 */
 	@ValidServer
@@ -63,7 +65,8 @@ public record McpSupervisorProperties(@DefaultValue @Valid List<Server> servers)
 					message = "must be positive") Duration initializationTimeout,
 			@DefaultValue("2s") @DurationMin(nanos = 1,
 					message = "must be positive") Duration terminationGracePeriod,
-			@DefaultValue("false") boolean failOnStartupError, @DefaultValue @Valid Reconnect reconnect) {
+			@DefaultValue("false") boolean failOnStartupError, @DefaultValue("false") boolean required,
+			@DefaultValue @Valid Reconnect reconnect) {
 
 		/**
 		 * Returns how to run this server as a stdio process.

@@ -3,6 +3,7 @@ package io.github.mcpsupervisor.supervisor;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -160,19 +161,64 @@ public final class McpServerSupervisor {
 			logger.info(prefix() + "reset requested in state " + this.state + ", outage budget cleared");
 			this.budget.reset();
 			if (this.state != McpServerState.UP && this.state != McpServerState.STARTING) {
-				cancelPendingAttempt();
-				if (this.connecting != null || this.terminating) {
-					this.connectWhenIdle = true;
-				}
-				else {
-					this.budget.takeImmediate();
-					transition(McpServerState.RECONNECTING, "reset", null);
-					launchAttempt();
-				}
+				connectNow(RestartCause.RESET);
 			}
 		}
 		flush();
 		return status();
+	}
+
+	/**
+	 * Ends the live generation, even when it is up, and connects a new one with a fresh
+	 * budget: for a server that is alive but misbehaving. Concurrent restarts and resets
+	 * join: there is never more than one process.
+	 * @return the status after the restart was taken
+	 * @throws IllegalStateException if the supervisor is stopped
+	 */
+	public McpServerStatus restart() {
+		McpConnection retired = null;
+		synchronized (this.lock) {
+			if (this.state == McpServerState.STOPPED) {
+				throw new IllegalStateException("MCP server '" + this.name + "' is stopped and cannot be restarted");
+			}
+			logger.info(prefix() + "restart requested in state " + this.state + ", outage budget cleared");
+			this.budget.reset();
+			if (this.live != null) {
+				retired = this.live.connection;
+				this.live.cancelStabilityTimer();
+				this.live = null;
+				this.current = null;
+				this.terminating = true;
+				this.connectWhenIdle = true;
+				this.outageStartedAt = now();
+				transition(McpServerState.RECONNECTING, "restart", null);
+				this.outbox.add(() -> this.listener.restarting(this.name, RestartCause.RESTART));
+			}
+			else {
+				connectNow(RestartCause.RESTART);
+			}
+		}
+		flush();
+		if (retired != null) {
+			McpConnection connection = retired;
+			connection.closeClient();
+			track(() -> afterTermination(connection, connection.terminate(), null));
+		}
+		return status();
+	}
+
+	/** Connects at once, or as soon as the running attempt or termination ends. */
+	private void connectNow(RestartCause cause) {
+		cancelPendingAttempt();
+		this.outbox.add(() -> this.listener.restarting(this.name, cause));
+		if (this.connecting != null || this.terminating) {
+			this.connectWhenIdle = true;
+		}
+		else {
+			this.budget.takeImmediate();
+			transition(McpServerState.RECONNECTING, cause.name().toLowerCase(Locale.ROOT), null);
+			launchAttempt();
+		}
 	}
 
 	/**
@@ -298,10 +344,14 @@ public final class McpServerSupervisor {
 				this.current = connection;
 				this.connectWhenIdle = false;
 				int toolCount = connection.tools().size();
+				this.outbox.add(() -> this.listener.attemptFinished(this.name, connection.generation(), true));
 				if (this.outageStartedAt != null) {
-					logger.info(prefix() + "recovered after " + this.budget.used() + " attempt(s), outage "
-							+ Duration.between(this.outageStartedAt, now()).toMillis() + " ms (generation "
-							+ connection.generation() + ", pid " + connection.pid() + ", " + toolCount + " tools)");
+					int attempts = this.budget.used();
+					Duration outage = Duration.between(this.outageStartedAt, now());
+					logger.info(prefix() + "recovered after " + attempts + " attempt(s), outage " + outage.toMillis()
+							+ " ms (generation " + connection.generation() + ", pid " + connection.pid() + ", "
+							+ toolCount + " tools)");
+					this.outbox.add(() -> this.listener.recovered(this.name, attempts, outage));
 				}
 				else {
 					logger.info(prefix() + "connected (generation " + connection.generation() + ", pid "
@@ -329,6 +379,7 @@ public final class McpServerSupervisor {
 			if (this.state == McpServerState.STOPPED) {
 				return;
 			}
+			this.outbox.add(() -> this.listener.attemptFinished(this.name, connection.generation(), false));
 			this.lastError = "connection failed: " + ex.getMessage();
 			this.lastExit = ex.getExit();
 			this.lastStderr = connection.stderrTail();
@@ -377,6 +428,7 @@ public final class McpServerSupervisor {
 				logger.warn(prefix() + "connection lost (generation " + connection.generation() + ", " + how + stderr
 						+ ")");
 				transition(McpServerState.RECONNECTING, "connection lost: " + how, exit);
+				this.outbox.add(() -> this.listener.restarting(this.name, RestartCause.CRASH));
 			}
 			else {
 				logger.error(prefix() + "connection lost (generation " + connection.generation() + ", " + how
@@ -387,7 +439,11 @@ public final class McpServerSupervisor {
 		}
 		flush();
 		connection.closeClient();
-		boolean confirmed = connection.terminate();
+		afterTermination(connection, connection.terminate(), exit);
+	}
+
+	/** Decides what follows once a retired generation's tree is terminated. */
+	private void afterTermination(McpConnection connection, boolean confirmed, @Nullable ExitStatus exit) {
 		synchronized (this.lock) {
 			this.terminating = false;
 			if (this.state == McpServerState.STOPPED) {
@@ -503,7 +559,7 @@ public final class McpServerSupervisor {
 		this.connectWhenIdle = false;
 		this.budget.takeImmediate();
 		if (this.state != McpServerState.RECONNECTING) {
-			transition(McpServerState.RECONNECTING, "reset", null);
+			transition(McpServerState.RECONNECTING, "reconnecting on request", null);
 		}
 		launchAttempt();
 	}

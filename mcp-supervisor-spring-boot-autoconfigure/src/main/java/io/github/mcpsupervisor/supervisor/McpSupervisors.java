@@ -143,6 +143,15 @@ public class McpSupervisors implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
+	 * Ends the live generation of a server, even when it is up, and connects a new one.
+	 * @param name the server's name
+	 * @return its status after the restart was taken
+	 */
+	public McpServerStatus restart(String name) {
+		return supervisor(name).restart();
+	}
+
+	/**
 	 * Returns the status of every server, in configuration order.
 	 * @return the statuses
 	 */
@@ -164,14 +173,24 @@ public class McpSupervisors implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
+	 * Returns the supervised servers with how the application treats them, in
+	 * configuration order.
+	 * @return the servers
+	 */
+	public List<SupervisedServer> servers() {
+		return List.copyOf(this.servers.values());
+	}
+
+	/**
 	 * A supervisor and how the application treats it at start and stop.
 	 *
 	 * @param supervisor the supervisor
+	 * @param required whether the application is unhealthy while this server is not up
 	 * @param failOnStartupError whether a failed first attempt aborts the start
 	 * @param startupTimeout how long start waits for the first attempt
 	 * @param stopTimeout how long stop waits for the server to be gone
 	 */
-	public record SupervisedServer(McpServerSupervisor supervisor, boolean failOnStartupError,
+	public record SupervisedServer(McpServerSupervisor supervisor, boolean required, boolean failOnStartupError,
 			Duration startupTimeout, Duration stopTimeout) {
 
 	}

@@ -1,7 +1,11 @@
 package io.github.mcpsupervisor.supervisor;
 
+import java.time.Duration;
+import java.util.List;
+
 /**
- * Receives what a supervisor does, in order, outside its lock.
+ * Receives what a supervisor does, in order, outside its lock. Implementations must be
+ * quick and must not throw; a failure is logged and ignored.
  */
 public interface SupervisorListener {
 
@@ -22,6 +26,69 @@ public interface SupervisorListener {
 	 * @param change the transition
 	 */
 	default void stateChanged(McpServerStateChange change) {
+	}
+
+	/**
+	 * A connection attempt ended.
+	 * @param server the server's name
+	 * @param generation the generation it built
+	 * @param connected whether it connected
+	 */
+	default void attemptFinished(String server, int generation, boolean connected) {
+	}
+
+	/**
+	 * The server is up again after an outage.
+	 * @param server the server's name
+	 * @param attempts the attempts the outage took
+	 * @param outage from the loss to the new connection
+	 */
+	default void recovered(String server, int attempts, Duration outage) {
+	}
+
+	/**
+	 * The supervisor starts over with a new generation.
+	 * @param server the server's name
+	 * @param cause why
+	 */
+	default void restarting(String server, RestartCause cause) {
+	}
+
+	/**
+	 * Combines listeners, called in order.
+	 * @param listeners the listeners
+	 * @return a listener that calls each of them
+	 */
+	static SupervisorListener composite(List<? extends SupervisorListener> listeners) {
+		List<SupervisorListener> all = List.copyOf(listeners);
+		return new SupervisorListener() {
+
+			@Override
+			public void toolsChanged(String server, ToolSet tools) {
+				all.forEach((listener) -> listener.toolsChanged(server, tools));
+			}
+
+			@Override
+			public void stateChanged(McpServerStateChange change) {
+				all.forEach((listener) -> listener.stateChanged(change));
+			}
+
+			@Override
+			public void attemptFinished(String server, int generation, boolean connected) {
+				all.forEach((listener) -> listener.attemptFinished(server, generation, connected));
+			}
+
+			@Override
+			public void recovered(String server, int attempts, Duration outage) {
+				all.forEach((listener) -> listener.recovered(server, attempts, outage));
+			}
+
+			@Override
+			public void restarting(String server, RestartCause cause) {
+				all.forEach((listener) -> listener.restarting(server, cause));
+			}
+
+		};
 	}
 
 }

@@ -33,6 +33,12 @@ class McpServerSupervisorTests {
 
 	private final List<ToolSet> swaps = new ArrayList<>();
 
+	private final List<String> attempts = new ArrayList<>();
+
+	private final List<Duration> recoveries = new ArrayList<>();
+
+	private final List<RestartCause> restarts = new ArrayList<>();
+
 	private McpServerSupervisor supervisor = supervisor(new ReconnectPolicy(true, INITIAL, MAX, 4, 0));
 
 	@Test
@@ -340,6 +346,55 @@ class McpServerSupervisorTests {
 	}
 
 	@Test
+	void restartOfAnUpServerRetiresItsGenerationAndConnectsANewOneAfterTheTreeIsGone() {
+		startUp();
+		FakeConnection first = this.connector.last();
+		McpServerStatus status = this.supervisor.restart();
+		assertThat(status.state()).isEqualTo(McpServerState.RECONNECTING);
+		assertThat(status.attemptsUsed()).isZero();
+		this.scheduler.runReady();
+		assertThat(first.clientClosed).isTrue();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.connector.events).containsExactly("open g1", "terminate g1", "open g2");
+		assertThat(this.connector.maxAlive).isEqualTo(1);
+		assertThat(this.restarts).containsExactly(RestartCause.RESTART);
+		first.crash(143);
+		this.scheduler.advance(Duration.ofMinutes(1));
+		assertThat(this.connector.spawns()).as("the retired generation's exit is inert").isEqualTo(2);
+	}
+
+	@Test
+	void concurrentRestartsAndResetsJoinIntoOneNewGeneration() {
+		startUp();
+		this.supervisor.restart();
+		this.supervisor.restart();
+		this.supervisor.reset();
+		this.supervisor.restart();
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.connector.spawns()).isEqualTo(2);
+		assertThat(this.connector.maxAlive).isEqualTo(1);
+	}
+
+	@Test
+	void listenersHearAttemptsRecoveriesAndRestartCausesInOrder() {
+		startStable();
+		this.connector.then(Outcome.FAIL);
+		this.connector.last().crash(1);
+		this.scheduler.runReady();
+		this.scheduler.advance(INITIAL);
+		this.scheduler.advance(INITIAL.multipliedBy(2));
+		assertThat(this.attempts).containsExactly("g1 connected", "g2 failed", "g3 connected");
+		assertThat(this.recoveries).containsExactly(Duration.ofMillis(1500));
+		assertThat(this.restarts).containsExactly(RestartCause.CRASH);
+		this.connector.always(Outcome.FAIL);
+		this.connector.last().crash(1);
+		this.scheduler.advance(Duration.ofMinutes(5));
+		this.supervisor.reset();
+		assertThat(this.restarts).containsExactly(RestartCause.CRASH, RestartCause.CRASH, RestartCause.RESET);
+	}
+
+	@Test
 	void aStoppedServerCannotBeReset() {
 		assertThatIllegalStateException().isThrownBy(this.supervisor::reset)
 			.withMessage("MCP server 'demo' is stopped and cannot be reset");
@@ -425,6 +480,21 @@ class McpServerSupervisorTests {
 			@Override
 			public void stateChanged(McpServerStateChange change) {
 				McpServerSupervisorTests.this.changes.add(change);
+			}
+
+			@Override
+			public void attemptFinished(String server, int generation, boolean connected) {
+				McpServerSupervisorTests.this.attempts.add("g" + generation + (connected ? " connected" : " failed"));
+			}
+
+			@Override
+			public void recovered(String server, int attempts, Duration outage) {
+				McpServerSupervisorTests.this.recoveries.add(outage);
+			}
+
+			@Override
+			public void restarting(String server, RestartCause cause) {
+				McpServerSupervisorTests.this.restarts.add(cause);
 			}
 
 		});

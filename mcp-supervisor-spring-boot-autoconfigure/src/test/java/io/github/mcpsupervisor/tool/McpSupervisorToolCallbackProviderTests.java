@@ -37,7 +37,7 @@ class McpSupervisorToolCallbackProviderTests {
 			this.scheduler, SupervisorListener.NONE);
 
 	private final McpSupervisorToolCallbackProvider provider = new McpSupervisorToolCallbackProvider(
-			new McpSupervisors(List.of(new SupervisedServer(this.supervisor, false, Duration.ofSeconds(1),
+			new McpSupervisors(List.of(new SupervisedServer(this.supervisor, false, false, Duration.ofSeconds(1),
 					Duration.ofSeconds(1)))));
 
 	@Test
