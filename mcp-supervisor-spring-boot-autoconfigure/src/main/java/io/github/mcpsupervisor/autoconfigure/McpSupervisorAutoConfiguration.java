@@ -6,6 +6,7 @@ import java.util.List;
 import io.modelcontextprotocol.client.McpSyncClient;
 
 import org.springframework.ai.mcp.SyncMcpToolCallbackProvider;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -16,10 +17,12 @@ import org.springframework.context.annotation.Bean;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
+import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
-import io.github.mcpsupervisor.tool.McpToolsChangedEventPublisher;
+import io.github.mcpsupervisor.tool.ToolCallObserver;
+import io.github.mcpsupervisor.event.McpSupervisorEventPublisher;
 import io.github.mcpsupervisor.transport.StdioConnector;
 
 /**
@@ -49,9 +52,15 @@ public final class McpSupervisorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	McpSupervisorEventPublisher mcpSupervisorEventPublisher(ApplicationEventPublisher eventPublisher) {
+		return new McpSupervisorEventPublisher(eventPublisher);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	McpSupervisors mcpSupervisors(McpSupervisorProperties properties, SupervisorScheduler scheduler,
-			McpConnectorFactory connectorFactory, ApplicationEventPublisher eventPublisher) {
-		McpToolsChangedEventPublisher listener = new McpToolsChangedEventPublisher(eventPublisher);
+			McpConnectorFactory connectorFactory, ObjectProvider<SupervisorListener> listeners) {
+		SupervisorListener listener = SupervisorListener.composite(listeners.orderedStream().toList());
 		List<SupervisedServer> servers = properties.servers().stream().map((server) -> {
 			McpServerSupervisor supervisor = new McpServerSupervisor(String.valueOf(server.name()),
 					server.reconnect().toPolicy(), connectorFactory.create(server), scheduler, listener);
@@ -64,8 +73,11 @@ public final class McpSupervisorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	McpSupervisorToolCallbackProvider mcpSupervisorToolCallbackProvider(McpSupervisors supervisors) {
-		return new McpSupervisorToolCallbackProvider(supervisors);
+	McpSupervisorToolCallbackProvider mcpSupervisorToolCallbackProvider(McpSupervisors supervisors,
+			ObjectProvider<ToolCallObserver> observers) {
+		List<ToolCallObserver> all = observers.orderedStream().toList();
+		return new McpSupervisorToolCallbackProvider(supervisors, (server, tool, outcome, duration) -> all
+			.forEach((observer) -> observer.called(server, tool, outcome, duration)));
 	}
 
 }

@@ -26,12 +26,19 @@ public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvid
 
 	private final McpSupervisors supervisors;
 
+	private final ToolCallObserver observer;
+
 	private volatile Snapshot snapshot = new Snapshot(List.of(), new ToolCallback[0]);
 
-	@SuppressWarnings("deprecation")
 	public McpSupervisorToolCallbackProvider(McpSupervisors supervisors) {
+		this(supervisors, ToolCallObserver.NONE);
+	}
+
+	@SuppressWarnings("deprecation")
+	public McpSupervisorToolCallbackProvider(McpSupervisors supervisors, ToolCallObserver observer) {
 		super(List.of());
 		this.supervisors = supervisors;
+		this.observer = observer;
 	}
 
 	/**
@@ -44,7 +51,7 @@ public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvid
 		List<ToolSet> current = all.stream().map(McpServerSupervisor::tools).toList();
 		Snapshot cached = this.snapshot;
 		if (!sameInstances(cached.toolSets(), current)) {
-			cached = new Snapshot(current, build(all, current));
+			cached = new Snapshot(current, build(all, current, this.observer));
 			this.snapshot = cached;
 		}
 		return cached.callbacks().clone();
@@ -60,13 +67,15 @@ public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvid
 		// Tool sets are compared on every call: nothing to invalidate.
 	}
 
-	private static ToolCallback[] build(List<McpServerSupervisor> supervisors, List<ToolSet> toolSets) {
+	private static ToolCallback[] build(List<McpServerSupervisor> supervisors, List<ToolSet> toolSets,
+			ToolCallObserver observer) {
 		McpToolNames names = new McpToolNames();
 		List<ToolCallback> callbacks = new ArrayList<>();
 		for (int i = 0; i < supervisors.size(); i++) {
 			McpServerSupervisor supervisor = supervisors.get(i);
 			for (Tool tool : toolSets.get(i).tools()) {
-				callbacks.add(new SupervisedToolCallback(supervisor, tool, names.assign(supervisor.name(), tool.name())));
+				callbacks.add(new SupervisedToolCallback(supervisor, tool, names.assign(supervisor.name(), tool.name()),
+						observer));
 			}
 		}
 		return callbacks.toArray(ToolCallback[]::new);

@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.tool;
 
+import java.time.Duration;
 import java.util.Map;
 
 import io.modelcontextprotocol.spec.McpError;
@@ -18,6 +19,8 @@ import org.springframework.ai.util.JsonHelper;
 import org.springframework.util.StringUtils;
 
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
+import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
+import io.github.mcpsupervisor.tool.ToolCallObserver.Outcome;
 
 /**
  * A tool of a supervised server. It holds no client: every call is routed by the tool's
@@ -34,10 +37,13 @@ public final class SupervisedToolCallback implements ToolCallback {
 
 	private final ToolDefinition definition;
 
-	SupervisedToolCallback(McpServerSupervisor supervisor, Tool tool, String exposedName) {
+	private final ToolCallObserver observer;
+
+	SupervisedToolCallback(McpServerSupervisor supervisor, Tool tool, String exposedName, ToolCallObserver observer) {
 		this.supervisor = supervisor;
 		this.tool = tool;
 		this.definition = McpToolUtils.createToolDefinition(exposedName, tool);
+		this.observer = observer;
 	}
 
 	@Override
@@ -68,28 +74,47 @@ public final class SupervisedToolCallback implements ToolCallback {
 
 	@Override
 	public String call(String toolInput, @Nullable ToolContext toolContext) {
-		CallToolResult result;
+		long started = System.nanoTime();
+		Outcome outcome = Outcome.FAILURE;
 		try {
-			Map<String, Object> arguments = StringUtils.hasText(toolInput) ? jsonHelper.fromJsonToMap(toolInput)
-					: Map.of();
-			Map<String, Object> meta = (toolContext != null)
-					? ToolContextToMcpMetaConverter.defaultConverter().convert(toolContext) : null;
-			result = this.supervisor
-				.callTool(CallToolRequest.builder(this.tool.name()).arguments(arguments).meta(meta).build());
+			CallToolResult result = callServer(toolInput, toolContext);
+			if (Boolean.TRUE.equals(result.isError())) {
+				outcome = Outcome.ERROR;
+				throw new ToolExecutionException(this.definition,
+						new IllegalStateException("Error calling tool: " + result.content()));
+			}
+			outcome = Outcome.SUCCESS;
+			return jsonHelper.toJson(result.content());
 		}
 		catch (McpError ex) {
+			outcome = Outcome.ERROR;
 			// The server answered with a JSON-RPC error: a tool failure the model can see.
 			throw new ToolExecutionException(this.definition, new IllegalStateException(
 					"MCP server '" + this.supervisor.name() + "' rejected the call: " + ex.getMessage(), ex));
 		}
+		catch (McpServerUnavailableException ex) {
+			outcome = Outcome.UNAVAILABLE;
+			throw new ToolExecutionException(this.definition, ex);
+		}
+		catch (ToolExecutionException ex) {
+			throw ex;
+		}
 		catch (RuntimeException ex) {
 			throw new ToolExecutionException(this.definition, ex);
 		}
-		if (Boolean.TRUE.equals(result.isError())) {
-			throw new ToolExecutionException(this.definition,
-					new IllegalStateException("Error calling tool: " + result.content()));
+		finally {
+			this.observer.called(this.supervisor.name(), this.tool.name(), outcome,
+					Duration.ofNanos(System.nanoTime() - started));
 		}
-		return jsonHelper.toJson(result.content());
+	}
+
+	private CallToolResult callServer(String toolInput, @Nullable ToolContext toolContext) {
+		Map<String, Object> arguments = StringUtils.hasText(toolInput) ? jsonHelper.fromJsonToMap(toolInput)
+				: Map.of();
+		Map<String, Object> meta = (toolContext != null)
+				? ToolContextToMcpMetaConverter.defaultConverter().convert(toolContext) : null;
+		return this.supervisor
+			.callTool(CallToolRequest.builder(this.tool.name()).arguments(arguments).meta(meta).build());
 	}
 
 	@Override

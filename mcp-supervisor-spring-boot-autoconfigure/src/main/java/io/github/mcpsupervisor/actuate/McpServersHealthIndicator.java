@@ -1,0 +1,42 @@
+package io.github.mcpsupervisor.actuate;
+
+import java.time.Clock;
+
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+
+import io.github.mcpsupervisor.supervisor.McpServerState;
+import io.github.mcpsupervisor.supervisor.McpServerStatus;
+import io.github.mcpsupervisor.supervisor.McpSupervisors;
+import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
+
+/**
+ * The {@code mcp} health component: one entry per server. It is DOWN while a required
+ * server is not UP; an optional server's trouble shows in its entry only.
+ */
+public class McpServersHealthIndicator implements HealthIndicator {
+
+	private final McpSupervisors supervisors;
+
+	private final Clock clock;
+
+	public McpServersHealthIndicator(McpSupervisors supervisors, Clock clock) {
+		this.supervisors = supervisors;
+		this.clock = clock;
+	}
+
+	@Override
+	public Health health() {
+		Health.Builder builder = Health.up();
+		for (SupervisedServer server : this.supervisors.servers()) {
+			McpServerStatus status = server.supervisor().status();
+			builder.withDetail(status.name(),
+					McpServerDetails.of(status, server.required(), McpServerDetails.HEALTH_STDERR_LINES, this.clock));
+			if (server.required() && status.state() != McpServerState.UP) {
+				builder.down();
+			}
+		}
+		return builder.build();
+	}
+
+}

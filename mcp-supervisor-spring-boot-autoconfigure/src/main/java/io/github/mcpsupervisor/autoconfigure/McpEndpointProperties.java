@@ -1,0 +1,20 @@
+package io.github.mcpsupervisor.autoconfigure;
+
+import java.util.Set;
+
+import org.springframework.boot.actuate.endpoint.Show;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Configuration of the {@code mcp} endpoint ({@code management.endpoint.mcp}).
+ *
+ * @param showValues when to show configuration values that may be secret (environment
+ * variables of the servers); masked otherwise
+ * @param roles roles allowed to see them when show-values is when-authorized; any
+ * authenticated user when empty
+ */
+@ConfigurationProperties("management.endpoint.mcp")
+public record McpEndpointProperties(@DefaultValue("never") Show showValues, @DefaultValue Set<String> roles) {
+
+}

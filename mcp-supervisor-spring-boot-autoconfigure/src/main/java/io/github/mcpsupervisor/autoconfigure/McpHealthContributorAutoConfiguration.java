@@ -1,0 +1,31 @@
+package io.github.mcpsupervisor.autoconfigure;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+
+import io.github.mcpsupervisor.actuate.McpServersHealthIndicator;
+import io.github.mcpsupervisor.supervisor.McpSupervisors;
+import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
+
+/**
+ * Auto-configuration of the {@code mcp} health component
+ * ({@code management.health.mcp.enabled}).
+ */
+@AutoConfiguration(after = McpSupervisorAutoConfiguration.class)
+@ConditionalOnClass(HealthIndicator.class)
+@ConditionalOnBean(McpSupervisors.class)
+@ConditionalOnEnabledHealthIndicator("mcp")
+public final class McpHealthContributorAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(name = "mcpHealthIndicator")
+	McpServersHealthIndicator mcpHealthIndicator(McpSupervisors supervisors, SupervisorScheduler scheduler) {
+		return new McpServersHealthIndicator(supervisors, scheduler.clock());
+	}
+
+}

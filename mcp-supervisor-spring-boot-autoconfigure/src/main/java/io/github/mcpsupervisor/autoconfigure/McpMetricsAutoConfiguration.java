@@ -1,0 +1,31 @@
+package io.github.mcpsupervisor.autoconfigure;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+
+import io.github.mcpsupervisor.metrics.McpSupervisorMetrics;
+
+/**
+ * Auto-configuration of the supervisors' Micrometer metrics, when a meter registry exists.
+ */
+@AutoConfiguration(before = McpSupervisorAutoConfiguration.class, after = { MetricsAutoConfiguration.class,
+		CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class })
+@ConditionalOnClass({ MeterRegistry.class, MetricsAutoConfiguration.class })
+@ConditionalOnBean(MeterRegistry.class)
+public final class McpMetricsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	McpSupervisorMetrics mcpSupervisorMetrics(MeterRegistry registry) {
+		return new McpSupervisorMetrics(registry);
+	}
+
+}

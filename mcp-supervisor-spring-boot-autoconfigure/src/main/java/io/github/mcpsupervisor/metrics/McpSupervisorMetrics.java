@@ -1,0 +1,93 @@
+package io.github.mcpsupervisor.metrics;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+import io.github.mcpsupervisor.supervisor.McpServerState;
+import io.github.mcpsupervisor.supervisor.McpServerStateChange;
+import io.github.mcpsupervisor.supervisor.RestartCause;
+import io.github.mcpsupervisor.supervisor.SupervisorListener;
+import io.github.mcpsupervisor.tool.ToolCallObserver;
+
+/**
+ * Micrometer metrics, tagged by {@code server}: {@code mcp.supervisor.state} (1 for the
+ * current state, tag {@code state}), {@code mcp.supervisor.restarts} (tag {@code cause}),
+ * {@code mcp.supervisor.attempts} (tag {@code outcome}), {@code mcp.supervisor.outage}
+ * (loss to recovery) and {@code mcp.tool.calls} (tags {@code tool}, {@code outcome}).
+ */
+public class McpSupervisorMetrics implements SupervisorListener, ToolCallObserver {
+
+	private final MeterRegistry registry;
+
+	private final Map<String, AtomicReference<McpServerState>> states = new ConcurrentHashMap<>();
+
+	public McpSupervisorMetrics(MeterRegistry registry) {
+		this.registry = registry;
+	}
+
+	@Override
+	public void stateChanged(McpServerStateChange change) {
+		this.states.computeIfAbsent(change.server(), this::registerStateGauges).set(change.to());
+	}
+
+	@Override
+	public void attemptFinished(String server, int generation, boolean connected) {
+		Counter.builder("mcp.supervisor.attempts")
+			.description("Connection attempts of supervised MCP servers")
+			.tag("server", server)
+			.tag("outcome", connected ? "success" : "failure")
+			.register(this.registry)
+			.increment();
+	}
+
+	@Override
+	public void recovered(String server, int attempts, Duration outage) {
+		Timer.builder("mcp.supervisor.outage")
+			.description("Time from the loss of a supervised MCP server to its recovery")
+			.tag("server", server)
+			.register(this.registry)
+			.record(outage);
+	}
+
+	@Override
+	public void restarting(String server, RestartCause cause) {
+		Counter.builder("mcp.supervisor.restarts")
+			.description("Restarts of supervised MCP servers")
+			.tag("server", server)
+			.tag("cause", cause.name().toLowerCase(Locale.ROOT))
+			.register(this.registry)
+			.increment();
+	}
+
+	@Override
+	public void called(String server, String tool, Outcome outcome, Duration duration) {
+		Timer.builder("mcp.tool.calls")
+			.description("Calls of the tools of supervised MCP servers")
+			.tag("server", server)
+			.tag("tool", tool)
+			.tag("outcome", outcome.name().toLowerCase(Locale.ROOT))
+			.register(this.registry)
+			.record(duration);
+	}
+
+	private AtomicReference<McpServerState> registerStateGauges(String server) {
+		AtomicReference<McpServerState> current = new AtomicReference<>();
+		for (McpServerState state : McpServerState.values()) {
+			Gauge.builder("mcp.supervisor.state", current, (value) -> (value.get() == state) ? 1 : 0)
+				.description("1 for the current state of a supervised MCP server, 0 for the others")
+				.tag("server", server)
+				.tag("state", state.name().toLowerCase(Locale.ROOT))
+				.register(this.registry);
+		}
+		return current;
+	}
+
+}

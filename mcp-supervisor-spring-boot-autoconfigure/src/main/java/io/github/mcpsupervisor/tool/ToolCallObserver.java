@@ -1,0 +1,43 @@
+package io.github.mcpsupervisor.tool;
+
+import java.time.Duration;
+
+/**
+ * Observes every call of a supervised tool, for example to time it.
+ */
+@FunctionalInterface
+public interface ToolCallObserver {
+
+	/** An observer that ignores everything. */
+	ToolCallObserver NONE = (server, tool, outcome, duration) -> {
+	};
+
+	/**
+	 * A call ended.
+	 * @param server the server's name
+	 * @param tool the tool's name on the server
+	 * @param outcome how it ended
+	 * @param duration how long it took
+	 */
+	void called(String server, String tool, Outcome outcome, Duration duration);
+
+	/**
+	 * How a tool call ended.
+	 */
+	enum Outcome {
+
+		/** The server returned a result. */
+		SUCCESS,
+
+		/** The server answered with an error (a JSON-RPC error or an error result). */
+		ERROR,
+
+		/** The server was not up, or its connection was lost during the call. */
+		UNAVAILABLE,
+
+		/** The call failed otherwise (bad arguments, timeout). */
+		FAILURE
+
+	}
+
+}
