@@ -335,6 +335,8 @@ public final class McpServerSupervisor {
 
 	private void attemptSucceeded(McpConnection connection) {
 		boolean discard;
+		McpServerStatus outcome;
+		CompletableFuture<McpServerStatus> first;
 		synchronized (this.lock) {
 			this.connecting = null;
 			discard = this.state == McpServerState.STOPPED;
@@ -361,10 +363,12 @@ public final class McpServerSupervisor {
 						() -> onStable(connection.generation()));
 				swapTools(new ToolSet(connection.generation(), connection.tools()));
 				transition(McpServerState.UP, "connected", null);
-				this.firstOutcome.complete(statusLocked());
 			}
+			outcome = statusLocked();
+			first = this.firstOutcome;
 		}
 		flush();
+		first.complete(outcome);
 		if (discard) {
 			connection.closeClient();
 			connection.terminate();
@@ -374,6 +378,8 @@ public final class McpServerSupervisor {
 	}
 
 	private void attemptFailed(McpConnection connection, McpConnectException ex) {
+		McpServerStatus outcome;
+		CompletableFuture<McpServerStatus> first;
 		synchronized (this.lock) {
 			this.connecting = null;
 			if (this.state == McpServerState.STOPPED) {
@@ -401,9 +407,11 @@ public final class McpServerSupervisor {
 			else {
 				retryOrGiveUp(ex.getExit());
 			}
-			this.firstOutcome.complete(statusLocked());
+			outcome = statusLocked();
+			first = this.firstOutcome;
 		}
 		flush();
+		first.complete(outcome);
 	}
 
 	private void onLost(McpConnection connection, @Nullable ExitStatus exit) {

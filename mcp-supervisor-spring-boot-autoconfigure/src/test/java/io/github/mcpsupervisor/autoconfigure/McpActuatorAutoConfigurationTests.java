@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.autoconfigure;
 
+import java.time.Duration;
 import java.util.List;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -21,6 +22,7 @@ import io.github.mcpsupervisor.metrics.McpSupervisorMetrics;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Auto-configuration of the health component, the endpoint and the metrics.
@@ -133,8 +135,12 @@ class McpActuatorAutoConfigurationTests {
 		this.contextRunner.withBean(MeterRegistry.class, SimpleMeterRegistry::new).run((context) -> {
 			assertThat(context).hasSingleBean(McpSupervisorMetrics.class);
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
-			assertThat(registry.get("mcp.supervisor.state").tag("server", "broken").tag("state", "failed").gauge()
-				.value()).isEqualTo(1.0);
+			// notifications follow the first outcome that start() waits for by a moment
+			await().atMost(Duration.ofSeconds(10))
+				.untilAsserted(() -> assertThat(registry.get("mcp.supervisor.state")
+					.tags("server", "broken", "state", "failed")
+					.gauge()
+					.value()).isEqualTo(1.0));
 			assertThat(registry.get("mcp.supervisor.attempts").tag("outcome", "failure").counter().count())
 				.isEqualTo(1.0);
 		});

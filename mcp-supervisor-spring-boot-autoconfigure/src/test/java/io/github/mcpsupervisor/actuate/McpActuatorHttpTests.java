@@ -1,0 +1,197 @@
+package io.github.mcpsupervisor.actuate;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.ai.tool.ToolCallback;
+import org.springframework.ai.tool.ToolCallbackProvider;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
+
+import io.github.mcpsupervisor.event.McpServerStateChangedEvent;
+import io.github.mcpsupervisor.supervisor.McpServerState;
+import io.github.mcpsupervisor.supervisor.McpSupervisors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The health component, the endpoint and the metrics over a real port, with a real demo
+ * server (required) and a server that cannot start (optional).
+ */
+// Closed after the class: its servers must not outlive it (other tests check for leftovers).
+@DirtiesContext
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, classes = McpActuatorHttpTests.App.class,
+		properties = { "mcp.servers[0].name=demo", "mcp.servers[0].command=${java.home}/bin/java",
+				"mcp.servers[0].args[0]=-cp", "mcp.servers[0].args[1]=${java.class.path}",
+				"mcp.servers[0].args[2]=io.github.mcpsupervisor.demo.DemoMcpServer",
+				"mcp.servers[0].env.API_TOKEN=s3cr3t", "mcp.servers[0].required=true",
+				"mcp.servers[0].reconnect.initial-delay=100ms", "mcp.servers[0].termination-grace-period=1s",
+				"mcp.servers[1].name=broken", "mcp.servers[1].command=/nonexistent/mcp-server",
+				"management.endpoints.web.exposure.include=health,mcp", "management.endpoint.mcp.access=unrestricted",
+				"management.endpoint.health.show-details=always" })
+class McpActuatorHttpTests {
+
+	@Value("${local.server.port}")
+	private int port;
+
+	@Autowired
+	private McpSupervisors supervisors;
+
+	@Autowired
+	private MeterRegistry meterRegistry;
+
+	@Autowired
+	private ToolCallbackProvider tools;
+
+	@Autowired
+	private List<McpServerStateChangedEvent> events;
+
+	@Test
+	void healthHasOneEntryPerServerAndAnOptionalFailureDoesNotTurnItDown() throws Exception {
+		HttpResponse<String> response = http().get("/actuator/health");
+		JsonNode mcp = http().json(response).at("/components/mcp");
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(http().json(response).at("/status").asString()).isEqualTo("UP");
+		assertThat(mcp.at("/status").asString()).isEqualTo("UP");
+		assertThat(mcp.at("/details/demo/state").asString()).isEqualTo("UP");
+		assertThat(mcp.at("/details/demo/required").asBoolean()).isTrue();
+		assertThat(mcp.at("/details/demo/pid").asLong()).isPositive();
+		assertThat(mcp.at("/details/demo/uptime").asString()).startsWith("PT");
+		assertThat(mcp.at("/details/demo/tools").asInt()).isEqualTo(6);
+		assertThat(mcp.at("/details/broken/state").asString()).isEqualTo("FAILED");
+		assertThat(mcp.at("/details/broken/lastError").asString()).contains("/nonexistent/mcp-server");
+	}
+
+	@Test
+	void theEndpointListsEveryServer() throws Exception {
+		JsonNode servers = http().json(http().get("/actuator/mcp")).at("/servers");
+		assertThat(servers.at("/demo/state").asString()).isIn("UP", "RECONNECTING");
+		assertThat(servers.at("/demo/maxAttempts").asInt()).isEqualTo(10);
+		assertThat(servers.at("/broken/state").asString()).isIn("FAILED", "RECONNECTING");
+	}
+
+	@Test
+	void theEndpointShowsOneServerInFullWithItsSecretsMasked() throws Exception {
+		HttpResponse<String> response = http().get("/actuator/mcp/demo");
+		JsonNode demo = http().json(response);
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(demo.at("/toolNames").toString()).contains("echo", "add", "crash");
+		assertThat(demo.at("/configuration/env/API_TOKEN").asString()).isEqualTo("******");
+		assertThat(demo.at("/configuration/reconnect/initialDelay").asString()).isEqualTo("PT0.1S");
+		assertThat(response.body()).doesNotContain("s3cr3t");
+	}
+
+	@Test
+	void anUnknownServerIsNotFound() throws Exception {
+		assertThat(http().get("/actuator/mcp/nope").statusCode()).isEqualTo(404);
+		HttpResponse<String> reset = http().post("/actuator/mcp/nope/reset");
+		assertThat(reset.statusCode()).isEqualTo(404);
+		assertThat(reset.body()).contains("No MCP server named 'nope'");
+	}
+
+	@Test
+	void anUnknownActionIsABadRequest() throws Exception {
+		HttpResponse<String> response = http().post("/actuator/mcp/demo/explode");
+		assertThat(response.statusCode()).isEqualTo(400);
+		assertThat(response.body()).contains("Unknown action 'explode'");
+	}
+
+	@Test
+	void resetOfAFailedServerConnectsItAgain() throws Exception {
+		int generation = this.supervisors.supervisor("broken").status().generation();
+		HttpResponse<String> response = http().post("/actuator/mcp/broken/reset");
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(http().json(response).at("/action").asString()).isEqualTo("reset");
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> this.supervisors.supervisor("broken").status().generation() == generation + 1
+					&& this.supervisors.supervisor("broken").state() == McpServerState.FAILED);
+	}
+
+	@Test
+	void aRestartAndACrashAreCountedTimedAndAnnouncedInOrder() throws Exception {
+		int generation = this.supervisors.supervisor("demo").status().generation();
+		int seen = this.events.size();
+		double outages = outageCount();
+		HttpResponse<String> restart = http().post("/actuator/mcp/demo/restart");
+		assertThat(restart.statusCode()).isEqualTo(200);
+		assertThat(http().json(restart).at("/state").asString()).isEqualTo("RECONNECTING");
+		awaitUp(generation + 1);
+		tool("demo_crash").call("{}");
+		awaitUp(generation + 2);
+		assertThat(restarts("restart")).isEqualTo(1);
+		assertThat(restarts("crash")).isEqualTo(1);
+		assertThat(outageCount()).isEqualTo(outages + 2);
+		assertThat(this.meterRegistry.get("mcp.tool.calls").tags("server", "demo", "tool", "crash", "outcome", "success")
+			.timer()
+			.count()).isEqualTo(1);
+		assertThat(this.meterRegistry.get("mcp.supervisor.state").tags("server", "demo", "state", "up").gauge().value())
+			.isEqualTo(1);
+		List<String> transitions = this.events.subList(seen, this.events.size())
+			.stream()
+			.filter((event) -> event.getServer().equals("demo"))
+			.map((event) -> event.getFrom() + "->" + event.getTo() + "@" + event.getGeneration())
+			.toList();
+		assertThat(transitions).containsExactly("UP->RECONNECTING@" + generation,
+				"RECONNECTING->UP@" + (generation + 1), "UP->RECONNECTING@" + (generation + 1),
+				"RECONNECTING->UP@" + (generation + 2));
+	}
+
+	private void awaitUp(int generation) {
+		await().atMost(Duration.ofSeconds(60))
+			.until(() -> this.supervisors.supervisor("demo").status().generation() == generation
+					&& this.supervisors.supervisor("demo").state() == McpServerState.UP);
+	}
+
+	private double restarts(String cause) {
+		return this.meterRegistry.get("mcp.supervisor.restarts").tags("server", "demo", "cause", cause).counter().count();
+	}
+
+	private double outageCount() {
+		var timer = this.meterRegistry.find("mcp.supervisor.outage").tag("server", "demo").timer();
+		return (timer != null) ? timer.count() : 0;
+	}
+
+	private ToolCallback tool(String name) {
+		for (ToolCallback callback : this.tools.getToolCallbacks()) {
+			if (callback.getToolDefinition().name().equals(name)) {
+				return callback;
+			}
+		}
+		throw new IllegalStateException("no tool " + name);
+	}
+
+	private Http http() {
+		return new Http(this.port);
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class App {
+
+		@Bean
+		List<McpServerStateChangedEvent> stateEvents() {
+			return new CopyOnWriteArrayList<>();
+		}
+
+		@Bean
+		ApplicationListener<McpServerStateChangedEvent> stateEventRecorder(List<McpServerStateChangedEvent> events) {
+			return events::add;
+		}
+
+	}
+
+}
