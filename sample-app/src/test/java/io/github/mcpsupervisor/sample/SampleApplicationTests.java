@@ -5,7 +5,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Value;
@@ -53,19 +56,46 @@ class SampleApplicationTests {
 
 	@Test
 	void afterACrashTheDemoServerRecoversAndServesCallsAgain() throws Exception {
+		int generation = generation();
 		assertThat(post("/tools/demo_crash", "{}").body()).contains("crashing with exit code 3");
-		await().atMost(Duration.ofSeconds(60)).until(() -> get("/tools").body().contains("\"state\":\"RECONNECTING\"")
-				|| get("/tools").body().contains("\"generation\":2"));
+		await().atMost(Duration.ofSeconds(60)).until(() -> generation() > generation);
 		await().atMost(Duration.ofSeconds(60)).until(() -> post("/tools/demo_echo", "{\"message\":\"back\"}").statusCode() == 200);
 		assertThat(post("/tools/demo_echo", "{\"message\":\"back\"}").body()).isEqualTo("[{\"text\":\"back\"}]");
 		assertThat(get("/tools").body()).contains("\"state\":\"UP\"");
 	}
 
 	@Test
-	void healthIsExposed() throws Exception {
+	void healthShowsTheDemoServer() throws Exception {
 		HttpResponse<String> health = get("/actuator/health");
 		assertThat(health.statusCode()).isEqualTo(200);
-		assertThat(health.body()).contains("\"status\":\"UP\"");
+		assertThat(health.body()).contains("\"status\":\"UP\"").contains("\"mcp\"").contains("\"demo\"");
+		assertThat(get("/actuator/health/readiness").body()).contains("\"mcp\"");
+	}
+
+	@Test
+	void theReadmeWalkthroughCrashesWatchesAndResets() throws Exception {
+		assertThat(get("/actuator/mcp").body()).contains("\"demo\"");
+		assertThat(get("/actuator/mcp/demo").body()).contains("\"DEMO_API_TOKEN\":\"******\"");
+		int generation = generation();
+		post("/tools/demo_crash", "{}");
+		await().atMost(Duration.ofSeconds(60)).until(() -> generation() > generation);
+		HttpResponse<String> reset = post("/actuator/mcp/demo/reset", "");
+		assertThat(reset.statusCode()).isEqualTo(200);
+		assertThat(reset.body()).contains("\"action\":\"reset\"");
+		awaitUp();
+	}
+
+	@BeforeEach
+	void awaitUp() {
+		await().atMost(Duration.ofSeconds(60))
+			.until(() -> get("/actuator/mcp/demo").body().contains("\"state\":\"UP\""));
+	}
+
+	private int generation() throws Exception {
+		String body = get("/actuator/mcp/demo").body();
+		Matcher matcher = Pattern.compile("\"generation\":(\\d+)").matcher(body);
+		assertThat(matcher.find()).isTrue();
+		return Integer.parseInt(matcher.group(1));
 	}
 
 	private HttpResponse<String> get(String path) throws Exception {
