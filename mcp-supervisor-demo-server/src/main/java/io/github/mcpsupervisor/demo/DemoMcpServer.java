@@ -40,8 +40,10 @@ public final class DemoMcpServer {
 	}
 
 	public static void main(String[] args) {
+		// Quiet logging on stderr, whichever SLF4J provider the class path brings.
 		System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
 		System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+		System.setProperty("logback.configurationFile", "io/github/mcpsupervisor/demo/demo-logback.xml");
 		InputStream stdin = new ExitOnEndOfInput(System.in);
 		PrintStream protocol = System.out;
 		// stdout carries the protocol only: whatever logging is on the class path goes to stderr

@@ -26,7 +26,7 @@ final class McpServerDetails {
 	 * Describes a server's state and counters.
 	 * @param status the server's status
 	 * @param required whether the server is required
-	 * @param stderrLines how many of the last stderr lines to show
+	 * @param stderrLines how many of the last stderr lines to show (none when 0)
 	 * @param clock the clock of the supervisor
 	 * @return the details
 	 */
@@ -51,7 +51,7 @@ final class McpServerDetails {
 		}
 		putIfPresent(details, "lastError", status.lastError());
 		List<String> stderr = status.stderrTail();
-		if (!stderr.isEmpty()) {
+		if (!stderr.isEmpty() && stderrLines > 0) {
 			details.put("stderr", stderr.subList(Math.max(0, stderr.size() - stderrLines), stderr.size()));
 		}
 		details.put("tools", status.tools().size());
