@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.supervisor;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -37,6 +38,13 @@ public interface McpConnection {
 	List<Tool> listTools();
 
 	CallToolResult callTool(CallToolRequest request);
+
+	/**
+	 * Pings the server.
+	 * @param timeout how long to wait for the answer
+	 * @return whether it answered in time
+	 */
+	boolean ping(Duration timeout);
 
 	/**
 	 * Completes as soon as the generation has ended on its own (process exit).

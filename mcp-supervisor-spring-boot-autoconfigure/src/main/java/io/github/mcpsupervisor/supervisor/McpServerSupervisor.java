@@ -2,14 +2,19 @@ package io.github.mcpsupervisor.supervisor;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 
+import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
@@ -38,6 +43,10 @@ public final class McpServerSupervisor {
 	private final String name;
 
 	private final ReconnectPolicy policy;
+
+	private final CallPolicy callPolicy;
+
+	private final HealthCheckPolicy healthCheck;
 
 	private final McpConnector connector;
 
@@ -84,15 +93,45 @@ public final class McpServerSupervisor {
 
 	private CompletableFuture<McpServerStatus> firstOutcome = new CompletableFuture<>();
 
+	private final List<CompletableFuture<McpConnection>> recoveryWaiters = new ArrayList<>();
+
 	// Read without the lock on the call path.
 	private volatile @Nullable McpConnection current;
 
 	private volatile ToolSet tools = ToolSet.EMPTY;
 
+	/**
+	 * Creates a supervisor whose calls fail at once during an outage and whose
+	 * generations are not probed.
+	 * @param name the server's name
+	 * @param policy how it reconnects
+	 * @param connector creates its generations
+	 * @param scheduler its time and threads
+	 * @param listener receives what it does
+	 */
 	public McpServerSupervisor(String name, ReconnectPolicy policy, McpConnector connector,
 			SupervisorScheduler scheduler, SupervisorListener listener) {
+		this(name, policy, new CallPolicy(Duration.ZERO, CallPolicy.Retry.SAFE, true, java.util.Set.of()),
+				HealthCheckPolicy.disabled(Duration.ofSeconds(5)), connector, scheduler, listener);
+	}
+
+	/**
+	 * Creates a supervisor.
+	 * @param name the server's name
+	 * @param policy how it reconnects
+	 * @param callPolicy how its tool calls behave around outages
+	 * @param healthCheck how its live generations are probed
+	 * @param connector creates its generations
+	 * @param scheduler its time and threads
+	 * @param listener receives what it does
+	 */
+	public McpServerSupervisor(String name, ReconnectPolicy policy, CallPolicy callPolicy,
+			HealthCheckPolicy healthCheck, McpConnector connector, SupervisorScheduler scheduler,
+			SupervisorListener listener) {
 		this.name = name;
 		this.policy = policy;
+		this.callPolicy = callPolicy;
+		this.healthCheck = healthCheck;
 		this.connector = connector;
 		this.scheduler = scheduler;
 		this.listener = listener;
@@ -185,7 +224,7 @@ public final class McpServerSupervisor {
 			this.budget.reset();
 			if (this.live != null) {
 				retired = this.live.connection;
-				this.live.cancelStabilityTimer();
+				this.live.cancelTimers();
 				this.live = null;
 				this.current = null;
 				this.terminating = true;
@@ -235,7 +274,7 @@ public final class McpServerSupervisor {
 			}
 			cancelPendingAttempt();
 			if (this.live != null) {
-				this.live.cancelStabilityTimer();
+				this.live.cancelTimers();
 				wasLive = this.live.connection;
 			}
 			wasConnecting = this.connecting;
@@ -259,17 +298,45 @@ public final class McpServerSupervisor {
 	}
 
 	/**
-	 * Calls a tool on the live generation.
+	 * Calls a tool on the live generation. During STARTING or RECONNECTING the call waits
+	 * for the next generation, up to the call policy's bound. When the generation dies
+	 * under the call (or stops answering after the call timed out), a retry-eligible call
+	 * runs once more on the next generation; others fail at once.
 	 * @param request the call, with the tool's name on the server
 	 * @return the server's result
-	 * @throws McpServerUnavailableException if the server is not up, its connection is
-	 * lost during the call, or it does not offer the tool
+	 * @throws McpServerUnavailableException if the server is not up and does not recover
+	 * in time, its connection is lost during the call, or it does not offer the tool
 	 */
 	public CallToolResult callTool(CallToolRequest request) {
-		McpConnection connection = this.current;
-		if (connection == null) {
-			throw unavailable(request.name());
+		McpConnection connection = awaitConnection(request.name(), null);
+		try {
+			return callOnce(connection, request);
 		}
+		catch (LostDuringCall lost) {
+			Tool tool = this.tools.find(request.name());
+			if (tool == null || !this.callPolicy.isRetryEligible(tool) || Thread.currentThread().isInterrupted()) {
+				throw lostDuringCall(connection, request.name(), lost, "");
+			}
+			McpConnection next;
+			try {
+				next = awaitConnection(request.name(), connection);
+			}
+			catch (McpServerUnavailableException ex) {
+				throw lostDuringCall(connection, request.name(), lost,
+						" It could not be retried: " + ex.getMessage() + ".");
+			}
+			logger.info(prefix() + "retrying a call to tool '" + request.name() + "' on generation "
+					+ next.generation() + " after generation " + connection.generation() + " was lost under it");
+			try {
+				return callOnce(next, request);
+			}
+			catch (LostDuringCall again) {
+				throw lostDuringCall(next, request.name(), again, " It was retried once already.");
+			}
+		}
+	}
+
+	private CallToolResult callOnce(McpConnection connection, CallToolRequest request) {
 		if (this.tools.find(request.name()) == null) {
 			throw new McpServerUnavailableException(this.name, McpServerState.UP, "MCP server '" + this.name
 					+ "' no longer offers tool '" + request.name() + "' (it offers " + this.tools.names() + ")", null);
@@ -277,18 +344,121 @@ public final class McpServerSupervisor {
 		try {
 			return connection.callTool(request);
 		}
+		catch (McpError ex) {
+			throw ex; // the server answered: never retried, never a reason to reconnect
+		}
 		catch (RuntimeException ex) {
+			if (isCancellation(ex)) {
+				throw ex;
+			}
 			if (connection.isLost()) {
-				ExitStatus exit = connection.onLost().getNow(null);
-				throw new McpServerUnavailableException(this.name, McpServerState.RECONNECTING,
-						"MCP server '" + this.name + "' connection lost during call to tool '" + request.name() + "'"
-								+ ((exit != null) ? " (" + exit.describe() + ")" : "")
-								+ "; the call may or may not have taken effect. "
-								+ (this.policy.enabled() ? "Reconnecting." : "Reconnect is disabled; reset the server."),
-						ex);
+				throw new LostDuringCall(ex);
+			}
+			if (hasCause(ex, TimeoutException.class)) {
+				if (connection.ping(this.healthCheck.timeout())) {
+					throw ex; // slow, not dead
+				}
+				endGeneration(connection, "liveness: no reply to ping after a request timeout");
+				throw new LostDuringCall(ex);
 			}
 			throw ex;
 		}
+	}
+
+	/**
+	 * Returns the live connection, waiting for the next generation while the server is
+	 * starting or reconnecting (or while the failed one is not yet seen as lost).
+	 */
+	private McpConnection awaitConnection(String tool, @Nullable McpConnection failed) {
+		McpConnection connection = this.current;
+		if (connection != null && connection != failed) {
+			return connection;
+		}
+		CompletableFuture<McpConnection> waiter = new CompletableFuture<>();
+		synchronized (this.lock) {
+			connection = this.current;
+			if (connection != null && connection != failed) {
+				return connection;
+			}
+			boolean recovering = this.state == McpServerState.STARTING || this.state == McpServerState.RECONNECTING
+					|| this.state == McpServerState.UP;
+			if (!recovering || this.callPolicy.waitForRecovery().isZero()) {
+				throw unavailable(tool, "");
+			}
+			this.recoveryWaiters.add(waiter);
+			Cancellable timeout = this.scheduler.schedule(this.callPolicy.waitForRecovery(),
+					() -> waiter.completeExceptionally(new TimeoutException()));
+			waiter.whenComplete((ignored, ex) -> timeout.cancel());
+		}
+		try {
+			return waiter.get();
+		}
+		catch (ExecutionException ex) {
+			throw unavailable(tool, (ex.getCause() instanceof TimeoutException)
+					? " and did not recover within " + this.callPolicy.waitForRecovery().toMillis() + " ms" : "");
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw unavailable(tool, " (the caller was interrupted while waiting)");
+		}
+	}
+
+	/** Wakes the calls waiting for a generation: with it, or to fail them. */
+	private void releaseWaiters(@Nullable McpConnection connection) {
+		List<CompletableFuture<McpConnection>> waiters = List.copyOf(this.recoveryWaiters);
+		this.recoveryWaiters.clear();
+		if (!waiters.isEmpty()) {
+			this.outbox.add(() -> waiters.forEach((waiter) -> {
+				if (connection != null) {
+					waiter.complete(connection);
+				}
+				else {
+					waiter.completeExceptionally(new IllegalStateException("no generation to wait for"));
+				}
+			}));
+		}
+	}
+
+	private McpServerUnavailableException lostDuringCall(McpConnection connection, String tool, LostDuringCall lost,
+			String retried) {
+		ExitStatus exit = connection.onLost().getNow(null);
+		Tool offered = this.tools.find(tool);
+		String notRetried = (offered != null && !this.callPolicy.isRetryEligible(offered) && retried.isEmpty())
+				? " It was not retried: tool '" + tool + "' is not retry-eligible." : retried;
+		return new McpServerUnavailableException(this.name, McpServerState.RECONNECTING,
+				"MCP server '" + this.name + "' crashed during the call to tool '" + tool + "'"
+						+ ((exit != null) ? " (" + exit.describe() + ")" : "")
+						+ ": the call may or may not have taken effect." + notRetried + " "
+						+ (this.policy.enabled() ? "Reconnecting." : "Reconnect is disabled; reset the server."),
+				lost.getCause());
+	}
+
+	private static boolean isCancellation(Throwable ex) {
+		return Thread.currentThread().isInterrupted() || hasCause(ex, InterruptedException.class)
+				|| hasCause(ex, CancellationException.class);
+	}
+
+	private static boolean hasCause(Throwable ex, Class<? extends Throwable> type) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (type.isInstance(cause)) {
+				return true;
+			}
+			if (cause.getCause() == cause) {
+				break;
+			}
+		}
+		return false;
+	}
+
+	/** The generation of a call ended under it. */
+	private static final class LostDuringCall extends RuntimeException {
+
+		private static final long serialVersionUID = 1L;
+
+		LostDuringCall(Throwable cause) {
+			super(cause.getMessage(), cause, false, false);
+		}
+
 	}
 
 	/**
@@ -361,8 +531,10 @@ public final class McpServerSupervisor {
 				}
 				generation.stabilityTimer = this.scheduler.schedule(this.policy.stabilityWindow(),
 						() -> onStable(connection.generation()));
+				scheduleProbe(generation);
 				swapTools(new ToolSet(connection.generation(), connection.tools()));
 				transition(McpServerState.UP, "connected", null);
+				releaseWaiters(connection);
 			}
 			outcome = statusLocked();
 			first = this.firstOutcome;
@@ -419,13 +591,15 @@ public final class McpServerSupervisor {
 			if (this.live == null || this.live.connection != connection) {
 				return; // a stale generation: inert
 			}
-			this.live.cancelStabilityTimer();
+			String endedBecause = this.live.endedBecause;
+			this.live.cancelTimers();
 			this.live = null;
 			this.current = null;
 			this.terminating = true;
 			this.lastExit = exit;
 			this.lastStderr = connection.stderrTail();
-			String how = (exit != null) ? exit.describe() : "process ended";
+			String how = (endedBecause != null) ? endedBecause : (exit != null) ? exit.describe() : "process ended";
+			RestartCause cause = (endedBecause != null) ? RestartCause.LIVENESS : RestartCause.CRASH;
 			this.lastError = "connection lost: " + how;
 			if (this.outageStartedAt == null) {
 				this.outageStartedAt = now();
@@ -436,7 +610,7 @@ public final class McpServerSupervisor {
 				logger.warn(prefix() + "connection lost (generation " + connection.generation() + ", " + how + stderr
 						+ ")");
 				transition(McpServerState.RECONNECTING, "connection lost: " + how, exit);
-				this.outbox.add(() -> this.listener.restarting(this.name, RestartCause.CRASH));
+				this.outbox.add(() -> this.listener.restarting(this.name, cause));
 			}
 			else {
 				logger.error(prefix() + "connection lost (generation " + connection.generation() + ", " + how
@@ -469,6 +643,61 @@ public final class McpServerSupervisor {
 			}
 		}
 		flush();
+	}
+
+	private void scheduleProbe(Generation generation) {
+		if (this.healthCheck.isEnabled()) {
+			generation.probeTimer = this.scheduler.schedule(this.healthCheck.interval(), () -> probe(generation));
+		}
+	}
+
+	/** One liveness probe of the live generation; the next follows after the interval. */
+	private void probe(Generation generation) {
+		synchronized (this.lock) {
+			if (this.live != generation || generation.endedBecause != null) {
+				return;
+			}
+			generation.probeTimer = null;
+		}
+		boolean answered = generation.connection.ping(this.healthCheck.timeout());
+		boolean dead = false;
+		synchronized (this.lock) {
+			if (this.live != generation) {
+				return;
+			}
+			if (answered) {
+				generation.failedProbes = 0;
+			}
+			else {
+				generation.failedProbes++;
+				logger.warn(prefix() + "no reply to ping within " + this.healthCheck.timeout().toMillis() + " ms ("
+						+ generation.failedProbes + "/" + this.healthCheck.failureThreshold() + ", generation "
+						+ generation.connection.generation() + ")");
+				dead = generation.failedProbes >= this.healthCheck.failureThreshold();
+			}
+			if (!dead) {
+				scheduleProbe(generation);
+			}
+		}
+		if (dead) {
+			endGeneration(generation.connection, "liveness: no reply to ping (" + this.healthCheck.failureThreshold()
+					+ " in a row, " + this.healthCheck.timeout().toMillis() + " ms each)");
+		}
+	}
+
+	/**
+	 * Ends a live generation that is alive but useless: its tree is killed, and its exit
+	 * then drives the usual reconnect, with the given cause.
+	 */
+	private void endGeneration(McpConnection connection, String because) {
+		synchronized (this.lock) {
+			if (this.live == null || this.live.connection != connection || this.live.endedBecause != null) {
+				return;
+			}
+			this.live.endedBecause = because;
+			logger.warn(prefix() + because + "; ending generation " + connection.generation());
+		}
+		track(connection::terminate);
 	}
 
 	private void onStable(int generation) {
@@ -592,6 +821,9 @@ public final class McpServerSupervisor {
 	private void transition(McpServerState to, String cause, @Nullable ExitStatus exit) {
 		McpServerState from = this.state;
 		this.state = to;
+		if (to == McpServerState.FAILED || to == McpServerState.DISCONNECTED || to == McpServerState.STOPPED) {
+			releaseWaiters(null);
+		}
 		McpServerStateChange change = new McpServerStateChange(this.name, from, to, this.lastGeneration, cause, exit);
 		this.outbox.add(() -> this.listener.stateChanged(change));
 	}
@@ -640,7 +872,7 @@ public final class McpServerSupervisor {
 		}
 	}
 
-	private McpServerUnavailableException unavailable(String tool) {
+	private McpServerUnavailableException unavailable(String tool, String suffix) {
 		McpServerStatus status = status();
 		String detail = switch (status.state()) {
 			case STARTING -> "is starting";
@@ -655,7 +887,7 @@ public final class McpServerSupervisor {
 			case UP -> "is between generations";
 		};
 		return new McpServerUnavailableException(this.name, status.state(),
-				"MCP server '" + this.name + "' " + detail + ": tool '" + tool + "' is unavailable", null);
+				"MCP server '" + this.name + "' " + detail + suffix + ": tool '" + tool + "' is unavailable", null);
 	}
 
 	private McpServerStatus statusLocked() {
@@ -687,6 +919,13 @@ public final class McpServerSupervisor {
 
 		@Nullable Cancellable stabilityTimer;
 
+		@Nullable Cancellable probeTimer;
+
+		int failedProbes;
+
+		/** Why the supervisor ended this generation itself, if it did. */
+		@Nullable String endedBecause;
+
 		boolean syncRunning;
 
 		boolean syncAgain;
@@ -695,10 +934,14 @@ public final class McpServerSupervisor {
 			this.connection = connection;
 		}
 
-		void cancelStabilityTimer() {
+		void cancelTimers() {
 			if (this.stabilityTimer != null) {
 				this.stabilityTimer.cancel();
 				this.stabilityTimer = null;
+			}
+			if (this.probeTimer != null) {
+				this.probeTimer.cancel();
+				this.probeTimer = null;
 			}
 		}
 

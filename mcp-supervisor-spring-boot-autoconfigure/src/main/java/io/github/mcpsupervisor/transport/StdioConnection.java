@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.modelcontextprotocol.client.McpClient;
-import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -18,6 +18,7 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Implementation;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
 
 import io.github.mcpsupervisor.supervisor.ExitStatus;
 import io.github.mcpsupervisor.supervisor.McpConnectException;
@@ -49,7 +50,7 @@ final class StdioConnection implements McpConnection {
 
 	private volatile @Nullable StdioServerProcess process;
 
-	private volatile @Nullable McpSyncClient client;
+	private volatile @Nullable McpAsyncClient client;
 
 	private volatile boolean terminateRequested;
 
@@ -85,11 +86,11 @@ final class StdioConnection implements McpConnection {
 			started.terminate(this.definition.terminationGracePeriod());
 			throw new McpConnectException(Kind.TRANSIENT, "stopped while starting", null, null);
 		}
-		McpSyncClient created = McpClient.sync(new ProcessStdioTransport(started, this.jsonMapper, label))
+		McpAsyncClient created = McpClient.async(new ProcessStdioTransport(started, this.jsonMapper, label))
 			.requestTimeout(this.definition.requestTimeout())
 			.initializationTimeout(this.definition.initializationTimeout())
 			.clientInfo(CLIENT_INFO)
-			.toolsChangeConsumer((ignored) -> this.toolsChanged.run())
+			.toolsChangeConsumer((ignored) -> Mono.fromRunnable(this.toolsChanged))
 			.build();
 		this.client = created;
 		// The exit is the one signal of a dead stdio server: closing the client fails the
@@ -99,8 +100,8 @@ final class StdioConnection implements McpConnection {
 			created.close();
 		}, this.executor);
 		try {
-			created.initialize();
-			this.tools = created.listTools().tools();
+			created.initialize().block();
+			this.tools = requireResult(created.listTools().block()).tools();
 			started.rememberDescendants();
 		}
 		catch (RuntimeException ex) {
@@ -141,7 +142,7 @@ final class StdioConnection implements McpConnection {
 
 	@Override
 	public List<Tool> listTools() {
-		List<Tool> listed = requireClient().listTools().tools();
+		List<Tool> listed = requireResult(requireClient().listTools().block()).tools();
 		StdioServerProcess current = this.process;
 		if (current != null) {
 			current.rememberDescendants();
@@ -152,7 +153,7 @@ final class StdioConnection implements McpConnection {
 	@Override
 	public CallToolResult callTool(CallToolRequest request) {
 		try {
-			return requireClient().callTool(request);
+			return requireResult(requireClient().callTool(request).block());
 		}
 		catch (McpError ex) {
 			throw ex; // the server answered
@@ -163,6 +164,28 @@ final class StdioConnection implements McpConnection {
 			awaitLoss(LOSS_SETTLE_TIME);
 			throw ex;
 		}
+	}
+
+	@Override
+	public boolean ping(Duration timeout) {
+		McpAsyncClient current = this.client;
+		if (current == null || this.lost.isDone()) {
+			return false;
+		}
+		try {
+			current.ping().block(timeout);
+			return true;
+		}
+		catch (RuntimeException ex) {
+			return false;
+		}
+	}
+
+	private static <T> T requireResult(@Nullable T result) {
+		if (result == null) {
+			throw new IllegalStateException("the MCP server sent no result");
+		}
+		return result;
 	}
 
 	private void awaitLoss(Duration bound) {
@@ -184,7 +207,7 @@ final class StdioConnection implements McpConnection {
 
 	@Override
 	public void closeClient() {
-		McpSyncClient current = this.client;
+		McpAsyncClient current = this.client;
 		if (current != null) {
 			current.close();
 		}
@@ -209,8 +232,8 @@ final class StdioConnection implements McpConnection {
 		return (current != null) ? current.stderr().lines() : List.of();
 	}
 
-	private McpSyncClient requireClient() {
-		McpSyncClient current = this.client;
+	private McpAsyncClient requireClient() {
+		McpAsyncClient current = this.client;
 		if (current == null) {
 			throw new IllegalStateException("generation " + this.generation + " of MCP server '"
 					+ this.definition.name() + "' is not connected");

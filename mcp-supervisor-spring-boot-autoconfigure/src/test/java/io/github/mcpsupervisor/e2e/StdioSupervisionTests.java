@@ -106,7 +106,7 @@ class StdioSupervisionTests {
 			.withThrowableOfType(java.util.concurrent.ExecutionException.class)
 			.havingCause()
 			.isInstanceOf(McpServerUnavailableException.class)
-			.withMessageContaining("MCP server 'demo' connection lost during call to tool 'slow'");
+			.withMessageContaining("MCP server 'demo' crashed during the call to tool 'slow'");
 		logger.info("demo: call in flight failed " + millis(System.nanoTime() - killedAt) + " ms after SIGKILL");
 	}
 

@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.supervisor;
 
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -42,6 +43,10 @@ public final class FakeConnector implements McpConnector {
 	int callsOnClosedClients;
 
 	int listings;
+
+	int pings;
+
+	boolean answersPings = true;
 
 	@Override
 	public McpConnection create(int generation, Runnable toolsChanged) {
@@ -146,6 +151,12 @@ public final class FakeConnector implements McpConnector {
 			return this.onCall.apply(request);
 		}
 
+		@Override
+		public boolean ping(Duration timeout) {
+			FakeConnector.this.pings++;
+			return FakeConnector.this.answersPings && !this.lost.isDone();
+		}
+
 		/** The server process exits on its own; its tree is confirmed gone only by terminate. */
 		public void crash(int exitCode) {
 			FakeConnector.this.events.add("crash g" + this.generation);
@@ -171,6 +182,7 @@ public final class FakeConnector implements McpConnector {
 			if (this.processAlive && FakeConnector.this.terminationConfirmed) {
 				this.processAlive = false;
 				FakeConnector.this.alive--;
+				this.lost.complete(new ExitStatus(137, "killed"));
 			}
 			return !this.processAlive;
 		}

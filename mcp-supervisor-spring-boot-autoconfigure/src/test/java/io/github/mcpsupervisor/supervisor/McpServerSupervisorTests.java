@@ -240,9 +240,10 @@ class McpServerSupervisorTests {
 		};
 		assertThatExceptionOfType(McpServerUnavailableException.class)
 			.isThrownBy(() -> this.supervisor.callTool(call("echo")))
-			.withMessageContaining("MCP server 'demo' connection lost during call to tool 'echo'")
+			.withMessageContaining("MCP server 'demo' crashed during the call to tool 'echo'")
 			.withMessageContaining("exit code 137 (signal 9, SIGKILL)")
 			.withMessageContaining("may or may not have taken effect")
+			.withMessageContaining("not retry-eligible")
 			.withMessageContaining("Reconnecting");
 	}
 
