@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
 
@@ -44,7 +45,7 @@ public final class DemoMcpServer {
 		System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
 		System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
 		System.setProperty("logback.configurationFile", "io/github/mcpsupervisor/demo/demo-logback.xml");
-		InputStream stdin = new ExitOnEndOfInput(System.in);
+		ExitOnEndOfInput stdin = new ExitOnEndOfInput(System.in);
 		PrintStream protocol = System.out;
 		// stdout carries the protocol only: whatever logging is on the class path goes to stderr
 		System.setOut(System.err);
@@ -53,7 +54,7 @@ public final class DemoMcpServer {
 		server.set(McpServer.sync(transport)
 			.serverInfo("mcp-supervisor-demo", "1.0.0")
 			.capabilities(ServerCapabilities.builder().tools(true).build())
-			.tools(echo(), add(), crash(), slow(), pid(), addTool(server))
+			.tools(echo(), add(), crash(), slow(), slowWrite(), pid(), addTool(server), freeze(stdin), garbage(protocol))
 			.build());
 		exitLaterIfAsked(System.getenv("DEMO_EXIT_AFTER_MS"));
 		System.err.println("demo MCP server ready, pid " + ProcessHandle.current().pid());
@@ -120,6 +121,38 @@ public final class DemoMcpServer {
 		});
 	}
 
+	private static SyncToolSpecification slowWrite() {
+		Tool tool = Tool.builder("slow-write", schema(Map.of("millis", Map.of("type", "integer")), List.of("millis")))
+			.description("Waits the given number of milliseconds, then replies; not read-only, not idempotent")
+			.build();
+		return spec(tool, (exchange, request) -> {
+			long millis = (long) number(request, "millis");
+			pause(millis);
+			return text("wrote after " + millis + " ms");
+		});
+	}
+
+	private static SyncToolSpecification freeze(ExitOnEndOfInput stdin) {
+		Tool tool = Tool.builder("freeze", NO_ARGUMENTS)
+			.description("Replies, then stops reading requests: the process stays alive but never answers again")
+			.build();
+		return spec(tool, (exchange, request) -> {
+			stdin.freeze();
+			return text("frozen");
+		});
+	}
+
+	private static SyncToolSpecification garbage(PrintStream protocol) {
+		Tool tool = Tool.builder("garbage", NO_ARGUMENTS)
+			.description("Writes a line that is not JSON-RPC to stdout, then replies")
+			.build();
+		return spec(tool, (exchange, request) -> {
+			protocol.println("this line is not JSON-RPC");
+			protocol.flush();
+			return text("garbage written");
+		});
+	}
+
 	private static SyncToolSpecification pid() {
 		Tool tool = Tool.builder("pid", NO_ARGUMENTS)
 			.description("Returns the process id of this server")
@@ -176,8 +209,16 @@ public final class DemoMcpServer {
 	 */
 	private static final class ExitOnEndOfInput extends FilterInputStream {
 
+		private final CountDownLatch never = new CountDownLatch(1);
+
+		private volatile boolean frozen;
+
 		ExitOnEndOfInput(InputStream in) {
 			super(in);
+		}
+
+		void freeze() {
+			this.frozen = true;
 		}
 
 		@Override
@@ -190,9 +231,17 @@ public final class DemoMcpServer {
 			return exitOnEnd(super.read(b, off, len));
 		}
 
-		private static int exitOnEnd(int result) {
+		private int exitOnEnd(int result) {
 			if (result == -1) {
 				Runtime.getRuntime().halt(0);
+			}
+			while (this.frozen) {
+				try {
+					this.never.await(); // swallow all further input, stay alive
+				}
+				catch (InterruptedException ex) {
+					// a frozen server ignores interruption too
+				}
 			}
 			return result;
 		}

@@ -75,6 +75,19 @@ public final class McpEndpointAutoConfiguration {
 		reconnectSettings.put("maxAttempts", reconnect.maxAttempts());
 		reconnectSettings.put("jitter", reconnect.jitter());
 		settings.put("reconnect", reconnectSettings);
+		McpSupervisorProperties.Call call = server.call();
+		Map<String, Object> callSettings = new LinkedHashMap<>();
+		callSettings.put("waitForRecovery", call.waitForRecovery().toString());
+		callSettings.put("retry", call.retry().name().toLowerCase(java.util.Locale.ROOT));
+		callSettings.put("trustAnnotations", call.trustAnnotations());
+		callSettings.put("retryTools", call.retryTools());
+		settings.put("call", callSettings);
+		McpSupervisorProperties.HealthCheck healthCheck = server.healthCheck();
+		Map<String, Object> healthCheckSettings = new LinkedHashMap<>();
+		healthCheckSettings.put("interval", healthCheck.interval().toString());
+		healthCheckSettings.put("timeout", healthCheck.timeout().toString());
+		healthCheckSettings.put("failureThreshold", healthCheck.failureThreshold());
+		settings.put("healthCheck", healthCheckSettings);
 		settings.values().removeIf(java.util.Objects::isNull);
 		return new McpServerConfiguration(settings, Map.of("env", server.env()));
 	}

@@ -63,7 +63,8 @@ public final class McpSupervisorAutoConfiguration {
 		SupervisorListener listener = SupervisorListener.composite(listeners.orderedStream().toList());
 		List<SupervisedServer> servers = properties.servers().stream().map((server) -> {
 			McpServerSupervisor supervisor = new McpServerSupervisor(String.valueOf(server.name()),
-					server.reconnect().toPolicy(), connectorFactory.create(server), scheduler, listener);
+					server.reconnect().toPolicy(), server.call().toPolicy(), server.healthCheck().toPolicy(),
+					connectorFactory.create(server), scheduler, listener);
 			Duration stop = server.terminationGracePeriod().plus(MARGIN);
 			return new SupervisedServer(supervisor, server.required(), server.failOnStartupError(),
 					server.initializationTimeout().plus(stop), stop);

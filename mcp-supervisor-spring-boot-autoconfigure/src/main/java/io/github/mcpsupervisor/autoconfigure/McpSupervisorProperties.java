@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
@@ -18,6 +19,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
+import io.github.mcpsupervisor.supervisor.CallPolicy;
+import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 
@@ -53,6 +56,8 @@ public record McpSupervisorProperties(@DefaultValue @Valid List<Server> servers)
 	 * @param required whether the 'mcp' health component is DOWN while this server is not
 	 * UP; an optional server's failure shows in the details only
 	 * @param reconnect how a lost server is reconnected
+	 * @param call how tool calls behave around outages
+	 * @param healthCheck the liveness probe of a connected server
 	 */
 	@ValidServer
 	public record Server(
@@ -66,7 +71,8 @@ public record McpSupervisorProperties(@DefaultValue @Valid List<Server> servers)
 			@DefaultValue("2s") @DurationMin(nanos = 1,
 					message = "must be positive") Duration terminationGracePeriod,
 			@DefaultValue("false") boolean failOnStartupError, @DefaultValue("false") boolean required,
-			@DefaultValue @Valid Reconnect reconnect) {
+			@DefaultValue @Valid Reconnect reconnect, @DefaultValue @Valid Call call,
+			@DefaultValue @Valid HealthCheck healthCheck) {
 
 		/**
 		 * Returns how to run this server as a stdio process.
@@ -76,6 +82,57 @@ public record McpSupervisorProperties(@DefaultValue @Valid List<Server> servers)
 			return new StdioServerDefinition(String.valueOf(this.name), String.valueOf(this.command), this.args,
 					this.env, this.workingDirectory, this.requestTimeout, this.initializationTimeout,
 					this.terminationGracePeriod);
+		}
+
+	}
+
+	/**
+	 * How tool calls behave around outages.
+	 *
+	 * @param waitForRecovery how long a call made while the server is starting or
+	 * reconnecting waits for it (0: fail at once)
+	 * @param retry which calls are retried once on the next generation when the server
+	 * dies under them: never, safe (read-only or idempotent tools, and retry-tools) or
+	 * always; a retried call may have taken effect on the dead generation too
+	 * (at-least-once)
+	 * @param trustAnnotations whether the tools' readOnlyHint and idempotentHint
+	 * annotations make them safe to retry
+	 * @param retryTools tools (by their name on the server) that are safe to retry
+	 * whatever their annotations say
+	 */
+	public record Call(@DefaultValue("5s") @DurationMin(nanos = 0, message = "must not be negative") Duration waitForRecovery,
+			@DefaultValue("safe") CallPolicy.Retry retry, @DefaultValue("true") boolean trustAnnotations,
+			@DefaultValue Set<String> retryTools) {
+
+		/**
+		 * Returns the call policy of the supervisor.
+		 * @return the policy
+		 */
+		public CallPolicy toPolicy() {
+			return new CallPolicy(this.waitForRecovery, this.retry, this.trustAnnotations, this.retryTools);
+		}
+
+	}
+
+	/**
+	 * The liveness probe of a connected server.
+	 *
+	 * @param interval time between two pings (0 disables the probe)
+	 * @param timeout how long a ping may take; also the probe of a call that timed out
+	 * @param failureThreshold unanswered pings in a row after which the server's process
+	 * tree is killed and it is reconnected
+	 */
+	public record HealthCheck(
+			@DefaultValue("30s") @DurationMin(nanos = 0, message = "must not be negative") Duration interval,
+			@DefaultValue("5s") @DurationMin(nanos = 1, message = "must be positive") Duration timeout,
+			@DefaultValue("2") @Min(1) int failureThreshold) {
+
+		/**
+		 * Returns the health-check policy of the supervisor.
+		 * @return the policy
+		 */
+		public HealthCheckPolicy toPolicy() {
+			return new HealthCheckPolicy(this.interval, this.timeout, this.failureThreshold);
 		}
 
 	}

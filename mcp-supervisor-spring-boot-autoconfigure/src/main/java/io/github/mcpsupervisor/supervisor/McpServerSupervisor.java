@@ -388,7 +388,12 @@ public final class McpServerSupervisor {
 			this.recoveryWaiters.add(waiter);
 			Cancellable timeout = this.scheduler.schedule(this.callPolicy.waitForRecovery(),
 					() -> waiter.completeExceptionally(new TimeoutException()));
-			waiter.whenComplete((ignored, ex) -> timeout.cancel());
+			waiter.whenComplete((ignored, ex) -> {
+				timeout.cancel();
+				synchronized (this.lock) {
+					this.recoveryWaiters.remove(waiter);
+				}
+			});
 		}
 		try {
 			return waiter.get();
@@ -468,6 +473,16 @@ public final class McpServerSupervisor {
 	public McpServerStatus status() {
 		synchronized (this.lock) {
 			return statusLocked();
+		}
+	}
+
+	/**
+	 * Returns the number of calls waiting for a generation.
+	 * @return the count
+	 */
+	int waitingCalls() {
+		synchronized (this.lock) {
+			return this.recoveryWaiters.size();
 		}
 	}
 

@@ -48,6 +48,9 @@ public final class FakeConnector implements McpConnector {
 
 	boolean answersPings = true;
 
+	/** Whether every generation dies under its first call. */
+	boolean crashOnCalls;
+
 	@Override
 	public McpConnection create(int generation, Runnable toolsChanged) {
 		FakeConnection connection = new FakeConnection(generation, toolsChanged);
@@ -104,9 +107,15 @@ public final class FakeConnector implements McpConnector {
 		FakeConnection(int generation, Runnable toolsChanged) {
 			this.generation = generation;
 			this.toolsChanged = toolsChanged;
-			this.onCall = (request) -> CallToolResult.builder()
-				.content(List.of(TextContent.builder(request.name() + " from g" + generation).build()))
-				.build();
+			this.onCall = (request) -> {
+				if (FakeConnector.this.crashOnCalls) {
+					crash(137);
+					throw new IllegalStateException("MCP session with server terminated");
+				}
+				return CallToolResult.builder()
+					.content(List.of(TextContent.builder(request.name() + " from g" + generation).build()))
+					.build();
+			};
 		}
 
 		@Override

@@ -20,14 +20,14 @@ public final class VirtualScheduler implements SupervisorScheduler {
 	private long sequence;
 
 	@Override
-	public Cancellable schedule(Duration delay, Runnable task) {
+	public synchronized Cancellable schedule(Duration delay, Runnable task) {
 		Task scheduled = new Task(this.now.plus(delay), this.sequence++, task, true);
 		this.queue.add(scheduled);
 		return () -> scheduled.cancelled = true;
 	}
 
 	@Override
-	public void execute(Runnable task) {
+	public synchronized void execute(Runnable task) {
 		this.queue.add(new Task(this.now, this.sequence++, task, false));
 	}
 
@@ -47,13 +47,13 @@ public final class VirtualScheduler implements SupervisorScheduler {
 
 			@Override
 			public Instant instant() {
-				return VirtualScheduler.this.now;
+				return VirtualScheduler.this.now();
 			}
 
 		};
 	}
 
-	Instant now() {
+	synchronized Instant now() {
 		return this.now;
 	}
 
@@ -64,16 +64,31 @@ public final class VirtualScheduler implements SupervisorScheduler {
 
 	/** Moves the clock forward, running due tasks in time order. */
 	public void advance(Duration duration) {
-		Instant target = this.now.plus(duration);
+		Instant target;
+		synchronized (this) {
+			target = this.now.plus(duration);
+		}
 		Task next;
-		while ((next = this.queue.peek()) != null && !next.at.isAfter(target)) {
-			this.queue.poll();
-			this.now = next.at;
+		// Tasks run outside the scheduler's lock: a task may wait for a lock that a
+		// caller thread holds while it schedules.
+		while ((next = pollDue(target)) != null) {
 			if (!next.cancelled) {
 				next.task.run();
 			}
 		}
-		this.now = target;
+		synchronized (this) {
+			this.now = target;
+		}
+	}
+
+	private synchronized Task pollDue(Instant target) {
+		Task next = this.queue.peek();
+		if (next == null || next.at.isAfter(target)) {
+			return null;
+		}
+		this.queue.poll();
+		this.now = next.at;
+		return next;
 	}
 
 	/** Runs until no task is left or the horizon is reached. */
@@ -82,12 +97,12 @@ public final class VirtualScheduler implements SupervisorScheduler {
 	}
 
 	/** Returns the number of timers that are still armed. */
-	long pendingTimers() {
+	synchronized long pendingTimers() {
 		return this.queue.stream().filter((task) -> task.timer && !task.cancelled).count();
 	}
 
 	/** Returns the time of the next armed task, if any. */
-	Duration untilNextTask() {
+	synchronized Duration untilNextTask() {
 		return this.queue.stream()
 			.filter((task) -> !task.cancelled)
 			.map((task) -> Duration.between(this.now, task.at))

@@ -1,0 +1,331 @@
+package io.github.mcpsupervisor.supervisor;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
+import org.junit.jupiter.api.Test;
+
+import io.github.mcpsupervisor.supervisor.CallPolicy.Retry;
+import io.github.mcpsupervisor.supervisor.FakeConnector.FakeConnection;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Tool calls around outages, on virtual time: waiting for recovery, classification of
+ * failures, retry eligibility, the liveness probe.
+ */
+class McpServerSupervisorCallTests {
+
+	private static final Duration INITIAL = Duration.ofMillis(500);
+
+	private static final Duration WAIT = Duration.ofSeconds(5);
+
+	private static final HealthCheckPolicy PROBE = new HealthCheckPolicy(Duration.ofSeconds(30), Duration.ofSeconds(5),
+			2);
+
+	private final VirtualScheduler scheduler = new VirtualScheduler();
+
+	private final FakeConnector connector = new FakeConnector();
+
+	private final List<RestartCause> restarts = new ArrayList<>();
+
+	private McpServerSupervisor supervisor = supervisor(CallPolicy.defaults(), PROBE);
+
+	McpServerSupervisorCallTests() {
+		this.connector.serverTools = List.of(tool("read", true, null), tool("write", null, null),
+				tool("put", null, true));
+	}
+
+	@Test
+	void aCallDuringReconnectWaitsAndRunsOnTheNextGeneration() throws Exception {
+		startStable();
+		this.connector.last().crash(137);
+		this.scheduler.runReady();
+		CompletableFuture<CallToolResult> call = callAsync("write");
+		await().until(() -> this.supervisor.waitingCalls() == 1);
+		this.scheduler.advance(INITIAL);
+		assertThat(call.get(10, java.util.concurrent.TimeUnit.SECONDS).content().toString()).contains("write from g2");
+	}
+
+	@Test
+	void aCallWaitsForRecoveryNoLongerThanTheBound() {
+		startStable();
+		this.connector.always(FakeConnector.Outcome.FAIL);
+		this.connector.last().crash(137);
+		this.scheduler.runReady();
+		CompletableFuture<CallToolResult> call = callAsync("read");
+		await().until(() -> this.supervisor.waitingCalls() == 1);
+		this.scheduler.advance(WAIT.minusMillis(1));
+		assertThat(call).isNotDone();
+		this.scheduler.advance(Duration.ofMillis(1));
+		assertThat(call).failsWithin(Duration.ofSeconds(5))
+			.withThrowableThat()
+			.havingCause()
+			.isInstanceOf(McpServerUnavailableException.class)
+			.withMessageContaining("is reconnecting")
+			.withMessageContaining("did not recover within 5000 ms");
+		assertThat(this.supervisor.waitingCalls()).isZero();
+	}
+
+	@Test
+	void aCallToAFailedServerFailsAtOnceSayingHowToReset() {
+		this.connector.always(FakeConnector.Outcome.MISCONFIGURED);
+		this.supervisor.start();
+		this.scheduler.runReady();
+		assertThatExceptionOfType(McpServerUnavailableException.class).isThrownBy(() -> call("read"))
+			.withMessageContaining("has failed")
+			.withMessageContaining("McpSupervisors.reset(\"demo\")");
+	}
+
+	@Test
+	void waitingCallsFailAsSoonAsTheServerGivesUp() {
+		startStable();
+		this.connector.always(FakeConnector.Outcome.MISCONFIGURED);
+		this.connector.last().crash(1);
+		this.scheduler.runReady();
+		CompletableFuture<CallToolResult> call = callAsync("read");
+		await().until(() -> this.supervisor.waitingCalls() == 1);
+		this.scheduler.advance(INITIAL);
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.FAILED);
+		assertThat(call).failsWithin(Duration.ofSeconds(5))
+			.withThrowableThat()
+			.havingCause()
+			.withMessageContaining("has failed");
+	}
+
+	@Test
+	void aServerAnsweredErrorIsReturnedAsItIsNeverRetriedNorAReasonToReconnect() {
+		startStable();
+		int[] calls = new int[1];
+		this.connector.last().onCall = (request) -> {
+			calls[0]++;
+			throw new McpError(new JSONRPCError(-32602, "bad arguments", null));
+		};
+		assertThatExceptionOfType(McpError.class).isThrownBy(() -> call("read")).withMessageContaining("bad arguments");
+		assertThat(calls[0]).isOne();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.connector.spawns()).isOne();
+	}
+
+	@Test
+	void anEligibleCallWhoseGenerationDiesUnderItRunsOnceMoreOnTheNextGeneration() throws Exception {
+		startStable();
+		crashDuringNextCall();
+		CompletableFuture<CallToolResult> call = callAsync("read");
+		await().until(() -> this.supervisor.waitingCalls() == 1);
+		this.scheduler.advance(INITIAL);
+		assertThat(call.get(10, java.util.concurrent.TimeUnit.SECONDS).content().toString()).contains("read from g2");
+		assertThat(this.connector.spawns()).isEqualTo(2);
+	}
+
+	@Test
+	void anIdempotentToolIsEligibleToo() throws Exception {
+		startStable();
+		crashDuringNextCall();
+		CompletableFuture<CallToolResult> call = callAsync("put");
+		await().until(() -> this.supervisor.waitingCalls() == 1);
+		this.scheduler.advance(INITIAL);
+		assertThat(call.get(10, java.util.concurrent.TimeUnit.SECONDS).content().toString()).contains("put from g2");
+	}
+
+	@Test
+	void aCallIsRetriedAtMostOnce() {
+		startStable();
+		this.connector.crashOnCalls = true;
+		CompletableFuture<CallToolResult> call = callAsync("read");
+		await().until(() -> this.supervisor.waitingCalls() == 1);
+		this.scheduler.advance(INITIAL);
+		assertThat(call).failsWithin(Duration.ofSeconds(10))
+			.withThrowableThat()
+			.havingCause()
+			.isInstanceOf(McpServerUnavailableException.class)
+			.withMessageContaining("crashed during the call to tool 'read'")
+			.withMessageContaining("retried once already");
+		assertThat(this.connector.spawns()).isEqualTo(2);
+	}
+
+	@Test
+	void aCallThatIsNotEligibleFailsAtOnceSayingItMayHaveTakenEffect() {
+		startStable();
+		crashDuringNextCall();
+		assertThatExceptionOfType(McpServerUnavailableException.class).isThrownBy(() -> call("write"))
+			.withMessageContaining("crashed during the call to tool 'write'")
+			.withMessageContaining("may or may not have taken effect")
+			.withMessageContaining("not retry-eligible");
+	}
+
+	@Test
+	void withRetryNeverNoCallIsRetried() {
+		this.supervisor = supervisor(new CallPolicy(WAIT, Retry.NEVER, true, Set.of()), PROBE);
+		startStable();
+		crashDuringNextCall();
+		assertThatExceptionOfType(McpServerUnavailableException.class).isThrownBy(() -> call("read"))
+			.withMessageContaining("not retry-eligible");
+	}
+
+	@Test
+	void withRetryAlwaysEveryCallIsRetried() throws Exception {
+		this.supervisor = supervisor(new CallPolicy(WAIT, Retry.ALWAYS, true, Set.of()), PROBE);
+		startStable();
+		crashDuringNextCall();
+		CompletableFuture<CallToolResult> call = callAsync("write");
+		await().until(() -> this.supervisor.waitingCalls() == 1);
+		this.scheduler.advance(INITIAL);
+		assertThat(call.get(10, java.util.concurrent.TimeUnit.SECONDS).content().toString()).contains("write from g2");
+	}
+
+	@Test
+	void listedToolsAreEligibleAndUntrustedAnnotationsAreNot() {
+		CallPolicy policy = new CallPolicy(WAIT, Retry.SAFE, false, Set.of("write"));
+		assertThat(policy.isRetryEligible(tool("write", null, null))).isTrue();
+		assertThat(policy.isRetryEligible(tool("read", true, null))).isFalse();
+		assertThat(CallPolicy.defaults().isRetryEligible(tool("read", true, null))).isTrue();
+		assertThat(CallPolicy.defaults().isRetryEligible(tool("read", false, false))).isFalse();
+	}
+
+	@Test
+	void anInterruptedCallerIsNeverRetried() {
+		startStable();
+		FakeConnection live = this.connector.last();
+		live.onCall = (request) -> {
+			live.crash(137);
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("interrupted", new InterruptedException());
+		};
+		try {
+			assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> call("read"));
+			assertThat(this.supervisor.waitingCalls()).isZero();
+		}
+		finally {
+			Thread.interrupted();
+		}
+	}
+
+	@Test
+	void aTimeoutOfALiveServerIsReturnedAsTheCallsFailure() {
+		startStable();
+		this.connector.last().onCall = timeout();
+		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> call("read"))
+			.withRootCauseInstanceOf(TimeoutException.class);
+		assertThat(this.connector.pings).isOne();
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.connector.spawns()).isOne();
+	}
+
+	@Test
+	void aTimeoutOfAServerThatNoLongerAnswersEndsItsGenerationAndTheCallIsRetried() throws Exception {
+		startStable();
+		this.connector.last().onCall = timeout();
+		this.connector.answersPings = false;
+		CompletableFuture<CallToolResult> call = callAsync("read");
+		await().until(() -> this.supervisor.waitingCalls() == 1);
+		this.connector.answersPings = true;
+		this.scheduler.runReady();
+		assertThat(this.supervisor.status().lastError()).contains("liveness: no reply to ping after a request timeout");
+		this.scheduler.advance(INITIAL);
+		assertThat(call.get(10, java.util.concurrent.TimeUnit.SECONDS).content().toString()).contains("read from g2");
+		assertThat(this.restarts).containsExactly(RestartCause.LIVENESS);
+	}
+
+	@Test
+	void theLivenessProbeEndsAGenerationAfterTheThresholdOfUnansweredPings() {
+		startStable();
+		this.connector.answersPings = false;
+		this.scheduler.advance(PROBE.interval());
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		FakeConnection first = this.connector.last();
+		this.scheduler.advance(PROBE.interval());
+		assertThat(first.terminated).isTrue();
+		assertThat(this.restarts).containsExactly(RestartCause.LIVENESS);
+		assertThat(this.supervisor.status().lastError())
+			.isEqualTo("connection lost: liveness: no reply to ping (2 in a row, 5000 ms each)");
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.supervisor.status().generation()).isEqualTo(2);
+	}
+
+	@Test
+	void anAnsweredPingResetsTheCountOfFailures() {
+		startStable();
+		this.connector.answersPings = false;
+		this.scheduler.advance(PROBE.interval());
+		this.connector.answersPings = true;
+		this.scheduler.advance(PROBE.interval());
+		this.connector.answersPings = false;
+		this.scheduler.advance(PROBE.interval());
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.connector.pings).isEqualTo(3);
+	}
+
+	@Test
+	void theProbeStopsWithItsGeneration() {
+		startStable();
+		int pings = this.connector.pings;
+		this.supervisor.stop();
+		this.scheduler.advance(Duration.ofHours(1));
+		assertThat(this.connector.pings).isEqualTo(pings);
+		assertThat(this.scheduler.pendingTimers()).isZero();
+	}
+
+	private Function<CallToolRequest, CallToolResult> timeout() {
+		return (request) -> {
+			throw new IllegalStateException("request timed out", new TimeoutException("20000 ms"));
+		};
+	}
+
+	private void crashDuringNextCall() {
+		FakeConnection live = this.connector.last();
+		live.onCall = (request) -> {
+			live.crash(137);
+			throw new IllegalStateException("MCP session with server terminated");
+		};
+	}
+
+	private void startStable() {
+		this.supervisor.start();
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		this.scheduler.advance(Duration.ofSeconds(29));
+	}
+
+	private CallToolResult call(String tool) {
+		return this.supervisor.callTool(CallToolRequest.builder(tool).arguments(Map.of()).build());
+	}
+
+	private CompletableFuture<CallToolResult> callAsync(String tool) {
+		return CompletableFuture.supplyAsync(() -> call(tool));
+	}
+
+	private McpServerSupervisor supervisor(CallPolicy callPolicy, HealthCheckPolicy healthCheck) {
+		return new McpServerSupervisor("demo", new ReconnectPolicy(true, INITIAL, Duration.ofSeconds(10), 4, 0),
+				callPolicy, healthCheck, this.connector, this.scheduler, new SupervisorListener() {
+
+					@Override
+					public void restarting(String server, RestartCause cause) {
+						McpServerSupervisorCallTests.this.restarts.add(cause);
+					}
+
+				});
+	}
+
+	private static Tool tool(String name, Boolean readOnly, Boolean idempotent) {
+		return Tool.builder(name, Map.of("type", "object"))
+			.annotations(ToolAnnotations.builder().readOnlyHint(readOnly).idempotentHint(idempotent).build())
+			.build();
+	}
+
+}
