@@ -49,7 +49,8 @@ public final class DemoMcpServer {
 		PrintStream protocol = System.out;
 		// stdout carries the protocol only: whatever logging is on the class path goes to stderr
 		System.setOut(System.err);
-		var transport = new StdioServerTransportProvider(McpJsonDefaults.getMapper(), stdin, protocol);
+		var transport = new SerializedStdioTransportProvider(
+				new StdioServerTransportProvider(McpJsonDefaults.getMapper(), stdin, protocol));
 		AtomicReference<McpSyncServer> server = new AtomicReference<>();
 		server.set(McpServer.sync(transport)
 			.serverInfo("mcp-supervisor-demo", "1.0.0")

@@ -1,0 +1,237 @@
+package io.github.mcpsupervisor.e2e;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.github.mcpsupervisor.supervisor.CallPolicy;
+import io.github.mcpsupervisor.supervisor.CallPolicy.Retry;
+import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
+import io.github.mcpsupervisor.supervisor.McpServerState;
+import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
+import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
+import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
+import io.github.mcpsupervisor.supervisor.SupervisorListener;
+import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
+import io.github.mcpsupervisor.transport.StdioConnector;
+import io.github.mcpsupervisor.transport.StdioServerDefinition;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Tool calls through outages of a real server: concurrent callers across a kill, fail-fast
+ * of calls that are not retry-eligible, hung servers found by the probe.
+ */
+class CallPathTests {
+
+	private static final Log logger = LogFactory.getLog(CallPathTests.class);
+
+	private static final Duration PATIENCE = Duration.ofSeconds(60);
+
+	private static final ReconnectPolicy RECONNECT = new ReconnectPolicy(true, Duration.ofMillis(100),
+			Duration.ofSeconds(10), 5, 0);
+
+	private static final HealthCheckPolicy NO_PROBE = HealthCheckPolicy.disabled(Duration.ofMillis(500));
+
+	private final ThreadPoolSupervisorScheduler scheduler = new ThreadPoolSupervisorScheduler();
+
+	private final ExecutorService callers = Executors.newFixedThreadPool(8);
+
+	private McpServerSupervisor supervisor;
+
+	@AfterEach
+	void stop() throws Exception {
+		this.callers.shutdownNow();
+		if (this.supervisor != null) {
+			this.supervisor.stop().get(30, TimeUnit.SECONDS);
+		}
+		this.scheduler.close();
+		await().atMost(PATIENCE).until(() -> ProcessHandle.current().descendants().findAny().isEmpty());
+	}
+
+	@Test
+	void eightConcurrentCallersOfASafeToolAllSucceedAcrossAKillWithOneNewProcess() throws Exception {
+		start(demo(Duration.ofSeconds(30)), CallPolicy.defaults(), NO_PROBE);
+		List<Future<CallToolResult>> calls = new ArrayList<>();
+		for (int i = 0; i < 8; i++) {
+			calls.add(this.callers.submit(() -> call("slow", Map.of("millis", 1500))));
+		}
+		awaitCallsInFlight();
+		long killedAt = System.nanoTime();
+		kill();
+		int succeeded = 0;
+		for (Future<CallToolResult> call : calls) {
+			assertThat(text(call.get(60, TimeUnit.SECONDS))).isEqualTo("waited 1500 ms");
+			succeeded++;
+		}
+		logger.info("8 concurrent safe calls across a kill: " + succeeded + "/8 succeeded, the last "
+				+ millis(System.nanoTime() - killedAt) + " ms after the kill");
+		assertThat(this.supervisor.status().generation()).as("exactly one new process").isEqualTo(2);
+	}
+
+	@Test
+	void callsThatAreNotRetryEligibleFailFastWellBeforeTheRequestTimeout() throws Exception {
+		start(demo(Duration.ofSeconds(30)), CallPolicy.defaults(), NO_PROBE);
+		List<CompletableFuture<CallToolResult>> calls = new ArrayList<>();
+		for (int i = 0; i < 8; i++) {
+			calls.add(CompletableFuture.supplyAsync(() -> call("slow-write", Map.of("millis", 20000)), this.callers));
+		}
+		awaitCallsInFlight();
+		long killedAt = System.nanoTime();
+		kill();
+		for (CompletableFuture<CallToolResult> call : calls) {
+			assertThat(call).failsWithin(Duration.ofSeconds(5))
+				.withThrowableOfType(ExecutionException.class)
+				.havingCause()
+				.isInstanceOf(McpServerUnavailableException.class)
+				.withMessageContaining("crashed during the call to tool 'slow-write'")
+				.withMessageContaining("may or may not have taken effect")
+				.withMessageContaining("not retry-eligible");
+		}
+		logger.info("8 calls that are not retry-eligible failed within " + millis(System.nanoTime() - killedAt)
+				+ " ms of the kill (request timeout 30000 ms)");
+		await().atMost(PATIENCE).until(() -> this.supervisor.state() == McpServerState.UP);
+		assertThat(this.supervisor.status().generation()).isEqualTo(2);
+	}
+
+	@Test
+	void anErrorTheServerAnswersIsReturnedAndNeverRetried() {
+		start(demo(Duration.ofSeconds(30)), CallPolicy.defaults(), NO_PROBE);
+		CallToolResult result = call("add", Map.of("a", "two", "b", 3));
+		assertThat(result.isError()).isTrue();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.supervisor.status().generation()).isOne();
+	}
+
+	@Test
+	void withRetryNeverASafeCallFailsFast() throws Exception {
+		start(demo(Duration.ofSeconds(30)), new CallPolicy(Duration.ofSeconds(5), Retry.NEVER, true, Set.of()),
+				NO_PROBE);
+		CompletableFuture<CallToolResult> call = CompletableFuture.supplyAsync(() -> call("slow", Map.of("millis", 20000)),
+				this.callers);
+		awaitCallsInFlight();
+		kill();
+		assertThat(call).failsWithin(Duration.ofSeconds(5))
+			.withThrowableOfType(ExecutionException.class)
+			.havingCause()
+			.withMessageContaining("not retry-eligible");
+	}
+
+	@Test
+	void withRetryAlwaysAnUnsafeCallIsRetriedOnTheNextGeneration() throws Exception {
+		start(demo(Duration.ofSeconds(30)), new CallPolicy(Duration.ofSeconds(10), Retry.ALWAYS, true, Set.of()),
+				NO_PROBE);
+		CompletableFuture<CallToolResult> call = CompletableFuture
+			.supplyAsync(() -> call("slow-write", Map.of("millis", 1000)), this.callers);
+		awaitCallsInFlight();
+		kill();
+		assertThat(text(call.get(60, TimeUnit.SECONDS))).isEqualTo("wrote after 1000 ms");
+		assertThat(this.supervisor.status().generation()).isEqualTo(2);
+	}
+
+	@Test
+	void aCancelledCallEndsAtOnceAndIsNotRetried() throws Exception {
+		start(demo(Duration.ofSeconds(30)), CallPolicy.defaults(), NO_PROBE);
+		Future<CallToolResult> call = this.callers.submit(() -> call("slow", Map.of("millis", 20000)));
+		awaitCallsInFlight();
+		call.cancel(true);
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.supervisor.state() == McpServerState.UP);
+		assertThat(text(call("echo", Map.of("message", "still up")))).isEqualTo("still up");
+		assertThat(this.supervisor.status().generation()).isOne();
+	}
+
+	@Test
+	void aSlowCallThatTimesOutWhileTheServerAnswersPingsFailsWithoutARestart() {
+		start(demo(Duration.ofSeconds(3)), CallPolicy.defaults(), NO_PROBE);
+		long started = System.nanoTime();
+		org.assertj.core.api.Assertions.assertThatException().isThrownBy(() -> call("slow", Map.of("millis", 6000)))
+			.withStackTraceContaining("TimeoutException");
+		logger.info("a timed-out call of a live server failed after " + millis(System.nanoTime() - started) + " ms");
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.supervisor.status().generation()).isOne();
+	}
+
+	@Test
+	void aCallThatTimesOutOnAHungServerEndsTheGenerationAndIsRetried() {
+		start(demo(Duration.ofSeconds(3)), CallPolicy.defaults(), NO_PROBE);
+		assertThat(text(call("freeze", Map.of()))).isEqualTo("frozen");
+		assertThat(text(call("echo", Map.of("message", "after the hang")))).isEqualTo("after the hang");
+		assertThat(this.supervisor.status().generation()).isEqualTo(2);
+		assertThat(this.supervisor.status().lastError()).contains("liveness: no reply to ping after a request timeout");
+	}
+
+	@Test
+	void theLivenessProbeFindsAServerThatStoppedAnsweringAndRestartsIt() {
+		HealthCheckPolicy probe = new HealthCheckPolicy(Duration.ofMillis(200), Duration.ofMillis(200), 2);
+		start(demo(Duration.ofSeconds(30)), CallPolicy.defaults(), probe);
+		long frozenAt = System.nanoTime();
+		assertThat(text(call("freeze", Map.of()))).isEqualTo("frozen");
+		await().atMost(PATIENCE).until(() -> this.supervisor.status().generation() == 2
+				&& this.supervisor.state() == McpServerState.UP);
+		logger.info("a hung server was restarted " + millis(System.nanoTime() - frozenAt)
+				+ " ms after it stopped answering (probe every 200 ms, 200 ms timeout, threshold 2)");
+		assertThat(this.supervisor.status().lastError()).contains("liveness: no reply to ping");
+		assertThat(text(call("echo", Map.of("message", "back")))).isEqualTo("back");
+	}
+
+	@Test
+	void aLineThatIsNotJsonOnStdoutIsSkippedAndTheSessionGoesOn() {
+		HealthCheckPolicy probe = new HealthCheckPolicy(Duration.ofMillis(200), Duration.ofMillis(500), 2);
+		start(demo(Duration.ofSeconds(30)), CallPolicy.defaults(), probe);
+		assertThat(text(call("garbage", Map.of()))).isEqualTo("garbage written");
+		await().during(Duration.ofSeconds(1)).atMost(PATIENCE).until(() -> this.supervisor.state() == McpServerState.UP);
+		assertThat(text(call("echo", Map.of("message", "fine")))).isEqualTo("fine");
+		assertThat(this.supervisor.status().generation()).isOne();
+	}
+
+	private StdioServerDefinition demo(Duration requestTimeout) {
+		StdioServerDefinition demo = TestServers.demo("demo", Map.of());
+		return new StdioServerDefinition(demo.name(), demo.command(), demo.args(), demo.env(), null, requestTimeout,
+				Duration.ofSeconds(20), Duration.ofSeconds(1));
+	}
+
+	private void start(StdioServerDefinition definition, CallPolicy callPolicy, HealthCheckPolicy probe) {
+		this.supervisor = new McpServerSupervisor(definition.name(), RECONNECT, callPolicy, probe,
+				new StdioConnector(definition, this.scheduler::execute), this.scheduler, SupervisorListener.NONE);
+		assertThat(this.supervisor.start().join().state()).isEqualTo(McpServerState.UP);
+	}
+
+	private void awaitCallsInFlight() {
+		// the requests are on their way once the server has had a moment to read them
+		await().pollDelay(Duration.ofMillis(400)).atMost(PATIENCE).until(() -> true);
+	}
+
+	private void kill() {
+		ProcessHandle.of(this.supervisor.status().pid()).orElseThrow().destroyForcibly();
+	}
+
+	private CallToolResult call(String tool, Map<String, Object> arguments) {
+		return this.supervisor.callTool(CallToolRequest.builder(tool).arguments(arguments).build());
+	}
+
+	private static String text(CallToolResult result) {
+		return ((TextContent) result.content().get(0)).text();
+	}
+
+	private static long millis(long nanos) {
+		return TimeUnit.NANOSECONDS.toMillis(nanos);
+	}
+
+}
