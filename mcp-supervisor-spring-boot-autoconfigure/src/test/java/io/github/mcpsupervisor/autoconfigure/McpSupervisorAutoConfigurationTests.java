@@ -3,6 +3,7 @@ package io.github.mcpsupervisor.autoconfigure;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -14,6 +15,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.NestedExceptionUtils;
 
+import io.github.mcpsupervisor.supervisor.CallPolicy;
+import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
@@ -163,6 +166,59 @@ class McpSupervisorAutoConfigurationTests {
 		withDemoServer("mcp.servers[0].reconnect.jitter=1.5")
 			.run((context) -> assertThat(failure(context)).contains("mcp.servers[0].reconnect.jitter")
 				.contains("1.5"));
+	}
+
+	@Test
+	void runWithAServerShouldBindTheCallAndHealthCheckDefaults() {
+		withDemoServer().run((context) -> {
+			McpSupervisorProperties.Server server = context.getBean(McpSupervisorProperties.class).servers().get(0);
+			assertThat(server.call().toPolicy()).isEqualTo(CallPolicy.defaults());
+			assertThat(server.healthCheck().toPolicy()).isEqualTo(HealthCheckPolicy.defaults());
+		});
+	}
+
+	@Test
+	void runWithCallAndHealthCheckSettingsShouldBindThem() {
+		withDemoServer("mcp.servers[0].call.wait-for-recovery=0s", "mcp.servers[0].call.retry=always",
+				"mcp.servers[0].call.trust-annotations=false", "mcp.servers[0].call.retry-tools=search,fetch",
+				"mcp.servers[0].health-check.interval=0s", "mcp.servers[0].health-check.timeout=1s",
+				"mcp.servers[0].health-check.failure-threshold=3")
+			.run((context) -> {
+				McpSupervisorProperties.Server server = context.getBean(McpSupervisorProperties.class)
+					.servers()
+					.get(0);
+				assertThat(server.call().toPolicy())
+					.isEqualTo(new CallPolicy(Duration.ZERO, CallPolicy.Retry.ALWAYS, false, Set.of("search", "fetch")));
+				assertThat(server.healthCheck().toPolicy().isEnabled()).isFalse();
+				assertThat(server.healthCheck().failureThreshold()).isEqualTo(3);
+			});
+	}
+
+	@Test
+	void runWithANegativeWaitForRecoveryShouldFail() {
+		withDemoServer("mcp.servers[0].call.wait-for-recovery=-1s")
+			.run((context) -> assertThat(failure(context)).contains("servers[0].call.waitForRecovery")
+				.contains("must not be negative"));
+	}
+
+	@Test
+	void runWithAnUnknownRetryModeShouldFail() {
+		withDemoServer("mcp.servers[0].call.retry=sometimes")
+			.run((context) -> assertThat(failure(context)).contains("mcp.servers[0].call.retry").contains("sometimes"));
+	}
+
+	@Test
+	void runWithANonPositiveHealthCheckTimeoutShouldFail() {
+		withDemoServer("mcp.servers[0].health-check.timeout=0s")
+			.run((context) -> assertThat(failure(context)).contains("servers[0].healthCheck.timeout")
+				.contains("must be positive"));
+	}
+
+	@Test
+	void runWithAZeroFailureThresholdShouldFail() {
+		withDemoServer("mcp.servers[0].health-check.failure-threshold=0")
+			.run((context) -> assertThat(failure(context)).contains("servers[0].healthCheck.failureThreshold")
+				.contains("must be greater than or equal to 1"));
 	}
 
 	@Test
