@@ -59,21 +59,32 @@ class ChatClientToolCallingTests {
 	}
 
 	@Test
-	void aChatTurnAfterACrashReachesTheRecoveredServer() {
+	void aChatTurnDuringARestartWaitsForTheRecoveredServer() {
 		this.contextRunner.run((context) -> {
 			McpServerSupervisor demo = context.getBean(McpSupervisors.class).supervisor("demo");
 			ChatClient chatClient = ChatClient
-				.builder(new ScriptedChatModel(toolCall("demo_crash", "{}"), toolCall("demo_echo", "{\"message\":\"x\"}"),
+				.builder(new ScriptedChatModel(toolCall("demo_crash", "{}"),
 						toolCall("demo_echo", "{\"message\":\"back\"}")))
 				.defaultTools(context.getBean(ToolCallbackProvider.class))
 				.build();
 			assertThat(chatClient.prompt("crash").call().content()).contains("crashing with exit code 3");
 			await().atMost(Duration.ofSeconds(30)).until(() -> demo.state() != McpServerState.UP);
-			assertThat(chatClient.prompt("echo x").call().content())
-				.as("the model sees why the tool is unavailable")
-				.contains("MCP server 'demo' is reconnecting");
-			await().atMost(Duration.ofSeconds(30)).until(() -> demo.state() == McpServerState.UP);
 			assertThat(chatClient.prompt("echo back").call().content()).isEqualTo("The tool said: [{\"text\":\"back\"}]");
+			assertThat(demo.status().generation()).isEqualTo(2);
+		});
+	}
+
+	@Test
+	void withoutWaitingTheModelSeesWhyTheToolIsUnavailable() {
+		this.contextRunner.withPropertyValues("mcp.servers[0].call.wait-for-recovery=0s").run((context) -> {
+			McpServerSupervisor demo = context.getBean(McpSupervisors.class).supervisor("demo");
+			ChatClient chatClient = ChatClient
+				.builder(new ScriptedChatModel(toolCall("demo_crash", "{}"), toolCall("demo_echo", "{\"message\":\"x\"}")))
+				.defaultTools(context.getBean(ToolCallbackProvider.class))
+				.build();
+			chatClient.prompt("crash").call().content();
+			await().atMost(Duration.ofSeconds(30)).until(() -> demo.state() != McpServerState.UP);
+			assertThat(chatClient.prompt("echo x").call().content()).contains("MCP server 'demo' is reconnecting");
 		});
 	}
 

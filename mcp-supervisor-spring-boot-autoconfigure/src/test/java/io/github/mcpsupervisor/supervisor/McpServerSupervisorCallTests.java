@@ -133,6 +133,21 @@ class McpServerSupervisorCallTests {
 	}
 
 	@Test
+	void aCallThatFailsAfterTheServerWasAlreadyHealedRetriesOnTheLiveGenerationWithoutAnotherRestart() {
+		startStable();
+		FakeConnection first = this.connector.last();
+		first.onCall = (request) -> {
+			first.crash(137);
+			this.scheduler.runReady();
+			this.scheduler.advance(INITIAL); // healed before this call notices the loss
+			throw new IllegalStateException("MCP session with server terminated");
+		};
+		assertThat(call("read").content().toString()).contains("read from g2");
+		assertThat(this.connector.spawns()).isEqualTo(2);
+		assertThat(this.restarts).containsExactly(RestartCause.CRASH);
+	}
+
+	@Test
 	void anIdempotentToolIsEligibleToo() throws Exception {
 		startStable();
 		crashDuringNextCall();
