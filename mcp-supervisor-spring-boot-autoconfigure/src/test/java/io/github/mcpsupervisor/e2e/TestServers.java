@@ -38,7 +38,7 @@ final class TestServers {
 	}
 
 	static Path everythingScript() {
-		Path script = Path.of(System.getProperty("mcp.test.npm-dir", "src/test/npm"), "node_modules",
+		Path script = Path.of(System.getProperty("mcp.test.npm-dir", "../test-servers"), "node_modules",
 				"@modelcontextprotocol", "server-everything", "dist", "index.js");
 		assertThat(script).as("npm ci must have installed server-everything").exists();
 		return script;

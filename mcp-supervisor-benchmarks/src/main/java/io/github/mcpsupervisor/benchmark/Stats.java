@@ -1,0 +1,33 @@
+package io.github.mcpsupervisor.benchmark;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Percentiles of measured samples.
+ */
+final class Stats {
+
+	private Stats() {
+	}
+
+	static double median(List<Double> samples) {
+		return percentile(samples, 50);
+	}
+
+	/** Nearest-rank percentile. */
+	static double percentile(List<Double> samples, double percentile) {
+		List<Double> sorted = new ArrayList<>(samples);
+		Collections.sort(sorted);
+		int rank = (int) Math.ceil(percentile / 100.0 * sorted.size());
+		return sorted.get(Math.max(0, Math.min(sorted.size() - 1, rank - 1)));
+	}
+
+	static double round(double value) {
+		return BigDecimal.valueOf(value).setScale(value >= 100 ? 0 : 2, RoundingMode.HALF_UP).doubleValue();
+	}
+
+}
