@@ -63,7 +63,14 @@ public final class McpSupervisorBenchmark {
 		Options options = Options.parse(args);
 		McpSupervisorBenchmark benchmark = new McpSupervisorBenchmark(options);
 		long started = System.nanoTime();
-		benchmark.run();
+		try {
+			benchmark.run();
+		}
+		catch (Exception ex) {
+			ex.printStackTrace();
+			// the plain SDK clients' transports hold non-daemon threads: exit explicitly
+			System.exit(1);
+		}
 		benchmark.results.put("benchmark_wall_s", Stats.round((System.nanoTime() - started) / 1e9));
 		benchmark.results.print();
 		System.exit(0);
@@ -468,6 +475,12 @@ public final class McpSupervisorBenchmark {
 			Thread monitor = started(() -> {
 				while (System.nanoTime() < end) {
 					this.maxLive.accumulateAndGet(demoProcesses(), Math::max);
+					try {
+						Thread.sleep(2);
+					}
+					catch (InterruptedException ex) {
+						return;
+					}
 				}
 			});
 			while (System.nanoTime() < end - TimeUnit.SECONDS.toNanos(2)) {

@@ -58,9 +58,10 @@ public final class McpEndpointAutoConfiguration {
 
 	private static McpServerConfiguration describe(McpSupervisorProperties.Server server) {
 		Map<String, Object> settings = new LinkedHashMap<>();
-		settings.put("transport", server.transport().name().toLowerCase(java.util.Locale.ROOT));
+		settings.put("transport", server.transport().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
 		settings.put("command", server.command());
-		settings.put("args", server.args());
+		settings.put("args", (server.transport() == McpTransportType.STDIO) ? server.args() : null);
+		settings.put("url", (server.url() != null) ? server.url().toString() : null);
 		settings.put("workingDirectory", (server.workingDirectory() != null) ? server.workingDirectory().toString() : null);
 		settings.put("requestTimeout", server.requestTimeout().toString());
 		settings.put("initializationTimeout", server.initializationTimeout().toString());
@@ -89,7 +90,12 @@ public final class McpEndpointAutoConfiguration {
 		healthCheckSettings.put("failureThreshold", healthCheck.failureThreshold());
 		settings.put("healthCheck", healthCheckSettings);
 		settings.values().removeIf(java.util.Objects::isNull);
-		return new McpServerConfiguration(settings, Map.of("env", server.env()));
+		Map<String, Map<String, String>> secrets = new LinkedHashMap<>();
+		secrets.put("env", server.env());
+		if (server.transport() == McpTransportType.STREAMABLE_HTTP) {
+			secrets.put("headers", server.headers());
+		}
+		return new McpServerConfiguration(settings, secrets);
 	}
 
 }

@@ -24,6 +24,7 @@ import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import io.github.mcpsupervisor.tool.ToolCallObserver;
 import io.github.mcpsupervisor.event.McpSupervisorEventPublisher;
 import io.github.mcpsupervisor.transport.StdioConnector;
+import io.github.mcpsupervisor.transport.StreamableHttpConnector;
 
 /**
  * Auto-configuration of supervised MCP servers: one supervisor per entry of
@@ -47,7 +48,10 @@ public final class McpSupervisorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	McpConnectorFactory mcpConnectorFactory(SupervisorScheduler scheduler) {
-		return (server) -> new StdioConnector(server.toStdioDefinition(), scheduler::execute);
+		return (server) -> switch (server.transport()) {
+			case STDIO -> new StdioConnector(server.toStdioDefinition(), scheduler::execute);
+			case STREAMABLE_HTTP -> new StreamableHttpConnector(server.toHttpDefinition());
+		};
 	}
 
 	@Bean

@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.autoconfigure;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -23,6 +24,7 @@ import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
+import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
 
 /**
  * Configuration of the supervised MCP servers ({@code mcp.servers[*]}). Unknown keys are
@@ -40,12 +42,17 @@ public record McpSupervisorProperties(@DefaultValue @Valid List<Server> servers)
 	 *
 	 * @param name unique name of the server: 1 to 32 letters, digits, '_' or '-'; the
 	 * prefix of its tool names
-	 * @param transport how to reach the server; only 'stdio' is supported so far
+	 * @param transport how to reach the server: 'stdio' (a child process) or
+	 * 'streamable-http'
 	 * @param command the executable that starts a stdio server (required for stdio)
 	 * @param args the arguments of the command
 	 * @param env environment variables added to those the application inherits
 	 * @param workingDirectory working directory of the server process (must exist);
 	 * default the application's
+	 * @param url the MCP endpoint of a streamable-http server, an absolute http or https
+	 * URL (required for streamable-http)
+	 * @param headers HTTP headers sent with every request to a streamable-http server
+	 * (e.g. Authorization); their values are masked wherever they are shown
 	 * @param requestTimeout timeout of each request to the server
 	 * @param initializationTimeout timeout of the initialize handshake of each connection
 	 * attempt
@@ -65,6 +72,7 @@ public record McpSupervisorProperties(@DefaultValue @Valid List<Server> servers)
 					message = "must be 1 to 32 letters, digits, '_' or '-'") @Nullable String name,
 			@DefaultValue("stdio") McpTransportType transport, @Nullable String command,
 			@DefaultValue List<String> args, @DefaultValue Map<String, String> env, @Nullable Path workingDirectory,
+			@Nullable URI url, @DefaultValue Map<String, String> headers,
 			@DefaultValue("20s") @DurationMin(nanos = 1, message = "must be positive") Duration requestTimeout,
 			@DefaultValue("20s") @DurationMin(nanos = 1,
 					message = "must be positive") Duration initializationTimeout,
@@ -73,6 +81,15 @@ public record McpSupervisorProperties(@DefaultValue @Valid List<Server> servers)
 			@DefaultValue("false") boolean failOnStartupError, @DefaultValue("false") boolean required,
 			@DefaultValue @Valid Reconnect reconnect, @DefaultValue @Valid Call call,
 			@DefaultValue @Valid HealthCheck healthCheck) {
+
+		/**
+		 * Returns how to reach this server over Streamable HTTP.
+		 * @return the definition
+		 */
+		public StreamableHttpServerDefinition toHttpDefinition() {
+			return new StreamableHttpServerDefinition(String.valueOf(this.name), java.util.Objects.requireNonNull(this.url),
+					this.headers, this.requestTimeout, this.initializationTimeout);
+		}
 
 		/**
 		 * Returns how to run this server as a stdio process.

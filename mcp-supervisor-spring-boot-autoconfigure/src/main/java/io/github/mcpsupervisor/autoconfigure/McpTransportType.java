@@ -6,6 +6,9 @@ package io.github.mcpsupervisor.autoconfigure;
 public enum McpTransportType {
 
 	/** A child process speaking MCP over its stdin and stdout. */
-	STDIO
+	STDIO,
+
+	/** A remote server speaking MCP over Streamable HTTP. */
+	STREAMABLE_HTTP
 
 }

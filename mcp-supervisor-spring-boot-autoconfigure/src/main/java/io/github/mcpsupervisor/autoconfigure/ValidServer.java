@@ -16,7 +16,8 @@ import org.springframework.util.StringUtils;
 
 /**
  * The rules of a server that involve more than one property: a stdio server needs a
- * command; its working directory must exist.
+ * command, a streamable-http server an absolute http(s) URL; a working directory must
+ * exist.
  */
 @Documented
 @Target(ElementType.TYPE)
@@ -41,6 +42,15 @@ public @interface ValidServer {
 			context.disableDefaultConstraintViolation();
 			if (server.transport() == McpTransportType.STDIO && !StringUtils.hasText(server.command())) {
 				valid = violation(context, "command", "is required when transport is stdio");
+			}
+			if (server.transport() == McpTransportType.STREAMABLE_HTTP) {
+				if (server.url() == null) {
+					valid = violation(context, "url", "is required when transport is streamable-http");
+				}
+				else if (!server.url().isAbsolute() || server.url().getHost() == null
+						|| !("http".equals(server.url().getScheme()) || "https".equals(server.url().getScheme()))) {
+					valid = violation(context, "url", "must be an absolute http or https URL");
+				}
 			}
 			if (server.workingDirectory() != null && !Files.isDirectory(server.workingDirectory())) {
 				valid = violation(context, "workingDirectory", "must be an existing directory");

@@ -47,10 +47,20 @@ public interface McpConnection {
 	boolean ping(Duration timeout);
 
 	/**
-	 * Completes as soon as the generation has ended on its own (process exit).
-	 * @return the exit of the generation
+	 * Completes as soon as the generation has ended on its own (process exit, or a
+	 * transport failure of a remote server).
+	 * @return the exit of the generation's process, {@code null} when it has none
 	 */
 	CompletableFuture<ExitStatus> onLost();
+
+	/**
+	 * Describes how the generation ended when no process exit tells it (for example a
+	 * refused HTTP connection).
+	 * @return the reason
+	 */
+	default String lossReason() {
+		return "process ended";
+	}
 
 	/**
 	 * Returns whether the generation has ended.

@@ -240,8 +240,8 @@ public final class McpServerSupervisor {
 		flush();
 		if (retired != null) {
 			McpConnection connection = retired;
-			connection.closeClient();
-			track(() -> afterTermination(connection, connection.terminate(), null));
+			closeQuietly(connection);
+			track(() -> afterTermination(connection, terminateQuietly(connection), null));
 		}
 		return status();
 	}
@@ -288,11 +288,12 @@ public final class McpServerSupervisor {
 		flush();
 		if (wasLive != null) {
 			McpConnection connection = wasLive;
-			connection.closeClient();
-			track(connection::terminate);
+			closeQuietly(connection);
+			track(() -> terminateQuietly(connection));
 		}
 		if (wasConnecting != null) {
-			track(wasConnecting::terminate);
+			McpConnection connection = wasConnecting;
+			track(() -> terminateQuietly(connection));
 		}
 		return quiescence();
 	}
@@ -557,8 +558,8 @@ public final class McpServerSupervisor {
 		flush();
 		first.complete(outcome);
 		if (discard) {
-			connection.closeClient();
-			connection.terminate();
+			closeQuietly(connection);
+			terminateQuietly(connection);
 			return;
 		}
 		connection.onLost().whenComplete((exit, ex) -> track(() -> onLost(connection, exit)));
@@ -613,7 +614,8 @@ public final class McpServerSupervisor {
 			this.terminating = true;
 			this.lastExit = exit;
 			this.lastStderr = connection.stderrTail();
-			String how = (endedBecause != null) ? endedBecause : (exit != null) ? exit.describe() : "process ended";
+			String how = (endedBecause != null) ? endedBecause
+					: (exit != null) ? exit.describe() : connection.lossReason();
 			RestartCause cause = (endedBecause != null) ? RestartCause.LIVENESS : RestartCause.CRASH;
 			this.lastError = "connection lost: " + how;
 			if (this.outageStartedAt == null) {
@@ -635,8 +637,32 @@ public final class McpServerSupervisor {
 			}
 		}
 		flush();
-		connection.closeClient();
-		afterTermination(connection, connection.terminate(), exit);
+		closeQuietly(connection);
+		afterTermination(connection, terminateQuietly(connection), exit);
+	}
+
+	/**
+	 * Closes a retired generation's client; a failure of the SDK's close must never stop
+	 * the state machine.
+	 */
+	private void closeQuietly(McpConnection connection) {
+		try {
+			connection.closeClient();
+		}
+		catch (RuntimeException ex) {
+			logger.debug(prefix() + "closing the client of generation " + connection.generation() + " failed", ex);
+		}
+	}
+
+	/** Terminates a retired generation; a failure to do so counts as not confirmed gone. */
+	private boolean terminateQuietly(McpConnection connection) {
+		try {
+			return connection.terminate();
+		}
+		catch (RuntimeException ex) {
+			logger.warn(prefix() + "terminating generation " + connection.generation() + " failed", ex);
+			return false;
+		}
 	}
 
 	/** Decides what follows once a retired generation's tree is terminated. */
@@ -712,7 +738,7 @@ public final class McpServerSupervisor {
 			this.live.endedBecause = because;
 			logger.warn(prefix() + because + "; ending generation " + connection.generation());
 		}
-		track(connection::terminate);
+		track(() -> terminateQuietly(connection));
 	}
 
 	private void onStable(int generation) {

@@ -17,6 +17,8 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Implementation;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
@@ -50,7 +52,11 @@ final class StdioConnection implements McpConnection {
 
 	private volatile @Nullable StdioServerProcess process;
 
+	private static final Log logger = LogFactory.getLog(StdioConnection.class);
+
 	private volatile @Nullable McpAsyncClient client;
+
+	private volatile @Nullable ProcessStdioTransport transport;
 
 	private volatile boolean terminateRequested;
 
@@ -86,7 +92,9 @@ final class StdioConnection implements McpConnection {
 			started.terminate(this.definition.terminationGracePeriod());
 			throw new McpConnectException(Kind.TRANSIENT, "stopped while starting", null, null);
 		}
-		McpAsyncClient created = McpClient.async(new ProcessStdioTransport(started, this.jsonMapper, label))
+		ProcessStdioTransport createdTransport = new ProcessStdioTransport(started, this.jsonMapper, label);
+		this.transport = createdTransport;
+		McpAsyncClient created = McpClient.async(createdTransport)
 			.requestTimeout(this.definition.requestTimeout())
 			.initializationTimeout(this.definition.initializationTimeout())
 			.clientInfo(CLIENT_INFO)
@@ -97,7 +105,7 @@ final class StdioConnection implements McpConnection {
 		// requests in flight at once instead of after their timeout.
 		started.onExit().thenRunAsync(() -> {
 			this.lost.complete(started.exitStatus());
-			created.close();
+			closeClient();
 		}, this.executor);
 		try {
 			created.initialize().block();
@@ -106,7 +114,7 @@ final class StdioConnection implements McpConnection {
 		}
 		catch (RuntimeException ex) {
 			boolean exitedByItself = !started.isAlive();
-			created.close();
+			closeClient();
 			boolean confirmed = started.terminate(this.definition.terminationGracePeriod());
 			throw openFailure(ex, started.exitStatus(), exitedByItself, confirmed);
 		}
@@ -208,8 +216,22 @@ final class StdioConnection implements McpConnection {
 	@Override
 	public void closeClient() {
 		McpAsyncClient current = this.client;
-		if (current != null) {
-			current.close();
+		ProcessStdioTransport currentTransport = this.transport;
+		try {
+			if (current != null) {
+				current.close();
+			}
+		}
+		catch (RuntimeException ex) {
+			// The SDK's close races with a re-initialization that a call on this dying
+			// client started (NullPointerException in LifecycleInitializer): the
+			// transport below is closed regardless, and it refuses to connect again.
+			logger.debug("Closing the client of generation " + this.generation + " failed", ex);
+		}
+		finally {
+			if (currentTransport != null) {
+				currentTransport.closeGracefully().subscribe();
+			}
 		}
 	}
 

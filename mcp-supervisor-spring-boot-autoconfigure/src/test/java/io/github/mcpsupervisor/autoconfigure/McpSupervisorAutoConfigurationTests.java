@@ -222,6 +222,45 @@ class McpSupervisorAutoConfigurationTests {
 	}
 
 	@Test
+	void runWithAStreamableHttpServerWithoutAUrlShouldFail() {
+		this.contextRunner.withPropertyValues("mcp.servers[0].name=remote", "mcp.servers[0].transport=streamable-http")
+			.run((context) -> assertThat(failure(context)).contains("servers[0].url")
+				.contains("is required when transport is streamable-http"));
+	}
+
+	@Test
+	void runWithAStreamableHttpServerWithARelativeUrlShouldFail() {
+		this.contextRunner
+			.withPropertyValues("mcp.servers[0].name=remote", "mcp.servers[0].transport=streamable-http",
+					"mcp.servers[0].url=/mcp")
+			.run((context) -> assertThat(failure(context)).contains("servers[0].url")
+				.contains("must be an absolute http or https URL"));
+	}
+
+	@Test
+	void runWithAStreamableHttpServerWithAnFtpUrlShouldFail() {
+		this.contextRunner
+			.withPropertyValues("mcp.servers[0].name=remote", "mcp.servers[0].transport=streamable-http",
+					"mcp.servers[0].url=ftp://127.0.0.1/mcp")
+			.run((context) -> assertThat(failure(context)).contains("must be an absolute http or https URL"));
+	}
+
+	@Test
+	void runWithAStreamableHttpServerShouldBindItsUrlAndHeaders() {
+		this.contextRunner
+			.withPropertyValues("mcp.servers[0].name=remote", "mcp.servers[0].transport=streamable-http",
+					"mcp.servers[0].url=http://127.0.0.1:1/mcp", "mcp.servers[0].headers.Authorization=Bearer x",
+					"mcp.servers[0].reconnect.enabled=false")
+			.run((context) -> {
+				McpSupervisorProperties.Server server = context.getBean(McpSupervisorProperties.class)
+					.servers()
+					.get(0);
+				assertThat(server.toHttpDefinition().url()).hasToString("http://127.0.0.1:1/mcp");
+				assertThat(server.toHttpDefinition().headers()).containsEntry("Authorization", "Bearer x");
+			});
+	}
+
+	@Test
 	void runWithAnUnknownKeyUnderAServerShouldFail() {
 		withDemoServer("mcp.servers[0].comand=typo")
 			.run((context) -> assertThat(failure(context)).contains("mcp.servers[0].comand"));

@@ -48,6 +48,9 @@ public final class FakeConnector implements McpConnector {
 
 	boolean answersPings = true;
 
+	/** Whether closing a client throws, as the SDK's close can. */
+	boolean closeFails;
+
 	/** Whether every generation dies under its first call. */
 	boolean crashOnCalls;
 
@@ -180,6 +183,9 @@ public final class FakeConnector implements McpConnector {
 		@Override
 		public void closeClient() {
 			this.clientClosed = true;
+			if (FakeConnector.this.closeFails) {
+				throw new NullPointerException("the SDK's close raced with a re-initialization");
+			}
 		}
 
 		@Override

@@ -186,6 +186,18 @@ class McpServerSupervisorTests {
 	}
 
 	@Test
+	void aFailingCloseOfTheSdkClientNeverStopsTheReconnect() {
+		startStable();
+		this.connector.closeFails = true;
+		this.connector.last().crash(137);
+		this.scheduler.runReady();
+		this.scheduler.advance(INITIAL);
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.connector.spawns()).isEqualTo(2);
+		assertThat(this.connector.maxAlive).isEqualTo(1);
+	}
+
+	@Test
 	void aTreeThatCannotBeConfirmedGoneStopsReconnecting() {
 		startUp();
 		this.connector.terminationConfirmed = false;

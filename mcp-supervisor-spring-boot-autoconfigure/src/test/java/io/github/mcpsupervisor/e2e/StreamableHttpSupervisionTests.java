@@ -1,0 +1,233 @@
+package io.github.mcpsupervisor.e2e;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import com.sun.net.httpserver.HttpServer;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import io.github.mcpsupervisor.actuate.McpEndpoint;
+import io.github.mcpsupervisor.actuate.McpServersHealthIndicator;
+import io.github.mcpsupervisor.autoconfigure.McpEndpointAutoConfiguration;
+import io.github.mcpsupervisor.autoconfigure.McpHealthContributorAutoConfiguration;
+import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
+import io.github.mcpsupervisor.supervisor.CallPolicy;
+import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
+import io.github.mcpsupervisor.supervisor.McpServerState;
+import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
+import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
+import io.github.mcpsupervisor.supervisor.SupervisorListener;
+import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
+import io.github.mcpsupervisor.transport.StreamableHttpConnector;
+import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Streamable HTTP servers under the same supervisor: npm's server-everything in its
+ * Streamable HTTP mode on a free loopback port, stopped and started again.
+ */
+class StreamableHttpSupervisionTests {
+
+	private static final Log logger = LogFactory.getLog(StreamableHttpSupervisionTests.class);
+
+	private static final Duration PATIENCE = Duration.ofSeconds(60);
+
+	private static final ReconnectPolicy RECONNECT = new ReconnectPolicy(true, Duration.ofMillis(100),
+			Duration.ofSeconds(2), 10, 0.1);
+
+	private final ThreadPoolSupervisorScheduler scheduler = new ThreadPoolSupervisorScheduler();
+
+	private final int port = freePort();
+
+	private Process server;
+
+	private McpServerSupervisor supervisor;
+
+	@AfterEach
+	void stop() throws Exception {
+		if (this.supervisor != null) {
+			this.supervisor.stop().get(30, TimeUnit.SECONDS);
+		}
+		this.scheduler.close();
+		stopServer();
+		await().atMost(PATIENCE).until(() -> ProcessHandle.current().descendants().findAny().isEmpty());
+	}
+
+	@Test
+	void aServerThatStopsAndStartsAgainIsReconnectedWithANewSessionAndTheSameTools() throws Exception {
+		startServer();
+		start(definition(Map.of()), new CallPolicy(Duration.ofSeconds(20), CallPolicy.Retry.SAFE, true, Set.of()));
+		List<String> tools = this.supervisor.tools().names();
+		assertThat(tools).contains("echo", "get-sum");
+		stopServer();
+		CompletableFuture<CallToolResult> call = CompletableFuture
+			.supplyAsync(() -> call("echo", Map.of("message", "across the restart")));
+		await().atMost(PATIENCE).until(() -> this.supervisor.state() == McpServerState.RECONNECTING);
+		assertThat(this.supervisor.status().lastError()).contains("transport failure");
+		long restartedAt = System.nanoTime();
+		startServer();
+		assertThat(text(call.get(60, TimeUnit.SECONDS))).contains("across the restart");
+		logger.info("HTTP server back: a waiting call succeeded "
+				+ TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restartedAt) + " ms after the server started again");
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.supervisor.status().generation()).isGreaterThanOrEqualTo(2);
+		assertThat(this.supervisor.tools().names()).isEqualTo(tools);
+	}
+
+	@Test
+	void aCallDuringTheOutageThatIsNotRetryEligibleFailsFast() throws Exception {
+		startServer();
+		start(definition(Map.of()), new CallPolicy(Duration.ZERO, CallPolicy.Retry.NEVER, true, Set.of()));
+		stopServer();
+		long started = System.nanoTime();
+		org.assertj.core.api.Assertions.assertThatException().isThrownBy(() -> call("echo", Map.of("message", "x")));
+		assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isLessThan(5000);
+		await().atMost(PATIENCE).until(() -> this.supervisor.state() == McpServerState.RECONNECTING);
+	}
+
+	@Test
+	void aServerThatNeverStartsIsRetriedWithinTheBudgetThenFails() {
+		this.supervisor = supervisor(definition(Map.of()),
+				new ReconnectPolicy(true, Duration.ofMillis(50), Duration.ofMillis(200), 3, 0), CallPolicy.defaults());
+		this.supervisor.start();
+		await().atMost(PATIENCE).until(() -> this.supervisor.state() == McpServerState.FAILED);
+		assertThat(this.supervisor.status().generation()).isEqualTo(3);
+		assertThat(this.supervisor.status().lastError()).isEqualTo("gave up after 3 attempts");
+	}
+
+	@Test
+	void anHttp401IsAConfigurationErrorThatFailsAtOnce() throws IOException {
+		HttpServer unauthorized = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.port),
+				0);
+		unauthorized.createContext("/", (exchange) -> {
+			exchange.sendResponseHeaders(401, -1);
+			exchange.close();
+		});
+		unauthorized.start();
+		try {
+			this.supervisor = supervisor(definition(Map.of("Authorization", "Bearer wrong")), RECONNECT,
+					CallPolicy.defaults());
+			this.supervisor.start().join();
+			assertThat(this.supervisor.state()).isEqualTo(McpServerState.FAILED);
+			assertThat(this.supervisor.status().generation()).isOne();
+			assertThat(this.supervisor.status().lastError()).contains("HTTP 401").contains("configuration error");
+		}
+		finally {
+			unauthorized.stop(0);
+		}
+	}
+
+	@Test
+	void healthAndTheEndpointShowAnHttpServerLikeAnyOtherWithItsHeadersMasked() throws Exception {
+		startServer();
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(McpSupervisorAutoConfiguration.class,
+					McpHealthContributorAutoConfiguration.class, McpEndpointAutoConfiguration.class,
+					HealthContributorAutoConfiguration.class, EndpointAutoConfiguration.class,
+					WebEndpointAutoConfiguration.class))
+			.withPropertyValues("mcp.servers[0].name=remote", "mcp.servers[0].transport=streamable-http",
+					"mcp.servers[0].url=" + url(), "mcp.servers[0].headers.Authorization=Bearer s3cr3t",
+					"mcp.servers[0].required=true", "management.endpoints.web.exposure.include=mcp")
+			.run((context) -> {
+				assertThat(context.getBean(McpServersHealthIndicator.class).health().getStatus().getCode())
+					.isEqualTo("UP");
+				Map<String, Object> remote = context.getBean(McpEndpoint.class).server("remote", SecurityContext.NONE);
+				assertThat(remote).containsEntry("state", McpServerState.UP);
+				assertThat(remote.get("configuration").toString()).contains("transport=streamable-http")
+					.contains("url=" + url())
+					.contains("headers={Authorization=******}")
+					.doesNotContain("s3cr3t");
+			});
+	}
+
+	private StreamableHttpServerDefinition definition(Map<String, String> headers) {
+		return new StreamableHttpServerDefinition("remote", url(), headers, Duration.ofSeconds(10),
+				Duration.ofSeconds(10));
+	}
+
+	private URI url() {
+		return URI.create("http://127.0.0.1:" + this.port + "/mcp");
+	}
+
+	private void start(StreamableHttpServerDefinition definition, CallPolicy callPolicy) {
+		this.supervisor = supervisor(definition, RECONNECT, callPolicy);
+		assertThat(this.supervisor.start().join().state()).isEqualTo(McpServerState.UP);
+	}
+
+	private McpServerSupervisor supervisor(StreamableHttpServerDefinition definition, ReconnectPolicy reconnect,
+			CallPolicy callPolicy) {
+		return new McpServerSupervisor(definition.name(), reconnect, callPolicy,
+				HealthCheckPolicy.disabled(Duration.ofSeconds(2)), new StreamableHttpConnector(definition),
+				this.scheduler, SupervisorListener.NONE);
+	}
+
+	private void startServer() throws IOException {
+		ProcessBuilder builder = new ProcessBuilder("node", TestServers.everythingScript().toString(), "streamableHttp");
+		builder.environment().put("PORT", String.valueOf(this.port));
+		builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+		this.server = builder.start();
+		await().atMost(PATIENCE).until(this::listening);
+	}
+
+	private void stopServer() {
+		if (this.server != null) {
+			this.server.descendants().forEach(ProcessHandle::destroyForcibly);
+			this.server.destroyForcibly();
+			await().atMost(PATIENCE).until(() -> !this.server.isAlive() && !listening());
+			this.server = null;
+		}
+	}
+
+	private boolean listening() {
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.port), 200);
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+	private CallToolResult call(String tool, Map<String, Object> arguments) {
+		return this.supervisor.callTool(CallToolRequest.builder(tool).arguments(arguments).build());
+	}
+
+	private static String text(CallToolResult result) {
+		return ((TextContent) result.content().get(0)).text();
+	}
+
+	private static int freePort() {
+		try (ServerSocket socket = new ServerSocket(0, 0, InetAddress.getLoopbackAddress())) {
+			return socket.getLocalPort();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}
