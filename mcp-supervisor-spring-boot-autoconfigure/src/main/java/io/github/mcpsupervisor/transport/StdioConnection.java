@@ -9,18 +9,15 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import io.modelcontextprotocol.spec.McpSchema.Implementation;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-import reactor.core.publisher.Mono;
 
 import io.github.mcpsupervisor.supervisor.ExitStatus;
 import io.github.mcpsupervisor.supervisor.McpConnectException;
@@ -31,9 +28,6 @@ import io.github.mcpsupervisor.supervisor.McpConnection;
  * One generation of a stdio server: its own process, transport and SDK client.
  */
 final class StdioConnection implements McpConnection {
-
-	private static final Implementation CLIENT_INFO = new Implementation("mcp-supervisor", null, "0.1.0", null, null,
-			null);
 
 	/** How long a failed call waits for the process exit that may have caused it. */
 	private static final Duration LOSS_SETTLE_TIME = Duration.ofMillis(200);
@@ -85,7 +79,7 @@ final class StdioConnection implements McpConnection {
 		}
 		catch (IOException ex) {
 			throw new McpConnectException(Kind.CONFIGURATION,
-					"cannot start " + this.definition.commandLine() + ": " + rootMessage(ex), null, ex);
+					"cannot start " + this.definition.commandLine() + ": " + McpClients.rootMessage(ex), null, ex);
 		}
 		this.process = started;
 		if (this.terminateRequested) {
@@ -94,12 +88,8 @@ final class StdioConnection implements McpConnection {
 		}
 		ProcessStdioTransport createdTransport = new ProcessStdioTransport(started, this.jsonMapper, label);
 		this.transport = createdTransport;
-		McpAsyncClient created = McpClient.async(createdTransport)
-			.requestTimeout(this.definition.requestTimeout())
-			.initializationTimeout(this.definition.initializationTimeout())
-			.clientInfo(CLIENT_INFO)
-			.toolsChangeConsumer((ignored) -> Mono.fromRunnable(this.toolsChanged))
-			.build();
+		McpAsyncClient created = McpClients.create(createdTransport, this.definition.requestTimeout(),
+				this.definition.initializationTimeout(), this.toolsChanged);
 		this.client = created;
 		// The exit is the one signal of a dead stdio server: closing the client fails the
 		// requests in flight at once instead of after their timeout.
@@ -109,7 +99,7 @@ final class StdioConnection implements McpConnection {
 		}, this.executor);
 		try {
 			created.initialize().block();
-			this.tools = requireResult(created.listTools().block()).tools();
+			this.tools = McpClients.requireResult(created.listTools().block()).tools();
 			started.rememberDescendants();
 		}
 		catch (RuntimeException ex) {
@@ -127,7 +117,7 @@ final class StdioConnection implements McpConnection {
 			message.append("process exited during initialize with ").append(exit.describe());
 		}
 		else {
-			message.append("initialize failed: ").append(rootMessage(ex));
+			message.append("initialize failed: ").append(McpClients.rootMessage(ex));
 		}
 		if (exit != null && exit.lastStderrLine() != null) {
 			message.append("; last stderr line: ").append(exit.lastStderrLine());
@@ -150,7 +140,7 @@ final class StdioConnection implements McpConnection {
 
 	@Override
 	public List<Tool> listTools() {
-		List<Tool> listed = requireResult(requireClient().listTools().block()).tools();
+		List<Tool> listed = McpClients.requireResult(requireClient().listTools().block()).tools();
 		StdioServerProcess current = this.process;
 		if (current != null) {
 			current.rememberDescendants();
@@ -161,7 +151,7 @@ final class StdioConnection implements McpConnection {
 	@Override
 	public CallToolResult callTool(CallToolRequest request) {
 		try {
-			return requireResult(requireClient().callTool(request).block());
+			return McpClients.requireResult(requireClient().callTool(request).block());
 		}
 		catch (McpError ex) {
 			throw ex; // the server answered
@@ -177,23 +167,7 @@ final class StdioConnection implements McpConnection {
 	@Override
 	public boolean ping(Duration timeout) {
 		McpAsyncClient current = this.client;
-		if (current == null || this.lost.isDone()) {
-			return false;
-		}
-		try {
-			current.ping().block(timeout);
-			return true;
-		}
-		catch (RuntimeException ex) {
-			return false;
-		}
-	}
-
-	private static <T> T requireResult(@Nullable T result) {
-		if (result == null) {
-			throw new IllegalStateException("the MCP server sent no result");
-		}
-		return result;
+		return current != null && !this.lost.isDone() && McpClients.ping(current, timeout) == null;
 	}
 
 	private void awaitLoss(Duration bound) {
@@ -263,12 +237,5 @@ final class StdioConnection implements McpConnection {
 		return current;
 	}
 
-	private static String rootMessage(Throwable ex) {
-		Throwable root = ex;
-		while (root.getCause() != null && root.getCause() != root) {
-			root = root.getCause();
-		}
-		return String.valueOf(root.getMessage());
-	}
 
 }

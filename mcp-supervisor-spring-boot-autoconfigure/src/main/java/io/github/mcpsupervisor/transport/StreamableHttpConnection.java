@@ -7,19 +7,16 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import io.modelcontextprotocol.client.McpAsyncClient;
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.client.transport.McpHttpClientTransportAuthorizationException;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import io.modelcontextprotocol.spec.McpSchema.Implementation;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import io.modelcontextprotocol.spec.McpTransportException;
 import io.modelcontextprotocol.spec.McpTransportSessionNotFoundException;
 import org.jspecify.annotations.Nullable;
-import reactor.core.publisher.Mono;
 
 import io.github.mcpsupervisor.supervisor.ExitStatus;
 import io.github.mcpsupervisor.supervisor.McpConnectException;
@@ -33,9 +30,6 @@ import io.github.mcpsupervisor.supervisor.McpConnection;
  * configuration error.
  */
 final class StreamableHttpConnection implements McpConnection {
-
-	private static final Implementation CLIENT_INFO = new Implementation("mcp-supervisor", null, "0.1.0", null, null,
-			null);
 
 	private final StreamableHttpServerDefinition definition;
 
@@ -80,27 +74,23 @@ final class StreamableHttpConnection implements McpConnection {
 			.httpRequestCustomizer((request, method, uri, body, context) -> this.definition.headers()
 				.forEach(request::header))
 			.build();
-		McpAsyncClient created = McpClient.async(transport)
-			.requestTimeout(this.definition.requestTimeout())
-			.initializationTimeout(this.definition.initializationTimeout())
-			.clientInfo(CLIENT_INFO)
-			.toolsChangeConsumer((ignored) -> Mono.fromRunnable(this.toolsChanged))
-			.build();
+		McpAsyncClient created = McpClients.create(transport, this.definition.requestTimeout(),
+				this.definition.initializationTimeout(), this.toolsChanged);
 		this.client = created;
 		try {
 			created.initialize().block();
-			this.tools = requireResult(created.listTools().block()).tools();
+			this.tools = McpClients.requireResult(created.listTools().block()).tools();
 		}
 		catch (RuntimeException ex) {
 			closeClient();
-			McpHttpClientTransportAuthorizationException denied = cause(ex,
+			McpHttpClientTransportAuthorizationException denied = McpClients.cause(ex,
 					McpHttpClientTransportAuthorizationException.class);
 			if (denied != null) {
 				throw new McpConnectException(Kind.CONFIGURATION, "HTTP " + denied.getResponseInfo().statusCode()
 						+ " from " + url + ": the server refuses these credentials (check the headers)", null, ex);
 			}
-			throw new McpConnectException(Kind.TRANSIENT, "cannot connect to " + url + ": " + rootMessage(ex), null,
-					ex);
+			throw new McpConnectException(Kind.TRANSIENT,
+					"cannot connect to " + url + ": " + McpClients.rootMessage(ex), null, ex);
 		}
 	}
 
@@ -112,7 +102,7 @@ final class StreamableHttpConnection implements McpConnection {
 	@Override
 	public List<Tool> listTools() {
 		try {
-			return requireResult(requireClient().listTools().block()).tools();
+			return McpClients.requireResult(requireClient().listTools().block()).tools();
 		}
 		catch (RuntimeException ex) {
 			endIfTransportFailed(ex);
@@ -123,7 +113,7 @@ final class StreamableHttpConnection implements McpConnection {
 	@Override
 	public CallToolResult callTool(CallToolRequest request) {
 		try {
-			return requireResult(requireClient().callTool(request).block());
+			return McpClients.requireResult(requireClient().callTool(request).block());
 		}
 		catch (McpError ex) {
 			throw ex; // the server answered
@@ -140,14 +130,11 @@ final class StreamableHttpConnection implements McpConnection {
 		if (current == null || this.lost.isDone()) {
 			return false;
 		}
-		try {
-			current.ping().block(timeout);
-			return true;
+		RuntimeException failure = McpClients.ping(current, timeout);
+		if (failure != null) {
+			endIfTransportFailed(failure);
 		}
-		catch (RuntimeException ex) {
-			endIfTransportFailed(ex);
-			return false;
-		}
+		return failure == null;
 	}
 
 	@Override
@@ -194,16 +181,17 @@ final class StreamableHttpConnection implements McpConnection {
 	 * connection, a lost session, a refusal of the credentials.
 	 */
 	private void endIfTransportFailed(RuntimeException ex) {
-		McpHttpClientTransportAuthorizationException denied = cause(ex,
+		McpHttpClientTransportAuthorizationException denied = McpClients.cause(ex,
 				McpHttpClientTransportAuthorizationException.class);
 		if (denied != null) {
 			end("HTTP " + denied.getResponseInfo().statusCode() + " from " + this.definition.url());
 		}
-		else if (cause(ex, McpTransportSessionNotFoundException.class) != null) {
+		else if (McpClients.cause(ex, McpTransportSessionNotFoundException.class) != null) {
 			end("session not found (the server forgot it, e.g. after a restart)");
 		}
-		else if (cause(ex, IOException.class) != null || cause(ex, McpTransportException.class) != null) {
-			end("transport failure: " + rootMessage(ex));
+		else if (McpClients.cause(ex, IOException.class) != null
+				|| McpClients.cause(ex, McpTransportException.class) != null) {
+			end("transport failure: " + McpClients.rootMessage(ex));
 		}
 	}
 
@@ -224,31 +212,7 @@ final class StreamableHttpConnection implements McpConnection {
 		return current;
 	}
 
-	private static <T> T requireResult(@Nullable T result) {
-		if (result == null) {
-			throw new IllegalStateException("the MCP server sent no result");
-		}
-		return result;
-	}
 
-	private static <T extends Throwable> @Nullable T cause(Throwable ex, Class<T> type) {
-		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			if (type.isInstance(cause)) {
-				return type.cast(cause);
-			}
-			if (cause.getCause() == cause) {
-				break;
-			}
-		}
-		return null;
-	}
 
-	private static String rootMessage(Throwable ex) {
-		Throwable root = ex;
-		while (root.getCause() != null && root.getCause() != root) {
-			root = root.getCause();
-		}
-		return (root.getMessage() != null) ? root.getMessage() : root.getClass().getSimpleName();
-	}
 
 }
