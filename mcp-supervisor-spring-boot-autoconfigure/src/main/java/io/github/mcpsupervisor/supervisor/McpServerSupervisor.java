@@ -5,12 +5,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Queue;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 
@@ -56,9 +53,7 @@ public final class McpServerSupervisor {
 
 	private final Object lock = new Object();
 
-	private final Object notifyLock = new Object();
-
-	private final Queue<Runnable> outbox = new ConcurrentLinkedQueue<>();
+	private final Outbox outbox;
 
 	private final Set<CompletableFuture<Void>> work = ConcurrentHashMap.newKeySet();
 
@@ -136,6 +131,7 @@ public final class McpServerSupervisor {
 		this.scheduler = scheduler;
 		this.listener = listener;
 		this.budget = new OutageBudget(policy);
+		this.outbox = new Outbox(name);
 	}
 
 	public String name() {
@@ -349,13 +345,13 @@ public final class McpServerSupervisor {
 			throw ex; // the server answered: never retried, never a reason to reconnect
 		}
 		catch (RuntimeException ex) {
-			if (isCancellation(ex)) {
+			if (Failures.isCancellation(ex)) {
 				throw ex;
 			}
 			if (connection.isLost()) {
 				throw new LostDuringCall(ex);
 			}
-			if (hasCause(ex, TimeoutException.class)) {
+			if (Failures.hasCause(ex, TimeoutException.class)) {
 				if (connection.ping(this.healthCheck.timeout())) {
 					throw ex; // slow, not dead
 				}
@@ -439,22 +435,6 @@ public final class McpServerSupervisor {
 				lost.getCause());
 	}
 
-	private static boolean isCancellation(Throwable ex) {
-		return Thread.currentThread().isInterrupted() || hasCause(ex, InterruptedException.class)
-				|| hasCause(ex, CancellationException.class);
-	}
-
-	private static boolean hasCause(Throwable ex, Class<? extends Throwable> type) {
-		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			if (type.isInstance(cause)) {
-				return true;
-			}
-			if (cause.getCause() == cause) {
-				break;
-			}
-		}
-		return false;
-	}
 
 	/** The generation of a call ended under it. */
 	private static final class LostDuringCall extends RuntimeException {
@@ -527,7 +507,7 @@ public final class McpServerSupervisor {
 			this.connecting = null;
 			discard = this.state == McpServerState.STOPPED;
 			if (!discard) {
-				Generation generation = new Generation(connection);
+				Generation generation = new Generation(connection, now());
 				this.live = generation;
 				this.current = connection;
 				this.connectWhenIdle = false;
@@ -876,17 +856,7 @@ public final class McpServerSupervisor {
 
 	/** Delivers queued notifications in order, outside the state lock. */
 	private void flush() {
-		synchronized (this.notifyLock) {
-			Runnable notification;
-			while ((notification = this.outbox.poll()) != null) {
-				try {
-					notification.run();
-				}
-				catch (RuntimeException ex) {
-					logger.warn(prefix() + "a supervisor listener failed", ex);
-				}
-			}
-		}
+		this.outbox.flush();
 	}
 
 	private void track(Runnable task) {
@@ -949,43 +919,6 @@ public final class McpServerSupervisor {
 
 	private Instant now() {
 		return this.scheduler.clock().instant();
-	}
-
-	/** The live generation and the work attached to it. */
-	private final class Generation {
-
-		final McpConnection connection;
-
-		final Instant upSince = now();
-
-		@Nullable Cancellable stabilityTimer;
-
-		@Nullable Cancellable probeTimer;
-
-		int failedProbes;
-
-		/** Why the supervisor ended this generation itself, if it did. */
-		@Nullable String endedBecause;
-
-		boolean syncRunning;
-
-		boolean syncAgain;
-
-		Generation(McpConnection connection) {
-			this.connection = connection;
-		}
-
-		void cancelTimers() {
-			if (this.stabilityTimer != null) {
-				this.stabilityTimer.cancel();
-				this.stabilityTimer = null;
-			}
-			if (this.probeTimer != null) {
-				this.probeTimer.cancel();
-				this.probeTimer = null;
-			}
-		}
-
 	}
 
 }

@@ -1,0 +1,48 @@
+package io.github.mcpsupervisor.supervisor;
+
+import java.time.Instant;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.mcpsupervisor.supervisor.SupervisorScheduler.Cancellable;
+
+/**
+ * The live generation of a supervisor and the work attached to it. Guarded by the
+ * supervisor's lock.
+ */
+final class Generation {
+
+	final McpConnection connection;
+
+	final Instant upSince;
+
+	@Nullable Cancellable stabilityTimer;
+
+	@Nullable Cancellable probeTimer;
+
+	int failedProbes;
+
+	/** Why the supervisor ended this generation itself, if it did. */
+	@Nullable String endedBecause;
+
+	boolean syncRunning;
+
+	boolean syncAgain;
+
+	Generation(McpConnection connection, Instant upSince) {
+		this.connection = connection;
+		this.upSince = upSince;
+	}
+
+	void cancelTimers() {
+		if (this.stabilityTimer != null) {
+			this.stabilityTimer.cancel();
+			this.stabilityTimer = null;
+		}
+		if (this.probeTimer != null) {
+			this.probeTimer.cancel();
+			this.probeTimer = null;
+		}
+	}
+
+}
