@@ -175,10 +175,28 @@ public final class McpServerSupervisor {
 			this.outageStartedAt = null;
 			transition(McpServerState.STARTING, "start", null);
 			this.budget.takeImmediate();
-			launchAttempt();
+			CompletableFuture<Void> previous = quiescence();
+			if (previous.isDone()) {
+				launchAttempt();
+			}
+			else {
+				// a stop's terminations are still running: never two processes
+				int token = ++this.attemptToken;
+				previous.whenComplete((ignored, ex) -> launchWhenQuiescent(token));
+			}
 		}
 		flush();
 		return outcome;
+	}
+
+	private void launchWhenQuiescent(int token) {
+		synchronized (this.lock) {
+			if (token != this.attemptToken || this.state != McpServerState.STARTING || this.connecting != null) {
+				return;
+			}
+			launchAttempt();
+		}
+		flush();
 	}
 
 	/**

@@ -459,6 +459,18 @@ class McpServerSupervisorTests {
 	}
 
 	@Test
+	void aStartRightAfterAStopWaitsForTheStopsTerminations() {
+		startUp();
+		this.supervisor.stop();
+		this.supervisor.start();
+		assertThat(this.connector.spawns()).as("no attempt before the stop's termination ended").isOne();
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.connector.events).containsExactly("open g1", "terminate g1", "open g2");
+		assertThat(this.connector.maxAlive).isEqualTo(1);
+	}
+
+	@Test
 	void aStoppedSupervisorCanStartAgainWithAFreshBudget() {
 		startUp();
 		this.supervisor.stop();
