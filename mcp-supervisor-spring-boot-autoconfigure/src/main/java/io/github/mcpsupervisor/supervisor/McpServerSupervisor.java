@@ -442,17 +442,13 @@ public final class McpServerSupervisor {
 	private McpServerUnavailableException lostDuringCall(McpConnection connection, String tool, LostDuringCall lost,
 			String retried) {
 		ExitStatus exit = connection.onLost().getNow(null);
+		String how = (exit != null) ? exit.describe() : connection.isLost() ? connection.lossReason() : null;
 		Tool offered = this.tools.find(tool);
-		String notRetried = (offered != null && !this.callPolicy.isRetryEligible(offered) && retried.isEmpty())
+		String retry = (offered != null && !this.callPolicy.isRetryEligible(offered) && retried.isEmpty())
 				? " It was not retried: tool '" + tool + "' is not retry-eligible." : retried;
 		return new McpServerUnavailableException(this.name, McpServerState.RECONNECTING,
-				"MCP server '" + this.name + "' crashed during the call to tool '" + tool + "'"
-						+ ((exit != null) ? " (" + exit.describe() + ")" : "")
-						+ ": the call may or may not have taken effect." + notRetried + " "
-						+ (this.policy.enabled() ? "Reconnecting." : "Reconnect is disabled; reset the server."),
-				lost.getCause());
+				UnavailableMessages.lostDuringCall(this.name, tool, how, retry, this.policy.enabled()), lost.getCause());
 	}
-
 
 	/** The generation of a call ended under it. */
 	private static final class LostDuringCall extends RuntimeException {
@@ -903,20 +899,8 @@ public final class McpServerSupervisor {
 
 	private McpServerUnavailableException unavailable(String tool, String suffix) {
 		McpServerStatus status = status();
-		String detail = switch (status.state()) {
-			case STARTING -> "is starting";
-			case RECONNECTING -> "is reconnecting (attempt " + status.attemptsUsed() + "/" + status.maxAttempts()
-					+ ((status.nextAttemptAt() != null)
-							? ", next in " + Math.max(0, Duration.between(now(), status.nextAttemptAt()).toMillis()) + " ms"
-							: "")
-					+ ")";
-			case DISCONNECTED -> "lost its connection and reconnect is disabled; " + resetHint();
-			case FAILED -> "has failed (" + status.lastError() + "); " + resetHint();
-			case STOPPED -> "is stopped";
-			case UP -> "is between generations";
-		};
 		return new McpServerUnavailableException(this.name, status.state(),
-				"MCP server '" + this.name + "' " + detail + suffix + ": tool '" + tool + "' is unavailable", null);
+				UnavailableMessages.notUp(status, now(), tool, suffix), null);
 	}
 
 	private McpServerStatus statusLocked() {
@@ -928,7 +912,7 @@ public final class McpServerSupervisor {
 	}
 
 	private String resetHint() {
-		return "Reset it with McpSupervisors.reset(\"" + this.name + "\").";
+		return UnavailableMessages.resetHint(this.name);
 	}
 
 	private String prefix() {
