@@ -3,7 +3,6 @@ package io.github.mcpsupervisor.transport;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -11,30 +10,21 @@ import java.util.concurrent.TimeoutException;
 
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.json.McpJsonMapper;
-import io.modelcontextprotocol.spec.McpError;
-import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
-import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import io.modelcontextprotocol.spec.McpSchema.Tool;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.github.mcpsupervisor.supervisor.ExitStatus;
 import io.github.mcpsupervisor.supervisor.McpConnectException;
 import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
-import io.github.mcpsupervisor.supervisor.McpConnection;
 
 /**
  * One generation of a stdio server: its own process, transport and SDK client.
  */
-final class StdioConnection implements McpConnection {
+final class StdioConnection extends ClientConnection {
 
 	/** How long a failed call waits for the process exit that may have caused it. */
 	private static final Duration LOSS_SETTLE_TIME = Duration.ofMillis(200);
 
 	private final StdioServerDefinition definition;
-
-	private final int generation;
 
 	private final Runnable toolsChanged;
 
@@ -42,37 +32,24 @@ final class StdioConnection implements McpConnection {
 
 	private final McpJsonMapper jsonMapper;
 
-	private final CompletableFuture<ExitStatus> lost = new CompletableFuture<>();
-
 	private volatile @Nullable StdioServerProcess process;
-
-	private static final Log logger = LogFactory.getLog(StdioConnection.class);
-
-	private volatile @Nullable McpAsyncClient client;
 
 	private volatile @Nullable ProcessStdioTransport transport;
 
 	private volatile boolean terminateRequested;
 
-	private volatile List<Tool> tools = List.of();
-
 	StdioConnection(StdioServerDefinition definition, int generation, Runnable toolsChanged, Executor executor,
 			McpJsonMapper jsonMapper) {
+		super(definition.name(), generation);
 		this.definition = definition;
-		this.generation = generation;
 		this.toolsChanged = toolsChanged;
 		this.executor = executor;
 		this.jsonMapper = jsonMapper;
 	}
 
 	@Override
-	public int generation() {
-		return this.generation;
-	}
-
-	@Override
 	public void open() throws McpConnectException {
-		String label = "mcp-" + this.definition.name() + "-g" + this.generation;
+		String label = "mcp-" + this.definition.name() + "-g" + generation();
 		StdioServerProcess started;
 		try {
 			started = StdioServerProcess.start(this.definition, label);
@@ -134,40 +111,27 @@ final class StdioConnection implements McpConnection {
 	}
 
 	@Override
-	public List<Tool> tools() {
-		return this.tools;
+	protected void callFailed(RuntimeException ex) {
+		// A broken pipe can surface a moment before the exit does: give the exit that
+		// moment, so that the failure is reported as the loss it is.
+		awaitLoss(LOSS_SETTLE_TIME);
 	}
 
 	@Override
-	public List<Tool> listTools() {
-		List<Tool> listed = McpClients.requireResult(requireClient().listTools().block()).tools();
+	protected void afterListing() {
 		StdioServerProcess current = this.process;
 		if (current != null) {
 			current.rememberDescendants();
 		}
-		return listed;
 	}
 
 	@Override
-	public CallToolResult callTool(CallToolRequest request) {
-		try {
-			return McpClients.requireResult(requireClient().callTool(request).block());
+	protected void afterClose() {
+		// closed even when the client's close failed; it refuses to connect again
+		ProcessStdioTransport current = this.transport;
+		if (current != null) {
+			current.closeGracefully().subscribe();
 		}
-		catch (McpError ex) {
-			throw ex; // the server answered
-		}
-		catch (RuntimeException ex) {
-			// A broken pipe can surface a moment before the exit does: give the exit that
-			// moment, so that the failure is reported as the loss it is.
-			awaitLoss(LOSS_SETTLE_TIME);
-			throw ex;
-		}
-	}
-
-	@Override
-	public boolean ping(Duration timeout) {
-		McpAsyncClient current = this.client;
-		return current != null && !this.lost.isDone() && McpClients.ping(current, timeout) == null;
 	}
 
 	private void awaitLoss(Duration bound) {
@@ -179,33 +143,6 @@ final class StdioConnection implements McpConnection {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-		}
-	}
-
-	@Override
-	public CompletableFuture<ExitStatus> onLost() {
-		return this.lost;
-	}
-
-	@Override
-	public void closeClient() {
-		McpAsyncClient current = this.client;
-		ProcessStdioTransport currentTransport = this.transport;
-		try {
-			if (current != null) {
-				current.close();
-			}
-		}
-		catch (RuntimeException ex) {
-			// The SDK's close races with a re-initialization that a call on this dying
-			// client started (NullPointerException in LifecycleInitializer): the
-			// transport below is closed regardless, and it refuses to connect again.
-			logger.debug("Closing the client of generation " + this.generation + " failed", ex);
-		}
-		finally {
-			if (currentTransport != null) {
-				currentTransport.closeGracefully().subscribe();
-			}
 		}
 	}
 
@@ -227,15 +164,4 @@ final class StdioConnection implements McpConnection {
 		StdioServerProcess current = this.process;
 		return (current != null) ? current.stderr().lines() : List.of();
 	}
-
-	private McpAsyncClient requireClient() {
-		McpAsyncClient current = this.client;
-		if (current == null) {
-			throw new IllegalStateException("generation " + this.generation + " of MCP server '"
-					+ this.definition.name() + "' is not connected");
-		}
-		return current;
-	}
-
-
 }

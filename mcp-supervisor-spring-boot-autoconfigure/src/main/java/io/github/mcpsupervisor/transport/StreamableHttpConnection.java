@@ -2,26 +2,18 @@ package io.github.mcpsupervisor.transport;
 
 import java.io.IOException;
 import java.net.URI;
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.client.transport.McpHttpClientTransportAuthorizationException;
 import io.modelcontextprotocol.json.McpJsonMapper;
-import io.modelcontextprotocol.spec.McpError;
-import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
-import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import io.modelcontextprotocol.spec.McpSchema.Tool;
 import io.modelcontextprotocol.spec.McpTransportException;
 import io.modelcontextprotocol.spec.McpTransportSessionNotFoundException;
 import org.jspecify.annotations.Nullable;
 
-import io.github.mcpsupervisor.supervisor.ExitStatus;
 import io.github.mcpsupervisor.supervisor.McpConnectException;
 import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
-import io.github.mcpsupervisor.supervisor.McpConnection;
 
 /**
  * One generation of a Streamable HTTP server: its own client and session. A transport
@@ -29,35 +21,22 @@ import io.github.mcpsupervisor.supervisor.McpConnection;
  * that the supervisor reconnects with a new client and session; an HTTP 401 or 403 is a
  * configuration error.
  */
-final class StreamableHttpConnection implements McpConnection {
+final class StreamableHttpConnection extends ClientConnection {
 
 	private final StreamableHttpServerDefinition definition;
-
-	private final int generation;
 
 	private final Runnable toolsChanged;
 
 	private final McpJsonMapper jsonMapper;
 
-	private final CompletableFuture<ExitStatus> lost = new CompletableFuture<>();
-
-	private volatile @Nullable McpAsyncClient client;
-
 	private volatile String lossReason = "connection closed";
-
-	private volatile List<Tool> tools = List.of();
 
 	StreamableHttpConnection(StreamableHttpServerDefinition definition, int generation, Runnable toolsChanged,
 			McpJsonMapper jsonMapper) {
+		super(definition.name(), generation);
 		this.definition = definition;
-		this.generation = generation;
 		this.toolsChanged = toolsChanged;
 		this.jsonMapper = jsonMapper;
-	}
-
-	@Override
-	public int generation() {
-		return this.generation;
 	}
 
 	@Override
@@ -95,69 +74,8 @@ final class StreamableHttpConnection implements McpConnection {
 	}
 
 	@Override
-	public List<Tool> tools() {
-		return this.tools;
-	}
-
-	@Override
-	public List<Tool> listTools() {
-		try {
-			return McpClients.requireResult(requireClient().listTools().block()).tools();
-		}
-		catch (RuntimeException ex) {
-			endIfTransportFailed(ex);
-			throw ex;
-		}
-	}
-
-	@Override
-	public CallToolResult callTool(CallToolRequest request) {
-		try {
-			return McpClients.requireResult(requireClient().callTool(request).block());
-		}
-		catch (McpError ex) {
-			throw ex; // the server answered
-		}
-		catch (RuntimeException ex) {
-			endIfTransportFailed(ex);
-			throw ex;
-		}
-	}
-
-	@Override
-	public boolean ping(Duration timeout) {
-		McpAsyncClient current = this.client;
-		if (current == null || this.lost.isDone()) {
-			return false;
-		}
-		RuntimeException failure = McpClients.ping(current, timeout);
-		if (failure != null) {
-			endIfTransportFailed(failure);
-		}
-		return failure == null;
-	}
-
-	@Override
-	public CompletableFuture<ExitStatus> onLost() {
-		return this.lost;
-	}
-
-	@Override
 	public String lossReason() {
 		return this.lossReason;
-	}
-
-	@Override
-	public void closeClient() {
-		McpAsyncClient current = this.client;
-		try {
-			if (current != null) {
-				current.close();
-			}
-		}
-		catch (RuntimeException ex) {
-			// the SDK's close can race with a re-initialization a dying call started
-		}
 	}
 
 	@Override
@@ -174,6 +92,16 @@ final class StreamableHttpConnection implements McpConnection {
 	@Override
 	public List<String> stderrTail() {
 		return List.of();
+	}
+
+	@Override
+	protected void callFailed(RuntimeException ex) {
+		endIfTransportFailed(ex);
+	}
+
+	@Override
+	protected void pingFailed(RuntimeException ex) {
+		endIfTransportFailed(ex);
 	}
 
 	/**
@@ -202,17 +130,5 @@ final class StreamableHttpConnection implements McpConnection {
 		}
 		closeClient();
 	}
-
-	private McpAsyncClient requireClient() {
-		McpAsyncClient current = this.client;
-		if (current == null || this.lost.isDone()) {
-			throw new IllegalStateException("generation " + this.generation + " of MCP server '"
-					+ this.definition.name() + "' is not connected");
-		}
-		return current;
-	}
-
-
-
 
 }

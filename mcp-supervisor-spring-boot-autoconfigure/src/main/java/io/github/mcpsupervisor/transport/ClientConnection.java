@@ -1,0 +1,143 @@
+package io.github.mcpsupervisor.transport;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import io.github.mcpsupervisor.supervisor.ExitStatus;
+import io.github.mcpsupervisor.supervisor.McpConnection;
+
+/**
+ * What every generation does with its SDK client, whatever reaches the server: calls
+ * that never touch a client once the generation is lost, pings with a real timeout, a
+ * close that the SDK's failures cannot escape. Transports react to failures in their own
+ * way through the hooks.
+ */
+abstract class ClientConnection implements McpConnection {
+
+	private static final Log logger = LogFactory.getLog(ClientConnection.class);
+
+	private final String server;
+
+	private final int generation;
+
+	/** Completes when the generation has ended; with the process exit, if there is one. */
+	protected final CompletableFuture<ExitStatus> lost = new CompletableFuture<>();
+
+	protected volatile @Nullable McpAsyncClient client;
+
+	protected volatile List<Tool> tools = List.of();
+
+	ClientConnection(String server, int generation) {
+		this.server = server;
+		this.generation = generation;
+	}
+
+	@Override
+	public int generation() {
+		return this.generation;
+	}
+
+	@Override
+	public List<Tool> tools() {
+		return this.tools;
+	}
+
+	@Override
+	public List<Tool> listTools() {
+		try {
+			List<Tool> listed = McpClients.requireResult(requireClient().listTools().block()).tools();
+			afterListing();
+			return listed;
+		}
+		catch (RuntimeException ex) {
+			callFailed(ex);
+			throw ex;
+		}
+	}
+
+	@Override
+	public CallToolResult callTool(CallToolRequest request) {
+		try {
+			return McpClients.requireResult(requireClient().callTool(request).block());
+		}
+		catch (McpError ex) {
+			throw ex; // the server answered
+		}
+		catch (RuntimeException ex) {
+			callFailed(ex);
+			throw ex;
+		}
+	}
+
+	@Override
+	public boolean ping(Duration timeout) {
+		McpAsyncClient current = this.client;
+		if (current == null || this.lost.isDone()) {
+			return false;
+		}
+		RuntimeException failure = McpClients.ping(current, timeout);
+		if (failure != null) {
+			pingFailed(failure);
+		}
+		return failure == null;
+	}
+
+	@Override
+	public CompletableFuture<ExitStatus> onLost() {
+		return this.lost;
+	}
+
+	@Override
+	public void closeClient() {
+		McpAsyncClient current = this.client;
+		try {
+			if (current != null) {
+				current.close();
+			}
+		}
+		catch (RuntimeException ex) {
+			// The SDK's close races with a re-initialization that a call on this dying
+			// client started (NullPointerException in LifecycleInitializer).
+			logger.debug("Closing the client of generation " + this.generation + " of MCP server '" + this.server
+					+ "' failed", ex);
+		}
+		finally {
+			afterClose();
+		}
+	}
+
+	/** A call or a re-listing failed other than by a server-answered error. */
+	protected abstract void callFailed(RuntimeException ex);
+
+	/** A ping was not answered in time. */
+	protected void pingFailed(RuntimeException ex) {
+	}
+
+	/** The tools were listed again. */
+	protected void afterListing() {
+	}
+
+	/** The client was closed, or its close failed. */
+	protected void afterClose() {
+	}
+
+	private McpAsyncClient requireClient() {
+		McpAsyncClient current = this.client;
+		if (current == null || this.lost.isDone()) {
+			throw new IllegalStateException(
+					"generation " + this.generation + " of MCP server '" + this.server + "' is not connected");
+		}
+		return current;
+	}
+
+}
