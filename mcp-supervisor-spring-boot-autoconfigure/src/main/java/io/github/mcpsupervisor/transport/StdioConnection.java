@@ -10,6 +10,7 @@ import java.util.concurrent.TimeoutException;
 
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.spec.McpError;
 import org.jspecify.annotations.Nullable;
 
 import io.github.mcpsupervisor.supervisor.ExitStatus;
@@ -23,6 +24,12 @@ final class StdioConnection extends ClientConnection {
 
 	/** How long a failed call waits for the process exit that may have caused it. */
 	private static final Duration LOSS_SETTLE_TIME = Duration.ofMillis(200);
+
+	/**
+	 * How long a failed initialize waits for the process exit that may have caused it: a
+	 * write can hit the broken pipe of a dying process a moment before its exit is seen.
+	 */
+	static final Duration EXIT_SETTLE_TIME = Duration.ofSeconds(1);
 
 	private final StdioServerDefinition definition;
 
@@ -70,8 +77,8 @@ final class StdioConnection extends ClientConnection {
 		this.client = created;
 		// The exit is the one signal of a dead stdio server: closing the client fails the
 		// requests in flight at once instead of after their timeout.
-		started.onExit().thenRunAsync(() -> {
-			this.lost.complete(started.exitStatus());
+		started.exited().thenAcceptAsync((exit) -> {
+			this.lost.complete(exit);
 			closeClient();
 		}, this.executor);
 		try {
@@ -80,11 +87,22 @@ final class StdioConnection extends ClientConnection {
 			started.rememberDescendants();
 		}
 		catch (RuntimeException ex) {
-			boolean exitedByItself = !started.isAlive();
+			ExitStatus exitedByItself = started.awaitExit(exitSettleTime(ex));
 			closeClient();
 			boolean confirmed = started.terminate(this.definition.terminationGracePeriod());
-			throw openFailure(ex, started.exitStatus(), exitedByItself, confirmed);
+			ExitStatus exit = (exitedByItself != null) ? exitedByItself : started.exitStatus();
+			throw openFailure(ex, exit, exitedByItself != null, confirmed);
 		}
+	}
+
+	/**
+	 * A failure of the process's own making (an answered error, a timeout) leaves it
+	 * running; any other failure may be its exit, seen a moment later.
+	 */
+	private static Duration exitSettleTime(RuntimeException ex) {
+		boolean answeredOrTimedOut = McpClients.cause(ex, McpError.class) != null
+				|| McpClients.cause(ex, TimeoutException.class) != null;
+		return answeredOrTimedOut ? Duration.ZERO : EXIT_SETTLE_TIME;
 	}
 
 	private McpConnectException openFailure(RuntimeException ex, @Nullable ExitStatus exit, boolean exitedByItself,

@@ -33,6 +33,9 @@ public final class StdioServerProcess {
 	/** How long SIGKILLed processes may take to be confirmed gone. */
 	static final Duration KILL_CONFIRMATION = Duration.ofSeconds(2);
 
+	/** How long an exited process's last stderr lines may take to be read. */
+	static final Duration STDERR_SETTLE_TIME = Duration.ofMillis(100);
+
 	private static final int STDERR_LINES = 20;
 
 	private static final Log logger = LogFactory.getLog(StdioServerProcess.class);
@@ -43,6 +46,11 @@ public final class StdioServerProcess {
 
 	private final StderrTail stderr = new StderrTail(STDERR_LINES);
 
+	/** Completes when stderr reached its end: everything the process wrote is in the tail. */
+	private final CompletableFuture<Void> stderrDrained = new CompletableFuture<>();
+
+	private final CompletableFuture<ExitStatus> exited;
+
 	/** Every descendant seen while the tree was intact: an orphan is no longer listed. */
 	private final Set<ProcessHandle> tree = ConcurrentHashMap.newKeySet();
 
@@ -51,6 +59,11 @@ public final class StdioServerProcess {
 	private StdioServerProcess(Process process, String label) {
 		this.process = process;
 		this.label = label;
+		// A grandchild may hold stderr open after the exit: its last lines get a bound.
+		this.exited = process.onExit()
+			.thenCompose((ignored) -> this.stderrDrained.copy()
+				.completeOnTimeout(null, STDERR_SETTLE_TIME.toMillis(), TimeUnit.MILLISECONDS))
+			.thenApply((ignored) -> new ExitStatus(process.exitValue(), this.stderr.lastLine()));
 	}
 
 	/**
@@ -89,8 +102,30 @@ public final class StdioServerProcess {
 		return this.process.isAlive();
 	}
 
-	public CompletableFuture<Process> onExit() {
-		return this.process.onExit();
+	/**
+	 * Returns how the process ended, once it has and its last stderr lines were read.
+	 * @return completes with the exit
+	 */
+	public CompletableFuture<ExitStatus> exited() {
+		return this.exited.copy();
+	}
+
+	/**
+	 * Waits for the process to end, at most for the bound.
+	 * @param bound how long to wait
+	 * @return how it ended, or {@code null} if it still runs
+	 */
+	public @Nullable ExitStatus awaitExit(Duration bound) {
+		try {
+			return this.exited.get(bound.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (TimeoutException | ExecutionException ex) {
+			return null;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return null;
+		}
 	}
 
 	public StderrTail stderr() {
@@ -186,6 +221,9 @@ public final class StdioServerProcess {
 		}
 		catch (IOException ex) {
 			// the stream closes with the process
+		}
+		finally {
+			this.stderrDrained.complete(null);
 		}
 	}
 

@@ -193,7 +193,22 @@ class StdioSupervisionTests {
 		this.supervisor.start().join();
 		await().atMost(PATIENCE).until(() -> this.supervisor.state() == McpServerState.FAILED);
 		assertThat(this.supervisor.status().generation()).isEqualTo(1);
-		assertThat(this.supervisor.status().lastError()).contains("exit code 127").contains("configuration error");
+		assertThat(this.supervisor.status().lastError()).isEqualTo("configuration error: process exited during "
+				+ "initialize with exit code 127; last stderr line: sh: 1: exec: /nonexistent/mcp-server: not found "
+				+ "(126/127: command not executable or not found)");
+	}
+
+	@Test
+	void aServerWhosePipeBreaksBeforeItExitsIsDescribedByItsExit() {
+		// stdin closed at once, the exit seen only later: the initialize write breaks first
+		String script = "exec 0<&-; echo 'mcp-server: not found' >&2; sleep 0.3; exit 127";
+		this.supervisor = supervisor(TestServers.definition("late-exit", "sh", List.of("-c", script), Map.of()), FAST);
+		this.supervisor.start().join();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.FAILED);
+		assertThat(this.supervisor.status().generation()).isEqualTo(1);
+		assertThat(this.supervisor.status().lastError()).isEqualTo("configuration error: process exited during "
+				+ "initialize with exit code 127; last stderr line: mcp-server: not found "
+				+ "(126/127: command not executable or not found)");
 	}
 
 	@Test

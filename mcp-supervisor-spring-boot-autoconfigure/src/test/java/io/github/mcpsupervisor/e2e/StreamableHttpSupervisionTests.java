@@ -9,8 +9,10 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import com.sun.net.httpserver.HttpServer;
@@ -37,6 +39,7 @@ import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpServerState;
+import io.github.mcpsupervisor.supervisor.McpServerStateChange;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SupervisorListener;
@@ -64,6 +67,8 @@ class StreamableHttpSupervisionTests {
 
 	private final int port = freePort();
 
+	private final List<McpServerStateChange> changes = new CopyOnWriteArrayList<>();
+
 	private Process server;
 
 	private McpServerSupervisor supervisor;
@@ -87,8 +92,13 @@ class StreamableHttpSupervisionTests {
 		stopServer();
 		CompletableFuture<CallToolResult> call = CompletableFuture
 			.supplyAsync(() -> call("echo", Map.of("message", "across the restart")));
-		await().atMost(PATIENCE).until(() -> this.supervisor.state() == McpServerState.RECONNECTING);
-		assertThat(this.supervisor.status().lastError()).contains("transport failure");
+		// lastError moves on to each failed reconnect attempt; the loss itself is the transition
+		McpServerStateChange loss = await().atMost(PATIENCE)
+			.until(() -> this.changes.stream().filter((change) -> change.from() == McpServerState.UP).findFirst(),
+					Optional::isPresent)
+			.orElseThrow();
+		assertThat(loss.to()).isEqualTo(McpServerState.RECONNECTING);
+		assertThat(loss.cause()).contains("transport failure");
 		long restartedAt = System.nanoTime();
 		startServer();
 		assertThat(text(call.get(60, TimeUnit.SECONDS))).contains("across the restart");
@@ -183,7 +193,14 @@ class StreamableHttpSupervisionTests {
 			CallPolicy callPolicy) {
 		return new McpServerSupervisor(definition.name(), reconnect, callPolicy,
 				HealthCheckPolicy.disabled(Duration.ofSeconds(2)), new StreamableHttpConnector(definition),
-				this.scheduler, SupervisorListener.NONE);
+				this.scheduler, new SupervisorListener() {
+
+					@Override
+					public void stateChanged(McpServerStateChange change) {
+						StreamableHttpSupervisionTests.this.changes.add(change);
+					}
+
+				});
 	}
 
 	private void startServer() throws IOException {
