@@ -26,7 +26,9 @@ import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
 /**
  * A small stdio MCP server with tools that make supervision visible: {@code echo},
  * {@code add}, {@code crash} (replies, then exits), {@code slow}, {@code pid} and
- * {@code add-tool} (registers one more tool and notifies the client). With the environment
+ * {@code add-tool} (registers one more tool and notifies the client). {@code slow} and
+ * {@code slow-write} write {@value #CALL_STARTED} and their name to stderr when a call
+ * reaches them. With the environment
  * variable {@code DEMO_EXIT_AFTER_MS} set it exits with code 1 that long after it started.
  *
  * <p>
@@ -34,6 +36,12 @@ import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
  * {@code java -cp <classpath> io.github.mcpsupervisor.demo.DemoMcpServer}.
  */
 public final class DemoMcpServer {
+
+	/**
+	 * The start of the stderr line that {@code slow} and {@code slow-write} write when a
+	 * call reaches them, followed by the tool's name.
+	 */
+	public static final String CALL_STARTED = "call started: ";
 
 	private static final Map<String, Object> NO_ARGUMENTS = Map.of("type", "object", "properties", Map.of());
 
@@ -117,6 +125,7 @@ public final class DemoMcpServer {
 			.build();
 		return spec(tool, (exchange, request) -> {
 			long millis = (long) number(request, "millis");
+			markStarted("slow");
 			pause(millis);
 			return text("waited " + millis + " ms");
 		});
@@ -128,6 +137,7 @@ public final class DemoMcpServer {
 			.build();
 		return spec(tool, (exchange, request) -> {
 			long millis = (long) number(request, "millis");
+			markStarted("slow-write");
 			pause(millis);
 			return text("wrote after " + millis + " ms");
 		});
@@ -172,6 +182,11 @@ public final class DemoMcpServer {
 			server.get().addTool(spec(added, (e, r) -> text(name)));
 			return text("added " + name);
 		});
+	}
+
+	/** Tells whoever reads stderr that a call reached its handler. */
+	private static void markStarted(String tool) {
+		System.err.println(CALL_STARTED + tool);
 	}
 
 	private static SyncToolSpecification spec(Tool tool,

@@ -22,12 +22,10 @@ import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
  */
 final class StdioConnection extends ClientConnection {
 
-	/** How long a failed call waits for the process exit that may have caused it. */
-	private static final Duration LOSS_SETTLE_TIME = Duration.ofMillis(200);
-
 	/**
-	 * How long a failed initialize waits for the process exit that may have caused it: a
-	 * write can hit the broken pipe of a dying process a moment before its exit is seen.
+	 * How long a failed initialize or call waits for the process exit that may have caused
+	 * it: a write can hit the broken pipe of a dying process a moment before its exit is
+	 * seen.
 	 */
 	static final Duration EXIT_SETTLE_TIME = Duration.ofSeconds(1);
 
@@ -90,7 +88,8 @@ final class StdioConnection extends ClientConnection {
 			ExitStatus exitedByItself = started.awaitExit(exitSettleTime(ex));
 			closeClient();
 			boolean confirmed = started.terminate(this.definition.terminationGracePeriod());
-			ExitStatus exit = (exitedByItself != null) ? exitedByItself : started.exitStatus();
+			ExitStatus exit = (exitedByItself != null) ? exitedByItself
+					: confirmed ? started.awaitExit(StdioServerProcess.KILL_CONFIRMATION) : null;
 			throw openFailure(ex, exit, exitedByItself != null, confirmed);
 		}
 	}
@@ -132,7 +131,7 @@ final class StdioConnection extends ClientConnection {
 	protected void callFailed(RuntimeException ex) {
 		// A broken pipe can surface a moment before the exit does: give the exit that
 		// moment, so that the failure is reported as the loss it is.
-		awaitLoss(LOSS_SETTLE_TIME);
+		awaitLoss(exitSettleTime(ex));
 	}
 
 	@Override

@@ -98,10 +98,6 @@ public final class StdioServerProcess {
 		return this.process.getOutputStream();
 	}
 
-	public boolean isAlive() {
-		return this.process.isAlive();
-	}
-
 	/**
 	 * Returns how the process ended, once it has and its last stderr lines were read.
 	 * @return completes with the exit
@@ -130,17 +126,6 @@ public final class StdioServerProcess {
 
 	public StderrTail stderr() {
 		return this.stderr;
-	}
-
-	/**
-	 * Returns how the process ended.
-	 * @return the exit, or {@code null} while it runs
-	 */
-	public @Nullable ExitStatus exitStatus() {
-		if (this.process.isAlive()) {
-			return null;
-		}
-		return new ExitStatus(this.process.exitValue(), this.stderr.lastLine());
 	}
 
 	/**

@@ -20,6 +20,7 @@ import org.apache.commons.logging.LogFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import io.github.mcpsupervisor.demo.DemoMcpServer;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.CallPolicy.Retry;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
@@ -48,7 +49,11 @@ class CallPathTests {
 	private static final ReconnectPolicy RECONNECT = new ReconnectPolicy(true, Duration.ofMillis(100),
 			Duration.ofSeconds(10), 5, 0);
 
-	private static final HealthCheckPolicy NO_PROBE = HealthCheckPolicy.disabled(Duration.ofMillis(500));
+	/** Pings after a request timeout get 3 s: a loaded machine must not make a live server look hung. */
+	private static final HealthCheckPolicy NO_PROBE = HealthCheckPolicy.disabled(Duration.ofSeconds(3));
+
+	/** Calls wait for recovery generously: the default bound is tested on virtual time. */
+	private static final CallPolicy PATIENT = new CallPolicy(PATIENCE, Retry.SAFE, true, Set.of());
 
 	private final ThreadPoolSupervisorScheduler scheduler = new ThreadPoolSupervisorScheduler();
 
@@ -68,12 +73,12 @@ class CallPathTests {
 
 	@Test
 	void eightConcurrentCallersOfASafeToolAllSucceedAcrossAKillWithOneNewProcess() throws Exception {
-		start(demo(Duration.ofSeconds(30)), CallPolicy.defaults(), NO_PROBE);
+		start(demo(Duration.ofSeconds(30)), PATIENT, NO_PROBE);
 		List<Future<CallToolResult>> calls = new ArrayList<>();
 		for (int i = 0; i < 8; i++) {
 			calls.add(this.callers.submit(() -> call("slow", Map.of("millis", 1500))));
 		}
-		awaitCallsInFlight();
+		awaitCallsInFlight(8);
 		long killedAt = System.nanoTime();
 		kill();
 		int succeeded = 0;
@@ -88,12 +93,12 @@ class CallPathTests {
 
 	@Test
 	void callsThatAreNotRetryEligibleFailFastWellBeforeTheRequestTimeout() throws Exception {
-		start(demo(Duration.ofSeconds(30)), CallPolicy.defaults(), NO_PROBE);
+		start(demo(Duration.ofSeconds(30)), PATIENT, NO_PROBE);
 		List<CompletableFuture<CallToolResult>> calls = new ArrayList<>();
 		for (int i = 0; i < 8; i++) {
 			calls.add(CompletableFuture.supplyAsync(() -> call("slow-write", Map.of("millis", 20000)), this.callers));
 		}
-		awaitCallsInFlight();
+		awaitCallsInFlight(8);
 		long killedAt = System.nanoTime();
 		kill();
 		for (CompletableFuture<CallToolResult> call : calls) {
@@ -113,7 +118,7 @@ class CallPathTests {
 
 	@Test
 	void anErrorTheServerAnswersIsReturnedAndNeverRetried() {
-		start(demo(Duration.ofSeconds(30)), CallPolicy.defaults(), NO_PROBE);
+		start(demo(Duration.ofSeconds(30)), PATIENT, NO_PROBE);
 		CallToolResult result = call("add", Map.of("a", "two", "b", 3));
 		assertThat(result.isError()).isTrue();
 		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
@@ -126,7 +131,7 @@ class CallPathTests {
 				NO_PROBE);
 		CompletableFuture<CallToolResult> call = CompletableFuture.supplyAsync(() -> call("slow", Map.of("millis", 20000)),
 				this.callers);
-		awaitCallsInFlight();
+		awaitCallsInFlight(1);
 		kill();
 		assertThat(call).failsWithin(Duration.ofSeconds(5))
 			.withThrowableOfType(ExecutionException.class)
@@ -140,7 +145,7 @@ class CallPathTests {
 				NO_PROBE);
 		CompletableFuture<CallToolResult> call = CompletableFuture
 			.supplyAsync(() -> call("slow-write", Map.of("millis", 1000)), this.callers);
-		awaitCallsInFlight();
+		awaitCallsInFlight(1);
 		kill();
 		assertThat(text(call.get(60, TimeUnit.SECONDS))).isEqualTo("wrote after 1000 ms");
 		assertThat(this.supervisor.status().generation()).isEqualTo(2);
@@ -148,9 +153,9 @@ class CallPathTests {
 
 	@Test
 	void aCancelledCallEndsAtOnceAndIsNotRetried() throws Exception {
-		start(demo(Duration.ofSeconds(30)), CallPolicy.defaults(), NO_PROBE);
+		start(demo(Duration.ofSeconds(30)), PATIENT, NO_PROBE);
 		Future<CallToolResult> call = this.callers.submit(() -> call("slow", Map.of("millis", 20000)));
-		awaitCallsInFlight();
+		awaitCallsInFlight(1);
 		call.cancel(true);
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.supervisor.state() == McpServerState.UP);
 		assertThat(text(call("echo", Map.of("message", "still up")))).isEqualTo("still up");
@@ -159,7 +164,7 @@ class CallPathTests {
 
 	@Test
 	void aSlowCallThatTimesOutWhileTheServerAnswersPingsFailsWithoutARestart() {
-		start(demo(Duration.ofSeconds(3)), CallPolicy.defaults(), NO_PROBE);
+		start(demo(Duration.ofSeconds(3)), PATIENT, NO_PROBE);
 		long started = System.nanoTime();
 		org.assertj.core.api.Assertions.assertThatException().isThrownBy(() -> call("slow", Map.of("millis", 6000)))
 			.withStackTraceContaining("TimeoutException");
@@ -170,7 +175,7 @@ class CallPathTests {
 
 	@Test
 	void aCallThatTimesOutOnAHungServerEndsTheGenerationAndIsRetried() {
-		start(demo(Duration.ofSeconds(3)), CallPolicy.defaults(), NO_PROBE);
+		start(demo(Duration.ofSeconds(3)), PATIENT, NO_PROBE);
 		assertThat(text(call("freeze", Map.of()))).isEqualTo("frozen");
 		assertThat(text(call("echo", Map.of("message", "after the hang")))).isEqualTo("after the hang");
 		assertThat(this.supervisor.status().generation()).isEqualTo(2);
@@ -179,14 +184,14 @@ class CallPathTests {
 
 	@Test
 	void theLivenessProbeFindsAServerThatStoppedAnsweringAndRestartsIt() {
-		HealthCheckPolicy probe = new HealthCheckPolicy(Duration.ofMillis(200), Duration.ofMillis(200), 2);
-		start(demo(Duration.ofSeconds(30)), CallPolicy.defaults(), probe);
+		HealthCheckPolicy probe = new HealthCheckPolicy(Duration.ofMillis(200), Duration.ofSeconds(1), 2);
+		start(demo(Duration.ofSeconds(30)), PATIENT, probe);
 		long frozenAt = System.nanoTime();
 		assertThat(text(call("freeze", Map.of()))).isEqualTo("frozen");
 		await().atMost(PATIENCE).until(() -> this.supervisor.status().generation() >= 2
 				&& this.supervisor.state() == McpServerState.UP);
 		logger.info("a hung server was restarted " + millis(System.nanoTime() - frozenAt)
-				+ " ms after it stopped answering (probe every 200 ms, 200 ms timeout, threshold 2)");
+				+ " ms after it stopped answering (probe every 200 ms, 1 s timeout, threshold 2)");
 		assertThat(this.supervisor.status().lastError()).contains("liveness: no reply to ping");
 		assertThat(text(call("echo", Map.of("message", "back")))).isEqualTo("back");
 	}
@@ -194,7 +199,7 @@ class CallPathTests {
 	@Test
 	void aLineThatIsNotJsonOnStdoutIsSkippedAndTheSessionGoesOn() {
 		HealthCheckPolicy probe = new HealthCheckPolicy(Duration.ofMillis(200), Duration.ofSeconds(3), 2);
-		start(demo(Duration.ofSeconds(30)), CallPolicy.defaults(), probe);
+		start(demo(Duration.ofSeconds(30)), PATIENT, probe);
 		assertThat(text(call("garbage", Map.of()))).isEqualTo("garbage written");
 		await().during(Duration.ofSeconds(1)).atMost(PATIENCE).until(() -> this.supervisor.state() == McpServerState.UP);
 		assertThat(text(call("echo", Map.of("message", "fine")))).isEqualTo("fine");
@@ -213,9 +218,13 @@ class CallPathTests {
 		assertThat(this.supervisor.start().join().state()).isEqualTo(McpServerState.UP);
 	}
 
-	private void awaitCallsInFlight() {
-		// the requests are on their way once the server has had a moment to read them
-		await().pollDelay(Duration.ofMillis(400)).atMost(PATIENCE).until(() -> true);
+	/** Waits until the server's handler has started the given number of calls. */
+	private void awaitCallsInFlight(int count) {
+		await().atMost(PATIENCE).pollInterval(Duration.ofMillis(10)).until(() -> this.supervisor.status()
+			.stderrTail()
+			.stream()
+			.filter((line) -> line.startsWith(DemoMcpServer.CALL_STARTED))
+			.count() >= count);
 	}
 
 	private void kill() {

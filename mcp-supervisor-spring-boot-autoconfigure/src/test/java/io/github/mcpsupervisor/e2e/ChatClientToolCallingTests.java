@@ -41,7 +41,9 @@ class ChatClientToolCallingTests {
 		.withPropertyValues("mcp.servers[0].name=demo", "mcp.servers[0].command=" + TestServers.java(),
 				"mcp.servers[0].args[0]=-cp", "mcp.servers[0].args[1]=" + System.getProperty("java.class.path"),
 				"mcp.servers[0].args[2]=io.github.mcpsupervisor.demo.DemoMcpServer",
-				"mcp.servers[0].reconnect.initial-delay=100ms", "mcp.servers[0].termination-grace-period=1s");
+				"mcp.servers[0].reconnect.initial-delay=100ms", "mcp.servers[0].termination-grace-period=1s",
+				// a loaded machine must not turn a recovery into a failed turn; the bound has its own tests
+				"mcp.servers[0].call.wait-for-recovery=60s");
 
 	@AfterEach
 	void noChildIsLeftAfterTheContextCloses() {
