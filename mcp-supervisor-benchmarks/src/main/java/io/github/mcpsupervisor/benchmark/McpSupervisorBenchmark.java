@@ -14,17 +14,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-import io.modelcontextprotocol.client.McpClient;
-import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.ServerParameters;
-import io.modelcontextprotocol.client.transport.StdioClientTransport;
-import io.modelcontextprotocol.json.McpJsonDefaults;
-import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
-import io.modelcontextprotocol.spec.McpSchema.Tool;
-
-import org.springframework.ai.mcp.SyncMcpToolCallback;
-import org.springframework.ai.tool.ToolCallback;
-
 import io.github.mcpsupervisor.demo.DemoMcpServer;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
@@ -40,6 +29,16 @@ import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import io.github.mcpsupervisor.transport.StdioConnector;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+
+import org.springframework.ai.mcp.SyncMcpToolCallback;
+import org.springframework.ai.tool.ToolCallback;
 
 /**
  * Runs every benchmark scenario against real server processes and prints one
@@ -80,8 +79,7 @@ public final class McpSupervisorBenchmark {
 		System.err.println("benchmark: " + this.options);
 		DetectionAndRecovery demo = new DetectionAndRecovery("demo", demo("demo", Map.of()), this.options.kills());
 		demo.run();
-		DetectionAndRecovery everything = new DetectionAndRecovery("everything", everything(),
-				this.options.kills());
+		DetectionAndRecovery everything = new DetectionAndRecovery("everything", everything(), this.options.kills());
 		everything.run();
 		inFlight();
 		overhead();
@@ -90,82 +88,10 @@ public final class McpSupervisorBenchmark {
 		this.scheduler.close();
 	}
 
-	/** Scenarios 1 and 3: detection of a SIGKILL, and kill to first successful call next to a cold start. */
-	private final class DetectionAndRecovery {
-
-		private static final Duration DELAY = Duration.ofMillis(100);
-
-		private final String label;
-
-		private final StdioServerDefinition definition;
-
-		private final int kills;
-
-		private double coldStart;
-
-		DetectionAndRecovery(String label, StdioServerDefinition definition, int kills) {
-			this.label = label;
-			this.definition = definition;
-			this.kills = kills;
-		}
-
-		double coldStartMillis() {
-			return this.coldStart;
-		}
-
-		void run() throws Exception {
-			List<Double> cold = new ArrayList<>();
-			for (int i = 0; i < 5; i++) {
-				McpServerSupervisor fresh = supervisor(this.definition, reconnect(), CallPolicy.defaults(),
-						SupervisorListener.NONE);
-				long started = System.nanoTime();
-				fresh.start().join();
-				cold.add(millis(System.nanoTime() - started));
-				fresh.stop().get(30, TimeUnit.SECONDS);
-			}
-			this.coldStart = Stats.median(cold);
-			long[] lostAt = new long[1];
-			McpServerSupervisor supervisor = supervisor(this.definition, reconnect(), CallPolicy.defaults(),
-					new SupervisorListener() {
-						@Override
-						public void stateChanged(McpServerStateChange change) {
-							if (change.from() == McpServerState.UP) {
-								lostAt[0] = System.nanoTime();
-							}
-						}
-					});
-			supervisor.start().join();
-			List<Double> detection = new ArrayList<>();
-			List<Double> mttr = new ArrayList<>();
-			for (int i = 0; i < this.kills; i++) {
-				Thread.sleep(1100); // past the stability window: every kill opens a fresh outage
-				lostAt[0] = 0;
-				long killedAt = System.nanoTime();
-				kill(supervisor);
-				callUntilItSucceeds(supervisor, "echo", Map.of("message", "x"), Duration.ofSeconds(60));
-				mttr.add(millis(System.nanoTime() - killedAt));
-				detection.add((lostAt[0] - killedAt) / 1e6);
-			}
-			supervisor.stop().get(30, TimeUnit.SECONDS);
-			String prefix = this.label + "_";
-			McpSupervisorBenchmark.this.results.put(prefix + "cold_start_ms_p50", Stats.round(this.coldStart));
-			McpSupervisorBenchmark.this.results.put(prefix + "detection_ms_p50", Stats.round(Stats.median(detection)));
-			McpSupervisorBenchmark.this.results.put(prefix + "detection_ms_p99", Stats.round(Stats.percentile(detection, 99)));
-			McpSupervisorBenchmark.this.results.put(prefix + "mttr_ms_p50", Stats.round(Stats.median(mttr)));
-			McpSupervisorBenchmark.this.results.put(prefix + "mttr_ms_p99", Stats.round(Stats.percentile(mttr, 99)));
-			McpSupervisorBenchmark.this.results.put(prefix + "reconnect_delay_ms", DELAY.toMillis());
-			McpSupervisorBenchmark.this.results.put(prefix + "mttr_minus_delay_over_cold_start",
-					Stats.round((Stats.median(mttr) - DELAY.toMillis()) / this.coldStart));
-			McpSupervisorBenchmark.this.results.put(prefix + "kills", this.kills);
-		}
-
-		private ReconnectPolicy reconnect() {
-			return new ReconnectPolicy(true, DELAY, Duration.ofSeconds(1), 10, 0);
-		}
-
-	}
-
-	/** Scenario 2: a slow call in flight when the server is killed, ours next to plain Spring AI. */
+	/**
+	 * Scenario 2: a slow call in flight when the server is killed, ours next to plain
+	 * Spring AI.
+	 */
 	private void inFlight() throws Exception {
 		Duration requestTimeout = Duration.ofSeconds(5);
 		StdioServerDefinition definition = withRequestTimeout(demo("inflight", Map.of()), requestTimeout);
@@ -203,15 +129,18 @@ public final class McpSupervisorBenchmark {
 		this.results.put("inflight_request_timeout_ms", requestTimeout.toMillis());
 	}
 
-	/** Scenario 4: echo through our callback next to Spring AI's, alternating, same JVM. */
+	/**
+	 * Scenario 4: echo through our callback next to Spring AI's, alternating, same JVM.
+	 */
 	private void overhead() throws Exception {
 		StdioServerDefinition definition = demo("overhead", Map.of());
 		McpServerSupervisor supervisor = supervisor(definition, ReconnectPolicy.defaults(), CallPolicy.defaults(),
 				SupervisorListener.NONE);
 		supervisor.start().join();
-		McpSupervisors supervisors = new McpSupervisors(List.of(new SupervisedServer(supervisor, false, false,
-				Duration.ofSeconds(30), Duration.ofSeconds(10))));
-		ToolCallback ours = find(new McpSupervisorToolCallbackProvider(supervisors).getToolCallbacks(), "overhead_echo");
+		McpSupervisors supervisors = new McpSupervisors(List
+			.of(new SupervisedServer(supervisor, false, false, Duration.ofSeconds(30), Duration.ofSeconds(10))));
+		ToolCallback ours = find(new McpSupervisorToolCallbackProvider(supervisors).getToolCallbacks(),
+				"overhead_echo");
 		McpSyncClient client = plainClient(definition, Duration.ofSeconds(20));
 		ToolCallback plain = plainCallback(client, "echo");
 		String input = "{\"message\":\"hello\"}";
@@ -264,7 +193,7 @@ public final class McpSupervisorBenchmark {
 		this.results.put("chaos_processes_left_after_shutdown", demoProcesses());
 	}
 
-	/** Scenario 6: many demo servers in one application. */
+	// Scenario 6: many demo servers in one application.
 	private void scale(double coldStartMillis) throws Exception {
 		int count = this.options.scale();
 		System.gc();
@@ -277,7 +206,8 @@ public final class McpSupervisorBenchmark {
 					null, Duration.ofSeconds(120), Duration.ofSeconds(180), Duration.ofSeconds(2));
 			McpServerSupervisor supervisor = supervisor(definition, ReconnectPolicy.defaults(), CallPolicy.defaults(),
 					SupervisorListener.NONE);
-			servers.add(new SupervisedServer(supervisor, false, false, Duration.ofSeconds(200), Duration.ofSeconds(10)));
+			servers
+				.add(new SupervisedServer(supervisor, false, false, Duration.ofSeconds(200), Duration.ofSeconds(10)));
 		}
 		McpSupervisors supervisors = new McpSupervisors(servers);
 		long started = System.nanoTime();
@@ -301,11 +231,11 @@ public final class McpSupervisorBenchmark {
 		this.results.put("processes_left_after_shutdown", demoProcesses());
 	}
 
-	private McpServerSupervisor supervisor(StdioServerDefinition definition, ReconnectPolicy reconnect,
-			CallPolicy call, SupervisorListener listener) {
+	private McpServerSupervisor supervisor(StdioServerDefinition definition, ReconnectPolicy reconnect, CallPolicy call,
+			SupervisorListener listener) {
 		return new McpServerSupervisor(definition.name(), reconnect, call,
-				HealthCheckPolicy.disabled(Duration.ofSeconds(5)), new StdioConnector(definition, this.scheduler::execute),
-				this.scheduler, listener);
+				HealthCheckPolicy.disabled(Duration.ofSeconds(5)),
+				new StdioConnector(definition, this.scheduler::execute), this.scheduler, listener);
 	}
 
 	static StdioServerDefinition demo(String name, Map<String, String> env) {
@@ -339,7 +269,12 @@ public final class McpSupervisorBenchmark {
 	}
 
 	private static ToolCallback plainCallback(McpSyncClient client, String toolName) {
-		Tool tool = client.listTools().tools().stream().filter((t) -> t.name().equals(toolName)).findFirst().orElseThrow();
+		Tool tool = client.listTools()
+			.tools()
+			.stream()
+			.filter((t) -> t.name().equals(toolName))
+			.findFirst()
+			.orElseThrow();
 		return SyncMcpToolCallback.builder().mcpClient(client).tool(tool).build();
 	}
 
@@ -395,7 +330,8 @@ public final class McpSupervisorBenchmark {
 			.collect(java.util.stream.Collectors.toCollection(java.util.HashSet::new));
 	}
 
-	/** The server processes of this JVM: every child is one (the benchmark runs nothing else). */
+	// The server processes of this JVM: every child is one (the benchmark runs nothing
+	// else).
 	static long demoProcesses() {
 		return ProcessHandle.current().children().count();
 	}
@@ -424,12 +360,20 @@ public final class McpSupervisorBenchmark {
 				String[] pair = arg.replaceFirst("^--", "").split("=", 2);
 				int value = Integer.parseInt(pair[1]);
 				switch (pair[0]) {
-					case "kills" -> kills = value;
-					case "calls" -> calls = value;
-					case "chaos" -> chaos = value;
-					case "scale" -> scale = value;
-					default -> throw new IllegalArgumentException("unknown option " + arg
-							+ "; options: --kills=N --calls=N --chaos=SECONDS --scale=N");
+					case "kills" -> {
+						kills = value;
+					}
+					case "calls" -> {
+						calls = value;
+					}
+					case "chaos" -> {
+						chaos = value;
+					}
+					case "scale" -> {
+						scale = value;
+					}
+					default -> throw new IllegalArgumentException(
+							"unknown option " + arg + "; options: --kills=N --calls=N --chaos=SECONDS --scale=N");
 				}
 			}
 			return new Options(kills, calls, Duration.ofSeconds(chaos), scale);
@@ -522,6 +466,86 @@ public final class McpSupervisorBenchmark {
 					this.otherFailures.incrementAndGet();
 				}
 			}
+		}
+
+	}
+
+	/**
+	 * Scenarios 1 and 3: detection of a SIGKILL, and kill to first successful call next
+	 * to a cold start.
+	 */
+	private final class DetectionAndRecovery {
+
+		private static final Duration DELAY = Duration.ofMillis(100);
+
+		private final String label;
+
+		private final StdioServerDefinition definition;
+
+		private final int kills;
+
+		private double coldStart;
+
+		DetectionAndRecovery(String label, StdioServerDefinition definition, int kills) {
+			this.label = label;
+			this.definition = definition;
+			this.kills = kills;
+		}
+
+		double coldStartMillis() {
+			return this.coldStart;
+		}
+
+		void run() throws Exception {
+			List<Double> cold = new ArrayList<>();
+			for (int i = 0; i < 5; i++) {
+				McpServerSupervisor fresh = supervisor(this.definition, reconnect(), CallPolicy.defaults(),
+						SupervisorListener.NONE);
+				long started = System.nanoTime();
+				fresh.start().join();
+				cold.add(millis(System.nanoTime() - started));
+				fresh.stop().get(30, TimeUnit.SECONDS);
+			}
+			this.coldStart = Stats.median(cold);
+			long[] lostAt = new long[1];
+			McpServerSupervisor supervisor = supervisor(this.definition, reconnect(), CallPolicy.defaults(),
+					new SupervisorListener() {
+						@Override
+						public void stateChanged(McpServerStateChange change) {
+							if (change.from() == McpServerState.UP) {
+								lostAt[0] = System.nanoTime();
+							}
+						}
+					});
+			supervisor.start().join();
+			List<Double> detection = new ArrayList<>();
+			List<Double> mttr = new ArrayList<>();
+			for (int i = 0; i < this.kills; i++) {
+				Thread.sleep(1100); // past the stability window: every kill opens a fresh
+									// outage
+				lostAt[0] = 0;
+				long killedAt = System.nanoTime();
+				kill(supervisor);
+				callUntilItSucceeds(supervisor, "echo", Map.of("message", "x"), Duration.ofSeconds(60));
+				mttr.add(millis(System.nanoTime() - killedAt));
+				detection.add((lostAt[0] - killedAt) / 1e6);
+			}
+			supervisor.stop().get(30, TimeUnit.SECONDS);
+			String prefix = this.label + "_";
+			McpSupervisorBenchmark.this.results.put(prefix + "cold_start_ms_p50", Stats.round(this.coldStart));
+			McpSupervisorBenchmark.this.results.put(prefix + "detection_ms_p50", Stats.round(Stats.median(detection)));
+			McpSupervisorBenchmark.this.results.put(prefix + "detection_ms_p99",
+					Stats.round(Stats.percentile(detection, 99)));
+			McpSupervisorBenchmark.this.results.put(prefix + "mttr_ms_p50", Stats.round(Stats.median(mttr)));
+			McpSupervisorBenchmark.this.results.put(prefix + "mttr_ms_p99", Stats.round(Stats.percentile(mttr, 99)));
+			McpSupervisorBenchmark.this.results.put(prefix + "reconnect_delay_ms", DELAY.toMillis());
+			McpSupervisorBenchmark.this.results.put(prefix + "mttr_minus_delay_over_cold_start",
+					Stats.round((Stats.median(mttr) - DELAY.toMillis()) / this.coldStart));
+			McpSupervisorBenchmark.this.results.put(prefix + "kills", this.kills);
+		}
+
+		private ReconnectPolicy reconnect() {
+			return new ReconnectPolicy(true, DELAY, Duration.ofSeconds(1), 10, 0);
 		}
 
 	}

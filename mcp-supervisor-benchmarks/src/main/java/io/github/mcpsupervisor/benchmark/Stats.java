@@ -18,7 +18,12 @@ final class Stats {
 		return percentile(samples, 50);
 	}
 
-	/** Nearest-rank percentile. */
+	/**
+	 * Returns the nearest-rank percentile of the samples.
+	 * @param samples the samples
+	 * @param percentile the percentile, 0 to 100
+	 * @return the sample at that rank
+	 */
 	static double percentile(List<Double> samples, double percentile) {
 		List<Double> sorted = new ArrayList<>(samples);
 		Collections.sort(sorted);
@@ -27,7 +32,7 @@ final class Stats {
 	}
 
 	static double round(double value) {
-		return BigDecimal.valueOf(value).setScale(value >= 100 ? 0 : 2, RoundingMode.HALF_UP).doubleValue();
+		return BigDecimal.valueOf(value).setScale((value >= 100) ? 0 : 2, RoundingMode.HALF_UP).doubleValue();
 	}
 
 }

@@ -28,8 +28,8 @@ import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
  * {@code add}, {@code crash} (replies, then exits), {@code slow}, {@code pid} and
  * {@code add-tool} (registers one more tool and notifies the client). {@code slow} and
  * {@code slow-write} write {@value #CALL_STARTED} and their name to stderr when a call
- * reaches them. With the environment
- * variable {@code DEMO_EXIT_AFTER_MS} set it exits with code 1 that long after it started.
+ * reaches them. With the environment variable {@code DEMO_EXIT_AFTER_MS} set it exits
+ * with code 1 that long after it started.
  *
  * <p>
  * It exits when its standard input closes, as a stdio server should. Run it with
@@ -55,7 +55,8 @@ public final class DemoMcpServer {
 		System.setProperty("logback.configurationFile", "io/github/mcpsupervisor/demo/demo-logback.xml");
 		ExitOnEndOfInput stdin = new ExitOnEndOfInput(System.in);
 		PrintStream protocol = System.out;
-		// stdout carries the protocol only: whatever logging is on the class path goes to stderr
+		// stdout carries the protocol only: whatever logging is on the class path goes to
+		// stderr
 		System.setOut(System.err);
 		var transport = new SerializedStdioTransportProvider(
 				new StdioServerTransportProvider(McpJsonDefaults.getMapper(), stdin, protocol));
@@ -63,13 +64,14 @@ public final class DemoMcpServer {
 		server.set(McpServer.sync(transport)
 			.serverInfo("mcp-supervisor-demo", "1.0.0")
 			.capabilities(ServerCapabilities.builder().tools(true).build())
-			.tools(echo(), add(), crash(), slow(), slowWrite(), pid(), addTool(server), freeze(stdin), garbage(protocol))
+			.tools(echo(), add(), crash(), slow(), slowWrite(), pid(), addTool(server), freeze(stdin),
+					garbage(protocol))
 			.build());
 		exitLaterIfAsked(System.getenv("DEMO_EXIT_AFTER_MS"));
 		System.err.println("demo MCP server ready, pid " + ProcessHandle.current().pid());
 	}
 
-	/** Lets tests simulate a server that crashes shortly after it started. */
+	// Lets tests simulate a server that crashes shortly after it started.
 	private static void exitLaterIfAsked(String millis) {
 		if (millis != null && !millis.isBlank()) {
 			Thread exit = new Thread(() -> {
@@ -92,8 +94,8 @@ public final class DemoMcpServer {
 
 	private static SyncToolSpecification add() {
 		Tool tool = Tool
-			.builder("add", schema(Map.of("a", Map.of("type", "number"), "b", Map.of("type", "number")),
-					List.of("a", "b")))
+			.builder("add",
+					schema(Map.of("a", Map.of("type", "number"), "b", Map.of("type", "number")), List.of("a", "b")))
 			.description("Adds two numbers")
 			.annotations(ToolAnnotations.builder().readOnlyHint(true).build())
 			.build();
@@ -184,7 +186,7 @@ public final class DemoMcpServer {
 		});
 	}
 
-	/** Tells whoever reads stderr that a call reached its handler. */
+	// Tells whoever reads stderr that a call reached its handler.
 	private static void markStarted(String tool) {
 		System.err.println(CALL_STARTED + tool);
 	}
@@ -220,8 +222,8 @@ public final class DemoMcpServer {
 	}
 
 	/**
-	 * Ends the process once the client closes standard input: the SDK's own threads
-	 * would otherwise keep the JVM alive.
+	 * Ends the process once the client closes standard input: the SDK's own threads would
+	 * otherwise keep the JVM alive.
 	 */
 	private static final class ExitOnEndOfInput extends FilterInputStream {
 

@@ -12,8 +12,8 @@ import reactor.core.publisher.Mono;
 /**
  * Serializes the messages a stdio server sends. The SDK's stdio server transport (2.0.0)
  * hands each message to a unicast sink that fails ("Failed to enqueue message") when two
- * responses are emitted at the same moment from different threads — which concurrent
- * tool calls do — and the response is lost.
+ * responses are emitted at the same moment from different threads — which concurrent tool
+ * calls do — and the response is lost.
  */
 final class SerializedStdioTransportProvider implements McpServerTransportProvider {
 

@@ -8,6 +8,9 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.function.Function;
 
+import io.github.mcpsupervisor.supervisor.McpServerStatus;
+import io.github.mcpsupervisor.supervisor.McpSupervisors;
+import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.Access;
@@ -17,10 +20,6 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
-
-import io.github.mcpsupervisor.supervisor.McpServerStatus;
-import io.github.mcpsupervisor.supervisor.McpSupervisors;
-import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
 
 /**
  * The {@code mcp} endpoint: every server's state and counters, one server in full (tools,

@@ -2,14 +2,14 @@ package io.github.mcpsupervisor.actuate;
 
 import java.util.Map;
 
+import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
+
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExtension;
-
-import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
 
 /**
  * HTTP status codes of the {@code mcp} endpoint: 404 for an unknown server, 400 for an
@@ -27,9 +27,8 @@ public class McpEndpointWebExtension {
 	@ReadOperation
 	public WebEndpointResponse<Map<String, Object>> server(@Selector String server, SecurityContext securityContext) {
 		Map<String, Object> details = this.delegate.server(server, securityContext);
-		return (details != null) ? new WebEndpointResponse<>(details)
-				: new WebEndpointResponse<>(error(this.delegate.noSuchServer(server)),
-						WebEndpointResponse.STATUS_NOT_FOUND);
+		return (details != null) ? new WebEndpointResponse<>(details) : new WebEndpointResponse<>(
+				error(this.delegate.noSuchServer(server)), WebEndpointResponse.STATUS_NOT_FOUND);
 	}
 
 	@WriteOperation

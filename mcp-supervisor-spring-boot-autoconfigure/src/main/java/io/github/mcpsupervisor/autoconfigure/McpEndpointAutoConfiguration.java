@@ -4,6 +4,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
 
+import io.github.mcpsupervisor.actuate.McpEndpoint;
+import io.github.mcpsupervisor.actuate.McpEndpointWebExtension;
+import io.github.mcpsupervisor.actuate.McpServerConfiguration;
+import io.github.mcpsupervisor.supervisor.McpSupervisors;
+import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
+
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -13,12 +19,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
-
-import io.github.mcpsupervisor.actuate.McpEndpoint;
-import io.github.mcpsupervisor.actuate.McpEndpointWebExtension;
-import io.github.mcpsupervisor.actuate.McpServerConfiguration;
-import io.github.mcpsupervisor.supervisor.McpSupervisors;
-import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 
 /**
  * Auto-configuration of the {@code mcp} endpoint. Read-only unless the application grants
@@ -62,7 +62,8 @@ public final class McpEndpointAutoConfiguration {
 		settings.put("command", server.command());
 		settings.put("args", (server.transport() == McpTransportType.STDIO) ? server.args() : null);
 		settings.put("url", (server.url() != null) ? server.url().toString() : null);
-		settings.put("workingDirectory", (server.workingDirectory() != null) ? server.workingDirectory().toString() : null);
+		settings.put("workingDirectory",
+				(server.workingDirectory() != null) ? server.workingDirectory().toString() : null);
 		settings.put("requestTimeout", server.requestTimeout().toString());
 		settings.put("initializationTimeout", server.initializationTimeout().toString());
 		settings.put("terminationGracePeriod", server.terminationGracePeriod().toString());

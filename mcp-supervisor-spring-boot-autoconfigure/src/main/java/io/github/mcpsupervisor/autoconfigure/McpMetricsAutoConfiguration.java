@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.autoconfigure;
 
+import io.github.mcpsupervisor.metrics.McpSupervisorMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -11,13 +12,13 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConf
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 
-import io.github.mcpsupervisor.metrics.McpSupervisorMetrics;
-
 /**
- * Auto-configuration of the supervisors' Micrometer metrics, when a meter registry exists.
+ * Auto-configuration of the supervisors' Micrometer metrics, when a meter registry
+ * exists.
  */
-@AutoConfiguration(before = McpSupervisorAutoConfiguration.class, after = { MetricsAutoConfiguration.class,
-		CompositeMeterRegistryAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class })
+@AutoConfiguration(before = McpSupervisorAutoConfiguration.class,
+		after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+				SimpleMetricsExportAutoConfiguration.class })
 @ConditionalOnClass({ MeterRegistry.class, MetricsAutoConfiguration.class })
 @ConditionalOnBean(MeterRegistry.class)
 public final class McpMetricsAutoConfiguration {

@@ -3,6 +3,17 @@ package io.github.mcpsupervisor.autoconfigure;
 import java.time.Duration;
 import java.util.List;
 
+import io.github.mcpsupervisor.event.McpSupervisorEventPublisher;
+import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
+import io.github.mcpsupervisor.supervisor.McpSupervisors;
+import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
+import io.github.mcpsupervisor.supervisor.SupervisorListener;
+import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
+import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
+import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
+import io.github.mcpsupervisor.tool.ToolCallObserver;
+import io.github.mcpsupervisor.transport.StdioConnector;
+import io.github.mcpsupervisor.transport.StreamableHttpConnector;
 import io.modelcontextprotocol.client.McpSyncClient;
 
 import org.springframework.ai.mcp.SyncMcpToolCallbackProvider;
@@ -13,18 +24,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
-
-import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
-import io.github.mcpsupervisor.supervisor.McpSupervisors;
-import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
-import io.github.mcpsupervisor.supervisor.SupervisorListener;
-import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
-import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
-import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
-import io.github.mcpsupervisor.tool.ToolCallObserver;
-import io.github.mcpsupervisor.event.McpSupervisorEventPublisher;
-import io.github.mcpsupervisor.transport.StdioConnector;
-import io.github.mcpsupervisor.transport.StreamableHttpConnector;
 
 /**
  * Auto-configuration of supervised MCP servers: one supervisor per entry of

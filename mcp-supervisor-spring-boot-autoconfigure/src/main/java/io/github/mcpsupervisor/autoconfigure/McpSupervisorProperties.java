@@ -7,6 +7,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.github.mcpsupervisor.supervisor.CallPolicy;
+import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
+import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
+import io.github.mcpsupervisor.transport.StdioServerDefinition;
+import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
@@ -19,12 +24,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
-
-import io.github.mcpsupervisor.supervisor.CallPolicy;
-import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
-import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
-import io.github.mcpsupervisor.transport.StdioServerDefinition;
-import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
 
 /**
  * Configuration of the supervised MCP servers ({@code mcp.servers[*]}). Unknown keys are
@@ -74,10 +73,8 @@ public record McpSupervisorProperties(@DefaultValue @Valid List<Server> servers)
 			@DefaultValue List<String> args, @DefaultValue Map<String, String> env, @Nullable Path workingDirectory,
 			@Nullable URI url, @DefaultValue Map<String, String> headers,
 			@DefaultValue("20s") @DurationMin(nanos = 1, message = "must be positive") Duration requestTimeout,
-			@DefaultValue("20s") @DurationMin(nanos = 1,
-					message = "must be positive") Duration initializationTimeout,
-			@DefaultValue("2s") @DurationMin(nanos = 1,
-					message = "must be positive") Duration terminationGracePeriod,
+			@DefaultValue("20s") @DurationMin(nanos = 1, message = "must be positive") Duration initializationTimeout,
+			@DefaultValue("2s") @DurationMin(nanos = 1, message = "must be positive") Duration terminationGracePeriod,
 			@DefaultValue("false") boolean failOnStartupError, @DefaultValue("false") boolean required,
 			@DefaultValue @Valid Reconnect reconnect, @DefaultValue @Valid Call call,
 			@DefaultValue @Valid HealthCheck healthCheck) {
@@ -87,8 +84,9 @@ public record McpSupervisorProperties(@DefaultValue @Valid List<Server> servers)
 		 * @return the definition
 		 */
 		public StreamableHttpServerDefinition toHttpDefinition() {
-			return new StreamableHttpServerDefinition(String.valueOf(this.name), java.util.Objects.requireNonNull(this.url),
-					this.headers, this.requestTimeout, this.initializationTimeout);
+			return new StreamableHttpServerDefinition(String.valueOf(this.name),
+					java.util.Objects.requireNonNull(this.url), this.headers, this.requestTimeout,
+					this.initializationTimeout);
 		}
 
 		/**
@@ -117,7 +115,8 @@ public record McpSupervisorProperties(@DefaultValue @Valid List<Server> servers)
 	 * @param retryTools tools (by their name on the server) that are safe to retry
 	 * whatever their annotations say
 	 */
-	public record Call(@DefaultValue("5s") @DurationMin(nanos = 0, message = "must not be negative") Duration waitForRecovery,
+	public record Call(
+			@DefaultValue("5s") @DurationMin(nanos = 0, message = "must not be negative") Duration waitForRecovery,
 			@DefaultValue("safe") CallPolicy.Retry retry, @DefaultValue("true") boolean trustAnnotations,
 			@DefaultValue Set<String> retryTools) {
 

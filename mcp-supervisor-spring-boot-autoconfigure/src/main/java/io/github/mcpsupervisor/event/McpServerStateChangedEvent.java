@@ -1,11 +1,10 @@
 package io.github.mcpsupervisor.event;
 
+import io.github.mcpsupervisor.supervisor.McpServerState;
+import io.github.mcpsupervisor.supervisor.McpServerStateChange;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEvent;
-
-import io.github.mcpsupervisor.supervisor.McpServerState;
-import io.github.mcpsupervisor.supervisor.McpServerStateChange;
 
 /**
  * A supervised MCP server changed state. Published for every transition, in order.

@@ -1,11 +1,11 @@
 package io.github.mcpsupervisor.event;
 
-import org.springframework.ai.mcp.McpToolsChangedEvent;
-import org.springframework.context.ApplicationEventPublisher;
-
 import io.github.mcpsupervisor.supervisor.McpServerStateChange;
 import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.ToolSet;
+
+import org.springframework.ai.mcp.McpToolsChangedEvent;
+import org.springframework.context.ApplicationEventPublisher;
 
 /**
  * Publishes what the supervisors do as application events: a

@@ -47,8 +47,8 @@ public record CallPolicy(Duration waitForRecovery, Retry retry, boolean trustAnn
 	}
 
 	private static boolean isSafe(ToolAnnotations annotations) {
-		return annotations != null
-				&& (Boolean.TRUE.equals(annotations.readOnlyHint()) || Boolean.TRUE.equals(annotations.idempotentHint()));
+		return annotations != null && (Boolean.TRUE.equals(annotations.readOnlyHint())
+				|| Boolean.TRUE.equals(annotations.idempotentHint()));
 	}
 
 	/**
@@ -59,7 +59,9 @@ public record CallPolicy(Duration waitForRecovery, Retry retry, boolean trustAnn
 		/** None. */
 		NEVER,
 
-		/** Read-only or idempotent tools (per trusted annotations) and the listed tools. */
+		/**
+		 * Read-only or idempotent tools (per trusted annotations) and the listed tools.
+		 */
 		SAFE,
 
 		/** All. */

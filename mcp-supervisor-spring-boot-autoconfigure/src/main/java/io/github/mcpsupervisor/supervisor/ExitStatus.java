@@ -5,16 +5,16 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a server process ended: its exit code (the JVM reports death by signal n as
- * 128 + n) and the last line it wrote to stderr.
+ * How a server process ended: its exit code (the JVM reports death by signal n as 128 +
+ * n) and the last line it wrote to stderr.
  *
  * @param exitCode the exit code
  * @param lastStderrLine the last line of stderr, if any
  */
 public record ExitStatus(int exitCode, @Nullable String lastStderrLine) {
 
-	private static final Map<Integer, String> SIGNALS = Map.of(1, "SIGHUP", 2, "SIGINT", 3, "SIGQUIT", 6,
-			"SIGABRT", 9, "SIGKILL", 11, "SIGSEGV", 13, "SIGPIPE", 15, "SIGTERM");
+	private static final Map<Integer, String> SIGNALS = Map.of(1, "SIGHUP", 2, "SIGINT", 3, "SIGQUIT", 6, "SIGABRT", 9,
+			"SIGKILL", 11, "SIGSEGV", 13, "SIGPIPE", 15, "SIGTERM");
 
 	/**
 	 * Returns the signal that ended the process, when the exit code says so.

@@ -8,7 +8,7 @@ final class Failures {
 	private Failures() {
 	}
 
-	/** Whether the caller was cancelled or interrupted: such a call is never retried. */
+	// Whether the caller was cancelled or interrupted: such a call is never retried.
 	static boolean isCancellation(Throwable ex) {
 		return Thread.currentThread().isInterrupted() || hasCause(ex, InterruptedException.class)
 				|| hasCause(ex, java.util.concurrent.CancellationException.class);

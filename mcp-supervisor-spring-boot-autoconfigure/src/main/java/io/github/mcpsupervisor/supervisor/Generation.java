@@ -2,9 +2,8 @@ package io.github.mcpsupervisor.supervisor;
 
 import java.time.Instant;
 
-import org.jspecify.annotations.Nullable;
-
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler.Cancellable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The live generation of a supervisor and the work attached to it. Guarded by the

@@ -3,9 +3,9 @@ package io.github.mcpsupervisor.supervisor;
 import java.time.Duration;
 
 /**
- * The liveness probe of a live generation: a ping every {@code interval}, answered
- * within {@code timeout}; {@code failureThreshold} unanswered pings in a row end the
- * generation (its process tree is killed) and the normal reconnect follows.
+ * The liveness probe of a live generation: a ping every {@code interval}, answered within
+ * {@code timeout}; {@code failureThreshold} unanswered pings in a row end the generation
+ * (its process tree is killed) and the normal reconnect follows.
  *
  * @param interval the time between the end of a probe and the next ({@code 0} disables
  * the probe)

@@ -41,7 +41,10 @@ public class McpConnectException extends Exception {
 		 */
 		CONFIGURATION,
 
-		/** The process tree could not be confirmed gone: a new attempt could run two servers. */
+		/**
+		 * The process tree could not be confirmed gone: a new attempt could run two
+		 * servers.
+		 */
 		NOT_CONFIRMED_DEAD
 
 	}

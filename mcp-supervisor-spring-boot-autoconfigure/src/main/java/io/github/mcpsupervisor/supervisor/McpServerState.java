@@ -11,13 +11,22 @@ public enum McpServerState {
 	/** A generation is connected and serves tool calls. */
 	UP,
 
-	/** The connection was lost or an attempt failed; the next attempt is pending or running. */
+	/**
+	 * The connection was lost or an attempt failed; the next attempt is pending or
+	 * running.
+	 */
 	RECONNECTING,
 
-	/** The connection was lost and reconnect is disabled: tools stay registered and fail until reset. */
+	/**
+	 * The connection was lost and reconnect is disabled: tools stay registered and fail
+	 * until reset.
+	 */
 	DISCONNECTED,
 
-	/** Attempts are exhausted or the server is misconfigured: tools are withdrawn until reset. */
+	/**
+	 * Attempts are exhausted or the server is misconfigured: tools are withdrawn until
+	 * reset.
+	 */
 	FAILED,
 
 	/** Not started, or stopped with the application. */

@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  * @param cause why the transition happened
  * @param exit the exit of the process, when a process ending caused it
  */
-public record McpServerStateChange(String server, McpServerState from, McpServerState to, int generation,
-		String cause, @Nullable ExitStatus exit) {
+public record McpServerStateChange(String server, McpServerState from, McpServerState to, int generation, String cause,
+		@Nullable ExitStatus exit) {
 
 }

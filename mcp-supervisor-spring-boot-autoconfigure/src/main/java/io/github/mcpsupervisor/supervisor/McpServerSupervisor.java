@@ -11,6 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 
+import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
+import io.github.mcpsupervisor.supervisor.SupervisorScheduler.Cancellable;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -18,9 +20,6 @@ import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-
-import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
-import io.github.mcpsupervisor.supervisor.SupervisorScheduler.Cancellable;
 
 /**
  * Keeps one MCP server alive: connects generation after generation, notices a lost
@@ -260,7 +259,7 @@ public final class McpServerSupervisor {
 		return status();
 	}
 
-	/** Connects at once, or as soon as the running attempt or termination ends. */
+	// Connects at once, or as soon as the running attempt or termination ends.
 	private void connectNow(RestartCause cause) {
 		cancelPendingAttempt();
 		this.outbox.add(() -> this.listener.restarting(this.name, cause));
@@ -340,8 +339,8 @@ public final class McpServerSupervisor {
 				throw lostDuringCall(connection, request.name(), lost,
 						" It could not be retried: " + ex.getMessage() + ".");
 			}
-			logger.info(prefix() + "retrying a call to tool '" + request.name() + "' on generation "
-					+ next.generation() + " after generation " + connection.generation() + " was lost under it");
+			logger.info(prefix() + "retrying a call to tool '" + request.name() + "' on generation " + next.generation()
+					+ " after generation " + connection.generation() + " was lost under it");
 			try {
 				return callOnce(next, request);
 			}
@@ -380,10 +379,8 @@ public final class McpServerSupervisor {
 		}
 	}
 
-	/**
-	 * Returns the live connection, waiting for the next generation while the server is
-	 * starting or reconnecting (or while the failed one is not yet seen as lost).
-	 */
+	// Returns the live connection, waiting for the next generation while the server is
+	// starting or reconnecting (or while the failed one is not yet seen as lost).
 	private McpConnection awaitConnection(String tool, @Nullable McpConnection failed) {
 		McpConnection connection = this.current;
 		if (connection != null && connection != failed) {
@@ -423,7 +420,7 @@ public final class McpServerSupervisor {
 		}
 	}
 
-	/** Wakes the calls waiting for a generation: with it, or to fail them. */
+	// Wakes the calls waiting for a generation: with it, or to fail them.
 	private void releaseWaiters(@Nullable McpConnection connection) {
 		List<CompletableFuture<McpConnection>> waiters = List.copyOf(this.recoveryWaiters);
 		this.recoveryWaiters.clear();
@@ -447,18 +444,8 @@ public final class McpServerSupervisor {
 		String retry = (offered != null && !this.callPolicy.isRetryEligible(offered) && retried.isEmpty())
 				? " It was not retried: tool '" + tool + "' is not retry-eligible." : retried;
 		return new McpServerUnavailableException(this.name, McpServerState.RECONNECTING,
-				UnavailableMessages.lostDuringCall(this.name, tool, how, retry, this.policy.enabled()), lost.getCause());
-	}
-
-	/** The generation of a call ended under it. */
-	private static final class LostDuringCall extends RuntimeException {
-
-		private static final long serialVersionUID = 1L;
-
-		LostDuringCall(Throwable cause) {
-			super(cause.getMessage(), cause, false, false);
-		}
-
+				UnavailableMessages.lostDuringCall(this.name, tool, how, retry, this.policy.enabled()),
+				lost.getCause());
 	}
 
 	/**
@@ -506,8 +493,8 @@ public final class McpServerSupervisor {
 			return;
 		}
 		catch (RuntimeException ex) {
-			attemptFailed(connection, new McpConnectException(Kind.TRANSIENT, String.valueOf(ex.getMessage()),
-					null, ex));
+			attemptFailed(connection,
+					new McpConnectException(Kind.TRANSIENT, String.valueOf(ex.getMessage()), null, ex));
 			return;
 		}
 		attemptSucceeded(connection);
@@ -624,8 +611,8 @@ public final class McpServerSupervisor {
 				this.outbox.add(() -> this.listener.restarting(this.name, cause));
 			}
 			else {
-				logger.error(prefix() + "connection lost (generation " + connection.generation() + ", " + how
-						+ stderr + ") and reconnect is disabled; its tools stay registered and fail until it is reset; "
+				logger.error(prefix() + "connection lost (generation " + connection.generation() + ", " + how + stderr
+						+ ") and reconnect is disabled; its tools stay registered and fail until it is reset; "
 						+ resetHint());
 				transition(McpServerState.DISCONNECTED, "connection lost: " + how, exit);
 			}
@@ -635,10 +622,8 @@ public final class McpServerSupervisor {
 		afterTermination(connection, terminateQuietly(connection), exit);
 	}
 
-	/**
-	 * Closes a retired generation's client; a failure of the SDK's close must never stop
-	 * the state machine.
-	 */
+	// Closes a retired generation's client; a failure of the SDK's close must never stop
+	// the state machine.
 	private void closeQuietly(McpConnection connection) {
 		try {
 			connection.closeClient();
@@ -648,7 +633,7 @@ public final class McpServerSupervisor {
 		}
 	}
 
-	/** Terminates a retired generation; a failure to do so counts as not confirmed gone. */
+	// Terminates a retired generation; a failure to do so counts as not confirmed gone.
 	private boolean terminateQuietly(McpConnection connection) {
 		try {
 			return connection.terminate();
@@ -659,7 +644,7 @@ public final class McpServerSupervisor {
 		}
 	}
 
-	/** Decides what follows once a retired generation's tree is terminated. */
+	// Decides what follows once a retired generation's tree is terminated.
 	private void afterTermination(McpConnection connection, boolean confirmed, @Nullable ExitStatus exit) {
 		synchronized (this.lock) {
 			this.terminating = false;
@@ -686,7 +671,7 @@ public final class McpServerSupervisor {
 		}
 	}
 
-	/** One liveness probe of the live generation; the next follows after the interval. */
+	// One liveness probe of the live generation; the next follows after the interval.
 	private void probe(Generation generation) {
 		synchronized (this.lock) {
 			if (this.live != generation || generation.endedBecause != null) {
@@ -720,10 +705,8 @@ public final class McpServerSupervisor {
 		}
 	}
 
-	/**
-	 * Ends a live generation that is alive but useless: its tree is killed, and its exit
-	 * then drives the usual reconnect, with the given cause.
-	 */
+	// Ends a live generation that is alive but useless: its tree is killed, and its exit
+	// then drives the usual reconnect, with the given cause.
 	private void endGeneration(McpConnection connection, String because) {
 		synchronized (this.lock) {
 			if (this.live == null || this.live.connection != connection || this.live.endedBecause != null) {
@@ -773,7 +756,7 @@ public final class McpServerSupervisor {
 		}
 	}
 
-	/** Re-lists the tools until no change notification arrived during the listing. */
+	// Re-lists the tools until no change notification arrived during the listing.
 	private void syncTools(Generation generation) {
 		while (true) {
 			synchronized (this.lock) {
@@ -921,6 +904,17 @@ public final class McpServerSupervisor {
 
 	private Instant now() {
 		return this.scheduler.clock().instant();
+	}
+
+	/** The generation of a call ended under it. */
+	private static final class LostDuringCall extends RuntimeException {
+
+		private static final long serialVersionUID = 1L;
+
+		LostDuringCall(Throwable cause) {
+			super(cause.getMessage(), cause, false, false);
+		}
+
 	}
 
 }

@@ -23,7 +23,10 @@ import org.springframework.context.SmartLifecycle;
  */
 public class McpSupervisors implements SmartLifecycle, DisposableBean {
 
-	/** Starts before the web server, so that tools are there when traffic arrives; stops after it. */
+	/**
+	 * Starts before the web server, so that tools are there when traffic arrives; stops
+	 * after it.
+	 */
 	public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 2048;
 
 	private static final Log logger = LogFactory.getLog(McpSupervisors.class);
@@ -52,8 +55,8 @@ public class McpSupervisors implements SmartLifecycle, DisposableBean {
 			if (server.failOnStartupError() && status.state() != McpServerState.UP) {
 				failures.add("MCP server '" + status.name() + "' is " + status.state() + " after its first attempt"
 						+ ((status.lastError() != null) ? ": " + status.lastError() : "")
-						+ (status.stderrTail().isEmpty() ? ""
-								: " (last stderr line: " + status.stderrTail().get(status.stderrTail().size() - 1) + ")"));
+						+ (status.stderrTail().isEmpty() ? "" : " (last stderr line: "
+								+ status.stderrTail().get(status.stderrTail().size() - 1) + ")"));
 			}
 		});
 		if (!failures.isEmpty()) {

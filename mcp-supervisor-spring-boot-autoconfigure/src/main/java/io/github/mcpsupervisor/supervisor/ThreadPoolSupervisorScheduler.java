@@ -12,8 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The production {@link SupervisorScheduler}: one daemon timer thread that only hands
- * tasks over, and a cached pool of daemon workers for blocking work. Daemon threads
- * never keep the JVM alive.
+ * tasks over, and a cached pool of daemon workers for blocking work. Daemon threads never
+ * keep the JVM alive.
  */
 public final class ThreadPoolSupervisorScheduler implements SupervisorScheduler, AutoCloseable {
 

@@ -14,15 +14,15 @@ final class UnavailableMessages {
 	private UnavailableMessages() {
 	}
 
-	/** A call arrived while the server had no live generation. */
+	// A call arrived while the server had no live generation.
 	static String notUp(McpServerStatus status, Instant now, String tool, String suffix) {
 		String detail = switch (status.state()) {
 			case STARTING -> "is starting";
-			case RECONNECTING -> "is reconnecting (attempt " + status.attemptsUsed() + "/" + status.maxAttempts()
-					+ ((status.nextAttemptAt() != null)
-							? ", next in " + Math.max(0, Duration.between(now, status.nextAttemptAt()).toMillis()) + " ms"
-							: "")
-					+ ")";
+			case RECONNECTING ->
+				"is reconnecting (attempt " + status.attemptsUsed() + "/" + status.maxAttempts()
+						+ ((status.nextAttemptAt() != null) ? ", next in "
+								+ Math.max(0, Duration.between(now, status.nextAttemptAt()).toMillis()) + " ms" : "")
+						+ ")";
 			case DISCONNECTED -> "lost its connection and reconnect is disabled; " + resetHint(status.name());
 			case FAILED -> "has failed (" + status.lastError() + "); " + resetHint(status.name());
 			case STOPPED -> "is stopped";
@@ -31,9 +31,8 @@ final class UnavailableMessages {
 		return "MCP server '" + status.name() + "' " + detail + suffix + ": tool '" + tool + "' is unavailable";
 	}
 
-	/** The generation of a call died under it. */
-	static String lostDuringCall(String server, String tool, @Nullable String how, String retry,
-			boolean reconnecting) {
+	// The generation of a call died under it.
+	static String lostDuringCall(String server, String tool, @Nullable String how, String retry, boolean reconnecting) {
 		return "MCP server '" + server + "' crashed during the call to tool '" + tool + "'"
 				+ ((how != null) ? " (" + how + ")" : "") + ": the call may or may not have taken effect." + retry + " "
 				+ (reconnecting ? "Reconnecting." : "Reconnect is disabled; reset the server.");

@@ -1,5 +1,6 @@
 /**
- * Supervision of MCP servers: the per-server state machine, its generations and outage budget, and the Java API to reset a server.
+ * Supervision of MCP servers: the per-server state machine, its generations and outage
+ * budget, and the Java API to reset a server.
  */
 @NullMarked
 package io.github.mcpsupervisor.supervisor;

@@ -3,15 +3,14 @@ package io.github.mcpsupervisor.tool;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
+import io.github.mcpsupervisor.supervisor.McpSupervisors;
+import io.github.mcpsupervisor.supervisor.ToolSet;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 
 import org.springframework.ai.mcp.McpToolsChangedEvent;
 import org.springframework.ai.mcp.SyncMcpToolCallbackProvider;
 import org.springframework.ai.tool.ToolCallback;
-
-import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
-import io.github.mcpsupervisor.supervisor.McpSupervisors;
-import io.github.mcpsupervisor.supervisor.ToolSet;
 
 /**
  * The tools of every supervised server, as Spring AI tool callbacks that always reflect

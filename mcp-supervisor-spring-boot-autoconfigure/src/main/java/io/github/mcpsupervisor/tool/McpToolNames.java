@@ -7,8 +7,8 @@ import java.util.zip.CRC32;
 
 /**
  * Deterministic tool names {@code <server>_<tool>}: characters outside
- * {@code [A-Za-z0-9_-]} become {@code _}, and a name that is longer than 64 characters
- * or taken already is cut and suffixed with a hash of its server and tool. The same tool
+ * {@code [A-Za-z0-9_-]} become {@code _}, and a name that is longer than 64 characters or
+ * taken already is cut and suffixed with a hash of its server and tool. The same tool
  * list always yields the same names, whichever generation listed it.
  */
 final class McpToolNames {

@@ -3,6 +3,9 @@ package io.github.mcpsupervisor.tool;
 import java.time.Duration;
 import java.util.Map;
 
+import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
+import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
+import io.github.mcpsupervisor.tool.ToolCallObserver.Outcome;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -17,10 +20,6 @@ import org.springframework.ai.tool.definition.ToolDefinition;
 import org.springframework.ai.tool.execution.ToolExecutionException;
 import org.springframework.ai.util.JsonHelper;
 import org.springframework.util.StringUtils;
-
-import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
-import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
-import io.github.mcpsupervisor.tool.ToolCallObserver.Outcome;
 
 /**
  * A tool of a supervised server. It holds no client: every call is routed by the tool's
@@ -88,7 +87,8 @@ public final class SupervisedToolCallback implements ToolCallback {
 		}
 		catch (McpError ex) {
 			outcome = Outcome.ERROR;
-			// The server answered with a JSON-RPC error: a tool failure the model can see.
+			// The server answered with a JSON-RPC error: a tool failure the model can
+			// see.
 			throw new ToolExecutionException(this.definition, new IllegalStateException(
 					"MCP server '" + this.supervisor.name() + "' rejected the call: " + ex.getMessage(), ex));
 		}
@@ -109,8 +109,7 @@ public final class SupervisedToolCallback implements ToolCallback {
 	}
 
 	private CallToolResult callServer(String toolInput, @Nullable ToolContext toolContext) {
-		Map<String, Object> arguments = StringUtils.hasText(toolInput) ? jsonHelper.fromJsonToMap(toolInput)
-				: Map.of();
+		Map<String, Object> arguments = StringUtils.hasText(toolInput) ? jsonHelper.fromJsonToMap(toolInput) : Map.of();
 		Map<String, Object> meta = (toolContext != null)
 				? ToolContextToMcpMetaConverter.defaultConverter().convert(toolContext) : null;
 		return this.supervisor

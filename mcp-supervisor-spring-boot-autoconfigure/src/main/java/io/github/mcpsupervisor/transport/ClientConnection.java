@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import io.github.mcpsupervisor.supervisor.ExitStatus;
+import io.github.mcpsupervisor.supervisor.McpConnection;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -13,14 +15,11 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import io.github.mcpsupervisor.supervisor.ExitStatus;
-import io.github.mcpsupervisor.supervisor.McpConnection;
-
 /**
- * What every generation does with its SDK client, whatever reaches the server: calls
- * that never touch a client once the generation is lost, pings with a real timeout, a
- * close that the SDK's failures cannot escape. Transports react to failures in their own
- * way through the hooks.
+ * What every generation does with its SDK client, whatever reaches the server: calls that
+ * never touch a client once the generation is lost, pings with a real timeout, a close
+ * that the SDK's failures cannot escape. Transports react to failures in their own way
+ * through the hooks.
  */
 abstract class ClientConnection implements McpConnection {
 
@@ -30,7 +29,9 @@ abstract class ClientConnection implements McpConnection {
 
 	private final int generation;
 
-	/** Completes when the generation has ended; with the process exit, if there is one. */
+	/**
+	 * Completes when the generation has ended; with the process exit, if there is one.
+	 */
 	protected final CompletableFuture<ExitStatus> lost = new CompletableFuture<>();
 
 	protected volatile @Nullable McpAsyncClient client;
@@ -116,10 +117,10 @@ abstract class ClientConnection implements McpConnection {
 		}
 	}
 
-	/** A call or a re-listing failed other than by a server-answered error. */
+	// A call or a re-listing failed other than by a server-answered error.
 	protected abstract void callFailed(RuntimeException ex);
 
-	/** A ping was not answered in time. */
+	// A ping was not answered in time.
 	protected void pingFailed(RuntimeException ex) {
 	}
 

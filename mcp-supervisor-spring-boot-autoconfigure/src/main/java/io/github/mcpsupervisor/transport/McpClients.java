@@ -20,10 +20,8 @@ final class McpClients {
 	private McpClients() {
 	}
 
-	/**
-	 * Builds the asynchronous client of a generation; the supervisor blocks on it itself so
-	 * that a ping can have its own timeout.
-	 */
+	// Builds the asynchronous client of a generation; the supervisor blocks on it itself
+	// so that a ping can have its own timeout.
 	static McpAsyncClient create(McpClientTransport transport, Duration requestTimeout, Duration initializationTimeout,
 			Runnable toolsChanged) {
 		return McpClient.async(transport)
@@ -34,10 +32,7 @@ final class McpClients {
 			.build();
 	}
 
-	/**
-	 * Pings within the timeout.
-	 * @return {@code null} when answered, otherwise why not
-	 */
+	// Pings within the timeout: null when answered, otherwise why not.
 	static @Nullable RuntimeException ping(McpAsyncClient client, Duration timeout) {
 		try {
 			client.ping().block(timeout);

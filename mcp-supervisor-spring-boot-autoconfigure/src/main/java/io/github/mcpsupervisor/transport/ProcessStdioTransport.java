@@ -61,8 +61,8 @@ final class ProcessStdioTransport implements McpClientTransport {
 	@Override
 	public Mono<Void> connect(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
 		if (this.closed || !this.connected.compareAndSet(false, true)) {
-			return Mono.error(new IllegalStateException(
-					"transport " + this.label + " is single-use and already " + (this.closed ? "closed" : "connected")));
+			return Mono.error(new IllegalStateException("transport " + this.label + " is single-use and already "
+					+ (this.closed ? "closed" : "connected")));
 		}
 		Thread reader = new Thread(() -> readMessages(handler), this.label + "-stdout");
 		reader.setDaemon(true);
@@ -129,8 +129,10 @@ final class ProcessStdioTransport implements McpClientTransport {
 					message = McpSchema.deserializeJsonRpcMessage(this.jsonMapper, line);
 				}
 				catch (IOException | RuntimeException ex) {
-					// A stray log line must not end the session: skip it, keep it visible.
-					logger.warn(this.label + ": ignoring a stdout line that is not JSON-RPC: " + StderrTail.sanitize(line));
+					// A stray log line must not end the session: skip it, keep it
+					// visible.
+					logger.warn(
+							this.label + ": ignoring a stdout line that is not JSON-RPC: " + StderrTail.sanitize(line));
 					continue;
 				}
 				handler.apply(Mono.just(message))

@@ -8,14 +8,13 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.github.mcpsupervisor.supervisor.ExitStatus;
+import io.github.mcpsupervisor.supervisor.McpConnectException;
+import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpError;
 import org.jspecify.annotations.Nullable;
-
-import io.github.mcpsupervisor.supervisor.ExitStatus;
-import io.github.mcpsupervisor.supervisor.McpConnectException;
-import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 
 /**
  * One generation of a stdio server: its own process, transport and SDK client.
@@ -23,9 +22,9 @@ import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 final class StdioConnection extends ClientConnection {
 
 	/**
-	 * How long a failed initialize or call waits for the process exit that may have caused
-	 * it: a write can hit the broken pipe of a dying process a moment before its exit is
-	 * seen.
+	 * How long a failed initialize or call waits for the process exit that may have
+	 * caused it: a write can hit the broken pipe of a dying process a moment before its
+	 * exit is seen.
 	 */
 	static final Duration EXIT_SETTLE_TIME = Duration.ofSeconds(1);
 
@@ -94,10 +93,8 @@ final class StdioConnection extends ClientConnection {
 		}
 	}
 
-	/**
-	 * A failure of the process's own making (an answered error, a timeout) leaves it
-	 * running; any other failure may be its exit, seen a moment later.
-	 */
+	// A failure of the process's own making (an answered error, a timeout) leaves it
+	// running; any other failure may be its exit, seen a moment later.
 	private static Duration exitSettleTime(RuntimeException ex) {
 		boolean answeredOrTimedOut = McpClients.cause(ex, McpError.class) != null
 				|| McpClients.cause(ex, TimeoutException.class) != null;
@@ -117,7 +114,8 @@ final class StdioConnection extends ClientConnection {
 			message.append("; last stderr line: ").append(exit.lastStderrLine());
 		}
 		if (!confirmed) {
-			message.append("; its process tree could not be confirmed gone, not reconnecting so that two servers never run");
+			message.append(
+					"; its process tree could not be confirmed gone, not reconnecting so that two servers never run");
 			return new McpConnectException(Kind.NOT_CONFIRMED_DEAD, message.toString(), exit, ex);
 		}
 		if (exit != null && (exit.exitCode() == 126 || exit.exitCode() == 127)) {
@@ -181,4 +179,5 @@ final class StdioConnection extends ClientConnection {
 		StdioServerProcess current = this.process;
 		return (current != null) ? current.stderr().lines() : List.of();
 	}
+
 }

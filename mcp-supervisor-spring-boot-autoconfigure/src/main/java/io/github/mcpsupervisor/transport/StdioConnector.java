@@ -2,10 +2,9 @@ package io.github.mcpsupervisor.transport;
 
 import java.util.concurrent.Executor;
 
-import io.modelcontextprotocol.json.McpJsonDefaults;
-
 import io.github.mcpsupervisor.supervisor.McpConnection;
 import io.github.mcpsupervisor.supervisor.McpConnector;
+import io.modelcontextprotocol.json.McpJsonDefaults;
 
 /**
  * Creates the generations of one stdio server.

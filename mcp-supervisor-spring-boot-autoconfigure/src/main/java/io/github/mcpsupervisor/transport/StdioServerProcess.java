@@ -16,11 +16,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.github.mcpsupervisor.supervisor.ExitStatus;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-
-import io.github.mcpsupervisor.supervisor.ExitStatus;
 
 /**
  * A server process owned by its generation: spawned with the configured command,
@@ -46,7 +45,9 @@ public final class StdioServerProcess {
 
 	private final StderrTail stderr = new StderrTail(STDERR_LINES);
 
-	/** Completes when stderr reached its end: everything the process wrote is in the tail. */
+	/**
+	 * Completes when stderr reached its end: everything the process wrote is in the tail.
+	 */
 	private final CompletableFuture<Void> stderrDrained = new CompletableFuture<>();
 
 	private final CompletableFuture<ExitStatus> exited;
@@ -129,8 +130,8 @@ public final class StdioServerProcess {
 	}
 
 	/**
-	 * Remembers the current descendants, so that they can be killed even after the
-	 * server process itself died and they were re-parented.
+	 * Remembers the current descendants, so that they can be killed even after the server
+	 * process itself died and they were re-parented.
 	 */
 	public void rememberDescendants() {
 		this.process.descendants().forEach(this.tree::add);

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.net.URI;
 import java.util.List;
 
+import io.github.mcpsupervisor.supervisor.McpConnectException;
+import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.client.transport.McpHttpClientTransportAuthorizationException;
@@ -11,9 +13,6 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpTransportException;
 import io.modelcontextprotocol.spec.McpTransportSessionNotFoundException;
 import org.jspecify.annotations.Nullable;
-
-import io.github.mcpsupervisor.supervisor.McpConnectException;
-import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 
 /**
  * One generation of a Streamable HTTP server: its own client and session. A transport
@@ -50,8 +49,8 @@ final class StreamableHttpConnection extends ClientConnection {
 		HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(base)
 			.endpoint(endpoint)
 			.jsonMapper(this.jsonMapper)
-			.httpRequestCustomizer((request, method, uri, body, context) -> this.definition.headers()
-				.forEach(request::header))
+			.httpRequestCustomizer(
+					(request, method, uri, body, context) -> this.definition.headers().forEach(request::header))
 			.build();
 		McpAsyncClient created = McpClients.create(transport, this.definition.requestTimeout(),
 				this.definition.initializationTimeout(), this.toolsChanged);
@@ -104,10 +103,8 @@ final class StreamableHttpConnection extends ClientConnection {
 		endIfTransportFailed(ex);
 	}
 
-	/**
-	 * Ends the generation when the failure is the transport's: a refused or reset
-	 * connection, a lost session, a refusal of the credentials.
-	 */
+	// Ends the generation when the failure is the transport's: a refused or reset
+	// connection, a lost session, a refusal of the credentials.
 	private void endIfTransportFailed(RuntimeException ex) {
 		McpHttpClientTransportAuthorizationException denied = McpClients.cause(ex,
 				McpHttpClientTransportAuthorizationException.class);

@@ -1,9 +1,8 @@
 package io.github.mcpsupervisor.transport;
 
-import io.modelcontextprotocol.json.McpJsonDefaults;
-
 import io.github.mcpsupervisor.supervisor.McpConnection;
 import io.github.mcpsupervisor.supervisor.McpConnector;
+import io.modelcontextprotocol.json.McpJsonDefaults;
 
 /**
  * Creates the generations of one Streamable HTTP server: each a new client and session.

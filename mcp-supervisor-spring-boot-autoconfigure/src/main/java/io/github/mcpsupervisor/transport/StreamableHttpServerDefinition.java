@@ -13,8 +13,8 @@ import java.util.Map;
  * @param requestTimeout the timeout of each request
  * @param initializationTimeout the timeout of the initialize handshake
  */
-public record StreamableHttpServerDefinition(String name, URI url, Map<String, String> headers,
-		Duration requestTimeout, Duration initializationTimeout) {
+public record StreamableHttpServerDefinition(String name, URI url, Map<String, String> headers, Duration requestTimeout,
+		Duration initializationTimeout) {
 
 	public StreamableHttpServerDefinition {
 		headers = Map.copyOf(headers);

@@ -1,5 +1,6 @@
 /**
- * Ownership of stdio MCP server processes: spawning, exit detection, stderr diagnostics, bounded termination of the whole process tree.
+ * Ownership of stdio MCP server processes: spawning, exit detection, stderr diagnostics,
+ * bounded termination of the whole process tree.
  */
 @NullMarked
 package io.github.mcpsupervisor.transport;

@@ -5,6 +5,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.mcpsupervisor.event.McpServerStateChangedEvent;
+import io.github.mcpsupervisor.supervisor.McpServerState;
+import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -17,13 +20,9 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
-
-import io.github.mcpsupervisor.event.McpServerStateChangedEvent;
-import io.github.mcpsupervisor.supervisor.McpServerState;
-import io.github.mcpsupervisor.supervisor.McpSupervisors;
+import org.springframework.test.annotation.DirtiesContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -32,7 +31,8 @@ import static org.awaitility.Awaitility.await;
  * The health component, the endpoint and the metrics over a real port, with a real demo
  * server (required) and a server that cannot start (optional).
  */
-// Closed after the class: its servers must not outlive it (other tests check for leftovers).
+// Closed after the class: its servers must not outlive it (other tests check for
+// leftovers).
 @DirtiesContext
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, classes = McpActuatorHttpTests.App.class,
 		properties = { "mcp.servers[0].name=demo", "mcp.servers[0].command=${java.home}/bin/java",
@@ -135,14 +135,16 @@ class McpActuatorHttpTests {
 		assertThat(restarts("restart")).isEqualTo(1);
 		assertThat(restarts("crash")).isEqualTo(1);
 		assertThat(outageCount()).isEqualTo(outages + 2);
-		assertThat(this.meterRegistry.get("mcp.tool.calls").tags("server", "demo", "tool", "crash", "outcome", "success")
+		assertThat(this.meterRegistry.get("mcp.tool.calls")
+			.tags("server", "demo", "tool", "crash", "outcome", "success")
 			.timer()
 			.count()).isEqualTo(1);
 		// the gauge and the event are both state listeners, in no guaranteed order
 		await().atMost(Duration.ofSeconds(10))
-			.untilAsserted(() -> assertThat(
-					this.meterRegistry.get("mcp.supervisor.state").tags("server", "demo", "state", "up").gauge().value())
-				.isEqualTo(1));
+			.untilAsserted(() -> assertThat(this.meterRegistry.get("mcp.supervisor.state")
+				.tags("server", "demo", "state", "up")
+				.gauge()
+				.value()).isEqualTo(1));
 		List<String> transitions = this.events.subList(seen, this.events.size())
 			.stream()
 			.filter((event) -> event.getServer().equals("demo"))
@@ -155,7 +157,8 @@ class McpActuatorHttpTests {
 
 	/**
 	 * Waits for the event of the generation coming up: it is delivered after every other
-	 * notification of that step (metrics included), unlike the state, which is visible first.
+	 * notification of that step (metrics included), unlike the state, which is visible
+	 * first.
 	 */
 	private void awaitUp(int generation) {
 		await().atMost(Duration.ofSeconds(60))
@@ -166,7 +169,10 @@ class McpActuatorHttpTests {
 	}
 
 	private double restarts(String cause) {
-		return this.meterRegistry.get("mcp.supervisor.restarts").tags("server", "demo", "cause", cause).counter().count();
+		return this.meterRegistry.get("mcp.supervisor.restarts")
+			.tags("server", "demo", "cause", cause)
+			.counter()
+			.count();
 	}
 
 	private double outageCount() {

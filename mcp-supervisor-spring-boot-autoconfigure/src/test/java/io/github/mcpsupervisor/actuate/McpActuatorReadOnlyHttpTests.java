@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.actuate;
 
+import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -10,14 +11,13 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.test.annotation.DirtiesContext;
 
-import io.github.mcpsupervisor.supervisor.McpSupervisors;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Without access granted, the endpoint is read-only: reset and restart are not reachable.
  */
-// Closed after the class: its servers must not outlive it (other tests check for leftovers).
+// Closed after the class: its servers must not outlive it (other tests check for
+// leftovers).
 @DirtiesContext
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, classes = McpActuatorReadOnlyHttpTests.App.class,
 		properties = { "mcp.servers[0].name=broken", "mcp.servers[0].command=/nonexistent/mcp-server",

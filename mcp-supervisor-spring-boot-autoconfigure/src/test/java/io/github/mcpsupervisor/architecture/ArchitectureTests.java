@@ -4,14 +4,11 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
+import com.tngtech.archunit.library.dependencies.SlicesRuleDefinition;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
  * Rules that mirror Spring Boot's own: final auto-configurations with package-private
@@ -26,7 +23,8 @@ class ArchitectureTests {
 
 	@Test
 	void autoConfigurationsArePublicFinal() {
-		classes().that()
+		ArchRuleDefinition.classes()
+			.that()
 			.areAnnotatedWith(AutoConfiguration.class)
 			.should()
 			.bePublic()
@@ -37,7 +35,8 @@ class ArchitectureTests {
 
 	@Test
 	void autoConfigurationsHaveNoPublicMembers() {
-		methods().that()
+		ArchRuleDefinition.methods()
+			.that()
 			.areDeclaredInClassesThat()
 			.areAnnotatedWith(AutoConfiguration.class)
 			.should()
@@ -47,12 +46,17 @@ class ArchitectureTests {
 
 	@Test
 	void packagesHaveNoCycles() {
-		slices().matching("io.github.mcpsupervisor.(*)..").should().beFreeOfCycles().check(CLASSES);
+		SlicesRuleDefinition.slices()
+			.matching("io.github.mcpsupervisor.(*)..")
+			.should()
+			.beFreeOfCycles()
+			.check(CLASSES);
 	}
 
 	@Test
 	void theSupervisorKnowsNeitherTransportsNorSpringAiNorWebNorActuator() {
-		noClasses().that()
+		ArchRuleDefinition.noClasses()
+			.that()
 			.resideInAPackage("io.github.mcpsupervisor.supervisor..")
 			.should()
 			.dependOnClassesThat()
@@ -64,7 +68,8 @@ class ArchitectureTests {
 
 	@Test
 	void theStateMachineNeitherSleepsNorReadsTheSystemClock() {
-		noClasses().that()
+		ArchRuleDefinition.noClasses()
+			.that()
 			.haveSimpleName("McpServerSupervisor")
 			.should()
 			.callMethod(Thread.class, "sleep", long.class)

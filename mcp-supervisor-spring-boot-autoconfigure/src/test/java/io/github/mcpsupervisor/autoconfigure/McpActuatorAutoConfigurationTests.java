@@ -3,6 +3,11 @@ package io.github.mcpsupervisor.autoconfigure;
 import java.time.Duration;
 import java.util.List;
 
+import io.github.mcpsupervisor.actuate.McpEndpoint;
+import io.github.mcpsupervisor.actuate.McpEndpointWebExtension;
+import io.github.mcpsupervisor.actuate.McpServersHealthIndicator;
+import io.github.mcpsupervisor.metrics.McpSupervisorMetrics;
+import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -14,12 +19,6 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-
-import io.github.mcpsupervisor.actuate.McpEndpoint;
-import io.github.mcpsupervisor.actuate.McpEndpointWebExtension;
-import io.github.mcpsupervisor.actuate.McpServersHealthIndicator;
-import io.github.mcpsupervisor.metrics.McpSupervisorMetrics;
-import io.github.mcpsupervisor.supervisor.McpSupervisors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -5,6 +5,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.github.mcpsupervisor.supervisor.CallPolicy;
+import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
+import io.github.mcpsupervisor.supervisor.McpServerState;
+import io.github.mcpsupervisor.supervisor.McpSupervisors;
+import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
+import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
+import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
+import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.ai.tool.ToolCallbackProvider;
@@ -14,15 +22,6 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.NestedExceptionUtils;
-
-import io.github.mcpsupervisor.supervisor.CallPolicy;
-import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
-import io.github.mcpsupervisor.supervisor.McpServerState;
-import io.github.mcpsupervisor.supervisor.McpSupervisors;
-import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
-import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
-import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
-import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -84,7 +83,8 @@ class McpSupervisorAutoConfigurationTests {
 	@Test
 	void runWithoutANameShouldFail() {
 		this.contextRunner.withPropertyValues("mcp.servers[0].command=" + MISSING)
-			.run((context) -> assertThat(failure(context)).contains("mcp.servers[0].name").contains("must not be blank"));
+			.run((context) -> assertThat(failure(context)).contains("mcp.servers[0].name")
+				.contains("must not be blank"));
 	}
 
 	@Test
@@ -129,21 +129,24 @@ class McpSupervisorAutoConfigurationTests {
 	@Test
 	void runWithAMissingWorkingDirectoryShouldFail() {
 		withDemoServer("mcp.servers[0].working-directory=/nonexistent/dir")
-			.run((context) -> assertThat(failure(context)).contains("servers[0].workingDirectory").contains("/nonexistent/dir")
+			.run((context) -> assertThat(failure(context)).contains("servers[0].workingDirectory")
+				.contains("/nonexistent/dir")
 				.contains("must be an existing directory"));
 	}
 
 	@Test
 	void runWithANonPositiveRequestTimeoutShouldFail() {
 		withDemoServer("mcp.servers[0].request-timeout=0s")
-			.run((context) -> assertThat(failure(context)).contains("servers[0].requestTimeout").contains("PT0S")
+			.run((context) -> assertThat(failure(context)).contains("servers[0].requestTimeout")
+				.contains("PT0S")
 				.contains("must be positive"));
 	}
 
 	@Test
 	void runWithANegativeInitializationTimeoutShouldFail() {
 		withDemoServer("mcp.servers[0].initialization-timeout=-1s")
-			.run((context) -> assertThat(failure(context)).contains("servers[0].initializationTimeout").contains("PT-1S")
+			.run((context) -> assertThat(failure(context)).contains("servers[0].initializationTimeout")
+				.contains("PT-1S")
 				.contains("must be positive"));
 	}
 
@@ -164,8 +167,7 @@ class McpSupervisorAutoConfigurationTests {
 	@Test
 	void runWithAJitterAboveOneShouldFail() {
 		withDemoServer("mcp.servers[0].reconnect.jitter=1.5")
-			.run((context) -> assertThat(failure(context)).contains("mcp.servers[0].reconnect.jitter")
-				.contains("1.5"));
+			.run((context) -> assertThat(failure(context)).contains("mcp.servers[0].reconnect.jitter").contains("1.5"));
 	}
 
 	@Test
@@ -184,11 +186,9 @@ class McpSupervisorAutoConfigurationTests {
 				"mcp.servers[0].health-check.interval=0s", "mcp.servers[0].health-check.timeout=1s",
 				"mcp.servers[0].health-check.failure-threshold=3")
 			.run((context) -> {
-				McpSupervisorProperties.Server server = context.getBean(McpSupervisorProperties.class)
-					.servers()
-					.get(0);
-				assertThat(server.call().toPolicy())
-					.isEqualTo(new CallPolicy(Duration.ZERO, CallPolicy.Retry.ALWAYS, false, Set.of("search", "fetch")));
+				McpSupervisorProperties.Server server = context.getBean(McpSupervisorProperties.class).servers().get(0);
+				assertThat(server.call().toPolicy()).isEqualTo(
+						new CallPolicy(Duration.ZERO, CallPolicy.Retry.ALWAYS, false, Set.of("search", "fetch")));
 				assertThat(server.healthCheck().toPolicy().isEnabled()).isFalse();
 				assertThat(server.healthCheck().failureThreshold()).isEqualTo(3);
 			});
@@ -252,9 +252,7 @@ class McpSupervisorAutoConfigurationTests {
 					"mcp.servers[0].url=http://127.0.0.1:1/mcp", "mcp.servers[0].headers.Authorization=Bearer x",
 					"mcp.servers[0].reconnect.enabled=false")
 			.run((context) -> {
-				McpSupervisorProperties.Server server = context.getBean(McpSupervisorProperties.class)
-					.servers()
-					.get(0);
+				McpSupervisorProperties.Server server = context.getBean(McpSupervisorProperties.class).servers().get(0);
 				assertThat(server.toHttpDefinition().url()).hasToString("http://127.0.0.1:1/mcp");
 				assertThat(server.toHttpDefinition().headers()).containsEntry("Authorization", "Bearer x");
 			});
@@ -281,7 +279,10 @@ class McpSupervisorAutoConfigurationTests {
 		});
 	}
 
-	/** A runner with a server 'demo' whose command does not exist, plus the given properties. */
+	/**
+	 * A runner with a server 'demo' whose command does not exist, plus the given
+	 * properties.
+	 */
 	private ApplicationContextRunner withDemoServer(String... properties) {
 		return this.contextRunner.withPropertyValues("mcp.servers[0].name=demo", "mcp.servers[0].command=" + MISSING)
 			.withPropertyValues(properties);

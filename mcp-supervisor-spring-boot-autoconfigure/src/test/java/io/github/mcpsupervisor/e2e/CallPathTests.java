@@ -12,14 +12,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
-import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import io.modelcontextprotocol.spec.McpSchema.TextContent;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
 import io.github.mcpsupervisor.demo.DemoMcpServer;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.CallPolicy.Retry;
@@ -32,13 +24,20 @@ import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.transport.StdioConnector;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Tool calls through outages of a real server: concurrent callers across a kill, fail-fast
- * of calls that are not retry-eligible, hung servers found by the probe.
+ * Tool calls through outages of a real server: concurrent callers across a kill,
+ * fail-fast of calls that are not retry-eligible, hung servers found by the probe.
  */
 class CallPathTests {
 
@@ -49,10 +48,15 @@ class CallPathTests {
 	private static final ReconnectPolicy RECONNECT = new ReconnectPolicy(true, Duration.ofMillis(100),
 			Duration.ofSeconds(10), 5, 0);
 
-	/** Pings after a request timeout get 3 s: a loaded machine must not make a live server look hung. */
+	/**
+	 * Pings after a request timeout get 3 s: a loaded machine must not make a live server
+	 * look hung.
+	 */
 	private static final HealthCheckPolicy NO_PROBE = HealthCheckPolicy.disabled(Duration.ofSeconds(3));
 
-	/** Calls wait for recovery generously: the default bound is tested on virtual time. */
+	/**
+	 * Calls wait for recovery generously: the default bound is tested on virtual time.
+	 */
 	private static final CallPolicy PATIENT = new CallPolicy(PATIENCE, Retry.SAFE, true, Set.of());
 
 	private final ThreadPoolSupervisorScheduler scheduler = new ThreadPoolSupervisorScheduler();
@@ -129,8 +133,8 @@ class CallPathTests {
 	void withRetryNeverASafeCallFailsFast() throws Exception {
 		start(demo(Duration.ofSeconds(30)), new CallPolicy(Duration.ofSeconds(5), Retry.NEVER, true, Set.of()),
 				NO_PROBE);
-		CompletableFuture<CallToolResult> call = CompletableFuture.supplyAsync(() -> call("slow", Map.of("millis", 20000)),
-				this.callers);
+		CompletableFuture<CallToolResult> call = CompletableFuture
+			.supplyAsync(() -> call("slow", Map.of("millis", 20000)), this.callers);
 		awaitCallsInFlight(1);
 		kill();
 		assertThat(call).failsWithin(Duration.ofSeconds(5))
@@ -166,7 +170,8 @@ class CallPathTests {
 	void aSlowCallThatTimesOutWhileTheServerAnswersPingsFailsWithoutARestart() {
 		start(demo(Duration.ofSeconds(3)), PATIENT, NO_PROBE);
 		long started = System.nanoTime();
-		org.assertj.core.api.Assertions.assertThatException().isThrownBy(() -> call("slow", Map.of("millis", 6000)))
+		org.assertj.core.api.Assertions.assertThatException()
+			.isThrownBy(() -> call("slow", Map.of("millis", 6000)))
 			.withStackTraceContaining("TimeoutException");
 		logger.info("a timed-out call of a live server failed after " + millis(System.nanoTime() - started) + " ms");
 		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
@@ -188,8 +193,8 @@ class CallPathTests {
 		start(demo(Duration.ofSeconds(30)), PATIENT, probe);
 		long frozenAt = System.nanoTime();
 		assertThat(text(call("freeze", Map.of()))).isEqualTo("frozen");
-		await().atMost(PATIENCE).until(() -> this.supervisor.status().generation() >= 2
-				&& this.supervisor.state() == McpServerState.UP);
+		await().atMost(PATIENCE)
+			.until(() -> this.supervisor.status().generation() >= 2 && this.supervisor.state() == McpServerState.UP);
 		logger.info("a hung server was restarted " + millis(System.nanoTime() - frozenAt)
 				+ " ms after it stopped answering (probe every 200 ms, 1 s timeout, threshold 2)");
 		assertThat(this.supervisor.status().lastError()).contains("liveness: no reply to ping");
@@ -201,7 +206,9 @@ class CallPathTests {
 		HealthCheckPolicy probe = new HealthCheckPolicy(Duration.ofMillis(200), Duration.ofSeconds(3), 2);
 		start(demo(Duration.ofSeconds(30)), PATIENT, probe);
 		assertThat(text(call("garbage", Map.of()))).isEqualTo("garbage written");
-		await().during(Duration.ofSeconds(1)).atMost(PATIENCE).until(() -> this.supervisor.state() == McpServerState.UP);
+		await().during(Duration.ofSeconds(1))
+			.atMost(PATIENCE)
+			.until(() -> this.supervisor.state() == McpServerState.UP);
 		assertThat(text(call("echo", Map.of("message", "fine")))).isEqualTo("fine");
 		assertThat(this.supervisor.status().generation()).isOne();
 	}
@@ -220,11 +227,13 @@ class CallPathTests {
 
 	/** Waits until the server's handler has started the given number of calls. */
 	private void awaitCallsInFlight(int count) {
-		await().atMost(PATIENCE).pollInterval(Duration.ofMillis(10)).until(() -> this.supervisor.status()
-			.stderrTail()
-			.stream()
-			.filter((line) -> line.startsWith(DemoMcpServer.CALL_STARTED))
-			.count() >= count);
+		await().atMost(PATIENCE)
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> this.supervisor.status()
+				.stderrTail()
+				.stream()
+				.filter((line) -> line.startsWith(DemoMcpServer.CALL_STARTED))
+				.count() >= count);
 	}
 
 	private void kill() {

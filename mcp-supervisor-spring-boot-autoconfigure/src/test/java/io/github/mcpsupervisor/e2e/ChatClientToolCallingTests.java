@@ -6,8 +6,11 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
+import io.github.mcpsupervisor.supervisor.McpServerState;
+import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
+import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -20,12 +23,6 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationListener;
 
-import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
-import io.github.mcpsupervisor.supervisor.McpServerState;
-import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
-import io.github.mcpsupervisor.supervisor.McpSupervisors;
-
-import static io.github.mcpsupervisor.e2e.ScriptedChatModel.toolCall;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -42,7 +39,8 @@ class ChatClientToolCallingTests {
 				"mcp.servers[0].args[0]=-cp", "mcp.servers[0].args[1]=" + System.getProperty("java.class.path"),
 				"mcp.servers[0].args[2]=io.github.mcpsupervisor.demo.DemoMcpServer",
 				"mcp.servers[0].reconnect.initial-delay=100ms", "mcp.servers[0].termination-grace-period=1s",
-				// a loaded machine must not turn a recovery into a failed turn; the bound has its own tests
+				// a loaded machine must not turn a recovery into a failed turn; the bound
+				// has its own tests
 				"mcp.servers[0].call.wait-for-recovery=60s");
 
 	@AfterEach
@@ -53,10 +51,12 @@ class ChatClientToolCallingTests {
 	@Test
 	void aChatClientCallsASupervisedToolThroughTheProvider() {
 		this.contextRunner.run((context) -> {
-			ChatClient chatClient = ChatClient.builder(new ScriptedChatModel(toolCall("demo_add", "{\"a\":2,\"b\":3}")))
+			ChatClient chatClient = ChatClient
+				.builder(new ScriptedChatModel(ScriptedChatModel.toolCall("demo_add", "{\"a\":2,\"b\":3}")))
 				.defaultTools(context.getBean(ToolCallbackProvider.class))
 				.build();
-			assertThat(chatClient.prompt("What is 2 + 3?").call().content()).isEqualTo("The tool said: [{\"text\":\"5\"}]");
+			assertThat(chatClient.prompt("What is 2 + 3?").call().content())
+				.isEqualTo("The tool said: [{\"text\":\"5\"}]");
 		});
 	}
 
@@ -65,13 +65,14 @@ class ChatClientToolCallingTests {
 		this.contextRunner.run((context) -> {
 			McpServerSupervisor demo = context.getBean(McpSupervisors.class).supervisor("demo");
 			ChatClient chatClient = ChatClient
-				.builder(new ScriptedChatModel(toolCall("demo_crash", "{}"),
-						toolCall("demo_echo", "{\"message\":\"back\"}")))
+				.builder(new ScriptedChatModel(ScriptedChatModel.toolCall("demo_crash", "{}"),
+						ScriptedChatModel.toolCall("demo_echo", "{\"message\":\"back\"}")))
 				.defaultTools(context.getBean(ToolCallbackProvider.class))
 				.build();
 			assertThat(chatClient.prompt("crash").call().content()).contains("crashing with exit code 3");
 			await().atMost(Duration.ofSeconds(30)).until(() -> demo.state() != McpServerState.UP);
-			assertThat(chatClient.prompt("echo back").call().content()).isEqualTo("The tool said: [{\"text\":\"back\"}]");
+			assertThat(chatClient.prompt("echo back").call().content())
+				.isEqualTo("The tool said: [{\"text\":\"back\"}]");
 			assertThat(demo.status().generation()).isEqualTo(2);
 		});
 	}
@@ -81,7 +82,8 @@ class ChatClientToolCallingTests {
 		this.contextRunner.withPropertyValues("mcp.servers[0].call.wait-for-recovery=0s").run((context) -> {
 			McpServerSupervisor demo = context.getBean(McpSupervisors.class).supervisor("demo");
 			ChatClient chatClient = ChatClient
-				.builder(new ScriptedChatModel(toolCall("demo_crash", "{}"), toolCall("demo_echo", "{\"message\":\"x\"}")))
+				.builder(new ScriptedChatModel(ScriptedChatModel.toolCall("demo_crash", "{}"),
+						ScriptedChatModel.toolCall("demo_echo", "{\"message\":\"x\"}")))
 				.defaultTools(context.getBean(ToolCallbackProvider.class))
 				.build();
 			chatClient.prompt("crash").call().content();
@@ -127,7 +129,10 @@ class ChatClientToolCallingTests {
 					.orElseThrow()
 					.call("{\"name\":\"late\"}");
 				await().atMost(Duration.ofSeconds(30))
-					.until(() -> events.get(events.size() - 1).getTools().stream().anyMatch((t) -> t.name().equals("late")));
+					.until(() -> events.get(events.size() - 1)
+						.getTools()
+						.stream()
+						.anyMatch((t) -> t.name().equals("late")));
 				assertThat(tools.getToolCallbacks()).extracting((tool) -> tool.getToolDefinition().name())
 					.contains("demo_late");
 			});

@@ -13,8 +13,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A minimal stdio MCP server, written against the wire protocol, that lists its five tools
- * in three pages — a fixture for discovery that follows pagination.
+ * A minimal stdio MCP server, written against the wire protocol, that lists its five
+ * tools in three pages — a fixture for discovery that follows pagination.
  */
 public final class PagingMcpServer {
 
@@ -38,9 +38,9 @@ public final class PagingMcpServer {
 			response.put("jsonrpc", "2.0");
 			response.put("id", message.get("id"));
 			response.put("result", switch (message.get("method").asString()) {
-				case "initialize" -> Map.of("protocolVersion", message.at("/params/protocolVersion").asString(),
-						"capabilities", Map.of("tools", Map.of()), "serverInfo",
-						Map.of("name", "paging", "version", "1.0.0"));
+				case "initialize" ->
+					Map.of("protocolVersion", message.at("/params/protocolVersion").asString(), "capabilities",
+							Map.of("tools", Map.of()), "serverInfo", Map.of("name", "paging", "version", "1.0.0"));
 				case "tools/list" -> page(message.at("/params/cursor").asString(""));
 				default -> Map.of();
 			});

@@ -9,15 +9,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
-import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
-import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import io.modelcontextprotocol.spec.McpSchema.TextContent;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerStateChange;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
@@ -27,6 +18,14 @@ import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.transport.StdioConnector;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -42,8 +41,8 @@ class StdioSupervisionTests {
 
 	private static final Duration PATIENCE = Duration.ofSeconds(60);
 
-	private static final ReconnectPolicy FAST = new ReconnectPolicy(true, Duration.ofMillis(100),
-			Duration.ofSeconds(5), 5, 0);
+	private static final ReconnectPolicy FAST = new ReconnectPolicy(true, Duration.ofMillis(100), Duration.ofSeconds(5),
+			5, 0);
 
 	private final ThreadPoolSupervisorScheduler scheduler = new ThreadPoolSupervisorScheduler();
 
@@ -99,7 +98,8 @@ class StdioSupervisionTests {
 	void aCallInFlightFailsFastWhenTheServerDies() {
 		start(TestServers.demo("demo", Map.of()), FAST);
 		long pid = this.supervisor.status().pid();
-		CompletableFuture<CallToolResult> slow = CompletableFuture.supplyAsync(() -> call("slow", Map.of("millis", 15000)));
+		CompletableFuture<CallToolResult> slow = CompletableFuture
+			.supplyAsync(() -> call("slow", Map.of("millis", 15000)));
 		await().atMost(PATIENCE).pollDelay(Duration.ofMillis(300)).until(() -> true);
 		long killedAt = System.nanoTime();
 		ProcessHandle.of(pid).orElseThrow().destroyForcibly();
@@ -126,7 +126,8 @@ class StdioSupervisionTests {
 	@Test
 	void discoveryFollowsPagination() {
 		start(TestServers.definition("paging", TestServers.java(),
-				List.of("-cp", System.getProperty("java.class.path"), PagingMcpServer.class.getName()), Map.of()), FAST);
+				List.of("-cp", System.getProperty("java.class.path"), PagingMcpServer.class.getName()), Map.of()),
+				FAST);
 		assertThat(this.supervisor.tools().names()).containsExactly("t1", "t2", "t3", "t4", "t5");
 	}
 
@@ -150,15 +151,14 @@ class StdioSupervisionTests {
 		assertThat(this.supervisor.tools().tools()).isEmpty();
 		assertThat(this.supervisor.status().lastError()).isEqualTo("gave up after 3 attempts");
 		assertThat(this.supervisor.status().stderrTail()).contains("exiting as DEMO_EXIT_AFTER_MS asks");
-		await().during(Duration.ofMillis(500)).atMost(PATIENCE)
-			.until(() -> this.supervisor.status().generation() == 3);
+		await().during(Duration.ofMillis(500)).atMost(PATIENCE).until(() -> this.supervisor.status().generation() == 3);
 	}
 
 	@Test
 	void aProcessThatFailsBeforeInitializeIsRetriedWithinTheBudget() {
 		ReconnectPolicy policy = new ReconnectPolicy(true, Duration.ofMillis(50), Duration.ofMillis(200), 4, 0);
-		this.supervisor = supervisor(TestServers.definition("failing", "sh", List.of("-c", "echo broken >&2; exit 1"),
-				Map.of()), policy);
+		this.supervisor = supervisor(
+				TestServers.definition("failing", "sh", List.of("-c", "echo broken >&2; exit 1"), Map.of()), policy);
 		this.supervisor.start();
 		await().atMost(PATIENCE).until(() -> this.supervisor.state() == McpServerState.FAILED);
 		assertThat(this.supervisor.status().generation()).isEqualTo(4);
@@ -167,8 +167,8 @@ class StdioSupervisionTests {
 
 	@Test
 	void aMissingCommandFailsAtOnce() {
-		this.supervisor = supervisor(
-				TestServers.definition("missing", "/nonexistent/mcp-server", List.of(), Map.of()), FAST);
+		this.supervisor = supervisor(TestServers.definition("missing", "/nonexistent/mcp-server", List.of(), Map.of()),
+				FAST);
 		this.supervisor.start().join();
 		assertThat(this.supervisor.state()).isEqualTo(McpServerState.FAILED);
 		assertThat(this.supervisor.status().generation()).isEqualTo(1);
@@ -202,7 +202,8 @@ class StdioSupervisionTests {
 
 	@Test
 	void aServerWhosePipeBreaksBeforeItExitsIsDescribedByItsExit() {
-		// stdin closed at once, the exit seen only later: the initialize write breaks first
+		// stdin closed at once, the exit seen only later: the initialize write breaks
+		// first
 		String script = "exec 0<&-; echo 'mcp-server: not found' >&2; sleep 0.3; exit 127";
 		this.supervisor = supervisor(TestServers.definition("late-exit", "sh", List.of("-c", script), Map.of()), FAST);
 		this.supervisor.start().join();
@@ -236,8 +237,8 @@ class StdioSupervisionTests {
 		assertThat(tree).hasSize(2);
 		ProcessHandle.of(wrapper).orElseThrow().destroyForcibly();
 		await().atMost(PATIENCE).until(() -> tree.stream().noneMatch(ProcessHandle::isAlive));
-		await().atMost(PATIENCE).until(() -> this.supervisor.state() == McpServerState.UP
-				&& this.supervisor.status().generation() == 2);
+		await().atMost(PATIENCE)
+			.until(() -> this.supervisor.state() == McpServerState.UP && this.supervisor.status().generation() == 2);
 	}
 
 	@Test
@@ -287,8 +288,10 @@ class StdioSupervisionTests {
 	}
 
 	private CallToolResult callUntilItSucceeds(String tool, Map<String, Object> arguments) {
-		return await().atMost(PATIENCE).pollInterval(Duration.ofMillis(5)).ignoreException(
-				McpServerUnavailableException.class).until(() -> call(tool, arguments), (result) -> result != null);
+		return await().atMost(PATIENCE)
+			.pollInterval(Duration.ofMillis(5))
+			.ignoreException(McpServerUnavailableException.class)
+			.until(() -> call(tool, arguments), (result) -> result != null);
 	}
 
 	private static List<ProcessHandle> treeOf(long pid) {

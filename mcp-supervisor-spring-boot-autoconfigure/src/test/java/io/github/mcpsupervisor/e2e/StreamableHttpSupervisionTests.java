@@ -16,21 +16,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import com.sun.net.httpserver.HttpServer;
-import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
-import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import io.modelcontextprotocol.spec.McpSchema.TextContent;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
-import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
-import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
-import org.springframework.boot.actuate.endpoint.SecurityContext;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-
 import io.github.mcpsupervisor.actuate.McpEndpoint;
 import io.github.mcpsupervisor.actuate.McpServersHealthIndicator;
 import io.github.mcpsupervisor.autoconfigure.McpEndpointAutoConfiguration;
@@ -46,6 +31,20 @@ import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.transport.StreamableHttpConnector;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -92,7 +91,8 @@ class StreamableHttpSupervisionTests {
 		stopServer();
 		CompletableFuture<CallToolResult> call = CompletableFuture
 			.supplyAsync(() -> call("echo", Map.of("message", "across the restart")));
-		// lastError moves on to each failed reconnect attempt; the loss itself is the transition
+		// lastError moves on to each failed reconnect attempt; the loss itself is the
+		// transition
 		McpServerStateChange loss = await().atMost(PATIENCE)
 			.until(() -> this.changes.stream().filter((change) -> change.from() == McpServerState.UP).findFirst(),
 					Optional::isPresent)
@@ -103,7 +103,8 @@ class StreamableHttpSupervisionTests {
 		startServer();
 		assertThat(text(call.get(60, TimeUnit.SECONDS))).contains("across the restart");
 		logger.info("HTTP server back: a waiting call succeeded "
-				+ TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restartedAt) + " ms after the server started again");
+				+ TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restartedAt)
+				+ " ms after the server started again");
 		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
 		assertThat(this.supervisor.status().generation()).isGreaterThanOrEqualTo(2);
 		assertThat(this.supervisor.tools().names()).isEqualTo(tools);
@@ -204,7 +205,8 @@ class StreamableHttpSupervisionTests {
 	}
 
 	private void startServer() throws IOException {
-		ProcessBuilder builder = new ProcessBuilder("node", TestServers.everythingScript().toString(), "streamableHttp");
+		ProcessBuilder builder = new ProcessBuilder("node", TestServers.everythingScript().toString(),
+				"streamableHttp");
 		builder.environment().put("PORT", String.valueOf(this.port));
 		builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
 		this.server = builder.start();

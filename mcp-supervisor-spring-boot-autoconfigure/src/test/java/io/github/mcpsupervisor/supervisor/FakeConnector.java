@@ -9,18 +9,17 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
+import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.jspecify.annotations.Nullable;
 
-import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
-
 /**
- * Fake generations that model a server process: alive from open until it is terminated
- * (a crash leaves it unconfirmed until terminate, like orphaned descendants). It records
- * the events of every generation and the most processes ever alive at once.
+ * Fake generations that model a server process: alive from open until it is terminated (a
+ * crash leaves it unconfirmed until terminate, like orphaned descendants). It records the
+ * events of every generation and the most processes ever alive at once.
  */
 public final class FakeConnector implements McpConnector {
 
@@ -169,7 +168,10 @@ public final class FakeConnector implements McpConnector {
 			return FakeConnector.this.answersPings && !this.lost.isDone();
 		}
 
-		/** The server process exits on its own; its tree is confirmed gone only by terminate. */
+		/**
+		 * The server process exits on its own; its tree is confirmed gone only by
+		 * terminate.
+		 */
 		public void crash(int exitCode) {
 			FakeConnector.this.events.add("crash g" + this.generation);
 			this.lost.complete(new ExitStatus(exitCode, "boom"));

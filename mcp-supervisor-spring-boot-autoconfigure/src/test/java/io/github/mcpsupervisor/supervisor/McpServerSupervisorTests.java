@@ -6,11 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
-import org.junit.jupiter.api.Test;
-
 import io.github.mcpsupervisor.supervisor.FakeConnector.FakeConnection;
 import io.github.mcpsupervisor.supervisor.FakeConnector.Outcome;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -181,8 +180,8 @@ class McpServerSupervisorTests {
 			this.scheduler.advance(this.scheduler.untilNextTask());
 		}
 		assertThat(this.connector.maxAlive).isEqualTo(1);
-		assertThat(this.connector.events).containsExactly("open g1", "crash g1", "terminate g1", "open g2",
-				"crash g2", "terminate g2", "open g3", "crash g3", "terminate g3", "open g4");
+		assertThat(this.connector.events).containsExactly("open g1", "crash g1", "terminate g1", "open g2", "crash g2",
+				"terminate g2", "open g3", "crash g3", "terminate g3", "open g4");
 	}
 
 	@Test
@@ -487,7 +486,9 @@ class McpServerSupervisorTests {
 		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
 	}
 
-	/** Starts, and stays up for the stability window: the next loss opens a fresh outage. */
+	/**
+	 * Starts, and stays up for the stability window: the next loss opens a fresh outage.
+	 */
 	private void startStable() {
 		startUp();
 		this.scheduler.advance(this.supervisor.policy().stabilityWindow());

@@ -4,6 +4,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
+import io.github.mcpsupervisor.supervisor.McpServerStatus;
+import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
+import io.github.mcpsupervisor.supervisor.McpSupervisors;
+import io.github.mcpsupervisor.tool.SupervisedToolCallback;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
@@ -20,11 +24,6 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
-
-import io.github.mcpsupervisor.supervisor.McpServerStatus;
-import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
-import io.github.mcpsupervisor.supervisor.McpSupervisors;
-import io.github.mcpsupervisor.tool.SupervisedToolCallback;
 
 /**
  * Lets anyone exercise the supervised tools without an LLM: list them, call them with
@@ -73,8 +72,8 @@ class ToolsController {
 			return ResponseEntity.ok(callback.call(json));
 		}
 		catch (ToolExecutionException ex) {
-			HttpStatus status = (ex.getCause() instanceof McpServerUnavailableException) ? HttpStatus.SERVICE_UNAVAILABLE
-					: HttpStatus.BAD_GATEWAY;
+			HttpStatus status = (ex.getCause() instanceof McpServerUnavailableException)
+					? HttpStatus.SERVICE_UNAVAILABLE : HttpStatus.BAD_GATEWAY;
 			return problem(status, (ex.getCause() != null) ? ex.getCause().getMessage() : ex.getMessage());
 		}
 	}

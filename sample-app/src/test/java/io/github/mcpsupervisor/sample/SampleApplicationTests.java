@@ -30,7 +30,6 @@ class SampleApplicationTests {
 	@Value("${local.server.port}")
 	private int port;
 
-
 	@Test
 	void toolsAreListedWithTheServersState() throws Exception {
 		HttpResponse<String> tools = get("/tools");
@@ -59,7 +58,8 @@ class SampleApplicationTests {
 		int generation = generation();
 		assertThat(post("/tools/demo_crash", "{}").body()).contains("crashing with exit code 3");
 		await().atMost(Duration.ofSeconds(60)).until(() -> generation() > generation);
-		await().atMost(Duration.ofSeconds(60)).until(() -> post("/tools/demo_echo", "{\"message\":\"back\"}").statusCode() == 200);
+		await().atMost(Duration.ofSeconds(60))
+			.until(() -> post("/tools/demo_echo", "{\"message\":\"back\"}").statusCode() == 200);
 		assertThat(post("/tools/demo_echo", "{\"message\":\"back\"}").body()).isEqualTo("[{\"text\":\"back\"}]");
 		assertThat(get("/tools").body()).contains("\"state\":\"UP\"");
 	}
