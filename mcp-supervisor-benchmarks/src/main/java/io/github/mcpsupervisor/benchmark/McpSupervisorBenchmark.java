@@ -5,14 +5,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.stream.Collectors;
 
 import io.github.mcpsupervisor.demo.DemoMcpServer;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
@@ -110,10 +113,10 @@ public final class McpSupervisorBenchmark {
 			ours.add(timeToFailure(call, killedAt));
 			supervisor.stop().get(30, TimeUnit.SECONDS);
 
-			java.util.Set<Long> before = childPids();
+			Set<Long> before = childPids();
 			McpSyncClient client = plainClient(definition, requestTimeout);
 			ToolCallback callback = plainCallback(client, "slow-write");
-			java.util.Set<Long> spawned = childPids();
+			Set<Long> spawned = childPids();
 			spawned.removeAll(before);
 			long pid = spawned.iterator().next();
 			CompletableFuture<Object> plainCall = CompletableFuture
@@ -233,9 +236,13 @@ public final class McpSupervisorBenchmark {
 
 	private McpServerSupervisor supervisor(StdioServerDefinition definition, ReconnectPolicy reconnect, CallPolicy call,
 			SupervisorListener listener) {
-		return new McpServerSupervisor(definition.name(), reconnect, call,
-				HealthCheckPolicy.disabled(Duration.ofSeconds(5)),
-				new StdioConnector(definition, this.scheduler::execute), this.scheduler, listener);
+		return McpServerSupervisor
+			.builder(definition.name(), new StdioConnector(definition, this.scheduler::execute), this.scheduler)
+			.reconnect(reconnect)
+			.calls(call)
+			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
+			.listener(listener)
+			.build();
 	}
 
 	static StdioServerDefinition demo(String name, Map<String, String> env) {
@@ -323,11 +330,11 @@ public final class McpSupervisorBenchmark {
 		}
 	}
 
-	private static java.util.Set<Long> childPids() {
+	private static Set<Long> childPids() {
 		return ProcessHandle.current()
 			.children()
 			.map(ProcessHandle::pid)
-			.collect(java.util.stream.Collectors.toCollection(java.util.HashSet::new));
+			.collect(Collectors.toCollection(HashSet::new));
 	}
 
 	// The server processes of this JVM: every child is one (the benchmark runs nothing

@@ -65,9 +65,13 @@ public final class McpSupervisorAutoConfiguration {
 			McpConnectorFactory connectorFactory, ObjectProvider<SupervisorListener> listeners) {
 		SupervisorListener listener = SupervisorListener.composite(listeners.orderedStream().toList());
 		List<SupervisedServer> servers = properties.servers().stream().map((server) -> {
-			McpServerSupervisor supervisor = new McpServerSupervisor(String.valueOf(server.name()),
-					server.reconnect().toPolicy(), server.call().toPolicy(), server.healthCheck().toPolicy(),
-					connectorFactory.create(server), scheduler, listener);
+			McpServerSupervisor supervisor = McpServerSupervisor
+				.builder(String.valueOf(server.name()), connectorFactory.create(server), scheduler)
+				.reconnect(server.reconnect().toPolicy())
+				.calls(server.call().toPolicy())
+				.healthCheck(server.healthCheck().toPolicy())
+				.listener(listener)
+				.build();
 			Duration stop = server.terminationGracePeriod().plus(MARGIN);
 			return new SupervisedServer(supervisor, server.required(), server.failOnStartupError(),
 					server.initializationTimeout().plus(stop), stop);

@@ -1,5 +1,7 @@
 package io.github.mcpsupervisor.supervisor;
 
+import java.util.concurrent.CancellationException;
+
 /**
  * Reads the causes of a failed call.
  */
@@ -11,7 +13,7 @@ final class Failures {
 	// Whether the caller was cancelled or interrupted: such a call is never retried.
 	static boolean isCancellation(Throwable ex) {
 		return Thread.currentThread().isInterrupted() || hasCause(ex, InterruptedException.class)
-				|| hasCause(ex, java.util.concurrent.CancellationException.class);
+				|| hasCause(ex, CancellationException.class);
 	}
 
 	static boolean hasCause(Throwable ex, Class<? extends Throwable> type) {

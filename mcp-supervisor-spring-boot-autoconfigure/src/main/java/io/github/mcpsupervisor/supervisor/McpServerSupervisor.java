@@ -1,24 +1,13 @@
 package io.github.mcpsupervisor.supervisor;
 
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeoutException;
 
-import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
-import io.github.mcpsupervisor.supervisor.SupervisorScheduler.Cancellable;
-import io.modelcontextprotocol.spec.McpError;
+import io.github.mcpsupervisor.supervisor.ServerState.Level;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import io.modelcontextprotocol.spec.McpSchema.Tool;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,114 +16,61 @@ import org.jspecify.annotations.Nullable;
  * the server's tool set in step with the live generation.
  *
  * <p>
- * Invariants: at most one generation's process exists at any time (the next attempt
- * starts only after the previous process tree is confirmed gone); a stale generation's
- * signals are inert; the outage budget is reset only by sustained uptime or
- * {@link #reset()}; after {@link #stop()} nothing is scheduled, spawned or left running.
+ * Invariants, all owned here: at most one generation's process exists at any time (the
+ * next attempt starts only after the previous process tree is confirmed gone, and a start
+ * waits for a stop's terminations); a stale generation's signals are inert (every
+ * callback checks that its generation is still the live one); the outage budget is reset
+ * only by sustained uptime or {@link #reset()}; after {@link #stop()} nothing is
+ * scheduled, spawned or left running, and the returned future completes when every
+ * attempt, sync and termination has ended.
  */
 public final class McpServerSupervisor {
 
-	private static final Log logger = LogFactory.getLog(McpServerSupervisor.class);
-
-	private final String name;
-
 	private final ReconnectPolicy policy;
 
-	private final CallPolicy callPolicy;
+	private final SupervisorLock lock;
 
-	private final HealthCheckPolicy healthCheck;
+	private final WorkTracker work;
 
-	private final McpConnector connector;
+	private final RecoveryWaiters waiters;
 
-	private final SupervisorScheduler scheduler;
+	private final ServerState state;
 
-	private final SupervisorListener listener;
+	private final Retirements retirements;
 
-	private final Object lock = new Object();
+	private final Attempts attempts;
 
-	private final Outbox outbox;
+	private final CallRouter router;
 
-	private final Set<CompletableFuture<Void>> work = ConcurrentHashMap.newKeySet();
-
-	private final OutageBudget budget;
-
-	// Guarded by lock.
-	private McpServerState state = McpServerState.STOPPED;
-
-	private int lastGeneration;
-
-	private int attemptToken;
-
-	private @Nullable Generation live;
-
-	private @Nullable McpConnection connecting;
-
-	private boolean terminating;
-
-	private boolean connectWhenIdle;
-
-	private @Nullable Cancellable pendingAttempt;
-
-	private @Nullable Instant nextAttemptAt;
-
-	private @Nullable Instant outageStartedAt;
-
-	private @Nullable ExitStatus lastExit;
-
-	private @Nullable String lastError;
-
-	private List<String> lastStderr = List.of();
-
-	private CompletableFuture<McpServerStatus> firstOutcome = new CompletableFuture<>();
-
-	private final List<CompletableFuture<McpConnection>> recoveryWaiters = new ArrayList<>();
-
-	// Read without the lock on the call path.
-	private volatile @Nullable McpConnection current;
-
-	private volatile ToolSet tools = ToolSet.EMPTY;
-
-	/**
-	 * Creates a supervisor whose calls fail at once during an outage and whose
-	 * generations are not probed.
-	 * @param name the server's name
-	 * @param policy how it reconnects
-	 * @param connector creates its generations
-	 * @param scheduler its time and threads
-	 * @param listener receives what it does
-	 */
-	public McpServerSupervisor(String name, ReconnectPolicy policy, McpConnector connector,
-			SupervisorScheduler scheduler, SupervisorListener listener) {
-		this(name, policy, new CallPolicy(Duration.ZERO, CallPolicy.Retry.SAFE, true, java.util.Set.of()),
-				HealthCheckPolicy.disabled(Duration.ofSeconds(5)), connector, scheduler, listener);
+	private McpServerSupervisor(Builder builder) {
+		this.policy = builder.reconnect;
+		this.lock = new SupervisorLock(builder.name);
+		this.work = new WorkTracker(builder.scheduler, builder.name);
+		this.waiters = new RecoveryWaiters(builder.calls.waitForRecovery(), builder.scheduler, this.lock);
+		this.state = new ServerState(builder.name, this.policy, this.lock, builder.scheduler, builder.listener,
+				this.waiters);
+		this.retirements = new Retirements(this.state, this.lock, this.policy, this.work);
+		LivenessProbe probe = new LivenessProbe(builder.healthCheck, builder.scheduler, this.lock, this);
+		ToolSync toolSync = new ToolSync(this, this.lock, this.work);
+		this.attempts = new Attempts(this.state, this.lock, this.policy, builder.connector, builder.scheduler,
+				this.work, this.waiters, probe, toolSync, this.retirements);
+		this.retirements.setAttempts(this.attempts);
+		this.router = new CallRouter(this, builder.calls, builder.healthCheck.timeout());
 	}
 
 	/**
-	 * Creates a supervisor.
+	 * Starts building the supervisor of one server.
 	 * @param name the server's name
-	 * @param policy how it reconnects
-	 * @param callPolicy how its tool calls behave around outages
-	 * @param healthCheck how its live generations are probed
 	 * @param connector creates its generations
 	 * @param scheduler its time and threads
-	 * @param listener receives what it does
+	 * @return the builder
 	 */
-	public McpServerSupervisor(String name, ReconnectPolicy policy, CallPolicy callPolicy,
-			HealthCheckPolicy healthCheck, McpConnector connector, SupervisorScheduler scheduler,
-			SupervisorListener listener) {
-		this.name = name;
-		this.policy = policy;
-		this.callPolicy = callPolicy;
-		this.healthCheck = healthCheck;
-		this.connector = connector;
-		this.scheduler = scheduler;
-		this.listener = listener;
-		this.budget = new OutageBudget(policy);
-		this.outbox = new Outbox(name);
+	public static Builder builder(String name, McpConnector connector, SupervisorScheduler scheduler) {
+		return new Builder(name, connector, scheduler);
 	}
 
 	public String name() {
-		return this.name;
+		return this.state.name;
 	}
 
 	public ReconnectPolicy policy() {
@@ -142,9 +78,7 @@ public final class McpServerSupervisor {
 	}
 
 	public McpServerState state() {
-		synchronized (this.lock) {
-			return this.state;
-		}
+		return this.lock.read(() -> this.state.state);
 	}
 
 	/**
@@ -153,49 +87,42 @@ public final class McpServerSupervisor {
 	 * @return the current tool set
 	 */
 	public ToolSet tools() {
-		return this.tools;
+		return this.state.tools;
 	}
 
 	/**
-	 * Starts supervising: the first attempt runs at once.
+	 * Starts supervising: the first attempt runs at once, or as soon as a previous stop's
+	 * terminations have ended.
 	 * @return completes with the status after the first attempt succeeded or failed
 	 */
 	public CompletableFuture<McpServerStatus> start() {
-		CompletableFuture<McpServerStatus> outcome;
-		synchronized (this.lock) {
-			if (this.state != McpServerState.STOPPED) {
-				return this.firstOutcome;
+		return this.lock.locked(() -> {
+			ServerState s = this.state;
+			if (s.state != McpServerState.STOPPED) {
+				return s.firstOutcome;
 			}
-			this.firstOutcome = new CompletableFuture<>();
-			outcome = this.firstOutcome;
-			this.budget.reset();
-			this.lastError = null;
-			this.lastExit = null;
-			this.outageStartedAt = null;
-			transition(McpServerState.STARTING, "start", null);
-			this.budget.takeImmediate();
-			CompletableFuture<Void> previous = quiescence();
+			s.firstOutcome = new CompletableFuture<>();
+			s.budget.reset();
+			s.lastError = null;
+			s.lastExit = null;
+			s.outageStartedAt = null;
+			s.transition(McpServerState.STARTING, "start", null);
+			s.budget.takeImmediate();
+			CompletableFuture<Void> previous = this.work.quiescence();
 			if (previous.isDone()) {
-				launchAttempt();
+				this.attempts.launch();
 			}
 			else {
 				// a stop's terminations are still running: never two processes
-				int token = ++this.attemptToken;
-				previous.whenComplete((ignored, ex) -> launchWhenQuiescent(token));
+				int token = ++s.attemptToken;
+				previous.whenComplete((ignored, ex) -> this.lock.locked(() -> {
+					if (token == s.attemptToken && s.state == McpServerState.STARTING && s.connecting == null) {
+						this.attempts.launch();
+					}
+				}));
 			}
-		}
-		flush();
-		return outcome;
-	}
-
-	private void launchWhenQuiescent(int token) {
-		synchronized (this.lock) {
-			if (token != this.attemptToken || this.state != McpServerState.STARTING || this.connecting != null) {
-				return;
-			}
-			launchAttempt();
-		}
-		flush();
+			return s.firstOutcome;
+		});
 	}
 
 	/**
@@ -206,17 +133,14 @@ public final class McpServerSupervisor {
 	 * @throws IllegalStateException if the supervisor is stopped
 	 */
 	public McpServerStatus reset() {
-		synchronized (this.lock) {
-			if (this.state == McpServerState.STOPPED) {
-				throw new IllegalStateException("MCP server '" + this.name + "' is stopped and cannot be reset");
-			}
-			logger.info(prefix() + "reset requested in state " + this.state + ", outage budget cleared");
-			this.budget.reset();
-			if (this.state != McpServerState.UP && this.state != McpServerState.STARTING) {
+		this.lock.locked(() -> {
+			requireStarted("reset");
+			this.state.log(Level.INFO, "reset requested in state " + this.state.state + ", outage budget cleared");
+			this.state.budget.reset();
+			if (this.state.state != McpServerState.UP && this.state.state != McpServerState.STARTING) {
 				connectNow(RestartCause.RESET);
 			}
-		}
-		flush();
+		});
 		return status();
 	}
 
@@ -228,49 +152,27 @@ public final class McpServerSupervisor {
 	 * @throws IllegalStateException if the supervisor is stopped
 	 */
 	public McpServerStatus restart() {
-		McpConnection retired = null;
-		synchronized (this.lock) {
-			if (this.state == McpServerState.STOPPED) {
-				throw new IllegalStateException("MCP server '" + this.name + "' is stopped and cannot be restarted");
-			}
-			logger.info(prefix() + "restart requested in state " + this.state + ", outage budget cleared");
-			this.budget.reset();
-			if (this.live != null) {
-				retired = this.live.connection;
-				this.live.cancelTimers();
-				this.live = null;
-				this.current = null;
-				this.terminating = true;
-				this.connectWhenIdle = true;
-				this.outageStartedAt = now();
-				transition(McpServerState.RECONNECTING, "restart", null);
-				this.outbox.add(() -> this.listener.restarting(this.name, RestartCause.RESTART));
-			}
-			else {
+		McpConnection retired = this.lock.locked(() -> {
+			requireStarted("restarted");
+			ServerState s = this.state;
+			s.log(Level.INFO, "restart requested in state " + s.state + ", outage budget cleared");
+			s.budget.reset();
+			if (s.live == null) {
 				connectNow(RestartCause.RESTART);
+				return null;
 			}
-		}
-		flush();
+			McpConnection connection = s.retire();
+			s.connectWhenIdle = true;
+			s.outageStartedAt = s.now();
+			s.transition(McpServerState.RECONNECTING, "restart", null);
+			SupervisorListener listener = s.listener();
+			s.notify(() -> listener.restarting(s.name, RestartCause.RESTART));
+			return connection;
+		});
 		if (retired != null) {
-			McpConnection connection = retired;
-			closeQuietly(connection);
-			track(() -> afterTermination(connection, terminateQuietly(connection), null));
+			this.retirements.restart(retired);
 		}
 		return status();
-	}
-
-	// Connects at once, or as soon as the running attempt or termination ends.
-	private void connectNow(RestartCause cause) {
-		cancelPendingAttempt();
-		this.outbox.add(() -> this.listener.restarting(this.name, cause));
-		if (this.connecting != null || this.terminating) {
-			this.connectWhenIdle = true;
-		}
-		else {
-			this.budget.takeImmediate();
-			transition(McpServerState.RECONNECTING, cause.name().toLowerCase(Locale.ROOT), null);
-			launchAttempt();
-		}
 	}
 
 	/**
@@ -279,36 +181,30 @@ public final class McpServerSupervisor {
 	 * @return completes when every attempt, sync and termination has ended
 	 */
 	public CompletableFuture<Void> stop() {
-		McpConnection wasLive = null;
-		McpConnection wasConnecting;
-		synchronized (this.lock) {
-			if (this.state == McpServerState.STOPPED) {
-				return quiescence();
+		List<McpConnection> ended = new ArrayList<>(2);
+		boolean[] wasLive = new boolean[1];
+		this.lock.locked(() -> {
+			ServerState s = this.state;
+			if (s.state == McpServerState.STOPPED) {
+				return;
 			}
-			cancelPendingAttempt();
-			if (this.live != null) {
-				this.live.cancelTimers();
-				wasLive = this.live.connection;
+			s.cancelPendingAttempt();
+			if (s.live != null) {
+				ended.add(s.retire());
+				wasLive[0] = true;
 			}
-			wasConnecting = this.connecting;
-			this.live = null;
-			this.current = null;
-			this.connectWhenIdle = false;
-			transition(McpServerState.STOPPED, "stop", null);
-			swapTools(ToolSet.EMPTY);
-			this.firstOutcome.complete(statusLocked());
+			if (s.connecting != null) {
+				ended.add(s.connecting);
+			}
+			s.connectWhenIdle = false;
+			s.transition(McpServerState.STOPPED, "stop", null);
+			s.swapTools(ToolSet.EMPTY);
+			s.completeFirstOutcome();
+		});
+		for (int i = 0; i < ended.size(); i++) {
+			this.retirements.stop(ended.get(i), i == 0 && wasLive[0]);
 		}
-		flush();
-		if (wasLive != null) {
-			McpConnection connection = wasLive;
-			closeQuietly(connection);
-			track(() -> terminateQuietly(connection));
-		}
-		if (wasConnecting != null) {
-			McpConnection connection = wasConnecting;
-			track(() -> terminateQuietly(connection));
-		}
-		return quiescence();
+		return this.work.quiescence();
 	}
 
 	/**
@@ -322,130 +218,7 @@ public final class McpServerSupervisor {
 	 * in time, its connection is lost during the call, or it does not offer the tool
 	 */
 	public CallToolResult callTool(CallToolRequest request) {
-		McpConnection connection = awaitConnection(request.name(), null);
-		try {
-			return callOnce(connection, request);
-		}
-		catch (LostDuringCall lost) {
-			Tool tool = this.tools.find(request.name());
-			if (tool == null || !this.callPolicy.isRetryEligible(tool) || Thread.currentThread().isInterrupted()) {
-				throw lostDuringCall(connection, request.name(), lost, "");
-			}
-			McpConnection next;
-			try {
-				next = awaitConnection(request.name(), connection);
-			}
-			catch (McpServerUnavailableException ex) {
-				throw lostDuringCall(connection, request.name(), lost,
-						" It could not be retried: " + ex.getMessage() + ".");
-			}
-			logger.info(prefix() + "retrying a call to tool '" + request.name() + "' on generation " + next.generation()
-					+ " after generation " + connection.generation() + " was lost under it");
-			try {
-				return callOnce(next, request);
-			}
-			catch (LostDuringCall again) {
-				throw lostDuringCall(next, request.name(), again, " It was retried once already.");
-			}
-		}
-	}
-
-	private CallToolResult callOnce(McpConnection connection, CallToolRequest request) {
-		if (this.tools.find(request.name()) == null) {
-			throw new McpServerUnavailableException(this.name, McpServerState.UP, "MCP server '" + this.name
-					+ "' no longer offers tool '" + request.name() + "' (it offers " + this.tools.names() + ")", null);
-		}
-		try {
-			return connection.callTool(request);
-		}
-		catch (McpError ex) {
-			throw ex; // the server answered: never retried, never a reason to reconnect
-		}
-		catch (RuntimeException ex) {
-			if (Failures.isCancellation(ex)) {
-				throw ex;
-			}
-			if (connection.isLost()) {
-				throw new LostDuringCall(ex);
-			}
-			if (Failures.hasCause(ex, TimeoutException.class)) {
-				if (connection.ping(this.healthCheck.timeout())) {
-					throw ex; // slow, not dead
-				}
-				endGeneration(connection, "liveness: no reply to ping after a request timeout");
-				throw new LostDuringCall(ex);
-			}
-			throw ex;
-		}
-	}
-
-	// Returns the live connection, waiting for the next generation while the server is
-	// starting or reconnecting (or while the failed one is not yet seen as lost).
-	private McpConnection awaitConnection(String tool, @Nullable McpConnection failed) {
-		McpConnection connection = this.current;
-		if (connection != null && connection != failed) {
-			return connection;
-		}
-		CompletableFuture<McpConnection> waiter = new CompletableFuture<>();
-		synchronized (this.lock) {
-			connection = this.current;
-			if (connection != null && connection != failed) {
-				return connection;
-			}
-			boolean recovering = this.state == McpServerState.STARTING || this.state == McpServerState.RECONNECTING
-					|| this.state == McpServerState.UP;
-			if (!recovering || this.callPolicy.waitForRecovery().isZero()) {
-				throw unavailable(tool, "");
-			}
-			this.recoveryWaiters.add(waiter);
-			Cancellable timeout = this.scheduler.schedule(this.callPolicy.waitForRecovery(),
-					() -> waiter.completeExceptionally(new TimeoutException()));
-			waiter.whenComplete((ignored, ex) -> {
-				timeout.cancel();
-				synchronized (this.lock) {
-					this.recoveryWaiters.remove(waiter);
-				}
-			});
-		}
-		try {
-			return waiter.get();
-		}
-		catch (ExecutionException ex) {
-			throw unavailable(tool, (ex.getCause() instanceof TimeoutException)
-					? " and did not recover within " + this.callPolicy.waitForRecovery().toMillis() + " ms" : "");
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw unavailable(tool, " (the caller was interrupted while waiting)");
-		}
-	}
-
-	// Wakes the calls waiting for a generation: with it, or to fail them.
-	private void releaseWaiters(@Nullable McpConnection connection) {
-		List<CompletableFuture<McpConnection>> waiters = List.copyOf(this.recoveryWaiters);
-		this.recoveryWaiters.clear();
-		if (!waiters.isEmpty()) {
-			this.outbox.add(() -> waiters.forEach((waiter) -> {
-				if (connection != null) {
-					waiter.complete(connection);
-				}
-				else {
-					waiter.completeExceptionally(new IllegalStateException("no generation to wait for"));
-				}
-			}));
-		}
-	}
-
-	private McpServerUnavailableException lostDuringCall(McpConnection connection, String tool, LostDuringCall lost,
-			String retried) {
-		ExitStatus exit = connection.onLost().getNow(null);
-		String how = (exit != null) ? exit.describe() : connection.isLost() ? connection.lossReason() : null;
-		Tool offered = this.tools.find(tool);
-		String retry = (offered != null && !this.callPolicy.isRetryEligible(offered) && retried.isEmpty())
-				? " It was not retried: tool '" + tool + "' is not retry-eligible." : retried;
-		return new McpServerUnavailableException(this.name, McpServerState.RECONNECTING,
-				UnavailableMessages.lostDuringCall(this.name, tool, how, retry, this.policy.enabled()),
-				lost.getCause());
+		return this.router.call(request);
 	}
 
 	/**
@@ -453,466 +226,156 @@ public final class McpServerSupervisor {
 	 * @return the status
 	 */
 	public McpServerStatus status() {
-		synchronized (this.lock) {
-			return statusLocked();
-		}
+		return this.lock.read(this.state::status);
 	}
 
-	/**
-	 * Returns the number of calls waiting for a generation.
-	 * @return the count
-	 */
 	int waitingCalls() {
-		synchronized (this.lock) {
-			return this.recoveryWaiters.size();
+		return this.lock.read(this.waiters::size);
+	}
+
+	CompletableFuture<Void> quiescence() {
+		return this.work.quiescence();
+	}
+
+	@Nullable McpConnection current() {
+		return this.state.current;
+	}
+
+	// Under the lock.
+	@Nullable Generation live() {
+		return this.state.live;
+	}
+
+	// Under the lock.
+	boolean isLive(Generation generation) {
+		return this.state.live == generation;
+	}
+
+	// The live connection, or a waiter for the next generation, or null when the server
+	// does not recover or calls do not wait.
+	@Nullable CompletableFuture<McpConnection> nextGeneration(@Nullable McpConnection failed) {
+		return this.lock.read(() -> {
+			McpConnection connection = this.state.current;
+			if (connection != null && connection != failed) {
+				return CompletableFuture.completedFuture(connection);
+			}
+			McpServerState now = this.state.state;
+			boolean recovering = now == McpServerState.STARTING || now == McpServerState.RECONNECTING
+					|| now == McpServerState.UP;
+			return (recovering && this.waiters.isEnabled()) ? this.waiters.add() : null;
+		});
+	}
+
+	McpServerUnavailableException unavailable(String tool, String suffix) {
+		McpServerStatus status = status();
+		return new McpServerUnavailableException(name(), status.state(),
+				UnavailableMessages.notUp(status, this.state.now(), tool, suffix), null);
+	}
+
+	void endGeneration(McpConnection connection, String because) {
+		this.retirements.end(connection, because);
+	}
+
+	// Under the lock.
+	void swapTools(ToolSet replacement) {
+		this.state.swapTools(replacement);
+	}
+
+	// Under the lock: connects at once, or as soon as the running attempt or termination
+	// ends.
+	private void connectNow(RestartCause cause) {
+		ServerState s = this.state;
+		s.cancelPendingAttempt();
+		SupervisorListener listener = s.listener();
+		s.notify(() -> listener.restarting(s.name, cause));
+		if (s.connecting != null || s.terminating) {
+			s.connectWhenIdle = true;
+		}
+		else {
+			s.budget.takeImmediate();
+			s.transition(McpServerState.RECONNECTING, cause.name().toLowerCase(Locale.ROOT), null);
+			this.attempts.launch();
+		}
+	}
+
+	// Under the lock.
+	private void requireStarted(String done) {
+		if (this.state.state == McpServerState.STOPPED) {
+			throw new IllegalStateException("MCP server '" + name() + "' is stopped and cannot be " + done);
 		}
 	}
 
 	/**
-	 * Returns a future that completes when the supervisor's running work has ended.
-	 * @return the future
+	 * Builds a {@link McpServerSupervisor}; each policy not given is the default one.
 	 */
-	CompletableFuture<Void> quiescence() {
-		return CompletableFuture.allOf(this.work.toArray(CompletableFuture[]::new));
-	}
+	public static final class Builder {
 
-	private void launchAttempt() {
-		int generation = ++this.lastGeneration;
-		McpConnection connection = this.connector.create(generation, () -> onToolsChanged(generation));
-		this.connecting = connection;
-		this.nextAttemptAt = null;
-		track(() -> runAttempt(connection));
-	}
+		private final String name;
 
-	private void runAttempt(McpConnection connection) {
-		try {
-			connection.open();
+		private final McpConnector connector;
+
+		private final SupervisorScheduler scheduler;
+
+		private ReconnectPolicy reconnect = ReconnectPolicy.defaults();
+
+		private CallPolicy calls = CallPolicy.defaults();
+
+		private HealthCheckPolicy healthCheck = HealthCheckPolicy.defaults();
+
+		private SupervisorListener listener = SupervisorListener.NONE;
+
+		private Builder(String name, McpConnector connector, SupervisorScheduler scheduler) {
+			this.name = name;
+			this.connector = connector;
+			this.scheduler = scheduler;
 		}
-		catch (McpConnectException ex) {
-			attemptFailed(connection, ex);
-			return;
+
+		/**
+		 * Sets how the server reconnects.
+		 * @param reconnect the reconnect policy
+		 * @return this builder
+		 */
+		public Builder reconnect(ReconnectPolicy reconnect) {
+			this.reconnect = reconnect;
+			return this;
 		}
-		catch (RuntimeException ex) {
-			attemptFailed(connection,
-					new McpConnectException(Kind.TRANSIENT, String.valueOf(ex.getMessage()), null, ex));
-			return;
+
+		/**
+		 * Sets how tool calls behave around outages.
+		 * @param calls the call policy
+		 * @return this builder
+		 */
+		public Builder calls(CallPolicy calls) {
+			this.calls = calls;
+			return this;
 		}
-		attemptSucceeded(connection);
-	}
 
-	private void attemptSucceeded(McpConnection connection) {
-		boolean discard;
-		McpServerStatus outcome;
-		CompletableFuture<McpServerStatus> first;
-		synchronized (this.lock) {
-			this.connecting = null;
-			discard = this.state == McpServerState.STOPPED;
-			if (!discard) {
-				Generation generation = new Generation(connection, now());
-				this.live = generation;
-				this.current = connection;
-				this.connectWhenIdle = false;
-				int toolCount = connection.tools().size();
-				this.outbox.add(() -> this.listener.attemptFinished(this.name, connection.generation(), true));
-				if (this.outageStartedAt != null) {
-					int attempts = this.budget.used();
-					Duration outage = Duration.between(this.outageStartedAt, now());
-					logger.info(prefix() + "recovered after " + attempts + " attempt(s), outage " + outage.toMillis()
-							+ " ms (generation " + connection.generation() + ", pid " + connection.pid() + ", "
-							+ toolCount + " tools)");
-					this.outbox.add(() -> this.listener.recovered(this.name, attempts, outage));
-				}
-				else {
-					logger.info(prefix() + "connected (generation " + connection.generation() + ", pid "
-							+ connection.pid() + ", " + toolCount + " tools)");
-				}
-				generation.stabilityTimer = this.scheduler.schedule(this.policy.stabilityWindow(),
-						() -> onStable(connection.generation()));
-				scheduleProbe(generation);
-				swapTools(new ToolSet(connection.generation(), connection.tools()));
-				transition(McpServerState.UP, "connected", null);
-				releaseWaiters(connection);
-			}
-			outcome = statusLocked();
-			first = this.firstOutcome;
+		/**
+		 * Sets how live generations are probed.
+		 * @param healthCheck the health check policy
+		 * @return this builder
+		 */
+		public Builder healthCheck(HealthCheckPolicy healthCheck) {
+			this.healthCheck = healthCheck;
+			return this;
 		}
-		flush();
-		first.complete(outcome);
-		if (discard) {
-			closeQuietly(connection);
-			terminateQuietly(connection);
-			return;
+
+		/**
+		 * Sets who receives what the supervisor does.
+		 * @param listener the listener
+		 * @return this builder
+		 */
+		public Builder listener(SupervisorListener listener) {
+			this.listener = listener;
+			return this;
 		}
-		connection.onLost().whenComplete((exit, ex) -> track(() -> onLost(connection, exit)));
-	}
 
-	private void attemptFailed(McpConnection connection, McpConnectException ex) {
-		McpServerStatus outcome;
-		CompletableFuture<McpServerStatus> first;
-		synchronized (this.lock) {
-			this.connecting = null;
-			if (this.state == McpServerState.STOPPED) {
-				return;
-			}
-			this.outbox.add(() -> this.listener.attemptFinished(this.name, connection.generation(), false));
-			this.lastError = "connection failed: " + ex.getMessage();
-			this.lastExit = ex.getExit();
-			this.lastStderr = connection.stderrTail();
-			logger.warn(prefix() + "connection failed (attempt " + this.budget.used() + "/" + this.budget.max()
-					+ ", generation " + connection.generation() + "): " + ex.getMessage());
-			if (ex.getKind() == Kind.CONFIGURATION) {
-				giveUp("configuration error: " + ex.getMessage(), ex.getExit());
-			}
-			else if (ex.getKind() == Kind.NOT_CONFIRMED_DEAD) {
-				giveUp(ex.getMessage(), ex.getExit());
-			}
-			else if (this.connectWhenIdle) {
-				reconnectNow();
-			}
-			else if (!this.policy.enabled()) {
-				transition(McpServerState.DISCONNECTED, "connection failed and reconnect is disabled", ex.getExit());
-				logger.error(prefix() + "connection failed and reconnect is disabled; " + resetHint());
-			}
-			else {
-				retryOrGiveUp(ex.getExit());
-			}
-			outcome = statusLocked();
-			first = this.firstOutcome;
-		}
-		flush();
-		first.complete(outcome);
-	}
-
-	private void onLost(McpConnection connection, @Nullable ExitStatus exit) {
-		synchronized (this.lock) {
-			if (this.live == null || this.live.connection != connection) {
-				return; // a stale generation: inert
-			}
-			String endedBecause = this.live.endedBecause;
-			this.live.cancelTimers();
-			this.live = null;
-			this.current = null;
-			this.terminating = true;
-			this.lastExit = exit;
-			this.lastStderr = connection.stderrTail();
-			String how = (endedBecause != null) ? endedBecause
-					: (exit != null) ? exit.describe() : connection.lossReason();
-			RestartCause cause = (endedBecause != null) ? RestartCause.LIVENESS : RestartCause.CRASH;
-			this.lastError = "connection lost: " + how;
-			if (this.outageStartedAt == null) {
-				this.outageStartedAt = now();
-			}
-			String stderr = (exit != null && exit.lastStderrLine() != null)
-					? "; last stderr line: " + exit.lastStderrLine() : "";
-			if (this.policy.enabled()) {
-				logger.warn(prefix() + "connection lost (generation " + connection.generation() + ", " + how + stderr
-						+ ")");
-				transition(McpServerState.RECONNECTING, "connection lost: " + how, exit);
-				this.outbox.add(() -> this.listener.restarting(this.name, cause));
-			}
-			else {
-				logger.error(prefix() + "connection lost (generation " + connection.generation() + ", " + how + stderr
-						+ ") and reconnect is disabled; its tools stay registered and fail until it is reset; "
-						+ resetHint());
-				transition(McpServerState.DISCONNECTED, "connection lost: " + how, exit);
-			}
-		}
-		flush();
-		closeQuietly(connection);
-		afterTermination(connection, terminateQuietly(connection), exit);
-	}
-
-	// Closes a retired generation's client; a failure of the SDK's close must never stop
-	// the state machine.
-	private void closeQuietly(McpConnection connection) {
-		try {
-			connection.closeClient();
-		}
-		catch (RuntimeException ex) {
-			logger.debug(prefix() + "closing the client of generation " + connection.generation() + " failed", ex);
-		}
-	}
-
-	// Terminates a retired generation; a failure to do so counts as not confirmed gone.
-	private boolean terminateQuietly(McpConnection connection) {
-		try {
-			return connection.terminate();
-		}
-		catch (RuntimeException ex) {
-			logger.warn(prefix() + "terminating generation " + connection.generation() + " failed", ex);
-			return false;
-		}
-	}
-
-	// Decides what follows once a retired generation's tree is terminated.
-	private void afterTermination(McpConnection connection, boolean confirmed, @Nullable ExitStatus exit) {
-		synchronized (this.lock) {
-			this.terminating = false;
-			if (this.state == McpServerState.STOPPED) {
-				return;
-			}
-			if (!confirmed) {
-				giveUp("the process tree of generation " + connection.generation()
-						+ " could not be confirmed gone; not reconnecting so that two servers never run", exit);
-			}
-			else if (this.connectWhenIdle) {
-				reconnectNow();
-			}
-			else if (this.state == McpServerState.RECONNECTING) {
-				retryOrGiveUp(exit);
-			}
-		}
-		flush();
-	}
-
-	private void scheduleProbe(Generation generation) {
-		if (this.healthCheck.isEnabled()) {
-			generation.probeTimer = this.scheduler.schedule(this.healthCheck.interval(), () -> probe(generation));
-		}
-	}
-
-	// One liveness probe of the live generation; the next follows after the interval.
-	private void probe(Generation generation) {
-		synchronized (this.lock) {
-			if (this.live != generation || generation.endedBecause != null) {
-				return;
-			}
-			generation.probeTimer = null;
-		}
-		boolean answered = generation.connection.ping(this.healthCheck.timeout());
-		boolean dead = false;
-		synchronized (this.lock) {
-			if (this.live != generation) {
-				return;
-			}
-			if (answered) {
-				generation.failedProbes = 0;
-			}
-			else {
-				generation.failedProbes++;
-				logger.warn(prefix() + "no reply to ping within " + this.healthCheck.timeout().toMillis() + " ms ("
-						+ generation.failedProbes + "/" + this.healthCheck.failureThreshold() + ", generation "
-						+ generation.connection.generation() + ")");
-				dead = generation.failedProbes >= this.healthCheck.failureThreshold();
-			}
-			if (!dead) {
-				scheduleProbe(generation);
-			}
-		}
-		if (dead) {
-			endGeneration(generation.connection, "liveness: no reply to ping (" + this.healthCheck.failureThreshold()
-					+ " in a row, " + this.healthCheck.timeout().toMillis() + " ms each)");
-		}
-	}
-
-	// Ends a live generation that is alive but useless: its tree is killed, and its exit
-	// then drives the usual reconnect, with the given cause.
-	private void endGeneration(McpConnection connection, String because) {
-		synchronized (this.lock) {
-			if (this.live == null || this.live.connection != connection || this.live.endedBecause != null) {
-				return;
-			}
-			this.live.endedBecause = because;
-			logger.warn(prefix() + because + "; ending generation " + connection.generation());
-		}
-		track(() -> terminateQuietly(connection));
-	}
-
-	private void onStable(int generation) {
-		synchronized (this.lock) {
-			if (this.live != null && this.live.connection.generation() == generation) {
-				this.budget.reset();
-				this.outageStartedAt = null;
-				if (logger.isDebugEnabled()) {
-					logger.debug(prefix() + "generation " + generation + " stable, outage budget reset");
-				}
-			}
-		}
-	}
-
-	private void onAttemptTimer(int token) {
-		synchronized (this.lock) {
-			if (token != this.attemptToken || this.pendingAttempt == null || this.state == McpServerState.STOPPED) {
-				return; // cancelled or superseded
-			}
-			this.pendingAttempt = null;
-			launchAttempt();
-		}
-		flush();
-	}
-
-	private void onToolsChanged(int generation) {
-		synchronized (this.lock) {
-			if (this.live == null || this.live.connection.generation() != generation) {
-				return;
-			}
-			if (this.live.syncRunning) {
-				this.live.syncAgain = true;
-				return;
-			}
-			this.live.syncRunning = true;
-			Generation target = this.live;
-			track(() -> syncTools(target));
-		}
-	}
-
-	// Re-lists the tools until no change notification arrived during the listing.
-	private void syncTools(Generation generation) {
-		while (true) {
-			synchronized (this.lock) {
-				if (this.live != generation) {
-					generation.syncRunning = false;
-					return;
-				}
-				generation.syncAgain = false;
-			}
-			List<Tool> listed;
-			try {
-				listed = generation.connection.listTools();
-			}
-			catch (RuntimeException ex) {
-				logger.warn(prefix() + "re-listing tools after a change notification failed: " + ex.getMessage());
-				synchronized (this.lock) {
-					generation.syncRunning = false;
-				}
-				return;
-			}
-			boolean again;
-			synchronized (this.lock) {
-				if (this.live != generation) {
-					generation.syncRunning = false;
-					return;
-				}
-				swapTools(new ToolSet(generation.connection.generation(), listed));
-				again = generation.syncAgain;
-				generation.syncRunning = again;
-			}
-			flush();
-			if (!again) {
-				return;
-			}
-		}
-	}
-
-	private void retryOrGiveUp(@Nullable ExitStatus exit) {
-		Duration delay = this.budget.takeNext();
-		if (delay == null) {
-			giveUp("gave up after " + this.budget.max() + " attempts", exit);
-			return;
-		}
-		if (this.state != McpServerState.RECONNECTING) {
-			transition(McpServerState.RECONNECTING, String.valueOf(this.lastError), exit);
-		}
-		logger.warn(prefix() + "retrying " + this.budget.used() + "/" + this.budget.max() + " in " + delay.toMillis()
-				+ " ms");
-		int token = ++this.attemptToken;
-		this.nextAttemptAt = now().plus(delay);
-		this.pendingAttempt = this.scheduler.schedule(delay, () -> onAttemptTimer(token));
-	}
-
-	private void reconnectNow() {
-		this.connectWhenIdle = false;
-		this.budget.takeImmediate();
-		if (this.state != McpServerState.RECONNECTING) {
-			transition(McpServerState.RECONNECTING, "reconnecting on request", null);
-		}
-		launchAttempt();
-	}
-
-	private void giveUp(String reason, @Nullable ExitStatus exit) {
-		cancelPendingAttempt();
-		this.lastError = reason;
-		transition(McpServerState.FAILED, reason, exit);
-		swapTools(ToolSet.EMPTY);
-		logger.error(prefix() + reason + "; tools withdrawn. " + resetHint());
-	}
-
-	private void cancelPendingAttempt() {
-		this.attemptToken++;
-		if (this.pendingAttempt != null) {
-			this.pendingAttempt.cancel();
-			this.pendingAttempt = null;
-		}
-		this.nextAttemptAt = null;
-	}
-
-	private void transition(McpServerState to, String cause, @Nullable ExitStatus exit) {
-		McpServerState from = this.state;
-		this.state = to;
-		if (to == McpServerState.FAILED || to == McpServerState.DISCONNECTED || to == McpServerState.STOPPED) {
-			releaseWaiters(null);
-		}
-		McpServerStateChange change = new McpServerStateChange(this.name, from, to, this.lastGeneration, cause, exit);
-		this.outbox.add(() -> this.listener.stateChanged(change));
-	}
-
-	private void swapTools(ToolSet replacement) {
-		this.tools = replacement;
-		this.outbox.add(() -> this.listener.toolsChanged(this.name, replacement));
-	}
-
-	/** Delivers queued notifications in order, outside the state lock. */
-	private void flush() {
-		this.outbox.flush();
-	}
-
-	private void track(Runnable task) {
-		CompletableFuture<Void> done = new CompletableFuture<>();
-		this.work.add(done);
-		try {
-			this.scheduler.execute(() -> {
-				try {
-					task.run();
-				}
-				catch (RuntimeException ex) {
-					logger.error(prefix() + "supervisor task failed", ex);
-				}
-				finally {
-					this.work.remove(done);
-					done.complete(null);
-				}
-			});
-		}
-		catch (RuntimeException ex) {
-			this.work.remove(done);
-			done.complete(null);
-			throw ex;
-		}
-	}
-
-	private McpServerUnavailableException unavailable(String tool, String suffix) {
-		McpServerStatus status = status();
-		return new McpServerUnavailableException(this.name, status.state(),
-				UnavailableMessages.notUp(status, now(), tool, suffix), null);
-	}
-
-	private McpServerStatus statusLocked() {
-		McpConnection connection = (this.live != null) ? this.live.connection : null;
-		return new McpServerStatus(this.name, this.state, this.lastGeneration,
-				(connection != null) ? connection.pid() : null, (this.live != null) ? this.live.upSince : null,
-				this.budget.used(), this.budget.max(), this.nextAttemptAt, this.lastExit, this.lastError,
-				(connection != null) ? connection.stderrTail() : this.lastStderr, this.tools.names());
-	}
-
-	private String resetHint() {
-		return UnavailableMessages.resetHint(this.name);
-	}
-
-	private String prefix() {
-		return "MCP server '" + this.name + "': ";
-	}
-
-	private Instant now() {
-		return this.scheduler.clock().instant();
-	}
-
-	/** The generation of a call ended under it. */
-	private static final class LostDuringCall extends RuntimeException {
-
-		private static final long serialVersionUID = 1L;
-
-		LostDuringCall(Throwable cause) {
-			super(cause.getMessage(), cause, false, false);
+		/**
+		 * Builds the supervisor; it does nothing until started.
+		 * @return the supervisor
+		 */
+		public McpServerSupervisor build() {
+			return new McpServerSupervisor(this);
 		}
 
 	}

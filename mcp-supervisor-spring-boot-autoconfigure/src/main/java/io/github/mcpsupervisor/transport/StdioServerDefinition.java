@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -34,7 +35,7 @@ public record StdioServerDefinition(String name, String command, List<String> ar
 	 * @return the command followed by its arguments
 	 */
 	public List<String> commandLine() {
-		return java.util.stream.Stream.concat(java.util.stream.Stream.of(this.command), this.args.stream()).toList();
+		return Stream.concat(Stream.of(this.command), this.args.stream()).toList();
 	}
 
 }

@@ -1,7 +1,14 @@
 package io.github.mcpsupervisor.architecture;
 
+import java.time.Clock;
+import java.time.Instant;
+
+import com.tngtech.archunit.core.domain.JavaCall;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.core.domain.properties.HasName;
+import com.tngtech.archunit.core.domain.properties.HasOwner;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
@@ -67,16 +74,29 @@ class ArchitectureTests {
 	}
 
 	@Test
-	void theStateMachineNeitherSleepsNorReadsTheSystemClock() {
+	void theSupervisorNeitherSleepsNorReadsTheSystemClock() {
+		// only the production scheduler may: everything else runs on injected time
 		ArchRuleDefinition.noClasses()
 			.that()
-			.haveSimpleName("McpServerSupervisor")
+			.resideInAPackage("io.github.mcpsupervisor.supervisor..")
+			.and()
+			.doNotHaveSimpleName("ThreadPoolSupervisorScheduler")
 			.should()
 			.callMethod(Thread.class, "sleep", long.class)
 			.orShould()
 			.callMethod(System.class, "currentTimeMillis")
 			.orShould()
 			.callMethod(System.class, "nanoTime")
+			.orShould()
+			.callMethod(Instant.class, "now")
+			.orShould()
+			.callMethod(Clock.class, "systemUTC")
+			.orShould()
+			.callMethod(Clock.class, "systemDefaultZone")
+			.orShould()
+			.callMethodWhere(JavaCall.Predicates.target(HasName.Predicates.name("now"))
+				.and(JavaCall.Predicates
+					.target(HasOwner.Predicates.With.owner(JavaClass.Predicates.resideInAPackage("java.time")))))
 			.check(CLASSES);
 	}
 

@@ -7,8 +7,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
+import io.github.mcpsupervisor.demo.DemoMcpServer;
+import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerStateChange;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
@@ -100,11 +104,12 @@ class StdioSupervisionTests {
 		long pid = this.supervisor.status().pid();
 		CompletableFuture<CallToolResult> slow = CompletableFuture
 			.supplyAsync(() -> call("slow", Map.of("millis", 15000)));
-		await().atMost(PATIENCE).pollDelay(Duration.ofMillis(300)).until(() -> true);
+		await().atMost(PATIENCE)
+			.until(() -> this.supervisor.status().stderrTail().contains(DemoMcpServer.CALL_STARTED + "slow"));
 		long killedAt = System.nanoTime();
 		ProcessHandle.of(pid).orElseThrow().destroyForcibly();
 		assertThat(slow).failsWithin(Duration.ofSeconds(5))
-			.withThrowableOfType(java.util.concurrent.ExecutionException.class)
+			.withThrowableOfType(ExecutionException.class)
 			.havingCause()
 			.isInstanceOf(McpServerUnavailableException.class)
 			.withMessageContaining("MCP server 'demo' crashed during the call to tool 'slow'");
@@ -112,15 +117,27 @@ class StdioSupervisionTests {
 	}
 
 	@Test
-	void demoServerCrashToFirstSuccessfulCall() {
+	void demoServerKilledWithSigkillIsDetectedAndServesCallsAgain() {
 		start(TestServers.demo("demo", Map.of()), FAST);
+		long pid = this.supervisor.status().pid();
 		long killedAt = System.nanoTime();
-		ProcessHandle.of(this.supervisor.status().pid()).orElseThrow().destroyForcibly();
+		ProcessHandle.of(pid).orElseThrow().destroyForcibly();
 		await().atMost(PATIENCE).until(() -> this.lostAt != 0);
 		long detectedAt = this.lostAt;
-		callUntilItSucceeds("echo", Map.of("message", "back"));
+		CallToolResult result = callUntilItSucceeds("echo", Map.of("message", "back"));
 		logger.info("demo: SIGKILL detected after " + micros(detectedAt - killedAt)
 				+ " µs, first successful call after " + millis(System.nanoTime() - killedAt) + " ms");
+		assertThat(text(result)).isEqualTo("back");
+		assertThat(this.changes).filteredOn((change) -> change.from() == McpServerState.UP)
+			.first()
+			.satisfies((loss) -> {
+				assertThat(loss.to()).isEqualTo(McpServerState.RECONNECTING);
+				assertThat(loss.generation()).isOne();
+				assertThat(loss.exit().signal()).isEqualTo(9);
+			});
+		assertThat(this.supervisor.status().generation()).isEqualTo(2);
+		assertThat(this.supervisor.status().pid()).isNotEqualTo(pid);
+		assertThat(ProcessHandle.of(pid)).isEmpty();
 	}
 
 	@Test
@@ -269,18 +286,23 @@ class StdioSupervisionTests {
 	}
 
 	private McpServerSupervisor supervisor(StdioServerDefinition definition, ReconnectPolicy policy) {
-		return new McpServerSupervisor(definition.name(), policy,
-				new StdioConnector(definition, this.scheduler::execute), this.scheduler, new SupervisorListener() {
+		return McpServerSupervisor
+			.builder(definition.name(), new StdioConnector(definition, this.scheduler::execute), this.scheduler)
+			.reconnect(policy)
+			.calls(TestServers.NO_WAIT)
+			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
+			.listener(new SupervisorListener() {
 
-					@Override
-					public void stateChanged(McpServerStateChange change) {
-						if (change.from() == McpServerState.UP && StdioSupervisionTests.this.lostAt == 0) {
-							StdioSupervisionTests.this.lostAt = System.nanoTime();
-						}
-						StdioSupervisionTests.this.changes.add(change);
+				@Override
+				public void stateChanged(McpServerStateChange change) {
+					if (change.from() == McpServerState.UP && StdioSupervisionTests.this.lostAt == 0) {
+						StdioSupervisionTests.this.lostAt = System.nanoTime();
 					}
+					StdioSupervisionTests.this.changes.add(change);
+				}
 
-				});
+			})
+			.build();
 	}
 
 	private CallToolResult call(String tool, Map<String, Object> arguments) {
@@ -297,7 +319,7 @@ class StdioSupervisionTests {
 	private static List<ProcessHandle> treeOf(long pid) {
 		ProcessHandle root = ProcessHandle.of(pid).orElseThrow();
 		await().atMost(PATIENCE).until(() -> root.descendants().findAny().isPresent() || !root.isAlive());
-		return java.util.stream.Stream.concat(java.util.stream.Stream.of(root), root.descendants()).toList();
+		return Stream.concat(Stream.of(root), root.descendants()).toList();
 	}
 
 	private static String text(CallToolResult result) {

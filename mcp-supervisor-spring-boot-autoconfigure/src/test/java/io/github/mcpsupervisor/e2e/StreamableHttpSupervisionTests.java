@@ -26,6 +26,7 @@ import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerStateChange;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
+import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
@@ -47,6 +48,7 @@ import org.springframework.boot.health.autoconfigure.contributor.HealthContribut
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -116,7 +118,11 @@ class StreamableHttpSupervisionTests {
 		start(definition(Map.of()), new CallPolicy(Duration.ZERO, CallPolicy.Retry.NEVER, true, Set.of()));
 		stopServer();
 		long started = System.nanoTime();
-		org.assertj.core.api.Assertions.assertThatException().isThrownBy(() -> call("echo", Map.of("message", "x")));
+		assertThatExceptionOfType(McpServerUnavailableException.class)
+			.isThrownBy(() -> call("echo", Map.of("message", "x")))
+			.withMessageContaining("MCP server 'remote'")
+			.withMessageContaining("transport failure")
+			.withMessageContaining("It was not retried");
 		assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isLessThan(5000);
 		await().atMost(PATIENCE).until(() -> this.supervisor.state() == McpServerState.RECONNECTING);
 	}
@@ -192,16 +198,19 @@ class StreamableHttpSupervisionTests {
 
 	private McpServerSupervisor supervisor(StreamableHttpServerDefinition definition, ReconnectPolicy reconnect,
 			CallPolicy callPolicy) {
-		return new McpServerSupervisor(definition.name(), reconnect, callPolicy,
-				HealthCheckPolicy.disabled(Duration.ofSeconds(2)), new StreamableHttpConnector(definition),
-				this.scheduler, new SupervisorListener() {
+		return McpServerSupervisor.builder(definition.name(), new StreamableHttpConnector(definition), this.scheduler)
+			.reconnect(reconnect)
+			.calls(callPolicy)
+			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(2)))
+			.listener(new SupervisorListener() {
 
-					@Override
-					public void stateChanged(McpServerStateChange change) {
-						StreamableHttpSupervisionTests.this.changes.add(change);
-					}
+				@Override
+				public void stateChanged(McpServerStateChange change) {
+					StreamableHttpSupervisionTests.this.changes.add(change);
+				}
 
-				});
+			})
+			.build();
 	}
 
 	private void startServer() throws IOException {

@@ -6,8 +6,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.github.mcpsupervisor.demo.DemoMcpServer;
+import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,6 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * java and class path) and npm's server-everything (installed by the build with npm ci).
  */
 final class TestServers {
+
+	/** Calls that fail at once during an outage instead of waiting for recovery. */
+	static final CallPolicy NO_WAIT = new CallPolicy(Duration.ZERO, CallPolicy.Retry.SAFE, true, Set.of());
 
 	private TestServers() {
 	}

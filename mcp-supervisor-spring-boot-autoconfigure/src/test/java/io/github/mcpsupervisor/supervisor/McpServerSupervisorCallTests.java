@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
@@ -57,7 +58,7 @@ class McpServerSupervisorCallTests {
 		CompletableFuture<CallToolResult> call = callAsync("write");
 		await().until(() -> this.supervisor.waitingCalls() == 1);
 		this.scheduler.advance(INITIAL);
-		assertThat(call.get(10, java.util.concurrent.TimeUnit.SECONDS).content().toString()).contains("write from g2");
+		assertThat(call.get(10, TimeUnit.SECONDS).content().toString()).contains("write from g2");
 	}
 
 	@Test
@@ -127,7 +128,7 @@ class McpServerSupervisorCallTests {
 		CompletableFuture<CallToolResult> call = callAsync("read");
 		await().until(() -> this.supervisor.waitingCalls() == 1);
 		this.scheduler.advance(INITIAL);
-		assertThat(call.get(10, java.util.concurrent.TimeUnit.SECONDS).content().toString()).contains("read from g2");
+		assertThat(call.get(10, TimeUnit.SECONDS).content().toString()).contains("read from g2");
 		assertThat(this.connector.spawns()).isEqualTo(2);
 	}
 
@@ -153,7 +154,7 @@ class McpServerSupervisorCallTests {
 		CompletableFuture<CallToolResult> call = callAsync("put");
 		await().until(() -> this.supervisor.waitingCalls() == 1);
 		this.scheduler.advance(INITIAL);
-		assertThat(call.get(10, java.util.concurrent.TimeUnit.SECONDS).content().toString()).contains("put from g2");
+		assertThat(call.get(10, TimeUnit.SECONDS).content().toString()).contains("put from g2");
 	}
 
 	@Test
@@ -199,7 +200,7 @@ class McpServerSupervisorCallTests {
 		CompletableFuture<CallToolResult> call = callAsync("write");
 		await().until(() -> this.supervisor.waitingCalls() == 1);
 		this.scheduler.advance(INITIAL);
-		assertThat(call.get(10, java.util.concurrent.TimeUnit.SECONDS).content().toString()).contains("write from g2");
+		assertThat(call.get(10, TimeUnit.SECONDS).content().toString()).contains("write from g2");
 	}
 
 	@Test
@@ -252,7 +253,7 @@ class McpServerSupervisorCallTests {
 		this.scheduler.runReady();
 		assertThat(this.supervisor.status().lastError()).contains("liveness: no reply to ping after a request timeout");
 		this.scheduler.advance(INITIAL);
-		assertThat(call.get(10, java.util.concurrent.TimeUnit.SECONDS).content().toString()).contains("read from g2");
+		assertThat(call.get(10, TimeUnit.SECONDS).content().toString()).contains("read from g2");
 		assertThat(this.restarts).containsExactly(RestartCause.LIVENESS);
 	}
 
@@ -325,15 +326,19 @@ class McpServerSupervisorCallTests {
 	}
 
 	private McpServerSupervisor supervisor(CallPolicy callPolicy, HealthCheckPolicy healthCheck) {
-		return new McpServerSupervisor("demo", new ReconnectPolicy(true, INITIAL, Duration.ofSeconds(10), 4, 0),
-				callPolicy, healthCheck, this.connector, this.scheduler, new SupervisorListener() {
+		return McpServerSupervisor.builder("demo", this.connector, this.scheduler)
+			.reconnect(new ReconnectPolicy(true, INITIAL, Duration.ofSeconds(10), 4, 0))
+			.calls(callPolicy)
+			.healthCheck(healthCheck)
+			.listener(new SupervisorListener() {
 
-					@Override
-					public void restarting(String server, RestartCause cause) {
-						McpServerSupervisorCallTests.this.restarts.add(cause);
-					}
+				@Override
+				public void restarting(String server, RestartCause cause) {
+					McpServerSupervisorCallTests.this.restarts.add(cause);
+				}
 
-				});
+			})
+			.build();
 	}
 
 	private static Tool tool(String name, Boolean readOnly, Boolean idempotent) {

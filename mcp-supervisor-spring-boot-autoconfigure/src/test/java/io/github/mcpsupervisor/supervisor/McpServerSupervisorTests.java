@@ -5,6 +5,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import io.github.mcpsupervisor.supervisor.FakeConnector.FakeConnection;
 import io.github.mcpsupervisor.supervisor.FakeConnector.Outcome;
@@ -50,6 +53,31 @@ class McpServerSupervisorTests {
 		assertThat(this.supervisor.status().pid()).isEqualTo(1001L);
 		assertThat(this.changes).extracting(McpServerStateChange::to)
 			.containsExactly(McpServerState.STARTING, McpServerState.UP);
+	}
+
+	@Test
+	void listenersRunOutsideTheStateLock() {
+		// a listener that needs the supervisor from another thread deadlocks if it is
+		// called under the lock
+		List<McpServerStatus> seen = new ArrayList<>();
+		this.supervisor = McpServerSupervisor.builder("demo", this.connector, this.scheduler)
+			.listener(new SupervisorListener() {
+
+				@Override
+				public void stateChanged(McpServerStateChange change) {
+					seen.add(CompletableFuture.supplyAsync(() -> McpServerSupervisorTests.this.supervisor.status())
+						.orTimeout(5, TimeUnit.SECONDS)
+						.join());
+				}
+
+			})
+			.build();
+		this.supervisor.start();
+		this.scheduler.runReady();
+		this.connector.last().crash(1);
+		this.scheduler.runReady();
+		assertThat(seen).extracting(McpServerStatus::state)
+			.containsExactly(McpServerState.STARTING, McpServerState.UP, McpServerState.RECONNECTING);
 	}
 
 	@Test
@@ -496,34 +524,40 @@ class McpServerSupervisorTests {
 	}
 
 	private McpServerSupervisor supervisor(ReconnectPolicy policy) {
-		return new McpServerSupervisor("demo", policy, this.connector, this.scheduler, new SupervisorListener() {
+		return McpServerSupervisor.builder("demo", this.connector, this.scheduler)
+			.reconnect(policy)
+			.calls(new CallPolicy(Duration.ZERO, CallPolicy.Retry.SAFE, true, Set.of()))
+			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
+			.listener(new SupervisorListener() {
 
-			@Override
-			public void toolsChanged(String server, ToolSet tools) {
-				McpServerSupervisorTests.this.swaps.add(tools);
-			}
+				@Override
+				public void toolsChanged(String server, ToolSet tools) {
+					McpServerSupervisorTests.this.swaps.add(tools);
+				}
 
-			@Override
-			public void stateChanged(McpServerStateChange change) {
-				McpServerSupervisorTests.this.changes.add(change);
-			}
+				@Override
+				public void stateChanged(McpServerStateChange change) {
+					McpServerSupervisorTests.this.changes.add(change);
+				}
 
-			@Override
-			public void attemptFinished(String server, int generation, boolean connected) {
-				McpServerSupervisorTests.this.attempts.add("g" + generation + (connected ? " connected" : " failed"));
-			}
+				@Override
+				public void attemptFinished(String server, int generation, boolean connected) {
+					McpServerSupervisorTests.this.attempts
+						.add("g" + generation + (connected ? " connected" : " failed"));
+				}
 
-			@Override
-			public void recovered(String server, int attempts, Duration outage) {
-				McpServerSupervisorTests.this.recoveries.add(outage);
-			}
+				@Override
+				public void recovered(String server, int attempts, Duration outage) {
+					McpServerSupervisorTests.this.recoveries.add(outage);
+				}
 
-			@Override
-			public void restarting(String server, RestartCause cause) {
-				McpServerSupervisorTests.this.restarts.add(cause);
-			}
+				@Override
+				public void restarting(String server, RestartCause cause) {
+					McpServerSupervisorTests.this.restarts.add(cause);
+				}
 
-		});
+			})
+			.build();
 	}
 
 	private static CallToolRequest call(String tool) {

@@ -3,14 +3,16 @@ package io.github.mcpsupervisor.tool;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 
+import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.FakeConnector;
+import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
-import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.VirtualScheduler;
 import org.junit.jupiter.api.Test;
 
@@ -31,9 +33,11 @@ class McpSupervisorToolCallbackProviderTests {
 
 	private final FakeConnector connector = new FakeConnector();
 
-	private final McpServerSupervisor supervisor = new McpServerSupervisor("demo",
-			new ReconnectPolicy(true, Duration.ofMillis(500), Duration.ofSeconds(30), 5, 0), this.connector,
-			this.scheduler, SupervisorListener.NONE);
+	private final McpServerSupervisor supervisor = McpServerSupervisor.builder("demo", this.connector, this.scheduler)
+		.reconnect(new ReconnectPolicy(true, Duration.ofMillis(500), Duration.ofSeconds(30), 5, 0))
+		.calls(new CallPolicy(Duration.ZERO, CallPolicy.Retry.SAFE, true, Set.of()))
+		.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
+		.build();
 
 	private final McpSupervisorToolCallbackProvider provider = new McpSupervisorToolCallbackProvider(
 			new McpSupervisors(List.of(new SupervisedServer(this.supervisor, false, false, Duration.ofSeconds(1),
