@@ -38,9 +38,12 @@ abstract class ClientConnection implements McpConnection {
 
 	protected volatile List<Tool> tools = List.of();
 
-	ClientConnection(String server, int generation) {
+	private final Duration requestTimeout;
+
+	ClientConnection(String server, int generation, Duration requestTimeout) {
 		this.server = server;
 		this.generation = generation;
+		this.requestTimeout = requestTimeout;
 	}
 
 	@Override
@@ -56,7 +59,9 @@ abstract class ClientConnection implements McpConnection {
 	@Override
 	public List<Tool> listTools() {
 		try {
-			List<Tool> listed = McpClients.requireResult(requireClient().listTools().block()).tools();
+			List<Tool> listed = McpClients
+				.requireResult(requireClient().listTools().timeout(this.requestTimeout).block())
+				.tools();
 			afterListing();
 			return listed;
 		}
@@ -69,7 +74,7 @@ abstract class ClientConnection implements McpConnection {
 	@Override
 	public CallToolResult callTool(CallToolRequest request) {
 		try {
-			return McpClients.requireResult(requireClient().callTool(request).block());
+			return McpClients.requireResult(requireClient().callTool(request).timeout(this.requestTimeout).block());
 		}
 		catch (McpError ex) {
 			throw ex; // the server answered

@@ -21,11 +21,15 @@ final class McpClients {
 	}
 
 	// Builds the asynchronous client of a generation; the supervisor blocks on it itself
-	// so that a ping can have its own timeout.
+	// so that a ping can have its own timeout. The SDK applies its request timeout to the
+	// initialize request too: it gets the longer of the two, and calls are bounded by the
+	// request timeout where they are blocked on (ClientConnection).
 	static McpAsyncClient create(McpClientTransport transport, Duration requestTimeout, Duration initializationTimeout,
 			Runnable toolsChanged) {
+		Duration sdkRequestTimeout = (requestTimeout.compareTo(initializationTimeout) >= 0) ? requestTimeout
+				: initializationTimeout;
 		return McpClient.async(transport)
-			.requestTimeout(requestTimeout)
+			.requestTimeout(sdkRequestTimeout)
 			.initializationTimeout(initializationTimeout)
 			.clientInfo(CLIENT_INFO)
 			.toolsChangeConsumer((ignored) -> Mono.fromRunnable(toolsChanged))

@@ -44,7 +44,7 @@ final class StdioConnection extends ClientConnection {
 
 	StdioConnection(StdioServerDefinition definition, int generation, Runnable toolsChanged, Executor executor,
 			McpJsonMapper jsonMapper) {
-		super(definition.name(), generation);
+		super(definition.name(), generation, definition.requestTimeout());
 		this.definition = definition;
 		this.toolsChanged = toolsChanged;
 		this.executor = executor;

@@ -32,7 +32,7 @@ final class StreamableHttpConnection extends ClientConnection {
 
 	StreamableHttpConnection(StreamableHttpServerDefinition definition, int generation, Runnable toolsChanged,
 			McpJsonMapper jsonMapper) {
-		super(definition.name(), generation);
+		super(definition.name(), generation, definition.requestTimeout());
 		this.definition = definition;
 		this.toolsChanged = toolsChanged;
 		this.jsonMapper = jsonMapper;

@@ -235,9 +235,7 @@ class CallPathTests {
 	}
 
 	/**
-	 * Starts the server and waits until it is up. The SDK applies the request timeout to
-	 * initialize too, so with a short one a cold start on a loaded machine may take a
-	 * second attempt.
+	 * Starts the server; its first attempt must succeed.
 	 * @return the generation that is up
 	 */
 	private int start(StdioServerDefinition definition, CallPolicy callPolicy, HealthCheckPolicy probe) {
@@ -247,8 +245,7 @@ class CallPathTests {
 			.calls(callPolicy)
 			.healthCheck(probe)
 			.build();
-		this.supervisor.start();
-		await().atMost(PATIENCE).until(() -> this.supervisor.state() == McpServerState.UP);
+		assertThat(this.supervisor.start().join().state()).isEqualTo(McpServerState.UP);
 		return this.supervisor.status().generation();
 	}
 

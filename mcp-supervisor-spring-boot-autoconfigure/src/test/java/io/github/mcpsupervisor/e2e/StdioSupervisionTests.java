@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
 import io.github.mcpsupervisor.demo.DemoMcpServer;
@@ -138,6 +139,19 @@ class StdioSupervisionTests {
 		assertThat(this.supervisor.status().generation()).isEqualTo(2);
 		assertThat(this.supervisor.status().pid()).isNotEqualTo(pid);
 		assertThat(ProcessHandle.of(pid)).isEmpty();
+	}
+
+	@Test
+	void aRequestTimeoutShorterThanTheColdStartBoundsCallsButNotTheHandshake() {
+		StdioServerDefinition demo = TestServers.demo("demo", Map.of());
+		// the demo's JVM alone takes longer than 300 ms to start
+		start(new StdioServerDefinition(demo.name(), demo.command(), demo.args(), demo.env(), null,
+				Duration.ofMillis(300), Duration.ofSeconds(20), Duration.ofSeconds(1)), FAST);
+		assertThat(this.supervisor.status().generation()).isOne();
+		assertThatExceptionOfType(RuntimeException.class).isThrownBy(() -> call("slow", Map.of("millis", 5000)))
+			.havingRootCause()
+			.isInstanceOf(TimeoutException.class);
+		assertThat(text(call("echo", Map.of("message", "quick")))).isEqualTo("quick");
 	}
 
 	@Test
