@@ -5,16 +5,21 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.Set;
 import java.util.function.Function;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonInclude.Include;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.github.mcpsupervisor.supervisor.McpServerStatus;
+import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.Access;
-import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.Sanitizer;
+import org.springframework.boot.actuate.endpoint.SanitizingFunction;
 import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -23,30 +28,38 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 /**
  * The {@code mcp} endpoint: every server's state and counters, one server in full (tools,
- * stderr, configuration with secrets masked), and the operator's actions {@code reset}
+ * stderr, configuration with secrets sanitized), and the operator's actions {@code reset}
  * and {@code restart}. Read-only unless access is granted.
  */
 @Endpoint(id = "mcp", defaultAccess = Access.READ_ONLY)
 public class McpEndpoint {
 
-	static final String MASK = "******";
-
 	private final McpSupervisors supervisors;
 
-	private final Function<String, McpServerConfiguration> configurations;
+	private final Function<String, @Nullable McpServerConfiguration> configurations;
+
+	private final Sanitizer sanitizer;
 
 	private final Show showValues;
 
-	private final Set<String> roles;
-
 	private final Clock clock;
 
-	public McpEndpoint(McpSupervisors supervisors, Function<String, McpServerConfiguration> configurations,
-			Show showValues, Set<String> roles, Clock clock) {
+	/**
+	 * Creates the endpoint.
+	 * @param supervisors the supervised servers
+	 * @param configurations the configuration of each server, by name ({@code null} for a
+	 * server whose configuration is not known)
+	 * @param sanitizingFunctions the functions that sanitize environment variables and
+	 * headers when their values may be shown
+	 * @param showValues when to show the values of environment variables and headers
+	 * @param clock the clock of the supervisors
+	 */
+	public McpEndpoint(McpSupervisors supervisors, Function<String, @Nullable McpServerConfiguration> configurations,
+			Iterable<SanitizingFunction> sanitizingFunctions, Show showValues, Clock clock) {
 		this.supervisors = supervisors;
 		this.configurations = configurations;
+		this.sanitizer = new Sanitizer(sanitizingFunctions);
 		this.showValues = showValues;
-		this.roles = Set.copyOf(roles);
 		this.clock = clock;
 	}
 
@@ -55,34 +68,24 @@ public class McpEndpoint {
 	 * @return the servers by name, in configuration order
 	 */
 	@ReadOperation
-	public Map<String, Object> servers() {
-		Map<String, Object> servers = new LinkedHashMap<>();
+	public McpServersDescriptor servers() {
+		Map<String, McpServerDetails> servers = new LinkedHashMap<>();
 		for (SupervisedServer server : this.supervisors.servers()) {
 			McpServerStatus status = server.supervisor().status();
 			servers.put(status.name(), McpServerDetails.of(status, server.required(), 0, this.clock));
 		}
-		return Map.of("servers", servers);
+		return new McpServersDescriptor(servers);
 	}
 
 	/**
 	 * Returns one server in full.
 	 * @param server the server's name
-	 * @param securityContext who asks, for showing configuration values
-	 * @return the server, or {@code null} if there is none of that name
+	 * @return the server
+	 * @throws NoSuchElementException if there is no server of that name
 	 */
 	@ReadOperation
-	public @Nullable Map<String, Object> server(@Selector String server, SecurityContext securityContext) {
-		SupervisedServer supervised = find(server);
-		if (supervised == null) {
-			return null;
-		}
-		McpServerStatus status = supervised.supervisor().status();
-		Map<String, Object> details = new LinkedHashMap<>();
-		details.put("name", status.name());
-		details.putAll(McpServerDetails.of(status, supervised.required(), Integer.MAX_VALUE, this.clock));
-		details.put("toolNames", status.tools());
-		details.put("configuration", configuration(server, this.showValues.isShown(securityContext, this.roles)));
-		return details;
+	public McpServerDescriptor server(@Selector String server) {
+		return describe(server, this.showValues.isShown(true));
 	}
 
 	/**
@@ -90,52 +93,75 @@ public class McpEndpoint {
 	 * server it only clears the budget); {@code restart} ends its live generation, even
 	 * when up, and connects a new one.
 	 * @param server the server's name
-	 * @param action {@code reset} or {@code restart}
+	 * @param action the action
 	 * @return the server's state and counters after the action was taken
 	 * @throws NoSuchElementException if there is no server of that name
-	 * @throws IllegalArgumentException if the action is unknown
 	 */
 	@WriteOperation
-	public Map<String, Object> act(@Selector String server, @Selector String action) {
+	public McpServerActionDescriptor act(@Selector String server, @Selector McpServerAction action) {
 		SupervisedServer supervised = find(server);
-		if (supervised == null) {
-			throw new NoSuchElementException(noSuchServer(server));
-		}
 		McpServerStatus status = switch (action) {
-			case "reset" -> supervised.supervisor().reset();
-			case "restart" -> supervised.supervisor().restart();
-			default -> throw new IllegalArgumentException(unknownAction(action));
+			case RESET -> supervised.supervisor().reset();
+			case RESTART -> supervised.supervisor().restart();
 		};
-		Map<String, Object> details = new LinkedHashMap<>();
-		details.put("name", status.name());
-		details.put("action", action);
-		details.putAll(McpServerDetails.of(status, supervised.required(), 0, this.clock));
-		return details;
+		return new McpServerActionDescriptor(status.name(), action.id(),
+				McpServerDetails.of(status, supervised.required(), 0, this.clock));
 	}
 
-	@Nullable SupervisedServer find(String name) {
-		List<SupervisedServer> servers = this.supervisors.servers();
-		return servers.stream().filter((server) -> server.supervisor().name().equals(name)).findFirst().orElse(null);
-	}
-
-	String noSuchServer(String name) {
-		return "No MCP server named '" + name + "'; configured servers: "
-				+ this.supervisors.servers().stream().map((server) -> server.supervisor().name()).toList();
-	}
-
-	static String unknownAction(String action) {
-		return "Unknown action '" + action + "'; the actions are 'reset' and 'restart'";
-	}
-
-	private Map<String, Object> configuration(String server, boolean showValues) {
+	// the web extension decides whether values may be shown from who asks
+	McpServerDescriptor describe(String server, boolean showUnsanitized) {
+		SupervisedServer supervised = find(server);
+		McpServerStatus status = supervised.supervisor().status();
 		McpServerConfiguration configuration = this.configurations.apply(server);
-		Map<String, Object> shown = new LinkedHashMap<>(configuration.settings());
-		configuration.secrets().forEach((key, values) -> {
-			Map<String, String> masked = new LinkedHashMap<>();
-			values.forEach((name, value) -> masked.put(name, showValues ? value : MASK));
-			shown.put(key, masked);
-		});
-		return shown;
+		return new McpServerDescriptor(status.name(),
+				McpServerDetails.of(status, supervised.required(), Integer.MAX_VALUE, this.clock), status.tools(),
+				(configuration != null)
+						? McpServerConfigurationDescriptor.of(configuration, this.sanitizer, showUnsanitized) : null);
+	}
+
+	// McpSupervisors owns the message that names an unknown server and the known ones
+	private SupervisedServer find(String name) {
+		McpServerSupervisor supervisor = this.supervisors.supervisor(name);
+		return this.supervisors.servers()
+			.stream()
+			.filter((server) -> server.supervisor() == supervisor)
+			.findFirst()
+			.orElseThrow();
+	}
+
+	/**
+	 * Every server with its state and counters.
+	 *
+	 * @param servers the servers by name, in configuration order
+	 */
+	public record McpServersDescriptor(Map<String, McpServerDetails> servers) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * One server in full.
+	 *
+	 * @param name the server's name
+	 * @param details its state and counters, every stderr line kept included
+	 * @param toolNames the names of its registered tools
+	 * @param configuration its configuration, secrets sanitized, if known
+	 */
+	@JsonInclude(Include.NON_NULL)
+	public record McpServerDescriptor(String name, @JsonUnwrapped McpServerDetails details, List<String> toolNames,
+			@Nullable McpServerConfigurationDescriptor configuration) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * A server after an operator's action was taken.
+	 *
+	 * @param name the server's name
+	 * @param action the action, {@code reset} or {@code restart}
+	 * @param details its state and counters
+	 */
+	public record McpServerActionDescriptor(String name, String action,
+			@JsonUnwrapped McpServerDetails details) implements OperationResponseBody {
+
 	}
 
 }

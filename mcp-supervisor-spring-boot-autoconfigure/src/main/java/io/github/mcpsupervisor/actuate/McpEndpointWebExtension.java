@@ -1,10 +1,13 @@
 package io.github.mcpsupervisor.actuate;
 
 import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.function.Supplier;
 
-import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
-
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
@@ -12,41 +15,43 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExtension;
 
 /**
- * HTTP status codes of the {@code mcp} endpoint: 404 for an unknown server, 400 for an
- * unknown action.
+ * The {@code mcp} endpoint over HTTP: values shown to authorized users per
+ * {@code show-values} and {@code roles}, and 404 for an unknown server.
  */
 @EndpointWebExtension(endpoint = McpEndpoint.class)
 public class McpEndpointWebExtension {
 
 	private final McpEndpoint delegate;
 
-	public McpEndpointWebExtension(McpEndpoint delegate) {
+	private final Show showValues;
+
+	private final Set<String> roles;
+
+	public McpEndpointWebExtension(McpEndpoint delegate, Show showValues, Set<String> roles) {
 		this.delegate = delegate;
+		this.showValues = showValues;
+		this.roles = Set.copyOf(roles);
 	}
 
 	@ReadOperation
-	public WebEndpointResponse<Map<String, Object>> server(@Selector String server, SecurityContext securityContext) {
-		Map<String, Object> details = this.delegate.server(server, securityContext);
-		return (details != null) ? new WebEndpointResponse<>(details) : new WebEndpointResponse<>(
-				error(this.delegate.noSuchServer(server)), WebEndpointResponse.STATUS_NOT_FOUND);
+	public WebEndpointResponse<Object> server(SecurityContext securityContext, @Selector String server) {
+		boolean showUnsanitized = this.showValues.isShown(securityContext, this.roles);
+		return respond(() -> this.delegate.describe(server, showUnsanitized));
 	}
 
 	@WriteOperation
-	public WebEndpointResponse<Map<String, Object>> act(@Selector String server, @Selector String action) {
-		SupervisedServer supervised = this.delegate.find(server);
-		if (supervised == null) {
-			return new WebEndpointResponse<>(error(this.delegate.noSuchServer(server)),
-					WebEndpointResponse.STATUS_NOT_FOUND);
-		}
-		if (!action.equals("reset") && !action.equals("restart")) {
-			return new WebEndpointResponse<>(error(McpEndpoint.unknownAction(action)),
-					WebEndpointResponse.STATUS_BAD_REQUEST);
-		}
-		return new WebEndpointResponse<>(this.delegate.act(server, action));
+	public WebEndpointResponse<Object> act(@Selector String server, @Selector McpServerAction action) {
+		return respond(() -> this.delegate.act(server, action));
 	}
 
-	private static Map<String, Object> error(String message) {
-		return Map.of("error", message);
+	private static WebEndpointResponse<Object> respond(Supplier<OperationResponseBody> operation) {
+		try {
+			return new WebEndpointResponse<>(operation.get());
+		}
+		catch (NoSuchElementException ex) {
+			return new WebEndpointResponse<>(OperationResponseBody.of(Map.of("error", String.valueOf(ex.getMessage()))),
+					WebEndpointResponse.STATUS_NOT_FOUND);
+		}
 	}
 
 }

@@ -1,14 +1,36 @@
 package io.github.mcpsupervisor.actuate;
 
-import java.util.Map;
+import io.github.mcpsupervisor.supervisor.CallPolicy;
+import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
+import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
+import io.github.mcpsupervisor.transport.StdioServerDefinition;
+import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
 
 /**
- * A server's configuration as the endpoint shows it.
+ * The configuration of a server that the endpoint describes, secrets included: how the
+ * server is reached (exactly one of {@code stdio} and {@code streamableHttp}) and the
+ * policies it is supervised with.
  *
- * @param settings the settings shown as they are
- * @param secrets the settings whose values are masked unless values may be shown (e.g.
- * environment variables)
+ * @param stdio how a stdio server is run
+ * @param streamableHttp how a streamable-http server is reached
+ * @param failOnStartupError whether the application fails to start when the server does
+ * not connect at its first attempt
+ * @param required whether the {@code mcp} health component is down while the server is
+ * not up
+ * @param reconnect how a lost server is reconnected
+ * @param call how tool calls behave around outages
+ * @param healthCheck the liveness probe
  */
-public record McpServerConfiguration(Map<String, Object> settings, Map<String, Map<String, String>> secrets) {
+public record McpServerConfiguration(@Nullable StdioServerDefinition stdio,
+		@Nullable StreamableHttpServerDefinition streamableHttp, boolean failOnStartupError, boolean required,
+		ReconnectPolicy reconnect, CallPolicy call, HealthCheckPolicy healthCheck) {
+
+	public McpServerConfiguration {
+		Assert.isTrue((stdio == null) != (streamableHttp == null),
+				"Exactly one of 'stdio' and 'streamableHttp' must be given");
+	}
 
 }

@@ -3,24 +3,40 @@ package io.github.mcpsupervisor.actuate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonInclude.Include;
 import io.github.mcpsupervisor.supervisor.ExitStatus;
+import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerStatus;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The details of a server shown by the health component and the endpoint: absent values
- * are left out, durations are ISO-8601.
+ * A server's state and counters as the health component and the endpoint show them:
+ * absent values are left out, durations are ISO-8601.
+ *
+ * @param state the server's state
+ * @param required whether the {@code mcp} health component is down while the server is
+ * not up
+ * @param generation the current (or last) generation
+ * @param pid the pid of the live generation's process
+ * @param uptime how long the live generation has been up
+ * @param attempts the attempts used in the current outage
+ * @param maxAttempts the attempts allowed per outage
+ * @param nextAttemptIn how long until the next attempt, while one is pending
+ * @param lastExit how the last generation's process ended
+ * @param lastError the last error
+ * @param stderr the last lines the server wrote to stderr
+ * @param tools how many tools are registered
  */
-final class McpServerDetails {
+@JsonInclude(Include.NON_NULL)
+public record McpServerDetails(McpServerState state, boolean required, int generation, @Nullable Long pid,
+		@Nullable Duration uptime, int attempts, int maxAttempts, @Nullable Duration nextAttemptIn,
+		@Nullable Exit lastExit, @Nullable String lastError, @Nullable List<String> stderr, int tools) {
 
 	/** Stderr lines shown in health details. */
 	static final int HEALTH_STDERR_LINES = 5;
-
-	private McpServerDetails() {
-	}
 
 	/**
 	 * Describes a server's state and counters.
@@ -30,46 +46,39 @@ final class McpServerDetails {
 	 * @param clock the clock of the supervisor
 	 * @return the details
 	 */
-	static Map<String, Object> of(McpServerStatus status, boolean required, int stderrLines, Clock clock) {
+	static McpServerDetails of(McpServerStatus status, boolean required, int stderrLines, Clock clock) {
 		Instant now = clock.instant();
-		Map<String, Object> details = new LinkedHashMap<>();
-		details.put("state", status.state());
-		details.put("required", required);
-		details.put("generation", status.generation());
-		putIfPresent(details, "pid", status.pid());
-		if (status.upSince() != null) {
-			details.put("uptime", Duration.between(status.upSince(), now).toString());
-		}
-		details.put("attempts", status.attemptsUsed());
-		details.put("maxAttempts", status.maxAttempts());
-		if (status.nextAttemptAt() != null) {
-			Duration until = Duration.between(now, status.nextAttemptAt());
-			details.put("nextAttemptIn", (until.isNegative() ? Duration.ZERO : until).toString());
-		}
-		if (status.lastExit() != null) {
-			details.put("lastExit", exit(status.lastExit()));
-		}
-		putIfPresent(details, "lastError", status.lastError());
+		Duration uptime = (status.upSince() != null) ? Duration.between(status.upSince(), now) : null;
+		Duration nextAttemptIn = (status.nextAttemptAt() != null) ? until(now, status.nextAttemptAt()) : null;
+		Exit lastExit = (status.lastExit() != null) ? Exit.of(status.lastExit()) : null;
 		List<String> stderr = status.stderrTail();
-		if (!stderr.isEmpty() && stderrLines > 0) {
-			details.put("stderr", stderr.subList(Math.max(0, stderr.size() - stderrLines), stderr.size()));
-		}
-		details.put("tools", status.tools().size());
-		return details;
+		List<String> shown = (stderr.isEmpty() || stderrLines <= 0) ? null
+				: List.copyOf(stderr.subList(Math.max(0, stderr.size() - stderrLines), stderr.size()));
+		return new McpServerDetails(status.state(), required, status.generation(), status.pid(), uptime,
+				status.attemptsUsed(), status.maxAttempts(), nextAttemptIn, lastExit, status.lastError(), shown,
+				status.tools().size());
 	}
 
-	private static Map<String, Object> exit(ExitStatus exit) {
-		Map<String, Object> details = new LinkedHashMap<>();
-		details.put("code", exit.exitCode());
-		putIfPresent(details, "signal", exit.signal());
-		details.put("description", exit.describe());
-		return details;
+	private static Duration until(Instant now, Instant then) {
+		Duration until = Duration.between(now, then);
+		return until.isNegative() ? Duration.ZERO : until;
 	}
 
-	private static void putIfPresent(Map<String, Object> details, String key, Object value) {
-		if (value != null) {
-			details.put(key, value);
+	/**
+	 * How a server's process ended.
+	 *
+	 * @param code the exit code
+	 * @param signal the signal that ended it, if the exit code says so
+	 * @param description the exit described, e.g. {@code exit code 137 (signal 9,
+	 * SIGKILL)}
+	 */
+	@JsonInclude(Include.NON_NULL)
+	public record Exit(int code, @Nullable Integer signal, String description) {
+
+		static Exit of(ExitStatus exit) {
+			return new Exit(exit.exitCode(), exit.signal(), exit.describe());
 		}
+
 	}
 
 }

@@ -10,7 +10,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * Configuration of the {@code mcp} endpoint ({@code management.endpoint.mcp}).
  *
  * @param showValues when to show configuration values that may be secret (environment
- * variables of the servers); masked otherwise
+ * variables and headers of the servers); sanitized otherwise
  * @param roles roles allowed to see them when show-values is when-authorized; any
  * authenticated user when empty
  */

@@ -89,6 +89,8 @@ class McpActuatorHttpTests {
 		HttpResponse<String> response = http().get("/actuator/mcp/demo");
 		JsonNode demo = http().json(response);
 		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(demo.at("/name").asString()).isEqualTo("demo");
+		assertThat(demo.at("/state").asString()).isIn("UP", "RECONNECTING");
 		assertThat(demo.at("/toolNames").toString()).contains("echo", "add", "crash");
 		assertThat(demo.at("/configuration/env/API_TOKEN").asString()).isEqualTo("******");
 		assertThat(demo.at("/configuration/reconnect/initialDelay").asString()).isEqualTo("PT0.1S");
@@ -107,7 +109,9 @@ class McpActuatorHttpTests {
 	void anUnknownActionIsABadRequest() throws Exception {
 		HttpResponse<String> response = http().post("/actuator/mcp/demo/explode");
 		assertThat(response.statusCode()).isEqualTo(400);
-		assertThat(response.body()).contains("Unknown action 'explode'");
+		// Boot rejects a value that is not a McpServerAction before the operation runs
+		assertThat(http().json(response).at("/error").asString()).isEqualTo("Bad Request");
+		assertThat(http().json(response).at("/path").asString()).isEqualTo("/actuator/mcp/demo/explode");
 	}
 
 	@Test

@@ -1,26 +1,40 @@
 package io.github.mcpsupervisor.autoconfigure;
 
+import java.security.Principal;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import io.github.mcpsupervisor.actuate.McpEndpoint;
+import io.github.mcpsupervisor.actuate.McpEndpoint.McpServerDescriptor;
 import io.github.mcpsupervisor.actuate.McpEndpointWebExtension;
+import io.github.mcpsupervisor.actuate.McpServerAction;
+import io.github.mcpsupervisor.actuate.McpServerConfigurationDescriptor;
+import io.github.mcpsupervisor.actuate.McpServerDetails;
 import io.github.mcpsupervisor.actuate.McpServersHealthIndicator;
 import io.github.mcpsupervisor.metrics.McpSupervisorMetrics;
+import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
+import org.springframework.boot.actuate.endpoint.SanitizingFunction;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.Show;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
 import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -64,11 +78,10 @@ class McpActuatorAutoConfigurationTests {
 		this.contextRunner.run((context) -> {
 			var health = context.getBean(McpServersHealthIndicator.class).health();
 			assertThat(health.getStatus()).isEqualTo(Status.UP);
-			assertThat(health.getDetails()).extractingByKey("broken")
-				.asString()
-				.contains("state=FAILED")
-				.contains("required=false")
-				.contains(MISSING);
+			McpServerDetails broken = (McpServerDetails) health.getDetails().get("broken");
+			assertThat(broken.state()).isEqualTo(McpServerState.FAILED);
+			assertThat(broken.required()).isFalse();
+			assertThat(broken.lastError()).contains(MISSING);
 		});
 	}
 
@@ -101,21 +114,17 @@ class McpActuatorAutoConfigurationTests {
 
 	@Test
 	void runWithAUserDefinedEndpointShouldBackOff() {
-		McpEndpoint mine = new McpEndpoint(new McpSupervisors(List.of()), (name) -> null,
-				org.springframework.boot.actuate.endpoint.Show.NEVER, java.util.Set.of(), java.time.Clock.systemUTC());
+		McpEndpoint mine = new McpEndpoint(new McpSupervisors(List.of()), (name) -> null, List.of(), Show.NEVER,
+				Clock.systemUTC());
 		this.contextRunner.withPropertyValues("management.endpoints.web.exposure.include=mcp")
 			.withBean(McpEndpoint.class, () -> mine)
 			.run((context) -> assertThat(context.getBean(McpEndpoint.class)).isSameAs(mine));
 	}
 
 	@Test
-	void runShouldMaskEnvironmentValuesByDefault() {
+	void runShouldSanitizeEnvironmentValuesByDefault() {
 		this.contextRunner.withPropertyValues("management.endpoints.web.exposure.include=mcp")
-			.run((context) -> assertThat(context.getBean(McpEndpoint.class).server("broken", SecurityContext.NONE))
-				.extractingByKey("configuration")
-				.asString()
-				.contains("env={API_TOKEN=******}")
-				.doesNotContain("s3cr3t"));
+			.run((context) -> assertThat(env(context)).containsExactly(entry("API_TOKEN", "******")));
 	}
 
 	@Test
@@ -123,10 +132,46 @@ class McpActuatorAutoConfigurationTests {
 		this.contextRunner
 			.withPropertyValues("management.endpoints.web.exposure.include=mcp",
 					"management.endpoint.mcp.show-values=always")
-			.run((context) -> assertThat(context.getBean(McpEndpoint.class).server("broken", SecurityContext.NONE))
-				.extractingByKey("configuration")
-				.asString()
-				.contains("env={API_TOKEN=s3cr3t}"));
+			.run((context) -> assertThat(env(context)).containsExactly(entry("API_TOKEN", "s3cr3t")));
+	}
+
+	@Test
+	void runWithShowValuesAlwaysAndASanitizingFunctionShouldApplyIt() {
+		this.contextRunner
+			.withPropertyValues("mcp.servers[0].env.LOG_LEVEL=warn", "management.endpoints.web.exposure.include=mcp",
+					"management.endpoint.mcp.show-values=always")
+			.withBean(SanitizingFunction.class,
+					() -> SanitizingFunction.of((data) -> data.withValue("[redacted]")).ifKeyEndsWith("token"))
+			.run((context) -> assertThat(env(context)).containsExactly(entry("API_TOKEN", "[redacted]"),
+					entry("LOG_LEVEL", "warn")));
+	}
+
+	@Test
+	void runWithShowValuesWhenAuthorizedShouldShowEnvironmentValuesToAuthorizedUsersOverHttpOnly() {
+		this.contextRunner
+			.withPropertyValues("management.endpoints.web.exposure.include=mcp",
+					"management.endpoint.mcp.show-values=when-authorized", "management.endpoint.mcp.roles=OPERATOR")
+			.run((context) -> {
+				McpEndpointWebExtension extension = context.getBean(McpEndpointWebExtension.class);
+				assertThat(env(extension.server(user("OPERATOR"), "broken").getBody()))
+					.containsExactly(entry("API_TOKEN", "s3cr3t"));
+				assertThat(env(extension.server(user("VIEWER"), "broken").getBody()))
+					.containsExactly(entry("API_TOKEN", "******"));
+				assertThat(env(extension.server(SecurityContext.NONE, "broken").getBody()))
+					.containsExactly(entry("API_TOKEN", "******"));
+			});
+	}
+
+	@Test
+	void runWhenTheServerIsUnknownShouldAnswerNotFoundOverHttp() {
+		this.contextRunner.withPropertyValues("management.endpoints.web.exposure.include=mcp").run((context) -> {
+			McpEndpointWebExtension extension = context.getBean(McpEndpointWebExtension.class);
+			WebEndpointResponse<Object> read = extension.server(SecurityContext.NONE, "nope");
+			WebEndpointResponse<Object> reset = extension.act("nope", McpServerAction.RESET);
+			assertThat(read.getStatus()).isEqualTo(404);
+			assertThat(reset.getStatus()).isEqualTo(404);
+			assertThat(reset.getBody()).asString().contains("No MCP server named 'nope'").contains("[broken]");
+		});
 	}
 
 	@Test
@@ -156,6 +201,32 @@ class McpActuatorAutoConfigurationTests {
 		this.contextRunner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
 			.withBean(McpSupervisorMetrics.class, () -> mine)
 			.run((context) -> assertThat(context.getBean(McpSupervisorMetrics.class)).isSameAs(mine));
+	}
+
+	private static Map<String, @Nullable Object> env(AssertableApplicationContext context) {
+		return env(context.getBean(McpEndpoint.class).server("broken"));
+	}
+
+	private static Map<String, @Nullable Object> env(@Nullable Object descriptor) {
+		McpServerConfigurationDescriptor configuration = ((McpServerDescriptor) descriptor).configuration();
+		assertThat(configuration).isNotNull();
+		return configuration.env();
+	}
+
+	private static SecurityContext user(String role) {
+		return new SecurityContext() {
+
+			@Override
+			public Principal getPrincipal() {
+				return () -> "user";
+			}
+
+			@Override
+			public boolean isUserInRole(String candidate) {
+				return role.equals(candidate);
+			}
+
+		};
 	}
 
 }

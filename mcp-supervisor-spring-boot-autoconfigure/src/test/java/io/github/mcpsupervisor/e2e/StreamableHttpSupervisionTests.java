@@ -17,6 +17,8 @@ import java.util.concurrent.TimeUnit;
 
 import com.sun.net.httpserver.HttpServer;
 import io.github.mcpsupervisor.actuate.McpEndpoint;
+import io.github.mcpsupervisor.actuate.McpEndpoint.McpServerDescriptor;
+import io.github.mcpsupervisor.actuate.McpServerConfigurationDescriptor;
 import io.github.mcpsupervisor.actuate.McpServersHealthIndicator;
 import io.github.mcpsupervisor.autoconfigure.McpEndpointAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.McpHealthContributorAutoConfiguration;
@@ -42,13 +44,13 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
-import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.entry;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -173,12 +175,15 @@ class StreamableHttpSupervisionTests {
 			.run((context) -> {
 				assertThat(context.getBean(McpServersHealthIndicator.class).health().getStatus().getCode())
 					.isEqualTo("UP");
-				Map<String, Object> remote = context.getBean(McpEndpoint.class).server("remote", SecurityContext.NONE);
-				assertThat(remote).containsEntry("state", McpServerState.UP);
-				assertThat(remote.get("configuration").toString()).contains("transport=streamable-http")
-					.contains("url=" + url())
-					.contains("headers={Authorization=******}")
-					.doesNotContain("s3cr3t");
+				McpServerDescriptor remote = context.getBean(McpEndpoint.class).server("remote");
+				assertThat(remote.details().state()).isEqualTo(McpServerState.UP);
+				McpServerConfigurationDescriptor configuration = remote.configuration();
+				assertThat(configuration).isNotNull();
+				assertThat(configuration.transport()).isEqualTo("streamable-http");
+				assertThat(configuration.url()).isEqualTo(url());
+				assertThat(configuration.headers()).containsExactly(entry("Authorization", "******"));
+				assertThat(configuration.env()).isNull();
+				assertThat(remote.toString()).doesNotContain("s3cr3t");
 			});
 	}
 

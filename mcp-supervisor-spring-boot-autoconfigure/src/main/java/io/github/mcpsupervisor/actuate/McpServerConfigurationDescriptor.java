@@ -1,0 +1,136 @@
+package io.github.mcpsupervisor.actuate;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonInclude.Include;
+import io.github.mcpsupervisor.supervisor.CallPolicy;
+import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
+import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
+import io.github.mcpsupervisor.transport.StdioServerDefinition;
+import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.actuate.endpoint.SanitizableData;
+import org.springframework.boot.actuate.endpoint.Sanitizer;
+
+/**
+ * A server's configuration as the endpoint shows it: the values of environment variables
+ * and headers sanitized, the properties that do not apply to its transport left out.
+ *
+ * @param transport {@code stdio} or {@code streamable-http}
+ * @param command the command of a stdio server
+ * @param args the arguments of the command, shown as they are
+ * @param url the MCP endpoint of a streamable-http server
+ * @param workingDirectory the working directory of a stdio server, when set
+ * @param requestTimeout the timeout of each request
+ * @param initializationTimeout the timeout of the initialize handshake
+ * @param terminationGracePeriod how long a stdio server may take to exit
+ * @param failOnStartupError whether the application fails to start without the server
+ * @param required whether the health component is down while the server is not up
+ * @param reconnect how a lost server is reconnected
+ * @param call how tool calls behave around outages
+ * @param healthCheck the liveness probe
+ * @param env the environment variables of a stdio server, sanitized
+ * @param headers the headers sent to a streamable-http server, sanitized
+ */
+@JsonInclude(Include.NON_NULL)
+public record McpServerConfigurationDescriptor(String transport, @Nullable String command, @Nullable List<String> args,
+		@Nullable URI url, @Nullable String workingDirectory, Duration requestTimeout, Duration initializationTimeout,
+		@Nullable Duration terminationGracePeriod, boolean failOnStartupError, boolean required, Reconnect reconnect,
+		Call call, HealthCheck healthCheck, @Nullable Map<String, @Nullable Object> env,
+		@Nullable Map<String, @Nullable Object> headers) {
+
+	/**
+	 * Describes a server's configuration.
+	 * @param configuration the configuration, secrets included
+	 * @param sanitizer sanitizes the values of environment variables and headers, each by
+	 * its name
+	 * @param showUnsanitized whether those values may be shown unsanitized
+	 * @return the descriptor
+	 */
+	static McpServerConfigurationDescriptor of(McpServerConfiguration configuration, Sanitizer sanitizer,
+			boolean showUnsanitized) {
+		StdioServerDefinition stdio = configuration.stdio();
+		if (stdio != null) {
+			return new McpServerConfigurationDescriptor("stdio", stdio.command(), stdio.args(), null,
+					(stdio.workingDirectory() != null) ? stdio.workingDirectory().toString() : null,
+					stdio.requestTimeout(), stdio.initializationTimeout(), stdio.terminationGracePeriod(),
+					configuration.failOnStartupError(), configuration.required(),
+					Reconnect.of(configuration.reconnect()), Call.of(configuration.call()),
+					HealthCheck.of(configuration.healthCheck()), sanitize(stdio.env(), sanitizer, showUnsanitized),
+					null);
+		}
+		StreamableHttpServerDefinition http = configuration.streamableHttp();
+		return new McpServerConfigurationDescriptor("streamable-http", null, null, http.url(), null,
+				http.requestTimeout(), http.initializationTimeout(), null, configuration.failOnStartupError(),
+				configuration.required(), Reconnect.of(configuration.reconnect()), Call.of(configuration.call()),
+				HealthCheck.of(configuration.healthCheck()), null,
+				sanitize(http.headers(), sanitizer, showUnsanitized));
+	}
+
+	private static Map<String, @Nullable Object> sanitize(Map<String, String> values, Sanitizer sanitizer,
+			boolean showUnsanitized) {
+		Map<String, @Nullable Object> sanitized = new TreeMap<>();
+		values.forEach((name, value) -> sanitized.put(name,
+				sanitizer.sanitize(new SanitizableData(null, name, value), showUnsanitized)));
+		return sanitized;
+	}
+
+	/**
+	 * How a lost server is reconnected.
+	 *
+	 * @param enabled whether a lost server is reconnected automatically
+	 * @param initialDelay the delay before the first attempt of an outage
+	 * @param maxDelay the upper bound of the delay, and the stability window
+	 * @param maxAttempts the attempts per outage
+	 * @param jitter the fraction of each delay by which it is randomly shifted
+	 */
+	public record Reconnect(boolean enabled, Duration initialDelay, Duration maxDelay, int maxAttempts, double jitter) {
+
+		static Reconnect of(ReconnectPolicy policy) {
+			return new Reconnect(policy.enabled(), policy.initialDelay(), policy.maxDelay(), policy.maxAttempts(),
+					policy.jitter());
+		}
+
+	}
+
+	/**
+	 * How tool calls behave around outages.
+	 *
+	 * @param waitForRecovery how long a call waits for a recovering server
+	 * @param retry which calls are retried: {@code never}, {@code safe} or {@code always}
+	 * @param trustAnnotations whether the tools' annotations make them safe to retry
+	 * @param retryTools the tools that are safe to retry whatever their annotations say
+	 */
+	public record Call(Duration waitForRecovery, String retry, boolean trustAnnotations, List<String> retryTools) {
+
+		static Call of(CallPolicy policy) {
+			return new Call(policy.waitForRecovery(), policy.retry().name().toLowerCase(Locale.ROOT),
+					policy.trustAnnotations(), policy.retryTools().stream().sorted().toList());
+		}
+
+	}
+
+	/**
+	 * The liveness probe of a connected server.
+	 *
+	 * @param interval the time between two pings ({@code PT0S}: disabled)
+	 * @param timeout how long a ping may take
+	 * @param failureThreshold the unanswered pings in a row after which the server is
+	 * reconnected
+	 */
+	public record HealthCheck(Duration interval, Duration timeout, int failureThreshold) {
+
+		static HealthCheck of(HealthCheckPolicy policy) {
+			return new HealthCheck(policy.interval(), policy.timeout(), policy.failureThreshold());
+		}
+
+	}
+
+}

@@ -1,0 +1,35 @@
+package io.github.mcpsupervisor.autoconfigure;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Function;
+
+import io.github.mcpsupervisor.actuate.McpServerConfiguration;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The configuration of each server of {@code mcp.servers}, by name, for the {@code mcp}
+ * endpoint.
+ */
+final class PropertiesMcpServerConfigurations implements Function<String, @Nullable McpServerConfiguration> {
+
+	private final Map<String, McpServerConfiguration> configurations = new HashMap<>();
+
+	PropertiesMcpServerConfigurations(McpSupervisorProperties properties) {
+		properties.servers()
+			.forEach((server) -> this.configurations.put(String.valueOf(server.name()), configuration(server)));
+	}
+
+	@Override
+	public @Nullable McpServerConfiguration apply(String name) {
+		return this.configurations.get(name);
+	}
+
+	private static McpServerConfiguration configuration(McpSupervisorProperties.Server server) {
+		boolean stdio = server.transport() == McpTransportType.STDIO;
+		return new McpServerConfiguration(stdio ? server.toStdioDefinition() : null,
+				stdio ? null : server.toHttpDefinition(), server.failOnStartupError(), server.required(),
+				server.reconnect().toPolicy(), server.call().toPolicy(), server.healthCheck().toPolicy());
+	}
+
+}

@@ -1,0 +1,103 @@
+package io.github.mcpsupervisor.autoconfigure;
+
+import io.github.mcpsupervisor.supervisor.McpServerStartupException;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ApplicationContextException;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.mock.env.MockEnvironment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The analysis of a start aborted by a server marked {@code fail-on-startup-error}.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class McpServerStartupFailureAnalyzerTests {
+
+	private static final String MISSING = "/nonexistent/mcp-server";
+
+	@Test
+	void analyzeShouldDescribeTheFailureAndWhatToCheckForAStdioServer() {
+		MockEnvironment environment = new MockEnvironment().withProperty("mcp.servers[0].name", "optional")
+			.withProperty("mcp.servers[0].command", "/usr/bin/optional")
+			.withProperty("mcp.servers[1].name", "files")
+			.withProperty("mcp.servers[1].command", MISSING)
+			.withProperty("mcp.servers[1].fail-on-startup-error", "true");
+		FailureAnalysis analysis = analyze(environment,
+				"MCP server 'files' is FAILED after its first attempt: cannot run '" + MISSING + "'");
+		assertThat(analysis.getDescription()).contains("MCP server 'files' is FAILED").contains(MISSING);
+		assertThat(analysis.getAction()).contains("MCP server 'files'")
+			.contains("command '" + MISSING + "' (mcp.servers[1].command)")
+			.contains("mcp.servers[1].fail-on-startup-error=false")
+			.contains("POST /actuator/mcp/files/reset")
+			.doesNotContain("optional");
+	}
+
+	@Test
+	void analyzeShouldSayWhatToCheckForAStreamableHttpServer() {
+		MockEnvironment environment = new MockEnvironment().withProperty("mcp.servers[0].name", "search")
+			.withProperty("mcp.servers[0].transport", "streamable-http")
+			.withProperty("mcp.servers[0].url", "https://mcp.example.com/mcp")
+			.withProperty("mcp.servers[0].fail-on-startup-error", "true");
+		FailureAnalysis analysis = analyze(environment,
+				"MCP server 'search' is FAILED after its first attempt: HTTP 401");
+		assertThat(analysis.getAction()).contains("answers at https://mcp.example.com/mcp (mcp.servers[0].url)")
+			.contains("mcp.servers[0].headers")
+			.contains("mcp.servers[0].fail-on-startup-error=false");
+	}
+
+	@Test
+	void analyzeWithoutTheConfigurationShouldStillDescribeTheFailure() {
+		FailureAnalysis analysis = analyze(null, "MCP server 'files' is FAILED after its first attempt: boom");
+		assertThat(analysis.getDescription()).contains("MCP server 'files' is FAILED after its first attempt: boom");
+		assertThat(analysis.getAction()).contains("fail-on-startup-error");
+	}
+
+	@Test
+	void analyzeShouldIgnoreOtherFailures() {
+		assertThat(new McpServerStartupFailureAnalyzer(new MockEnvironment())
+			.analyze(new IllegalStateException("MCP server 'files' is FAILED"))).isNull();
+	}
+
+	@Test
+	void runWhenARequiredServerDoesNotStartShouldReportTheAnalysis(CapturedOutput output) {
+		SpringApplicationBuilder application = new SpringApplicationBuilder(Config.class).web(WebApplicationType.NONE)
+			.properties("mcp.servers[0].name=demo", "mcp.servers[0].command=" + MISSING,
+					"mcp.servers[0].fail-on-startup-error=true");
+		assertThatExceptionOfType(ApplicationContextException.class).isThrownBy(application::run)
+			.havingRootCause()
+			.isInstanceOf(McpServerStartupException.class);
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("MCP server 'demo' is FAILED after its first attempt")
+			.contains(MISSING)
+			.contains("mcp.servers[0].fail-on-startup-error=false");
+	}
+
+	private static FailureAnalysis analyze(@Nullable Environment environment, String failure) {
+		McpServerStartupException cause = new McpServerStartupException(
+				failure + ". fail-on-startup-error is set for it, so the application does not start.");
+		FailureAnalysis analysis = new McpServerStartupFailureAnalyzer(environment)
+			.analyze(new ApplicationContextException("Failed to start bean 'mcpSupervisors'", cause));
+		assertThat(analysis).isNotNull();
+		assertThat(analysis.getCause()).isSameAs(cause);
+		return analysis;
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration(McpSupervisorAutoConfiguration.class)
+	static class Config {
+
+	}
+
+}
