@@ -122,9 +122,10 @@ class StreamableHttpSupervisionTests {
 		long started = System.nanoTime();
 		assertThatExceptionOfType(McpServerUnavailableException.class)
 			.isThrownBy(() -> call("echo", Map.of("message", "x")))
-			.withMessageContaining("MCP server 'remote'")
-			.withMessageContaining("transport failure")
-			.withMessageContaining("It was not retried");
+			// lost under the call, or already seen lost by the SDK's own stream: fast
+			// either way
+			.withMessageMatching("MCP server 'remote' (crashed during the call .*transport failure.*It was not "
+					+ "retried.*|is reconnecting .*: tool 'echo' is unavailable)");
 		assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isLessThan(5000);
 		await().atMost(PATIENCE).until(() -> this.supervisor.state() == McpServerState.RECONNECTING);
 	}
