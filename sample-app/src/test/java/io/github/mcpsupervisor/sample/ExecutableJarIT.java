@@ -1,0 +1,115 @@
+package io.github.mcpsupervisor.sample;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The sample run as Boot applications usually are, {@code java -jar} of the repackaged
+ * jar: the demo server starts from the jar's nested libraries, answers a tool call, and
+ * is gone once the application has stopped. Run by Failsafe after {@code package}.
+ */
+class ExecutableJarIT {
+
+	private static final Pattern STARTED_ON_PORT = Pattern.compile("Tomcat started on port (\\d+)");
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+	private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+
+	private final List<ProcessHandle> started = new ArrayList<>();
+
+	private @Nullable Process application;
+
+	@Test
+	void javaJarSupervisesTheDemoServerAndLeavesNoProcessBehind() throws Exception {
+		String jarProperty = System.getProperty("sample.jar");
+		assertThat(jarProperty).as("system property sample.jar (set by the build)").isNotBlank();
+		Path jar = Path.of(jarProperty);
+		assertThat(jar).isRegularFile();
+		Path log = jar.resolveSibling("executable-jar-it.log");
+		Process application = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+				"-jar", jar.toString(), "--server.port=0", "--server.address=127.0.0.1")
+			.redirectErrorStream(true)
+			.redirectOutput(log.toFile())
+			.start();
+		this.application = application;
+		this.started.add(application.toHandle());
+
+		String exited = "the application exited; see " + log;
+		Integer port = await().atMost(Duration.ofMinutes(3))
+			.failFast(exited, () -> !application.isAlive())
+			.until(() -> port(log), Objects::nonNull);
+		await().atMost(Duration.ofMinutes(2)).failFast(exited, () -> !application.isAlive()).untilAsserted(() -> {
+			JsonNode mcp = get(port, "/actuator/health").path("components").path("mcp");
+			assertThat(mcp.path("status").asString("")).as("mcp health; see %s", log).isEqualTo("UP");
+			assertThat(mcp.at("/details/demo/state").asString("")).as("demo state; see %s", log).isEqualTo("UP");
+		});
+		long demoPid = get(port, "/actuator/health").at("/components/mcp/details/demo/pid").asLong();
+		List<ProcessHandle> children = application.descendants().toList();
+		this.started.addAll(children);
+		assertThat(children).extracting(ProcessHandle::pid).contains(demoPid);
+
+		HttpResponse<String> echo = post(port, "/tools/demo_echo", "{\"message\":\"from the jar\"}");
+		assertThat(echo.statusCode()).isEqualTo(200);
+		assertThat(echo.body()).isEqualTo("[{\"text\":\"from the jar\"}]");
+
+		application.destroy();
+		await().atMost(Duration.ofMinutes(1)).until(() -> !application.isAlive());
+		// The supervisor stops its servers before the application exits, so no child
+		// outlives it (not even one that would exit later on the end of its stdin)
+		assertThat(children).noneMatch(ProcessHandle::isAlive);
+	}
+
+	@AfterEach
+	void destroyWhatIsLeft() {
+		if (this.application != null) {
+			this.application.descendants().forEach(this.started::add);
+		}
+		this.started.forEach(ProcessHandle::destroyForcibly);
+		await().atMost(Duration.ofMinutes(1)).until(() -> this.started.stream().noneMatch(ProcessHandle::isAlive));
+	}
+
+	private static @Nullable Integer port(Path log) throws IOException {
+		Matcher matcher = STARTED_ON_PORT.matcher(Files.readString(log));
+		return matcher.find() ? Integer.valueOf(matcher.group(1)) : null;
+	}
+
+	private JsonNode get(int port, String path) throws Exception {
+		HttpResponse<String> response = this.http.send(HttpRequest.newBuilder(uri(port, path)).timeout(TIMEOUT).build(),
+				HttpResponse.BodyHandlers.ofString());
+		return JsonMapper.shared().readTree(response.body());
+	}
+
+	private HttpResponse<String> post(int port, String path, String json) throws Exception {
+		return this.http.send(HttpRequest.newBuilder(uri(port, path))
+			.timeout(TIMEOUT)
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(json))
+			.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	private static URI uri(int port, String path) {
+		return URI.create("http://127.0.0.1:" + port + path);
+	}
+
+}
