@@ -1,6 +1,9 @@
 package io.github.mcpsupervisor.transport;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.Properties;
 
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
@@ -9,13 +12,16 @@ import io.modelcontextprotocol.spec.McpSchema.Implementation;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.core.io.support.PropertiesLoaderUtils;
+
 /**
  * What every generation does with its SDK client, whatever the transport: build it, ping
  * it with a real timeout, read the causes of its failures.
  */
 final class McpClients {
 
-	static final Implementation CLIENT_INFO = new Implementation("mcp-supervisor", null, "0.1.0", null, null, null);
+	static final Implementation CLIENT_INFO = clientInfo();
 
 	private McpClients() {
 	}
@@ -47,31 +53,25 @@ final class McpClients {
 		}
 	}
 
+	// The name and version announced to servers, the version being the project's (a
+	// resource filtered by the build).
+	private static Implementation clientInfo() {
+		try {
+			Properties properties = PropertiesLoaderUtils
+				.loadProperties(new ClassPathResource("client.properties", McpClients.class));
+			return new Implementation(properties.getProperty("name"), null, properties.getProperty("version"), null,
+					null, null);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Cannot read the MCP client's name and version", ex);
+		}
+	}
+
 	static <T> T requireResult(@Nullable T result) {
 		if (result == null) {
 			throw new IllegalStateException("the MCP server sent no result");
 		}
 		return result;
-	}
-
-	static <T extends Throwable> @Nullable T cause(Throwable ex, Class<T> type) {
-		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			if (type.isInstance(cause)) {
-				return type.cast(cause);
-			}
-			if (cause.getCause() == cause) {
-				break;
-			}
-		}
-		return null;
-	}
-
-	static String rootMessage(Throwable ex) {
-		Throwable root = ex;
-		while (root.getCause() != null && root.getCause() != root) {
-			root = root.getCause();
-		}
-		return (root.getMessage() != null) ? root.getMessage() : root.getClass().getSimpleName();
 	}
 
 }

@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
  * The last lines a server wrote to stderr, bounded in count and length, with control
  * characters stripped so that they are safe to log and show.
  */
-public final class StderrTail {
+final class StderrTail {
 
 	static final int MAX_LINE_LENGTH = 500;
 
@@ -18,12 +18,12 @@ public final class StderrTail {
 
 	private final Deque<String> lines;
 
-	public StderrTail(int maxLines) {
+	StderrTail(int maxLines) {
 		this.maxLines = maxLines;
 		this.lines = new ArrayDeque<>(maxLines);
 	}
 
-	public synchronized void add(String line) {
+	synchronized void add(String line) {
 		String clean = sanitize(line);
 		if (clean.isBlank()) {
 			return;
@@ -34,11 +34,11 @@ public final class StderrTail {
 		this.lines.addLast(clean);
 	}
 
-	public synchronized List<String> lines() {
+	synchronized List<String> lines() {
 		return List.copyOf(this.lines);
 	}
 
-	public synchronized @Nullable String lastLine() {
+	synchronized @Nullable String lastLine() {
 		return this.lines.peekLast();
 	}
 

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.github.mcpsupervisor.supervisor.ExitStatus;
+import io.github.mcpsupervisor.supervisor.Failures;
 import io.github.mcpsupervisor.supervisor.McpConnectException;
 import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 import io.modelcontextprotocol.client.McpAsyncClient;
@@ -60,7 +61,7 @@ final class StdioConnection extends ClientConnection {
 		}
 		catch (IOException ex) {
 			throw new McpConnectException(Kind.CONFIGURATION,
-					"cannot start " + this.definition.commandLine() + ": " + McpClients.rootMessage(ex), null, ex);
+					"cannot start " + this.definition.commandLine() + ": " + Failures.rootMessage(ex), null, ex);
 		}
 		this.process = started;
 		if (this.terminateRequested) {
@@ -96,8 +97,8 @@ final class StdioConnection extends ClientConnection {
 	// A failure of the process's own making (an answered error, a timeout) leaves it
 	// running; any other failure may be its exit, seen a moment later.
 	private static Duration exitSettleTime(RuntimeException ex) {
-		boolean answeredOrTimedOut = McpClients.cause(ex, McpError.class) != null
-				|| McpClients.cause(ex, TimeoutException.class) != null;
+		boolean answeredOrTimedOut = Failures.cause(ex, McpError.class) != null
+				|| Failures.cause(ex, TimeoutException.class) != null;
 		return answeredOrTimedOut ? Duration.ZERO : EXIT_SETTLE_TIME;
 	}
 
@@ -108,7 +109,7 @@ final class StdioConnection extends ClientConnection {
 			message.append("process exited during initialize with ").append(exit.describe());
 		}
 		else {
-			message.append("initialize failed: ").append(McpClients.rootMessage(ex));
+			message.append("initialize failed: ").append(Failures.rootMessage(ex));
 		}
 		if (exit != null && exit.lastStderrLine() != null) {
 			message.append("; last stderr line: ").append(exit.lastStderrLine());

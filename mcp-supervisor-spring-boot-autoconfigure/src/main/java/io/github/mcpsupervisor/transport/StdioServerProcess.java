@@ -27,7 +27,7 @@ import org.jspecify.annotations.Nullable;
  * its exit observed at once through {@link Process#onExit()}, and its whole process tree
  * terminated within a bound.
  */
-public final class StdioServerProcess {
+final class StdioServerProcess {
 
 	/** How long SIGKILLed processes may take to be confirmed gone. */
 	static final Duration KILL_CONFIRMATION = Duration.ofSeconds(2);
@@ -74,7 +74,7 @@ public final class StdioServerProcess {
 	 * @return the running process
 	 * @throws IOException if the process cannot be started
 	 */
-	public static StdioServerProcess start(StdioServerDefinition definition, String label) throws IOException {
+	static StdioServerProcess start(StdioServerDefinition definition, String label) throws IOException {
 		ProcessBuilder builder = new ProcessBuilder(definition.commandLine());
 		builder.environment().putAll(definition.env());
 		if (definition.workingDirectory() != null) {
@@ -87,15 +87,15 @@ public final class StdioServerProcess {
 		return server;
 	}
 
-	public long pid() {
+	long pid() {
 		return this.process.pid();
 	}
 
-	public InputStream stdout() {
+	InputStream stdout() {
 		return this.process.getInputStream();
 	}
 
-	public OutputStream stdin() {
+	OutputStream stdin() {
 		return this.process.getOutputStream();
 	}
 
@@ -103,7 +103,7 @@ public final class StdioServerProcess {
 	 * Returns how the process ended, once it has and its last stderr lines were read.
 	 * @return completes with the exit
 	 */
-	public CompletableFuture<ExitStatus> exited() {
+	CompletableFuture<ExitStatus> exited() {
 		return this.exited.copy();
 	}
 
@@ -112,7 +112,7 @@ public final class StdioServerProcess {
 	 * @param bound how long to wait
 	 * @return how it ended, or {@code null} if it still runs
 	 */
-	public @Nullable ExitStatus awaitExit(Duration bound) {
+	@Nullable ExitStatus awaitExit(Duration bound) {
 		try {
 			return this.exited.get(bound.toMillis(), TimeUnit.MILLISECONDS);
 		}
@@ -125,7 +125,7 @@ public final class StdioServerProcess {
 		}
 	}
 
-	public StderrTail stderr() {
+	StderrTail stderr() {
 		return this.stderr;
 	}
 
@@ -133,7 +133,7 @@ public final class StdioServerProcess {
 	 * Remembers the current descendants, so that they can be killed even after the server
 	 * process itself died and they were re-parented.
 	 */
-	public void rememberDescendants() {
+	void rememberDescendants() {
 		this.process.descendants().forEach(this.tree::add);
 	}
 
@@ -144,7 +144,7 @@ public final class StdioServerProcess {
 	 * @param grace how long the processes may take to exit after SIGTERM
 	 * @return whether every process of the tree is confirmed gone
 	 */
-	public synchronized boolean terminate(Duration grace) {
+	synchronized boolean terminate(Duration grace) {
 		if (this.terminated == null) {
 			this.terminated = terminateTree(grace);
 		}

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.util.List;
 
+import io.github.mcpsupervisor.supervisor.Failures;
 import io.github.mcpsupervisor.supervisor.McpConnectException;
 import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 import io.modelcontextprotocol.client.McpAsyncClient;
@@ -61,14 +62,14 @@ final class StreamableHttpConnection extends ClientConnection {
 		}
 		catch (RuntimeException ex) {
 			closeClient();
-			McpHttpClientTransportAuthorizationException denied = McpClients.cause(ex,
+			McpHttpClientTransportAuthorizationException denied = Failures.cause(ex,
 					McpHttpClientTransportAuthorizationException.class);
 			if (denied != null) {
 				throw new McpConnectException(Kind.CONFIGURATION, "HTTP " + denied.getResponseInfo().statusCode()
 						+ " from " + url + ": the server refuses these credentials (check the headers)", null, ex);
 			}
-			throw new McpConnectException(Kind.TRANSIENT,
-					"cannot connect to " + url + ": " + McpClients.rootMessage(ex), null, ex);
+			throw new McpConnectException(Kind.TRANSIENT, "cannot connect to " + url + ": " + Failures.rootMessage(ex),
+					null, ex);
 		}
 	}
 
@@ -106,17 +107,17 @@ final class StreamableHttpConnection extends ClientConnection {
 	// Ends the generation when the failure is the transport's: a refused or reset
 	// connection, a lost session, a refusal of the credentials.
 	private void endIfTransportFailed(RuntimeException ex) {
-		McpHttpClientTransportAuthorizationException denied = McpClients.cause(ex,
+		McpHttpClientTransportAuthorizationException denied = Failures.cause(ex,
 				McpHttpClientTransportAuthorizationException.class);
 		if (denied != null) {
 			end("HTTP " + denied.getResponseInfo().statusCode() + " from " + this.definition.url());
 		}
-		else if (McpClients.cause(ex, McpTransportSessionNotFoundException.class) != null) {
+		else if (Failures.cause(ex, McpTransportSessionNotFoundException.class) != null) {
 			end("session not found (the server forgot it, e.g. after a restart)");
 		}
-		else if (McpClients.cause(ex, IOException.class) != null
-				|| McpClients.cause(ex, McpTransportException.class) != null) {
-			end("transport failure: " + McpClients.rootMessage(ex));
+		else if (Failures.cause(ex, IOException.class) != null
+				|| Failures.cause(ex, McpTransportException.class) != null) {
+			end("transport failure: " + Failures.rootMessage(ex));
 		}
 	}
 
