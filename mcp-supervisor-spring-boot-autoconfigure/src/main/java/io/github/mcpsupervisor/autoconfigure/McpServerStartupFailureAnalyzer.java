@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.github.mcpsupervisor.supervisor.McpServerStartupException;
+import io.github.mcpsupervisor.supervisor.McpServerStatus;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.bind.Binder;
@@ -28,12 +29,11 @@ class McpServerStartupFailureAnalyzer extends AbstractFailureAnalyzer<McpServerS
 		String description = String.valueOf(cause.getMessage());
 		List<String> actions = new ArrayList<>();
 		List<McpSupervisorProperties.Server> servers = servers();
-		for (int index = 0; index < servers.size(); index++) {
-			McpSupervisorProperties.Server server = servers.get(index);
-			// the exception names each server that failed, as every message of the
-			// supervisor does
-			if (server.failOnStartupError() && description.contains("MCP server '" + server.name() + "' ")) {
-				actions.add(action(server, "mcp.servers[" + index + "]"));
+		for (McpServerStatus failed : cause.getFailed()) {
+			for (int index = 0; index < servers.size(); index++) {
+				if (servers.get(index).name().equals(failed.name())) {
+					actions.add(action(servers.get(index), "mcp.servers[" + index + "]"));
+				}
 			}
 		}
 		if (actions.isEmpty()) {

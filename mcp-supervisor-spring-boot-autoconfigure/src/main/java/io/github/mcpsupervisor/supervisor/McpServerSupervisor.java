@@ -1,7 +1,5 @@
 package io.github.mcpsupervisor.supervisor;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 
@@ -181,28 +179,25 @@ public final class McpServerSupervisor {
 	 * @return completes when every attempt, sync and termination has ended
 	 */
 	public CompletableFuture<Void> stop() {
-		List<McpConnection> ended = new ArrayList<>(2);
-		boolean[] wasLive = new boolean[1];
-		this.lock.locked(() -> {
+		Stopped stopped = this.lock.locked(() -> {
 			ServerState s = this.state;
 			if (s.state == McpServerState.STOPPED) {
-				return;
+				return Stopped.NOTHING;
 			}
 			s.cancelPendingAttempt();
-			if (s.live != null) {
-				ended.add(s.retire());
-				wasLive[0] = true;
-			}
-			if (s.connecting != null) {
-				ended.add(s.connecting);
-			}
+			McpConnection live = (s.live != null) ? s.retire() : null;
+			McpConnection connecting = s.connecting;
 			s.connectWhenIdle = false;
 			s.transition(McpServerState.STOPPED, "stop", null);
 			s.swapTools(ToolSet.EMPTY);
 			s.completeFirstOutcome();
+			return new Stopped(live, connecting);
 		});
-		for (int i = 0; i < ended.size(); i++) {
-			this.retirements.stop(ended.get(i), i == 0 && wasLive[0]);
+		if (stopped.live() != null) {
+			this.retirements.stop(stopped.live(), true);
+		}
+		if (stopped.connecting() != null) {
+			this.retirements.stop(stopped.connecting(), false);
 		}
 		return this.work.quiescence();
 	}
@@ -377,6 +372,15 @@ public final class McpServerSupervisor {
 		public McpServerSupervisor build() {
 			return new McpServerSupervisor(this);
 		}
+
+	}
+
+	/**
+	 * The connections a stop ended: the live one, retired, and one still connecting.
+	 */
+	private record Stopped(@Nullable McpConnection live, @Nullable McpConnection connecting) {
+
+		static final Stopped NOTHING = new Stopped(null, null);
 
 	}
 

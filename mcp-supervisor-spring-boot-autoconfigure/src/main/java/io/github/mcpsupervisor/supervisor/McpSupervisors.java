@@ -49,20 +49,16 @@ public class McpSupervisors implements SmartLifecycle, DisposableBean {
 		this.running = true;
 		Map<SupervisedServer, CompletableFuture<McpServerStatus>> outcomes = new LinkedHashMap<>();
 		this.servers.values().forEach((server) -> outcomes.put(server, server.supervisor().start()));
-		List<String> failures = new ArrayList<>();
+		List<McpServerStatus> failures = new ArrayList<>();
 		outcomes.forEach((server, outcome) -> {
 			McpServerStatus status = await(server, outcome);
 			if (server.failOnStartupError() && status.state() != McpServerState.UP) {
-				failures.add("MCP server '" + status.name() + "' is " + status.state() + " after its first attempt"
-						+ ((status.lastError() != null) ? ": " + status.lastError() : "")
-						+ (status.stderrTail().isEmpty() ? "" : " (last stderr line: "
-								+ status.stderrTail().get(status.stderrTail().size() - 1) + ")"));
+				failures.add(status);
 			}
 		});
 		if (!failures.isEmpty()) {
 			stop();
-			throw new McpServerStartupException(String.join("; ", failures)
-					+ ". fail-on-startup-error is set for it, so the application does not start.");
+			throw new McpServerStartupException(failures);
 		}
 	}
 

@@ -1,6 +1,10 @@
 package io.github.mcpsupervisor.autoconfigure;
 
+import java.util.List;
+
 import io.github.mcpsupervisor.supervisor.McpServerStartupException;
+import io.github.mcpsupervisor.supervisor.McpServerState;
+import io.github.mcpsupervisor.supervisor.McpServerStatus;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -34,8 +38,7 @@ class McpServerStartupFailureAnalyzerTests {
 			.withProperty("mcp.servers[1].name", "files")
 			.withProperty("mcp.servers[1].command", MISSING)
 			.withProperty("mcp.servers[1].fail-on-startup-error", "true");
-		FailureAnalysis analysis = analyze(environment,
-				"MCP server 'files' is FAILED after its first attempt: cannot run '" + MISSING + "'");
+		FailureAnalysis analysis = analyze(environment, "files", "cannot run '" + MISSING + "'");
 		assertThat(analysis.getDescription()).contains("MCP server 'files' is FAILED").contains(MISSING);
 		assertThat(analysis.getAction()).contains("MCP server 'files'")
 			.contains("command '" + MISSING + "' (mcp.servers[1].command)")
@@ -50,8 +53,7 @@ class McpServerStartupFailureAnalyzerTests {
 			.withProperty("mcp.servers[0].transport", "streamable-http")
 			.withProperty("mcp.servers[0].url", "https://mcp.example.com/mcp")
 			.withProperty("mcp.servers[0].fail-on-startup-error", "true");
-		FailureAnalysis analysis = analyze(environment,
-				"MCP server 'search' is FAILED after its first attempt: HTTP 401");
+		FailureAnalysis analysis = analyze(environment, "search", "HTTP 401");
 		assertThat(analysis.getAction()).contains("answers at https://mcp.example.com/mcp (mcp.servers[0].url)")
 			.contains("mcp.servers[0].headers")
 			.contains("mcp.servers[0].fail-on-startup-error=false");
@@ -59,7 +61,7 @@ class McpServerStartupFailureAnalyzerTests {
 
 	@Test
 	void analyzeWithoutTheConfigurationShouldStillDescribeTheFailure() {
-		FailureAnalysis analysis = analyze(null, "MCP server 'files' is FAILED after its first attempt: boom");
+		FailureAnalysis analysis = analyze(null, "files", "boom");
 		assertThat(analysis.getDescription()).contains("MCP server 'files' is FAILED after its first attempt: boom");
 		assertThat(analysis.getAction()).contains("fail-on-startup-error");
 	}
@@ -84,9 +86,10 @@ class McpServerStartupFailureAnalyzerTests {
 			.contains("mcp.servers[0].fail-on-startup-error=false");
 	}
 
-	private static FailureAnalysis analyze(@Nullable Environment environment, String failure) {
-		McpServerStartupException cause = new McpServerStartupException(
-				failure + ". fail-on-startup-error is set for it, so the application does not start.");
+	private static FailureAnalysis analyze(@Nullable Environment environment, String server, String lastError) {
+		McpServerStatus failed = new McpServerStatus(server, McpServerState.FAILED, 1, null, null, 1, 10, null, null,
+				lastError, List.of(), List.of());
+		McpServerStartupException cause = new McpServerStartupException(List.of(failed));
 		FailureAnalysis analysis = new McpServerStartupFailureAnalyzer(environment)
 			.analyze(new ApplicationContextException("Failed to start bean 'mcpSupervisors'", cause));
 		assertThat(analysis).isNotNull();
