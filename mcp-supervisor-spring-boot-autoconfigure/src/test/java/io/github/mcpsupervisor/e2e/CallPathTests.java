@@ -26,7 +26,6 @@ import io.github.mcpsupervisor.transport.StdioConnector;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.junit.jupiter.api.AfterEach;
@@ -44,8 +43,6 @@ class CallPathTests {
 
 	private static final Log logger = LogFactory.getLog(CallPathTests.class);
 
-	private static final Duration PATIENCE = Duration.ofSeconds(60);
-
 	private static final ReconnectPolicy RECONNECT = new ReconnectPolicy(true, Duration.ofMillis(100),
 			Duration.ofSeconds(10), 5, 0);
 
@@ -58,7 +55,7 @@ class CallPathTests {
 	/**
 	 * Calls wait for recovery generously: the default bound is tested on virtual time.
 	 */
-	private static final CallPolicy PATIENT = new CallPolicy(PATIENCE, Retry.SAFE, true, Set.of());
+	private static final CallPolicy PATIENT = new CallPolicy(TestServers.PATIENCE, Retry.SAFE, true, Set.of());
 
 	private final ThreadPoolSupervisorScheduler scheduler = new ThreadPoolSupervisorScheduler();
 
@@ -73,7 +70,7 @@ class CallPathTests {
 			this.supervisor.stop().get(30, TimeUnit.SECONDS);
 		}
 		this.scheduler.close();
-		await().atMost(PATIENCE).until(() -> ProcessHandle.current().descendants().findAny().isEmpty());
+		await().atMost(TestServers.PATIENCE).until(() -> ProcessHandle.current().descendants().findAny().isEmpty());
 	}
 
 	@Test
@@ -88,11 +85,11 @@ class CallPathTests {
 		kill();
 		int succeeded = 0;
 		for (Future<CallToolResult> call : calls) {
-			assertThat(text(call.get(60, TimeUnit.SECONDS))).isEqualTo("waited 1500 ms");
+			assertThat(TestServers.text(call.get(60, TimeUnit.SECONDS))).isEqualTo("waited 1500 ms");
 			succeeded++;
 		}
 		logger.info("8 concurrent safe calls across a kill: " + succeeded + "/8 succeeded, the last "
-				+ millis(System.nanoTime() - killedAt) + " ms after the kill");
+				+ TestServers.millis(System.nanoTime() - killedAt) + " ms after the kill");
 		assertThat(this.supervisor.status().generation()).as("exactly one new process").isEqualTo(generation + 1);
 	}
 
@@ -115,9 +112,9 @@ class CallPathTests {
 				.withMessageContaining("may or may not have taken effect")
 				.withMessageContaining("not retry-eligible");
 		}
-		logger.info("8 calls that are not retry-eligible failed within " + millis(System.nanoTime() - killedAt)
-				+ " ms of the kill (request timeout 30000 ms)");
-		await().atMost(PATIENCE).until(() -> this.supervisor.state() == McpServerState.UP);
+		logger.info("8 calls that are not retry-eligible failed within "
+				+ TestServers.millis(System.nanoTime() - killedAt) + " ms of the kill (request timeout 30000 ms)");
+		await().atMost(TestServers.PATIENCE).until(() -> this.supervisor.state() == McpServerState.UP);
 		assertThat(this.supervisor.status().generation()).isEqualTo(generation + 1);
 	}
 
@@ -152,7 +149,7 @@ class CallPathTests {
 			.supplyAsync(() -> call("slow-write", Map.of("millis", 1000)), this.callers);
 		awaitCallsInFlight(1);
 		kill();
-		assertThat(text(call.get(60, TimeUnit.SECONDS))).isEqualTo("wrote after 1000 ms");
+		assertThat(TestServers.text(call.get(60, TimeUnit.SECONDS))).isEqualTo("wrote after 1000 ms");
 		assertThat(this.supervisor.status().generation()).isEqualTo(generation + 1);
 	}
 
@@ -173,9 +170,10 @@ class CallPathTests {
 		call.cancel(true);
 		// the call would otherwise run for 20 s: it must end well before
 		assertThat(ended.get(5, TimeUnit.SECONDS)).isInstanceOf(RuntimeException.class);
-		logger.info("a cancelled call ended " + millis(System.nanoTime() - cancelledAt) + " ms after the cancel");
+		logger.info("a cancelled call ended " + TestServers.millis(System.nanoTime() - cancelledAt)
+				+ " ms after the cancel");
 		assertThat(callsStarted()).as("the server saw the call once").isOne();
-		assertThat(text(call("echo", Map.of("message", "still up")))).isEqualTo("still up");
+		assertThat(TestServers.text(call("echo", Map.of("message", "still up")))).isEqualTo("still up");
 		assertThat(this.supervisor.status().generation()).isEqualTo(generation);
 		assertThat(callsStarted()).isOne();
 	}
@@ -187,7 +185,8 @@ class CallPathTests {
 		assertThatExceptionOfType(RuntimeException.class).isThrownBy(() -> call("slow", Map.of("millis", 6000)))
 			.havingRootCause()
 			.isInstanceOf(TimeoutException.class);
-		logger.info("a timed-out call of a live server failed after " + millis(System.nanoTime() - started) + " ms");
+		logger.info("a timed-out call of a live server failed after " + TestServers.millis(System.nanoTime() - started)
+				+ " ms");
 		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
 		assertThat(this.supervisor.status().generation()).isEqualTo(generation);
 	}
@@ -195,8 +194,8 @@ class CallPathTests {
 	@Test
 	void aCallThatTimesOutOnAHungServerEndsTheGenerationAndIsRetried() {
 		int generation = start(demo(Duration.ofSeconds(3)), PATIENT, NO_PROBE);
-		assertThat(text(call("freeze", Map.of()))).isEqualTo("frozen");
-		assertThat(text(call("echo", Map.of("message", "after the hang")))).isEqualTo("after the hang");
+		assertThat(TestServers.text(call("freeze", Map.of()))).isEqualTo("frozen");
+		assertThat(TestServers.text(call("echo", Map.of("message", "after the hang")))).isEqualTo("after the hang");
 		assertThat(this.supervisor.status().generation()).isEqualTo(generation + 1);
 		assertThat(this.supervisor.status().lastError()).contains("liveness: no reply to ping after a request timeout");
 	}
@@ -206,25 +205,25 @@ class CallPathTests {
 		HealthCheckPolicy probe = new HealthCheckPolicy(Duration.ofMillis(200), Duration.ofSeconds(1), 2);
 		int generation = start(demo(Duration.ofSeconds(30)), PATIENT, probe);
 		long frozenAt = System.nanoTime();
-		assertThat(text(call("freeze", Map.of()))).isEqualTo("frozen");
-		await().atMost(PATIENCE)
+		assertThat(TestServers.text(call("freeze", Map.of()))).isEqualTo("frozen");
+		await().atMost(TestServers.PATIENCE)
 			.until(() -> this.supervisor.status().generation() > generation
 					&& this.supervisor.state() == McpServerState.UP);
-		logger.info("a hung server was restarted " + millis(System.nanoTime() - frozenAt)
+		logger.info("a hung server was restarted " + TestServers.millis(System.nanoTime() - frozenAt)
 				+ " ms after it stopped answering (probe every 200 ms, 1 s timeout, threshold 2)");
 		assertThat(this.supervisor.status().lastError()).contains("liveness: no reply to ping");
-		assertThat(text(call("echo", Map.of("message", "back")))).isEqualTo("back");
+		assertThat(TestServers.text(call("echo", Map.of("message", "back")))).isEqualTo("back");
 	}
 
 	@Test
 	void aLineThatIsNotJsonOnStdoutIsSkippedAndTheSessionGoesOn() {
 		HealthCheckPolicy probe = new HealthCheckPolicy(Duration.ofMillis(200), Duration.ofSeconds(3), 2);
 		int generation = start(demo(Duration.ofSeconds(30)), PATIENT, probe);
-		assertThat(text(call("garbage", Map.of()))).isEqualTo("garbage written");
+		assertThat(TestServers.text(call("garbage", Map.of()))).isEqualTo("garbage written");
 		await().during(Duration.ofSeconds(1))
-			.atMost(PATIENCE)
+			.atMost(TestServers.PATIENCE)
 			.until(() -> this.supervisor.state() == McpServerState.UP);
-		assertThat(text(call("echo", Map.of("message", "fine")))).isEqualTo("fine");
+		assertThat(TestServers.text(call("echo", Map.of("message", "fine")))).isEqualTo("fine");
 		assertThat(this.supervisor.status().generation()).isEqualTo(generation);
 	}
 
@@ -251,7 +250,7 @@ class CallPathTests {
 
 	/** Waits until the server's handler has started the given number of calls. */
 	private void awaitCallsInFlight(int count) {
-		await().atMost(PATIENCE).pollInterval(Duration.ofMillis(10)).until(() -> callsStarted() >= count);
+		await().atMost(TestServers.PATIENCE).pollInterval(Duration.ofMillis(10)).until(() -> callsStarted() >= count);
 	}
 
 	/** Counts the slow calls the live generation's handler has started. */
@@ -269,14 +268,6 @@ class CallPathTests {
 
 	private CallToolResult call(String tool, Map<String, Object> arguments) {
 		return this.supervisor.callTool(CallToolRequest.builder(tool).arguments(arguments).build());
-	}
-
-	private static String text(CallToolResult result) {
-		return ((TextContent) result.content().get(0)).text();
-	}
-
-	private static long millis(long nanos) {
-		return TimeUnit.NANOSECONDS.toMillis(nanos);
 	}
 
 }

@@ -4,12 +4,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
+import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -35,13 +37,24 @@ class ChatClientToolCallingTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(
 				AutoConfigurations.of(McpSupervisorAutoConfiguration.class, ToolCallingAutoConfiguration.class))
-		.withPropertyValues("mcp.servers[0].name=demo", "mcp.servers[0].command=" + TestServers.java(),
-				"mcp.servers[0].args[0]=-cp", "mcp.servers[0].args[1]=" + System.getProperty("java.class.path"),
-				"mcp.servers[0].args[2]=io.github.mcpsupervisor.demo.DemoMcpServer",
-				"mcp.servers[0].reconnect.initial-delay=100ms", "mcp.servers[0].termination-grace-period=1s",
+		.withPropertyValues(demoServerProperties())
+		.withPropertyValues("mcp.servers[0].reconnect.initial-delay=100ms",
+				"mcp.servers[0].termination-grace-period=1s",
 				// a loaded machine must not turn a recovery into a failed turn; the bound
 				// has its own tests
 				"mcp.servers[0].call.wait-for-recovery=60s");
+
+	// The demo server as mcp.servers[0], each of its arguments in its own property.
+	private static String[] demoServerProperties() {
+		StdioServerDefinition demo = TestServers.demo("demo", Map.of());
+		List<String> properties = new ArrayList<>();
+		properties.add("mcp.servers[0].name=demo");
+		properties.add("mcp.servers[0].command=" + demo.command());
+		for (int i = 0; i < demo.args().size(); i++) {
+			properties.add("mcp.servers[0].args[" + i + "]=" + demo.args().get(i));
+		}
+		return properties.toArray(String[]::new);
+	}
 
 	@AfterEach
 	void noChildIsLeftAfterTheContextCloses() {

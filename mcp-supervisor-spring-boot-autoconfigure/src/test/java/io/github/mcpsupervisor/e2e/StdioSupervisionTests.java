@@ -25,7 +25,6 @@ import io.github.mcpsupervisor.transport.StdioConnector;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.junit.jupiter.api.AfterEach;
@@ -44,8 +43,6 @@ class StdioSupervisionTests {
 
 	private static final Log logger = LogFactory.getLog(StdioSupervisionTests.class);
 
-	private static final Duration PATIENCE = Duration.ofSeconds(60);
-
 	private static final ReconnectPolicy FAST = new ReconnectPolicy(true, Duration.ofMillis(100), Duration.ofSeconds(5),
 			5, 0);
 
@@ -63,22 +60,22 @@ class StdioSupervisionTests {
 			this.supervisor.stop().get(30, TimeUnit.SECONDS);
 		}
 		this.scheduler.close();
-		await().atMost(PATIENCE).until(() -> ProcessHandle.current().descendants().findAny().isEmpty());
+		await().atMost(TestServers.PATIENCE).until(() -> ProcessHandle.current().descendants().findAny().isEmpty());
 	}
 
 	@Test
 	void demoServerCrashIsDetectedAndRecovered() {
 		start(TestServers.demo("demo", Map.of()), FAST);
 		long firstPid = this.supervisor.status().pid();
-		assertThat(text(call("crash", Map.of("exitCode", 7)))).isEqualTo("crashing with exit code 7");
-		await().atMost(PATIENCE)
+		assertThat(TestServers.text(call("crash", Map.of("exitCode", 7)))).isEqualTo("crashing with exit code 7");
+		await().atMost(TestServers.PATIENCE)
 			.until(() -> this.changes.stream()
 				.anyMatch((change) -> change.to() == McpServerState.UP && change.generation() == 2));
 		assertThat(this.changes).extracting(McpServerStateChange::to)
 			.containsSubsequence(McpServerState.UP, McpServerState.RECONNECTING, McpServerState.UP);
 		assertThat(this.supervisor.status().lastExit().exitCode()).isEqualTo(7);
 		assertThat(ProcessHandle.of(firstPid)).isEmpty();
-		assertThat(text(call("echo", Map.of("message", "again")))).isEqualTo("again");
+		assertThat(TestServers.text(call("echo", Map.of("message", "again")))).isEqualTo("again");
 	}
 
 	@Test
@@ -88,13 +85,13 @@ class StdioSupervisionTests {
 		assertThat(toolsBefore).contains("echo", "get-sum");
 		long killedAt = System.nanoTime();
 		ProcessHandle.of(this.supervisor.status().pid()).orElseThrow().destroyForcibly();
-		await().atMost(PATIENCE).until(() -> this.lostAt != 0);
+		await().atMost(TestServers.PATIENCE).until(() -> this.lostAt != 0);
 		long detectedAt = this.lostAt;
 		CallToolResult result = callUntilItSucceeds("echo", Map.of("message", "back"));
 		long recoveredAt = System.nanoTime();
-		logger.info("server-everything: SIGKILL detected after " + micros(detectedAt - killedAt)
-				+ " µs, first successful call after " + millis(recoveredAt - killedAt) + " ms");
-		assertThat(text(result)).contains("back");
+		logger.info("server-everything: SIGKILL detected after " + TestServers.micros(detectedAt - killedAt)
+				+ " µs, first successful call after " + TestServers.millis(recoveredAt - killedAt) + " ms");
+		assertThat(TestServers.text(result)).contains("back");
 		assertThat(this.supervisor.tools().names()).isEqualTo(toolsBefore);
 		assertThat(this.supervisor.status().lastExit().signal()).isEqualTo(9);
 	}
@@ -105,7 +102,7 @@ class StdioSupervisionTests {
 		long pid = this.supervisor.status().pid();
 		CompletableFuture<CallToolResult> slow = CompletableFuture
 			.supplyAsync(() -> call("slow", Map.of("millis", 15000)));
-		await().atMost(PATIENCE)
+		await().atMost(TestServers.PATIENCE)
 			.until(() -> this.supervisor.status().stderrTail().contains(DemoMcpServer.CALL_STARTED + "slow"));
 		long killedAt = System.nanoTime();
 		ProcessHandle.of(pid).orElseThrow().destroyForcibly();
@@ -114,7 +111,8 @@ class StdioSupervisionTests {
 			.havingCause()
 			.isInstanceOf(McpServerUnavailableException.class)
 			.withMessageContaining("MCP server 'demo' crashed during the call to tool 'slow'");
-		logger.info("demo: call in flight failed " + millis(System.nanoTime() - killedAt) + " ms after SIGKILL");
+		logger.info("demo: call in flight failed " + TestServers.millis(System.nanoTime() - killedAt)
+				+ " ms after SIGKILL");
 	}
 
 	@Test
@@ -123,12 +121,12 @@ class StdioSupervisionTests {
 		long pid = this.supervisor.status().pid();
 		long killedAt = System.nanoTime();
 		ProcessHandle.of(pid).orElseThrow().destroyForcibly();
-		await().atMost(PATIENCE).until(() -> this.lostAt != 0);
+		await().atMost(TestServers.PATIENCE).until(() -> this.lostAt != 0);
 		long detectedAt = this.lostAt;
 		CallToolResult result = callUntilItSucceeds("echo", Map.of("message", "back"));
-		logger.info("demo: SIGKILL detected after " + micros(detectedAt - killedAt)
-				+ " µs, first successful call after " + millis(System.nanoTime() - killedAt) + " ms");
-		assertThat(text(result)).isEqualTo("back");
+		logger.info("demo: SIGKILL detected after " + TestServers.micros(detectedAt - killedAt)
+				+ " µs, first successful call after " + TestServers.millis(System.nanoTime() - killedAt) + " ms");
+		assertThat(TestServers.text(result)).isEqualTo("back");
 		assertThat(this.changes).filteredOn((change) -> change.from() == McpServerState.UP)
 			.first()
 			.satisfies((loss) -> {
@@ -151,7 +149,7 @@ class StdioSupervisionTests {
 		assertThatExceptionOfType(RuntimeException.class).isThrownBy(() -> call("slow", Map.of("millis", 5000)))
 			.havingRootCause()
 			.isInstanceOf(TimeoutException.class);
-		assertThat(text(call("echo", Map.of("message", "quick")))).isEqualTo("quick");
+		assertThat(TestServers.text(call("echo", Map.of("message", "quick")))).isEqualTo("quick");
 	}
 
 	@Test
@@ -165,10 +163,10 @@ class StdioSupervisionTests {
 	@Test
 	void aToolAddedAtRunTimeIsDiscovered() {
 		start(TestServers.demo("demo", Map.of()), FAST);
-		assertThat(text(call("add-tool", Map.of("name", "late")))).isEqualTo("added late");
-		await().atMost(PATIENCE).until(() -> this.supervisor.tools().names().contains("late"));
+		assertThat(TestServers.text(call("add-tool", Map.of("name", "late")))).isEqualTo("added late");
+		await().atMost(TestServers.PATIENCE).until(() -> this.supervisor.tools().names().contains("late"));
 		assertThat(this.supervisor.tools().generation()).isEqualTo(1);
-		assertThat(text(call("late", Map.of()))).isEqualTo("late");
+		assertThat(TestServers.text(call("late", Map.of()))).isEqualTo("late");
 	}
 
 	@Test
@@ -176,13 +174,15 @@ class StdioSupervisionTests {
 		ReconnectPolicy policy = new ReconnectPolicy(true, Duration.ofMillis(50), Duration.ofSeconds(20), 3, 0);
 		this.supervisor = supervisor(TestServers.demo("looping", Map.of("DEMO_EXIT_AFTER_MS", "3000")), policy);
 		this.supervisor.start();
-		await().atMost(PATIENCE).until(() -> this.supervisor.state() == McpServerState.FAILED);
+		await().atMost(TestServers.PATIENCE).until(() -> this.supervisor.state() == McpServerState.FAILED);
 		assertThat(this.changes).filteredOn((change) -> change.to() == McpServerState.UP).hasSize(3);
 		assertThat(this.supervisor.status().generation()).isEqualTo(3);
 		assertThat(this.supervisor.tools().tools()).isEmpty();
 		assertThat(this.supervisor.status().lastError()).isEqualTo("gave up after 3 attempts");
 		assertThat(this.supervisor.status().stderrTail()).contains("exiting as DEMO_EXIT_AFTER_MS asks");
-		await().during(Duration.ofMillis(500)).atMost(PATIENCE).until(() -> this.supervisor.status().generation() == 3);
+		await().during(Duration.ofMillis(500))
+			.atMost(TestServers.PATIENCE)
+			.until(() -> this.supervisor.status().generation() == 3);
 	}
 
 	@Test
@@ -191,7 +191,7 @@ class StdioSupervisionTests {
 		this.supervisor = supervisor(
 				TestServers.definition("failing", "sh", List.of("-c", "echo broken >&2; exit 1"), Map.of()), policy);
 		this.supervisor.start();
-		await().atMost(PATIENCE).until(() -> this.supervisor.state() == McpServerState.FAILED);
+		await().atMost(TestServers.PATIENCE).until(() -> this.supervisor.state() == McpServerState.FAILED);
 		assertThat(this.supervisor.status().generation()).isEqualTo(4);
 		assertThat(this.changes).noneMatch((change) -> change.to() == McpServerState.UP);
 	}
@@ -223,7 +223,7 @@ class StdioSupervisionTests {
 		this.supervisor = supervisor(
 				TestServers.definition("wrapped", "sh", List.of("-c", "exec /nonexistent/mcp-server"), Map.of()), FAST);
 		this.supervisor.start().join();
-		await().atMost(PATIENCE).until(() -> this.supervisor.state() == McpServerState.FAILED);
+		await().atMost(TestServers.PATIENCE).until(() -> this.supervisor.state() == McpServerState.FAILED);
 		assertThat(this.supervisor.status().generation()).isEqualTo(1);
 		assertThat(this.supervisor.status().lastError())
 			.startsWith("configuration error: process exited during initialize with exit code 127; last stderr line: ")
@@ -253,7 +253,7 @@ class StdioSupervisionTests {
 		assertThat(tree).hasSizeGreaterThanOrEqualTo(2);
 		long stopping = System.nanoTime();
 		this.supervisor.stop().get(30, TimeUnit.SECONDS);
-		long took = millis(System.nanoTime() - stopping);
+		long took = TestServers.millis(System.nanoTime() - stopping);
 		logger.info("stubborn tree stopped in " + took + " ms (grace 1000 ms)");
 		assertThat(took).isLessThan(1000 + 2000 + 1000);
 		assertThat(tree).noneMatch(ProcessHandle::isAlive);
@@ -267,8 +267,8 @@ class StdioSupervisionTests {
 		List<ProcessHandle> tree = treeOf(wrapper);
 		assertThat(tree).hasSize(2);
 		ProcessHandle.of(wrapper).orElseThrow().destroyForcibly();
-		await().atMost(PATIENCE).until(() -> tree.stream().noneMatch(ProcessHandle::isAlive));
-		await().atMost(PATIENCE)
+		await().atMost(TestServers.PATIENCE).until(() -> tree.stream().noneMatch(ProcessHandle::isAlive));
+		await().atMost(TestServers.PATIENCE)
 			.until(() -> this.supervisor.state() == McpServerState.UP && this.supervisor.status().generation() == 2);
 	}
 
@@ -296,7 +296,7 @@ class StdioSupervisionTests {
 		long starting = System.nanoTime();
 		assertThat(this.supervisor.start().join().state()).isEqualTo(McpServerState.UP);
 		logger.info(definition.name() + ": cold start (spawn + initialize + tools/list) "
-				+ millis(System.nanoTime() - starting) + " ms");
+				+ TestServers.millis(System.nanoTime() - starting) + " ms");
 	}
 
 	private McpServerSupervisor supervisor(StdioServerDefinition definition, ReconnectPolicy policy) {
@@ -324,7 +324,7 @@ class StdioSupervisionTests {
 	}
 
 	private CallToolResult callUntilItSucceeds(String tool, Map<String, Object> arguments) {
-		return await().atMost(PATIENCE)
+		return await().atMost(TestServers.PATIENCE)
 			.pollInterval(Duration.ofMillis(5))
 			.ignoreException(McpServerUnavailableException.class)
 			.until(() -> call(tool, arguments), (result) -> result != null);
@@ -332,20 +332,8 @@ class StdioSupervisionTests {
 
 	private static List<ProcessHandle> treeOf(long pid) {
 		ProcessHandle root = ProcessHandle.of(pid).orElseThrow();
-		await().atMost(PATIENCE).until(() -> root.descendants().findAny().isPresent() || !root.isAlive());
+		await().atMost(TestServers.PATIENCE).until(() -> root.descendants().findAny().isPresent() || !root.isAlive());
 		return Stream.concat(Stream.of(root), root.descendants()).toList();
-	}
-
-	private static String text(CallToolResult result) {
-		return ((TextContent) result.content().get(0)).text();
-	}
-
-	private static long micros(long nanos) {
-		return TimeUnit.NANOSECONDS.toMicros(nanos);
-	}
-
-	private static long millis(long nanos) {
-		return TimeUnit.NANOSECONDS.toMillis(nanos);
 	}
 
 }

@@ -36,7 +36,6 @@ import io.github.mcpsupervisor.transport.StreamableHttpConnector;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.junit.jupiter.api.AfterEach;
@@ -61,8 +60,6 @@ class StreamableHttpSupervisionTests {
 
 	private static final Log logger = LogFactory.getLog(StreamableHttpSupervisionTests.class);
 
-	private static final Duration PATIENCE = Duration.ofSeconds(60);
-
 	private static final ReconnectPolicy RECONNECT = new ReconnectPolicy(true, Duration.ofMillis(100),
 			Duration.ofSeconds(2), 10, 0.1);
 
@@ -83,7 +80,7 @@ class StreamableHttpSupervisionTests {
 		}
 		this.scheduler.close();
 		stopServer();
-		await().atMost(PATIENCE).until(() -> ProcessHandle.current().descendants().findAny().isEmpty());
+		await().atMost(TestServers.PATIENCE).until(() -> ProcessHandle.current().descendants().findAny().isEmpty());
 	}
 
 	@Test
@@ -97,7 +94,7 @@ class StreamableHttpSupervisionTests {
 			.supplyAsync(() -> call("echo", Map.of("message", "across the restart")));
 		// lastError moves on to each failed reconnect attempt; the loss itself is the
 		// transition
-		McpServerStateChange loss = await().atMost(PATIENCE)
+		McpServerStateChange loss = await().atMost(TestServers.PATIENCE)
 			.until(() -> this.changes.stream().filter((change) -> change.from() == McpServerState.UP).findFirst(),
 					Optional::isPresent)
 			.orElseThrow();
@@ -105,7 +102,7 @@ class StreamableHttpSupervisionTests {
 		assertThat(loss.cause()).contains("transport failure");
 		long restartedAt = System.nanoTime();
 		startServer();
-		assertThat(text(call.get(60, TimeUnit.SECONDS))).contains("across the restart");
+		assertThat(TestServers.text(call.get(60, TimeUnit.SECONDS))).contains("across the restart");
 		logger.info("HTTP server back: a waiting call succeeded "
 				+ TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restartedAt)
 				+ " ms after the server started again");
@@ -127,7 +124,7 @@ class StreamableHttpSupervisionTests {
 			.withMessageMatching("MCP server 'remote' (crashed during the call .*transport failure.*It was not "
 					+ "retried.*|is reconnecting .*: tool 'echo' is unavailable)");
 		assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isLessThan(5000);
-		await().atMost(PATIENCE).until(() -> this.supervisor.state() == McpServerState.RECONNECTING);
+		await().atMost(TestServers.PATIENCE).until(() -> this.supervisor.state() == McpServerState.RECONNECTING);
 	}
 
 	@Test
@@ -135,7 +132,7 @@ class StreamableHttpSupervisionTests {
 		this.supervisor = supervisor(definition(Map.of()),
 				new ReconnectPolicy(true, Duration.ofMillis(50), Duration.ofMillis(200), 3, 0), CallPolicy.defaults());
 		this.supervisor.start();
-		await().atMost(PATIENCE).until(() -> this.supervisor.state() == McpServerState.FAILED);
+		await().atMost(TestServers.PATIENCE).until(() -> this.supervisor.state() == McpServerState.FAILED);
 		assertThat(this.supervisor.status().generation()).isEqualTo(3);
 		assertThat(this.supervisor.status().lastError()).isEqualTo("gave up after 3 attempts");
 	}
@@ -225,14 +222,14 @@ class StreamableHttpSupervisionTests {
 		builder.environment().put("PORT", String.valueOf(this.port));
 		builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
 		this.server = builder.start();
-		await().atMost(PATIENCE).until(this::listening);
+		await().atMost(TestServers.PATIENCE).until(this::listening);
 	}
 
 	private void stopServer() {
 		if (this.server != null) {
 			this.server.descendants().forEach(ProcessHandle::destroyForcibly);
 			this.server.destroyForcibly();
-			await().atMost(PATIENCE).until(() -> !this.server.isAlive() && !listening());
+			await().atMost(TestServers.PATIENCE).until(() -> !this.server.isAlive() && !listening());
 			this.server = null;
 		}
 	}
@@ -249,10 +246,6 @@ class StreamableHttpSupervisionTests {
 
 	private CallToolResult call(String tool, Map<String, Object> arguments) {
 		return this.supervisor.callTool(CallToolRequest.builder(tool).arguments(arguments).build());
-	}
-
-	private static String text(CallToolResult result) {
-		return ((TextContent) result.content().get(0)).text();
 	}
 
 	private static int freePort() {

@@ -3,22 +3,26 @@ package io.github.mcpsupervisor.e2e;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
-import io.github.mcpsupervisor.demo.DemoMcpServer;
+import io.github.mcpsupervisor.demo.ServerCommands;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
 
 /**
- * The real MCP servers the end-to-end tests run: the project's demo server (this JVM's
- * java and class path) and npm's server-everything (installed by the build with npm ci).
+ * The end-to-end tests' shared fixture: the real MCP servers they run (the project's demo
+ * server on this JVM's java and class path, and npm's server-everything installed by the
+ * build with npm ci) and the helpers they all use.
  */
 final class TestServers {
+
+	/** How long an end-to-end step may take on a loaded machine before it fails. */
+	static final Duration PATIENCE = Duration.ofSeconds(60);
 
 	/** Calls that fail at once during an outage instead of waiting for recovery. */
 	static final CallPolicy NO_WAIT = new CallPolicy(Duration.ZERO, CallPolicy.Retry.SAFE, true, Set.of());
@@ -27,30 +31,20 @@ final class TestServers {
 	}
 
 	static String java() {
-		return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+		return ServerCommands.java();
 	}
 
-	static List<String> demoArgs() {
-		return List.of("-cp", System.getProperty("java.class.path"), DemoMcpServer.class.getName());
-	}
-
-	/** The demo server's command line as one shell word list, for wrapping in sh -c. */
 	static String demoShellCommand() {
-		List<String> words = new ArrayList<>();
-		words.add(java());
-		words.addAll(demoArgs());
-		return String.join(" ", words.stream().map((word) -> "'" + word + "'").toList());
+		return ServerCommands.demoShellCommand();
 	}
 
 	static Path everythingScript() {
-		Path script = Path.of(System.getProperty("mcp.test.npm-dir", "../test-servers"), "node_modules",
-				"@modelcontextprotocol", "server-everything", "dist", "index.js");
-		assertThat(script).as("npm ci must have installed server-everything").exists();
-		return script;
+		return ServerCommands.everythingScript(Path.of(System.getProperty("mcp.test.npm-dir", "../test-servers")));
 	}
 
 	static StdioServerDefinition demo(String name, Map<String, String> env) {
-		return definition(name, java(), demoArgs(), env);
+		List<String> command = ServerCommands.demo();
+		return definition(name, command.get(0), command.subList(1, command.size()), env);
 	}
 
 	static StdioServerDefinition everything(String name) {
@@ -64,6 +58,19 @@ final class TestServers {
 
 	static boolean isExecutable(String path) {
 		return Files.isExecutable(Path.of(path));
+	}
+
+	/** The text of a result's first content, which the demo server's tools all return. */
+	static String text(CallToolResult result) {
+		return ((TextContent) result.content().get(0)).text();
+	}
+
+	static long millis(long nanos) {
+		return TimeUnit.NANOSECONDS.toMillis(nanos);
+	}
+
+	static long micros(long nanos) {
+		return TimeUnit.NANOSECONDS.toMicros(nanos);
 	}
 
 }

@@ -1,0 +1,101 @@
+package io.github.mcpsupervisor.benchmark;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
+import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
+
+/** The chaos scenario's callers, killer and process monitor. */
+final class Chaos {
+
+	final McpServerSupervisor supervisor;
+
+	final Duration duration;
+
+	final AtomicLong safeCalls = new AtomicLong();
+
+	final AtomicLong safeSucceeded = new AtomicLong();
+
+	final AtomicLong unsafeCalls = new AtomicLong();
+
+	final AtomicLong unsafeSucceeded = new AtomicLong();
+
+	final AtomicLong unsafeFailedFast = new AtomicLong();
+
+	final AtomicLong otherFailures = new AtomicLong();
+
+	final AtomicLong maxLive = new AtomicLong();
+
+	int kills;
+
+	Chaos(McpServerSupervisor supervisor, Duration duration) {
+		this.supervisor = supervisor;
+		this.duration = duration;
+	}
+
+	void run() throws Exception {
+		long end = System.nanoTime() + this.duration.toNanos();
+		List<Thread> threads = new ArrayList<>();
+		for (int i = 0; i < 8; i++) {
+			boolean safe = i % 2 == 0;
+			threads.add(started(() -> call(safe, end)));
+		}
+		Thread monitor = started(() -> {
+			while (System.nanoTime() < end) {
+				this.maxLive.accumulateAndGet(BenchmarkServers.demoProcesses(), Math::max);
+				try {
+					Thread.sleep(2);
+				}
+				catch (InterruptedException ex) {
+					return;
+				}
+			}
+		});
+		while (System.nanoTime() < end - TimeUnit.SECONDS.toNanos(2)) {
+			Thread.sleep(ThreadLocalRandom.current().nextLong(2000, 5001));
+			if (System.nanoTime() < end) {
+				BenchmarkServers.kill(this.supervisor);
+				this.kills++;
+			}
+		}
+		for (Thread thread : threads) {
+			thread.join();
+		}
+		monitor.join();
+	}
+
+	private static Thread started(Runnable task) {
+		Thread thread = new Thread(task, "benchmark-chaos");
+		thread.start();
+		return thread;
+	}
+
+	private void call(boolean safe, long end) {
+		while (System.nanoTime() < end) {
+			(safe ? this.safeCalls : this.unsafeCalls).incrementAndGet();
+			try {
+				if (safe) {
+					this.supervisor.callTool(BenchmarkServers.request("slow", Map.of("millis", 20)));
+					this.safeSucceeded.incrementAndGet();
+				}
+				else {
+					this.supervisor.callTool(BenchmarkServers.request("slow-write", Map.of("millis", 20)));
+					this.unsafeSucceeded.incrementAndGet();
+				}
+			}
+			catch (McpServerUnavailableException ex) {
+				(safe ? this.otherFailures : this.unsafeFailedFast).incrementAndGet();
+			}
+			catch (RuntimeException ex) {
+				this.otherFailures.incrementAndGet();
+			}
+		}
+	}
+
+}
