@@ -4,6 +4,7 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -25,11 +26,12 @@ import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
 
 /**
  * A small stdio MCP server with tools that make supervision visible: {@code echo},
- * {@code add}, {@code crash} (replies, then exits), {@code slow}, {@code pid} and
- * {@code add-tool} (registers one more tool and notifies the client). {@code slow} and
- * {@code slow-write} write {@value #CALL_STARTED} and their name to stderr when a call
- * reaches them. With the environment variable {@code DEMO_EXIT_AFTER_MS} set it exits
- * with code 1 that long after it started.
+ * {@code add}, {@code crash} (replies, then exits), {@code slow}, {@code pid},
+ * {@code add-tool} (registers one more tool and notifies the client) and misbehaviours of
+ * third-party servers ({@code freeze}, {@code garbage}, {@code flood-stderr},
+ * {@code flood-stdout}). {@code slow} and {@code slow-write} write {@value #CALL_STARTED}
+ * and their name to stderr when a call reaches them. With the environment variable
+ * {@code DEMO_EXIT_AFTER_MS} set it exits with code 1 that long after it started.
  *
  * <p>
  * It exits when its standard input closes, as a stdio server should. Run it with
@@ -65,7 +67,7 @@ public final class DemoMcpServer {
 			.serverInfo("mcp-supervisor-demo", "1.0.0")
 			.capabilities(ServerCapabilities.builder().tools(true).build())
 			.tools(echo(), add(), crash(), slow(), slowWrite(), pid(), addTool(server), freeze(stdin),
-					garbage(protocol))
+					garbage(protocol), floodStderr(), floodStdout(protocol))
 			.build());
 		exitLaterIfAsked(System.getenv("DEMO_EXIT_AFTER_MS"));
 		System.err.println("demo MCP server ready, pid " + ProcessHandle.current().pid());
@@ -163,6 +165,38 @@ public final class DemoMcpServer {
 			protocol.println("this line is not JSON-RPC");
 			protocol.flush();
 			return text("garbage written");
+		});
+	}
+
+	private static SyncToolSpecification floodStderr() {
+		Tool tool = Tool
+			.builder("flood-stderr", schema(Map.of("megabytes", Map.of("type", "integer")), List.of("megabytes")))
+			.description("Writes the given number of megabytes to stderr as one line, then replies")
+			.build();
+		return spec(tool, (exchange, request) -> {
+			long megabytes = (long) number(request, "megabytes");
+			byte[] chunk = new byte[1024 * 1024];
+			Arrays.fill(chunk, (byte) 'x');
+			for (long i = 0; i < megabytes; i++) {
+				System.err.write(chunk, 0, chunk.length);
+			}
+			System.err.println();
+			System.err.println("flood done");
+			return text("wrote " + megabytes + " MB to stderr");
+		});
+	}
+
+	private static SyncToolSpecification floodStdout(PrintStream protocol) {
+		Tool tool = Tool.builder("flood-stdout", NO_ARGUMENTS)
+			.description("Writes one endless line to stdout, the protocol stream, until the process ends")
+			.build();
+		return spec(tool, (exchange, request) -> {
+			byte[] chunk = new byte[64 * 1024];
+			Arrays.fill(chunk, (byte) 'x');
+			while (!protocol.checkError()) {
+				protocol.write(chunk, 0, chunk.length);
+			}
+			return text("stdout closed");
 		});
 	}
 

@@ -3,6 +3,7 @@ package io.github.mcpsupervisor.transport;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.mcpsupervisor.supervisor.ExitStatus;
 import io.github.mcpsupervisor.supervisor.McpConnection;
@@ -40,10 +41,15 @@ abstract class ClientConnection implements McpConnection {
 
 	private final Duration requestTimeout;
 
-	ClientConnection(String server, int generation, Duration requestTimeout) {
+	private final String defaultLossReason;
+
+	private final AtomicReference<@Nullable String> endedBecause = new AtomicReference<>();
+
+	ClientConnection(String server, int generation, Duration requestTimeout, String defaultLossReason) {
 		this.server = server;
 		this.generation = generation;
 		this.requestTimeout = requestTimeout;
+		this.defaultLossReason = defaultLossReason;
 	}
 
 	@Override
@@ -101,6 +107,32 @@ abstract class ClientConnection implements McpConnection {
 	@Override
 	public CompletableFuture<ExitStatus> onLost() {
 		return this.lost;
+	}
+
+	@Override
+	public String lossReason() {
+		String reason = this.endedBecause.get();
+		return (reason != null) ? reason : this.defaultLossReason;
+	}
+
+	/**
+	 * Ends the generation for the given reason, unless it has already ended: it is lost
+	 * from now on and its client is closed, so that calls in flight fail at once.
+	 * @param reason why it ended, as {@link #lossReason()} tells it
+	 */
+	protected final void end(String reason) {
+		if (!this.lost.isDone() && this.endedBecause.compareAndSet(null, reason)) {
+			this.lost.complete(null);
+		}
+		closeClient();
+	}
+
+	/**
+	 * Returns why {@link #end(String)} ended the generation.
+	 * @return the reason, or {@code null} if it was not ended that way
+	 */
+	protected final @Nullable String endedBecause() {
+		return this.endedBecause.get();
 	}
 
 	@Override

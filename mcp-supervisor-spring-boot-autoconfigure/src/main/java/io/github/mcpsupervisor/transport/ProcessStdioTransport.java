@@ -1,17 +1,16 @@
 package io.github.mcpsupervisor.transport;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
+import io.github.mcpsupervisor.transport.LineReader.LineTooLongException;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpClientTransport;
@@ -33,6 +32,12 @@ final class ProcessStdioTransport implements McpClientTransport {
 
 	private static final Log logger = LogFactory.getLog(ProcessStdioTransport.class);
 
+	/**
+	 * The longest stdout line, one JSON-RPC message, that is read: a longer one ends the
+	 * generation (the SDK's own stdio transport used the same bound).
+	 */
+	static final int MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
 	private static final byte[] NEWLINE = { '\n' };
 
 	private final StdioServerProcess process;
@@ -43,14 +48,28 @@ final class ProcessStdioTransport implements McpClientTransport {
 
 	private final ExecutorService writer;
 
+	private final Consumer<String> violated;
+
+	private long notJsonLines;
+
 	private final AtomicBoolean connected = new AtomicBoolean();
 
 	private volatile boolean closed;
 
-	ProcessStdioTransport(StdioServerProcess process, McpJsonMapper jsonMapper, String label) {
+	/**
+	 * Creates the transport of one generation.
+	 * @param process the server process
+	 * @param jsonMapper reads and writes messages
+	 * @param label names the reader and writer threads
+	 * @param violated told why, when the server broke the protocol in a way that ends the
+	 * generation
+	 */
+	ProcessStdioTransport(StdioServerProcess process, McpJsonMapper jsonMapper, String label,
+			Consumer<String> violated) {
 		this.process = process;
 		this.jsonMapper = jsonMapper;
 		this.label = label;
+		this.violated = violated;
 		this.writer = Executors.newSingleThreadExecutor((runnable) -> {
 			Thread thread = new Thread(runnable, label + "-stdin");
 			thread.setDaemon(true);
@@ -114,34 +133,56 @@ final class ProcessStdioTransport implements McpClientTransport {
 	}
 
 	private void readMessages(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
-		try (BufferedReader reader = new BufferedReader(
-				new InputStreamReader(this.process.stdout(), StandardCharsets.UTF_8))) {
+		LineReader reader = new LineReader(this.process.stdout(), MAX_MESSAGE_BYTES);
+		try {
 			String line;
 			while ((line = reader.readLine()) != null) {
 				if (this.closed) {
 					return;
 				}
-				if (line.isBlank()) {
-					continue;
+				if (!line.isBlank()) {
+					handle(line, handler);
 				}
-				JSONRPCMessage message;
-				try {
-					message = McpSchema.deserializeJsonRpcMessage(this.jsonMapper, line);
-				}
-				catch (IOException | RuntimeException ex) {
-					// A stray log line must not end the session: skip it, keep it
-					// visible.
-					logger.warn(
-							this.label + ": ignoring a stdout line that is not JSON-RPC: " + StderrTail.sanitize(line));
-					continue;
-				}
-				handler.apply(Mono.just(message))
-					.subscribe(null, (error) -> logger.warn(this.label + ": failed to handle a message", error));
 			}
+		}
+		catch (LineTooLongException ex) {
+			this.violated.accept("the server wrote a stdout line longer than " + MAX_MESSAGE_BYTES
+					+ " bytes, the limit of one MCP message");
 		}
 		catch (IOException ex) {
 			// stdout closes with the process; the exit is reported through onExit
 		}
+	}
+
+	private void handle(String line, Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
+		JSONRPCMessage message;
+		try {
+			message = McpSchema.deserializeJsonRpcMessage(this.jsonMapper, line);
+		}
+		catch (IOException | RuntimeException ex) {
+			// A stray log line must not end the session: skip it. The server's output is
+			// not logged at WARN, and warnings thin out as such lines keep coming.
+			this.notJsonLines++;
+			if (isPowerOfTen(this.notJsonLines)) {
+				logger.warn(this.label + ": ignored " + this.notJsonLines
+						+ " stdout line(s) that are not JSON-RPC so far (their content is logged at DEBUG)");
+			}
+			if (logger.isDebugEnabled()) {
+				logger
+					.debug(this.label + ": ignoring a stdout line that is not JSON-RPC: " + StderrTail.sanitize(line));
+			}
+			return;
+		}
+		handler.apply(Mono.just(message))
+			.subscribe(null, (error) -> logger.warn(this.label + ": failed to handle a message", error));
+	}
+
+	private static boolean isPowerOfTen(long n) {
+		long power = 1;
+		while (power < n) {
+			power *= 10;
+		}
+		return power == n;
 	}
 
 }

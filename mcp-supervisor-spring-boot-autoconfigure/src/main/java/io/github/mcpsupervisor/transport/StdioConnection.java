@@ -45,7 +45,7 @@ final class StdioConnection extends ClientConnection {
 
 	StdioConnection(StdioServerDefinition definition, int generation, Runnable toolsChanged, Executor executor,
 			McpJsonMapper jsonMapper) {
-		super(definition.name(), generation, definition.requestTimeout());
+		super(definition.name(), generation, definition.requestTimeout(), "process ended");
 		this.definition = definition;
 		this.toolsChanged = toolsChanged;
 		this.executor = executor;
@@ -68,7 +68,7 @@ final class StdioConnection extends ClientConnection {
 			started.terminate(this.definition.terminationGracePeriod());
 			throw new McpConnectException(Kind.TRANSIENT, "stopped while starting", null, null);
 		}
-		ProcessStdioTransport createdTransport = new ProcessStdioTransport(started, this.jsonMapper, label);
+		ProcessStdioTransport createdTransport = new ProcessStdioTransport(started, this.jsonMapper, label, this::end);
 		this.transport = createdTransport;
 		McpAsyncClient created = McpClients.create(createdTransport, this.definition.requestTimeout(),
 				this.definition.initializationTimeout(), this.toolsChanged);
@@ -105,7 +105,10 @@ final class StdioConnection extends ClientConnection {
 	private McpConnectException openFailure(RuntimeException ex, @Nullable ExitStatus exit, boolean exitedByItself,
 			boolean confirmed) {
 		StringBuilder message = new StringBuilder();
-		if (exit != null && exitedByItself) {
+		if (endedBecause() != null) {
+			message.append("initialize failed: ").append(endedBecause());
+		}
+		else if (exit != null && exitedByItself) {
 			message.append("process exited during initialize with ").append(exit.describe());
 		}
 		else {

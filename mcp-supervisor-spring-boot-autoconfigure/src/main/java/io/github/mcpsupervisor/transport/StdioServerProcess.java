@@ -1,11 +1,8 @@
 package io.github.mcpsupervisor.transport;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.github.mcpsupervisor.supervisor.ExitStatus;
+import io.github.mcpsupervisor.transport.LineReader.LineTooLongException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -34,6 +32,11 @@ final class StdioServerProcess {
 
 	/** How long an exited process's last stderr lines may take to be read. */
 	static final Duration STDERR_SETTLE_TIME = Duration.ofMillis(100);
+
+	/**
+	 * The longest stderr line that is read; the rest of a longer line is discarded.
+	 */
+	static final int MAX_STDERR_LINE_BYTES = 8192;
 
 	private static final int STDERR_LINES = 20;
 
@@ -56,6 +59,8 @@ final class StdioServerProcess {
 	private final Set<ProcessHandle> tree = ConcurrentHashMap.newKeySet();
 
 	private @Nullable Boolean terminated;
+
+	private volatile long longStderrLines;
 
 	private StdioServerProcess(Process process, String label) {
 		this.process = process;
@@ -195,10 +200,24 @@ final class StdioServerProcess {
 	}
 
 	private void drainStderr() {
-		try (BufferedReader reader = new BufferedReader(
-				new InputStreamReader(this.process.getErrorStream(), StandardCharsets.UTF_8))) {
-			String line;
-			while ((line = reader.readLine()) != null) {
+		LineReader reader = new LineReader(this.process.getErrorStream(), MAX_STDERR_LINE_BYTES);
+		try {
+			while (true) {
+				String line;
+				try {
+					line = reader.readLine();
+				}
+				catch (LineTooLongException ex) {
+					line = reader.startOfLongLine();
+					long discarded = reader.skipLine();
+					if (this.longStderrLines++ == 0) {
+						logger.warn(this.label + ": discarded " + discarded + " bytes of a stderr line longer than "
+								+ MAX_STDERR_LINE_BYTES + " bytes (later ones are counted, not logged)");
+					}
+				}
+				if (line == null) {
+					break;
+				}
 				this.stderr.add(line);
 				if (logger.isDebugEnabled()) {
 					logger.debug(this.label + " stderr: " + StderrTail.sanitize(line));
@@ -211,6 +230,15 @@ final class StdioServerProcess {
 		finally {
 			this.stderrDrained.complete(null);
 		}
+	}
+
+	/**
+	 * Returns how many stderr lines were longer than {@link #MAX_STDERR_LINE_BYTES} and
+	 * cut.
+	 * @return the count
+	 */
+	long longStderrLines() {
+		return this.longStderrLines;
 	}
 
 }

@@ -29,11 +29,9 @@ final class StreamableHttpConnection extends ClientConnection {
 
 	private final McpJsonMapper jsonMapper;
 
-	private volatile String lossReason = "connection closed";
-
 	StreamableHttpConnection(StreamableHttpServerDefinition definition, int generation, Runnable toolsChanged,
 			McpJsonMapper jsonMapper) {
-		super(definition.name(), generation, definition.requestTimeout());
+		super(definition.name(), generation, definition.requestTimeout(), "connection closed");
 		this.definition = definition;
 		this.toolsChanged = toolsChanged;
 		this.jsonMapper = jsonMapper;
@@ -71,11 +69,6 @@ final class StreamableHttpConnection extends ClientConnection {
 			throw new McpConnectException(Kind.TRANSIENT, "cannot connect to " + url + ": " + Failures.rootMessage(ex),
 					null, ex);
 		}
-	}
-
-	@Override
-	public String lossReason() {
-		return this.lossReason;
 	}
 
 	@Override
@@ -119,14 +112,6 @@ final class StreamableHttpConnection extends ClientConnection {
 				|| Failures.cause(ex, McpTransportException.class) != null) {
 			end("transport failure: " + Failures.rootMessage(ex));
 		}
-	}
-
-	private void end(String reason) {
-		if (!this.lost.isDone()) {
-			this.lossReason = reason;
-			this.lost.complete(null);
-		}
-		closeClient();
 	}
 
 }

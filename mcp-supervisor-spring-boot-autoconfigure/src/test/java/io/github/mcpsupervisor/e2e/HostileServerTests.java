@@ -1,0 +1,140 @@
+package io.github.mcpsupervisor.e2e;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import com.sun.management.ThreadMXBean;
+import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
+import io.github.mcpsupervisor.supervisor.McpServerState;
+import io.github.mcpsupervisor.supervisor.McpServerStateChange;
+import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
+import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
+import io.github.mcpsupervisor.supervisor.SupervisorListener;
+import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
+import io.github.mcpsupervisor.transport.StdioConnector;
+import io.github.mcpsupervisor.transport.StdioServerDefinition;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Real servers that misbehave the way third-party servers do by accident: each may cost
+ * the application that server, never its memory, threads or other servers.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class HostileServerTests {
+
+	private static final Log logger = LogFactory.getLog(HostileServerTests.class);
+
+	private static final ReconnectPolicy FAST = new ReconnectPolicy(true, Duration.ofMillis(100), Duration.ofSeconds(5),
+			5, 0);
+
+	private static final long MB = 1024 * 1024;
+
+	private final ThreadPoolSupervisorScheduler scheduler = new ThreadPoolSupervisorScheduler();
+
+	private final List<McpServerStateChange> changes = new CopyOnWriteArrayList<>();
+
+	private McpServerSupervisor supervisor;
+
+	@AfterEach
+	void stop() throws Exception {
+		if (this.supervisor != null) {
+			this.supervisor.stop().get(30, TimeUnit.SECONDS);
+		}
+		this.scheduler.close();
+		await().atMost(TestServers.PATIENCE).until(() -> ProcessHandle.current().descendants().findAny().isEmpty());
+	}
+
+	@Test
+	void aStderrLineWithoutEndCostsABoundedBufferAndTheServerKeepsWorking() {
+		start(TestServers.demo("flood", Map.of()));
+		long before = allocatedBy("mcp-flood-g1-stderr");
+		assertThat(TestServers.text(call("flood-stderr", Map.of("megabytes", 256))))
+			.isEqualTo("wrote 256 MB to stderr");
+		await().atMost(TestServers.PATIENCE).until(() -> this.supervisor.status().stderrTail().contains("flood done"));
+		long allocated = allocatedBy("mcp-flood-g1-stderr") - before;
+		logger.info("a 256 MB stderr line cost its reader " + allocated / MB + " MB of allocations");
+		assertThat(allocated).as("bytes allocated by the stderr reader for a 256 MB line").isLessThan(32 * MB);
+		assertThat(this.supervisor.status().stderrTail()).anySatisfy((line) -> assertThat(line).startsWith("xxxx"));
+		assertThat(TestServers.text(call("echo", Map.of("message", "still here")))).isEqualTo("still here");
+		assertThat(this.supervisor.status().generation()).isOne();
+	}
+
+	@Test
+	void anEndlessStdoutLineEndsTheGenerationAndTheServerRecovers() {
+		start(TestServers.demo("flood", Map.of()));
+		CompletableFuture.runAsync(() -> call("flood-stdout", Map.of()));
+		McpServerStateChange loss = await().atMost(TestServers.PATIENCE)
+			.until(() -> this.changes.stream().filter((change) -> change.from() == McpServerState.UP).findFirst(),
+					(found) -> found.isPresent())
+			.orElseThrow();
+		assertThat(loss.cause()).contains("stdout line longer than 16777216 bytes");
+		await().atMost(TestServers.PATIENCE)
+			.until(() -> this.supervisor.status().state() == McpServerState.UP
+					&& this.supervisor.status().generation() == 2);
+		assertThat(TestServers.text(call("echo", Map.of("message", "back")))).isEqualTo("back");
+	}
+
+	@Test
+	void linesThatAreNotJsonAreCountedAtWarnWithoutTheirContent(CapturedOutput output) {
+		start(TestServers.demo("noisy", Map.of()));
+		for (int i = 0; i < 12; i++) {
+			assertThat(TestServers.text(call("garbage", Map.of()))).isEqualTo("garbage written");
+		}
+		assertThat(output).contains("ignored 1 stdout line(s) that are not JSON-RPC so far")
+			.contains("ignored 10 stdout line(s) that are not JSON-RPC so far")
+			.doesNotContain("ignored 2 stdout line(s)")
+			.doesNotContain("ignored 12 stdout line(s)")
+			.doesNotContain("this line is not JSON-RPC");
+	}
+
+	// Bytes the named live thread has allocated so far.
+	private static long allocatedBy(String threadName) {
+		Thread thread = Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((candidate) -> candidate.getName().equals(threadName))
+			.findFirst()
+			.orElseThrow(() -> new IllegalStateException("no thread " + threadName));
+		return ((ThreadMXBean) ManagementFactory.getThreadMXBean()).getThreadAllocatedBytes(thread.getId());
+	}
+
+	private void start(StdioServerDefinition definition) {
+		this.supervisor = McpServerSupervisor
+			.builder(definition.name(), new StdioConnector(definition, this.scheduler::execute), this.scheduler)
+			.reconnect(FAST)
+			.calls(TestServers.NO_WAIT)
+			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
+			.listener(new SupervisorListener() {
+
+				@Override
+				public void stateChanged(McpServerStateChange change) {
+					HostileServerTests.this.changes.add(change);
+				}
+
+			})
+			.build();
+		assertThat(this.supervisor.start().join().state()).isEqualTo(McpServerState.UP);
+	}
+
+	private CallToolResult call(String tool, Map<String, Object> arguments) {
+		return this.supervisor.callTool(CallToolRequest.builder(tool).arguments(arguments).build());
+	}
+
+}
