@@ -29,9 +29,10 @@ import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
  * {@code add}, {@code crash} (replies, then exits), {@code slow}, {@code pid},
  * {@code add-tool} (registers one more tool and notifies the client) and misbehaviours of
  * third-party servers ({@code freeze}, {@code garbage}, {@code flood-stderr},
- * {@code flood-stdout}). {@code slow} and {@code slow-write} write {@value #CALL_STARTED}
- * and their name to stderr when a call reaches them. With the environment variable
- * {@code DEMO_EXIT_AFTER_MS} set it exits with code 1 that long after it started.
+ * {@code flood-stdout}, {@code spawn-helper}). {@code slow} and {@code slow-write} write
+ * {@value #CALL_STARTED} and their name to stderr when a call reaches them. With the
+ * environment variable {@code DEMO_EXIT_AFTER_MS} set it exits with code 1 that long
+ * after it started.
  *
  * <p>
  * It exits when its standard input closes, as a stdio server should. Run it with
@@ -67,7 +68,7 @@ public final class DemoMcpServer {
 			.serverInfo("mcp-supervisor-demo", "1.0.0")
 			.capabilities(ServerCapabilities.builder().tools(true).build())
 			.tools(echo(), add(), crash(), slow(), slowWrite(), pid(), addTool(server), freeze(stdin),
-					garbage(protocol), floodStderr(), floodStdout(protocol))
+					garbage(protocol), floodStderr(), floodStdout(protocol), spawnHelper())
 			.build());
 		exitLaterIfAsked(System.getenv("DEMO_EXIT_AFTER_MS"));
 		System.err.println("demo MCP server ready, pid " + ProcessHandle.current().pid());
@@ -197,6 +198,21 @@ public final class DemoMcpServer {
 				protocol.write(chunk, 0, chunk.length);
 			}
 			return text("stdout closed");
+		});
+	}
+
+	private static SyncToolSpecification spawnHelper() {
+		Tool tool = Tool.builder("spawn-helper", NO_ARGUMENTS)
+			.description("Starts a helper process (sleep 600) the way servers start browsers, and returns its pid")
+			.build();
+		return spec(tool, (exchange, request) -> {
+			try {
+				Process helper = new ProcessBuilder("sleep", "600").redirectErrorStream(true).start();
+				return text(String.valueOf(helper.pid()));
+			}
+			catch (IOException ex) {
+				throw new IllegalStateException("cannot start a helper", ex);
+			}
 		});
 	}
 

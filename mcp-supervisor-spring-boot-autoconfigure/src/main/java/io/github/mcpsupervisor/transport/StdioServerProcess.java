@@ -4,8 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,6 +14,7 @@ import java.util.concurrent.TimeoutException;
 
 import io.github.mcpsupervisor.supervisor.ExitStatus;
 import io.github.mcpsupervisor.transport.LineReader.LineTooLongException;
+import io.github.mcpsupervisor.transport.ProcessTree.Launch;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -58,13 +58,17 @@ final class StdioServerProcess {
 	/** Every descendant seen while the tree was intact: an orphan is no longer listed. */
 	private final Set<ProcessHandle> tree = ConcurrentHashMap.newKeySet();
 
-	private @Nullable Boolean terminated;
+	private boolean terminated;
 
 	private volatile long longStderrLines;
 
-	private StdioServerProcess(Process process, String label) {
+	/** Whether the process leads its own process group, which holds its whole tree. */
+	private final boolean ownGroup;
+
+	private StdioServerProcess(Process process, String label, boolean ownGroup) {
 		this.process = process;
 		this.label = label;
+		this.ownGroup = ownGroup;
 		// A grandchild may hold stderr open after the exit: its last lines get a bound.
 		this.exited = process.onExit()
 			.thenCompose((ignored) -> this.stderrDrained.copy()
@@ -80,12 +84,13 @@ final class StdioServerProcess {
 	 * @throws IOException if the process cannot be started
 	 */
 	static StdioServerProcess start(StdioServerDefinition definition, String label) throws IOException {
-		ProcessBuilder builder = new ProcessBuilder(definition.commandLine());
+		Launch launch = ProcessTree.launch(definition.commandLine(), definition.workingDirectory());
+		ProcessBuilder builder = new ProcessBuilder(launch.commandLine());
 		builder.environment().putAll(definition.env());
 		if (definition.workingDirectory() != null) {
 			builder.directory(definition.workingDirectory().toFile());
 		}
-		StdioServerProcess server = new StdioServerProcess(builder.start(), label);
+		StdioServerProcess server = new StdioServerProcess(builder.start(), label, launch.ownGroup());
 		Thread drain = new Thread(server::drainStderr, label + "-stderr");
 		drain.setDaemon(true);
 		drain.start();
@@ -143,14 +148,15 @@ final class StdioServerProcess {
 	}
 
 	/**
-	 * Terminates the whole process tree: stdin closed and SIGTERM to every process, up to
-	 * the grace period to exit, then SIGKILL to the survivors. Idempotent: later calls
-	 * return the first result.
+	 * Terminates the whole process tree: SIGTERM to every process of the server's process
+	 * group and of its tree, up to the grace period to exit, then SIGKILL to the
+	 * survivors. A zombie counts as gone: it runs nothing. When the tree was not
+	 * confirmed gone, a later call tries again; once it was, later calls return at once.
 	 * @param grace how long the processes may take to exit after SIGTERM
 	 * @return whether every process of the tree is confirmed gone
 	 */
 	synchronized boolean terminate(Duration grace) {
-		if (this.terminated == null) {
+		if (!this.terminated) {
 			this.terminated = terminateTree(grace);
 		}
 		return this.terminated;
@@ -160,42 +166,64 @@ final class StdioServerProcess {
 		if (this.process.isAlive()) {
 			rememberDescendants();
 		}
-		List<ProcessHandle> all = new ArrayList<>();
-		all.add(this.process.toHandle());
-		all.addAll(this.tree);
-		try {
-			this.process.getOutputStream().close();
-		}
-		catch (IOException ex) {
-			// already closed by a broken pipe: SIGTERM follows
-		}
-		all.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroy);
-		awaitExit(all, grace);
-		all.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
-		awaitExit(all, KILL_CONFIRMATION);
-		return all.stream().noneMatch(ProcessHandle::isAlive);
+		closeStdin();
+		Set<ProcessHandle> all = members();
+		all.stream().filter(this::isRunning).forEach(ProcessHandle::destroy);
+		awaitGone(all, grace);
+		// whatever the group started meanwhile is killed too
+		all.addAll(members());
+		all.stream().filter(this::isRunning).forEach(ProcessHandle::destroyForcibly);
+		awaitGone(all, KILL_CONFIRMATION);
+		return all.stream().noneMatch(this::isRunning);
 	}
 
-	private static void awaitExit(List<ProcessHandle> handles, Duration bound) {
+	// The server process itself is the JVM's child, which the JDK reaps: it is gone once
+	// reaped. Any other process counts as gone once it runs nothing.
+	private boolean isRunning(ProcessHandle handle) {
+		return (handle.pid() == this.process.pid()) ? this.process.isAlive() : ProcessTree.isRunning(handle);
+	}
+
+	// The server, every descendant seen, and every member of its process group.
+	private Set<ProcessHandle> members() {
+		Set<ProcessHandle> all = new LinkedHashSet<>();
+		all.add(this.process.toHandle());
+		all.addAll(this.tree);
+		if (this.ownGroup) {
+			all.addAll(ProcessTree.group(this.process.pid()));
+		}
+		return all;
+	}
+
+	// Closing stdin flushes under the stream's lock, which a write blocked on a full pipe
+	// holds: it must never delay the signals.
+	private void closeStdin() {
+		Thread close = new Thread(() -> {
+			try {
+				this.process.getOutputStream().close();
+			}
+			catch (IOException ex) {
+				// already closed by a broken pipe
+			}
+		}, this.label + "-close-stdin");
+		close.setDaemon(true);
+		close.start();
+	}
+
+	private void awaitGone(Set<ProcessHandle> handles, Duration bound) {
 		long deadline = System.nanoTime() + bound.toNanos();
-		for (ProcessHandle handle : handles) {
-			long remaining = deadline - System.nanoTime();
-			if (remaining <= 0) {
+		long pause = 1;
+		while (handles.stream().anyMatch(this::isRunning)) {
+			if (System.nanoTime() >= deadline) {
 				return;
 			}
 			try {
-				handle.onExit().get(remaining, TimeUnit.NANOSECONDS);
-			}
-			catch (TimeoutException ex) {
-				return;
-			}
-			catch (ExecutionException ex) {
-				// cannot be observed: judged by isAlive() afterwards
+				Thread.sleep(pause);
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 				return;
 			}
+			pause = Math.min(pause * 2, 50);
 		}
 	}
 

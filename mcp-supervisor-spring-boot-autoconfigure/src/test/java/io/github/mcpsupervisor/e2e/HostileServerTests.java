@@ -1,7 +1,10 @@
 package io.github.mcpsupervisor.e2e;
 
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -24,6 +27,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.test.system.CapturedOutput;
@@ -50,6 +55,8 @@ class HostileServerTests {
 
 	private final List<McpServerStateChange> changes = new CopyOnWriteArrayList<>();
 
+	private final List<Long> helpers = new CopyOnWriteArrayList<>();
+
 	private McpServerSupervisor supervisor;
 
 	@AfterEach
@@ -57,6 +64,8 @@ class HostileServerTests {
 		if (this.supervisor != null) {
 			this.supervisor.stop().get(30, TimeUnit.SECONDS);
 		}
+		// helpers the tests had a server start, should a test fail to see them killed
+		this.helpers.forEach((pid) -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
 		this.scheduler.close();
 		await().atMost(TestServers.PATIENCE).until(() -> ProcessHandle.current().descendants().findAny().isEmpty());
 	}
@@ -92,6 +101,50 @@ class HostileServerTests {
 	}
 
 	@Test
+	void aHelperStartedAfterTheLastTreeWalkDiesWithItsServer() {
+		start(TestServers.demo("browser", Map.of()));
+		long helper = Long.parseLong(TestServers.text(call("spawn-helper", Map.of())));
+		this.helpers.add(helper);
+		assertThat(TestServers.isRunning(helper)).isTrue();
+		assertThat(TestServers.text(call("crash", Map.of()))).startsWith("crashing");
+		await().atMost(TestServers.PATIENCE)
+			.until(() -> this.supervisor.status().state() == McpServerState.UP
+					&& this.supervisor.status().generation() == 2);
+		await().atMost(Duration.ofSeconds(10)).until(() -> !TestServers.isRunning(helper));
+	}
+
+	@Test
+	@EnabledOnOs(OS.LINUX)
+	void aWrappedServerRecoversWhenTheApplicationIsPid1AndReapsNoOrphans() throws Exception {
+		List<String> command = new ArrayList<>(List.of("unshare", "--fork", "--pid", "--mount-proc"));
+		command.addAll(List.of(TestServers.java(), "-cp", System.getProperty("java.class.path"),
+				Pid1Application.class.getName()));
+		Process application = new ProcessBuilder(command).redirectErrorStream(true).start();
+		String output = new String(application.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+		assertThat(application.waitFor(120, TimeUnit.SECONDS)).isTrue();
+		logger.info("the application as PID 1: "
+				+ output.lines().filter((line) -> line.matches("^(pid|started|state)=.*")).toList());
+		assertThat(output).contains("pid=1\n").contains("started=UP").contains("state=UP generation=2");
+		assertThat(application.exitValue()).isZero();
+	}
+
+	@Test
+	void aServerThatStopsReadingItsInputCannotBlockItsTermination() throws Exception {
+		start(TestServers.demo("frozen", Map.of()));
+		long pid = this.supervisor.status().pid();
+		assertThat(TestServers.text(call("freeze", Map.of()))).isEqualTo("frozen");
+		// a request larger than the pipe's buffer: its write blocks, holding the stream
+		CompletableFuture.runAsync(() -> call("echo", Map.of("message", "x".repeat(1024 * 1024))));
+		await().atMost(TestServers.PATIENCE).until(() -> isBlockedWriting("mcp-frozen-g1-stdin"));
+		long stopping = System.nanoTime();
+		this.supervisor.stop().get(30, TimeUnit.SECONDS);
+		long took = TestServers.millis(System.nanoTime() - stopping);
+		logger.info("a server blocked on its full stdin pipe was stopped in " + took + " ms (grace 1000 ms)");
+		assertThat(took).isLessThan(1000 + 2000 + 2000);
+		assertThat(TestServers.isRunning(pid)).isFalse();
+	}
+
+	@Test
 	void linesThatAreNotJsonAreCountedAtWarnWithoutTheirContent(CapturedOutput output) {
 		start(TestServers.demo("noisy", Map.of()));
 		for (int i = 0; i < 12; i++) {
@@ -102,6 +155,15 @@ class HostileServerTests {
 			.doesNotContain("ignored 2 stdout line(s)")
 			.doesNotContain("ignored 12 stdout line(s)")
 			.doesNotContain("this line is not JSON-RPC");
+	}
+
+	private static boolean isBlockedWriting(String threadName) {
+		return Thread.getAllStackTraces()
+			.entrySet()
+			.stream()
+			.filter((entry) -> entry.getKey().getName().equals(threadName))
+			.flatMap((entry) -> Arrays.stream(entry.getValue()))
+			.anyMatch((frame) -> frame.getMethodName().equals("writeBytes"));
 	}
 
 	// Bytes the named live thread has allocated so far.

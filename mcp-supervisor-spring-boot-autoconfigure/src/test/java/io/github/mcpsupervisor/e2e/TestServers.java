@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.e2e;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -67,6 +68,23 @@ final class TestServers {
 
 	static long millis(long nanos) {
 		return TimeUnit.NANOSECONDS.toMillis(nanos);
+	}
+
+	/**
+	 * Returns whether the process runs: alive and, where {@code /proc} tells, not a
+	 * zombie waiting to be reaped by a parent that does not reap.
+	 */
+	static boolean isRunning(long pid) {
+		if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+			try {
+				String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+				return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+			}
+			catch (IOException | RuntimeException ex) {
+				return !Files.isDirectory(Path.of("/proc", Long.toString(pid)));
+			}
+		}
+		return false;
 	}
 
 	static long micros(long nanos) {
