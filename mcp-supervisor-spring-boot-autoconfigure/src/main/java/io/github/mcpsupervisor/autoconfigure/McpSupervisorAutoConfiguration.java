@@ -73,8 +73,10 @@ public final class McpSupervisorAutoConfiguration {
 				.listener(listener)
 				.build();
 			Duration stop = server.terminationGracePeriod().plus(MARGIN);
-			return new SupervisedServer(supervisor, server.required(), server.failOnStartupError(),
-					server.initializationTimeout().plus(stop), stop);
+			// the first attempt: spawn, initialize, list the tools, or fail and be
+			// terminated
+			Duration startup = server.initializationTimeout().plus(server.requestTimeout()).plus(stop);
+			return new SupervisedServer(supervisor, server.required(), server.failOnStartupError(), startup, stop);
 		}).toList();
 		return new McpSupervisors(servers);
 	}

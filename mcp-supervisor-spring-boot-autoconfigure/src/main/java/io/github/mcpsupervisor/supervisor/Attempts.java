@@ -1,9 +1,12 @@
 package io.github.mcpsupervisor.supervisor;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 import io.github.mcpsupervisor.supervisor.ServerState.Level;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -11,6 +14,8 @@ import org.jspecify.annotations.Nullable;
  * or records why it failed, and schedules the next attempt within the outage budget.
  */
 final class Attempts {
+
+	private static final Log logger = LogFactory.getLog(Attempts.class);
 
 	private final ServerState state;
 
@@ -47,10 +52,21 @@ final class Attempts {
 		this.retirements = retirements;
 	}
 
-	// Under the lock.
+	// Under the lock. A connector that throws costs an attempt, like a failed connect.
 	void launch() {
 		int generation = ++this.state.lastGeneration;
-		McpConnection connection = this.connector.create(generation, () -> this.toolSync.changed(generation));
+		McpConnection connection;
+		try {
+			connection = this.connector.create(generation, () -> this.toolSync.changed(generation));
+		}
+		catch (RuntimeException ex) {
+			this.state.nextAttemptAt = null;
+			this.lock.later(() -> logger
+				.debug("MCP server '" + this.state.name + "': cannot create generation " + generation, ex));
+			onFailure(generation, List.of(),
+					new McpConnectException(Kind.TRANSIENT, String.valueOf(ex.getMessage()), null, ex));
+			return;
+		}
 		this.state.connecting = connection;
 		this.state.nextAttemptAt = null;
 		this.work.track(() -> run(connection));
@@ -60,7 +76,7 @@ final class Attempts {
 	void reconnectNow() {
 		this.state.connectWhenIdle = false;
 		this.state.budget.takeImmediate();
-		if (this.state.state != McpServerState.RECONNECTING) {
+		if (this.state.state != McpServerState.RECONNECTING && this.state.state != McpServerState.STARTING) {
 			this.state.transition(McpServerState.RECONNECTING, "reconnecting on request", null);
 		}
 		launch();
@@ -157,32 +173,42 @@ final class Attempts {
 			if (this.state.state == McpServerState.STOPPED) {
 				return;
 			}
-			SupervisorListener listener = this.state.listener();
-			this.state.notify(() -> listener.attemptFinished(this.state.name, connection.generation(), false));
-			this.state.lastError = "connection failed: " + ex.getMessage();
-			this.state.lastExit = ex.getExit();
-			this.state.lastStderr = connection.stderrTail();
-			this.state.log(Level.WARN, "connection failed (attempt " + this.state.budget.used() + "/"
-					+ this.state.budget.max() + ", generation " + connection.generation() + "): " + ex.getMessage());
-			if (ex.getKind() == Kind.CONFIGURATION) {
-				this.state.giveUp("configuration error: " + ex.getMessage(), ex.getExit());
+			if (ex.getKind() == Kind.NOT_CONFIRMED_DEAD) {
+				this.state.unconfirmed = connection;
 			}
-			else if (ex.getKind() == Kind.NOT_CONFIRMED_DEAD) {
-				this.state.giveUp(ex.getMessage(), ex.getExit());
-			}
-			else if (this.state.connectWhenIdle) {
-				reconnectNow();
-			}
-			else if (!this.policy.enabled()) {
-				this.state.transition(McpServerState.DISCONNECTED, "connection failed and reconnect is disabled",
-						ex.getExit());
-				this.state.log(Level.ERROR, "connection failed and reconnect is disabled; " + this.state.resetHint());
-			}
-			else {
-				retryOrGiveUp(ex.getExit());
-			}
-			this.state.completeFirstOutcome();
+			onFailure(connection.generation(), connection.stderrTail(), ex);
 		});
+	}
+
+	// Under the lock: a failed attempt, and what follows it.
+	private void onFailure(int generation, List<String> stderr, McpConnectException ex) {
+		SupervisorListener listener = this.state.listener();
+		this.state.notify(() -> listener.attemptFinished(this.state.name, generation, false));
+		this.state.lastError = "connection failed: " + ex.getMessage();
+		this.state.lastExit = ex.getExit();
+		this.state.lastStderr = stderr;
+		this.state.log(Level.WARN, "connection failed (attempt " + this.state.budget.used() + "/"
+				+ this.state.budget.max() + ", generation " + generation + "): " + ex.getMessage());
+		if (ex.getKind() == Kind.CONFIGURATION) {
+			this.state.giveUp("configuration error: " + ex.getMessage(), ex.getExit());
+		}
+		else if (ex.getKind() == Kind.NOT_CONFIRMED_DEAD) {
+			this.state.giveUp(ex.getMessage(), ex.getExit());
+		}
+		else if (this.state.connectWhenIdle) {
+			// clears the flag first: a connector that keeps throwing falls back to the
+			// backoff
+			reconnectNow();
+		}
+		else if (!this.policy.enabled()) {
+			this.state.transition(McpServerState.DISCONNECTED, "connection failed and reconnect is disabled",
+					ex.getExit());
+			this.state.log(Level.ERROR, "connection failed and reconnect is disabled; " + this.state.resetHint());
+		}
+		else {
+			retryOrGiveUp(ex.getExit());
+		}
+		this.state.completeFirstOutcome();
 	}
 
 }

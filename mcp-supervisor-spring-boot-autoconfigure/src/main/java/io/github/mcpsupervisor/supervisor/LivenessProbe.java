@@ -38,6 +38,18 @@ final class LivenessProbe {
 		}
 	}
 
+	// A ping that throws is a ping not answered: probing goes on.
+	private boolean ping(McpConnection connection) {
+		try {
+			return connection.ping(this.policy.timeout());
+		}
+		catch (RuntimeException ex) {
+			logger.debug("MCP server '" + this.supervisor.name() + "': ping of generation " + connection.generation()
+					+ " failed", ex);
+			return false;
+		}
+	}
+
 	private void probe(Generation generation) {
 		boolean due = this.lock.read(() -> {
 			if (!this.supervisor.isLive(generation) || generation.endedBecause != null) {
@@ -49,7 +61,7 @@ final class LivenessProbe {
 		if (!due) {
 			return;
 		}
-		boolean answered = generation.connection.ping(this.policy.timeout());
+		boolean answered = ping(generation.connection);
 		boolean dead = this.lock.locked(() -> {
 			if (!this.supervisor.isLive(generation)) {
 				return false;

@@ -107,15 +107,19 @@ public final class McpServerSupervisor {
 			s.transition(McpServerState.STARTING, "start", null);
 			s.budget.takeImmediate();
 			CompletableFuture<Void> previous = this.work.quiescence();
-			if (previous.isDone()) {
-				this.attempts.launch();
+			// a stop's terminations still running count as a termination: nothing is
+			// launched before they end (never two processes)
+			s.terminating = !previous.isDone();
+			if (!s.terminating) {
+				launchOnceGone();
 			}
 			else {
-				// a stop's terminations are still running: never two processes
-				int token = ++s.attemptToken;
 				previous.whenComplete((ignored, ex) -> this.lock.locked(() -> {
-					if (token == s.attemptToken && s.state == McpServerState.STARTING && s.connecting == null) {
-						this.attempts.launch();
+					s.terminating = false;
+					if (s.live == null && s.connecting == null
+							&& (s.state == McpServerState.STARTING || s.connectWhenIdle)) {
+						s.connectWhenIdle = false;
+						launchOnceGone();
 					}
 				}));
 			}
@@ -187,17 +191,21 @@ public final class McpServerSupervisor {
 			s.cancelPendingAttempt();
 			McpConnection live = (s.live != null) ? s.retire() : null;
 			McpConnection connecting = s.connecting;
+			McpConnection unconfirmed = s.unconfirmed;
 			s.connectWhenIdle = false;
 			s.transition(McpServerState.STOPPED, "stop", null);
 			s.swapTools(ToolSet.EMPTY);
 			s.completeFirstOutcome();
-			return new Stopped(live, connecting);
+			return new Stopped(live, connecting, unconfirmed);
 		});
 		if (stopped.live() != null) {
 			this.retirements.stop(stopped.live(), true);
 		}
 		if (stopped.connecting() != null) {
 			this.retirements.stop(stopped.connecting(), false);
+		}
+		if (stopped.unconfirmed() != null) {
+			this.retirements.stop(stopped.unconfirmed(), false);
 		}
 		return this.work.quiescence();
 	}
@@ -289,6 +297,14 @@ public final class McpServerSupervisor {
 		else {
 			s.budget.takeImmediate();
 			s.transition(McpServerState.RECONNECTING, cause.name().toLowerCase(Locale.ROOT), null);
+			launchOnceGone();
+		}
+	}
+
+	// Under the lock: launches at once, or once a generation whose tree could not be
+	// confirmed gone is.
+	private void launchOnceGone() {
+		if (!this.retirements.recheckUnconfirmed()) {
 			this.attempts.launch();
 		}
 	}
@@ -376,11 +392,13 @@ public final class McpServerSupervisor {
 	}
 
 	/**
-	 * The connections a stop ended: the live one, retired, and one still connecting.
+	 * The connections a stop ended: the live one, retired, one still connecting, and one
+	 * whose tree was not confirmed gone.
 	 */
-	private record Stopped(@Nullable McpConnection live, @Nullable McpConnection connecting) {
+	private record Stopped(@Nullable McpConnection live, @Nullable McpConnection connecting,
+			@Nullable McpConnection unconfirmed) {
 
-		static final Stopped NOTHING = new Stopped(null, null);
+		static final Stopped NOTHING = new Stopped(null, null, null);
 
 	}
 

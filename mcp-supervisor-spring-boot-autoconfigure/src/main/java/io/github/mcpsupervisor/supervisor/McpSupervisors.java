@@ -2,6 +2,7 @@ package io.github.mcpsupervisor.supervisor;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,17 +42,27 @@ public class McpSupervisors implements SmartLifecycle, DisposableBean {
 
 	/**
 	 * Starts every server in parallel and waits until each has connected or failed its
-	 * first attempt, bounded by its startup timeout.
+	 * first attempt, each bounded by its startup timeout counted from the common start:
+	 * hung servers cost the longest bound, not the sum of them.
 	 * @throws McpServerStartupException if a server that must start did not
 	 */
 	@Override
 	public void start() {
 		this.running = true;
 		Map<SupervisedServer, CompletableFuture<McpServerStatus>> outcomes = new LinkedHashMap<>();
-		this.servers.values().forEach((server) -> outcomes.put(server, server.supervisor().start()));
+		this.servers.values()
+			.forEach((server) -> outcomes.put(server,
+					server.supervisor()
+						.start()
+						.copy()
+						.completeOnTimeout(null, server.startupTimeout().toMillis(), TimeUnit.MILLISECONDS)));
+		awaitAll(outcomes.values());
 		List<McpServerStatus> failures = new ArrayList<>();
 		outcomes.forEach((server, outcome) -> {
-			McpServerStatus status = await(server, outcome);
+			McpServerStatus status = outcome.getNow(null);
+			if (status == null) {
+				status = server.supervisor().status();
+			}
 			if (server.failOnStartupError() && status.state() != McpServerState.UP) {
 				failures.add(status);
 			}
@@ -59,6 +70,18 @@ public class McpSupervisors implements SmartLifecycle, DisposableBean {
 		if (!failures.isEmpty()) {
 			stop();
 			throw new McpServerStartupException(failures);
+		}
+	}
+
+	private static void awaitAll(Collection<CompletableFuture<McpServerStatus>> outcomes) {
+		try {
+			CompletableFuture.allOf(outcomes.toArray(CompletableFuture[]::new)).get();
+		}
+		catch (ExecutionException ex) {
+			// judged by each server's status
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 	}
 
@@ -156,19 +179,6 @@ public class McpSupervisors implements SmartLifecycle, DisposableBean {
 	 */
 	public List<McpServerStatus> status() {
 		return supervisors().stream().map(McpServerSupervisor::status).toList();
-	}
-
-	private static McpServerStatus await(SupervisedServer server, CompletableFuture<McpServerStatus> outcome) {
-		try {
-			return outcome.get(server.startupTimeout().toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (TimeoutException | ExecutionException ex) {
-			return server.supervisor().status();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return server.supervisor().status();
-		}
 	}
 
 	/**

@@ -97,8 +97,43 @@ final class Retirements {
 			return true;
 		});
 		if (ending) {
-			this.work.track(() -> terminateQuietly(connection));
+			this.work.track(() -> {
+				if (!terminateQuietly(connection)) {
+					notEnded(connection);
+				}
+			});
 		}
+	}
+
+	// A generation ended as hung survived its kill: it never exits, so it is given up
+	// here instead of staying UP forever.
+	private void notEnded(McpConnection connection) {
+		this.lock.locked(() -> {
+			Generation live = this.state.live;
+			if (live == null || live.connection != connection || this.state.state == McpServerState.STOPPED) {
+				return;
+			}
+			this.state.retire();
+			this.state.lastStderr = connection.stderrTail();
+		});
+		afterTermination(connection, false, null);
+	}
+
+	/**
+	 * Terminates again a generation whose tree could not be confirmed gone, before
+	 * anything new is launched: the attempt follows once it is confirmed gone. Called
+	 * under the lock.
+	 * @return whether such a generation exists, and the attempt waits for it
+	 */
+	boolean recheckUnconfirmed() {
+		McpConnection unconfirmed = this.state.unconfirmed;
+		if (unconfirmed == null) {
+			return false;
+		}
+		this.state.terminating = true;
+		this.state.connectWhenIdle = true;
+		this.work.track(() -> afterTermination(unconfirmed, terminateQuietly(unconfirmed), null));
+		return true;
 	}
 
 	/**
@@ -143,10 +178,15 @@ final class Retirements {
 	private void afterTermination(McpConnection connection, boolean confirmed, @Nullable ExitStatus exit) {
 		this.lock.locked(() -> {
 			this.state.terminating = false;
+			if (confirmed && this.state.unconfirmed == connection) {
+				this.state.unconfirmed = null;
+			}
 			if (this.state.state == McpServerState.STOPPED) {
 				return;
 			}
 			if (!confirmed) {
+				this.state.unconfirmed = connection;
+				this.state.connectWhenIdle = false;
 				this.state.giveUp("the process tree of generation " + connection.generation()
 						+ " could not be confirmed gone; not reconnecting so that two servers never run", exit);
 			}

@@ -41,6 +41,12 @@ final class ServerState {
 	/** A retired generation's tree is being terminated: no attempt may start. */
 	boolean terminating;
 
+	/**
+	 * A generation whose tree could not be confirmed gone: before anything is launched
+	 * again, its termination is tried again.
+	 */
+	@Nullable McpConnection unconfirmed;
+
 	/** An attempt follows as soon as the running attempt or termination ends. */
 	boolean connectWhenIdle;
 

@@ -62,6 +62,16 @@ class McpSupervisorAutoConfigurationTests {
 	}
 
 	@Test
+	void runWithAServerShouldBoundItsFirstAttemptByTheHandshakeTheListingAndATermination() {
+		this.contextRunner
+			.withPropertyValues("mcp.servers[0].name=demo", "mcp.servers[0].command=" + MISSING,
+					"mcp.servers[0].initialization-timeout=7s", "mcp.servers[0].request-timeout=5s",
+					"mcp.servers[0].termination-grace-period=1s")
+			.run((context) -> assertThat(context.getBean(McpSupervisors.class).servers().get(0).startupTimeout())
+				.isEqualTo(Duration.ofSeconds(7 + 5 + 1 + 3)));
+	}
+
+	@Test
 	void runWithAMissingCommandShouldStartWithTheServerFailed() {
 		this.contextRunner.withPropertyValues("mcp.servers[0].name=demo", "mcp.servers[0].command=" + MISSING)
 			.run((context) -> {

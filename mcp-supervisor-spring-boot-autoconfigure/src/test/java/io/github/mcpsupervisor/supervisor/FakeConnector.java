@@ -53,8 +53,18 @@ public final class FakeConnector implements McpConnector {
 	/** Whether every generation dies under its first call. */
 	boolean crashOnCalls;
 
+	/** How many of the next creations throw, as a broken connector would. */
+	int failingCreations;
+
+	/** Whether pings throw instead of answering. */
+	boolean pingsThrow;
+
 	@Override
 	public McpConnection create(int generation, Runnable toolsChanged) {
+		if (this.failingCreations > 0) {
+			this.failingCreations--;
+			throw new IllegalStateException("scripted failure to create generation " + generation);
+		}
 		FakeConnection connection = new FakeConnection(generation, toolsChanged);
 		this.connections.add(connection);
 		return connection;
@@ -165,6 +175,9 @@ public final class FakeConnector implements McpConnector {
 		@Override
 		public boolean ping(Duration timeout) {
 			FakeConnector.this.pings++;
+			if (FakeConnector.this.pingsThrow) {
+				throw new IllegalStateException("scripted ping failure");
+			}
 			return FakeConnector.this.answersPings && !this.lost.isDone();
 		}
 

@@ -274,6 +274,27 @@ class McpServerSupervisorCallTests {
 	}
 
 	@Test
+	void aHungGenerationThatCannotBeKilledIsGivenUpInsteadOfStayingUp() {
+		startStable();
+		this.connector.answersPings = false;
+		this.connector.terminationConfirmed = false;
+		this.scheduler.advance(PROBE.interval().multipliedBy(2));
+		assertThat(this.connector.last().terminated).isTrue();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.FAILED);
+		assertThat(this.supervisor.status().lastError()).contains("generation 1 could not be confirmed gone");
+		assertThat(this.connector.spawns()).isOne();
+	}
+
+	@Test
+	void aPingThatThrowsCountsAsUnansweredAndProbingGoesOn() {
+		startStable();
+		this.connector.pingsThrow = true;
+		this.scheduler.advance(PROBE.interval().multipliedBy(2));
+		assertThat(this.restarts).containsExactly(RestartCause.LIVENESS);
+		assertThat(this.supervisor.status().generation()).isEqualTo(2);
+	}
+
+	@Test
 	void anAnsweredPingResetsTheCountOfFailures() {
 		startStable();
 		this.connector.answersPings = false;

@@ -486,6 +486,66 @@ class McpServerSupervisorTests {
 	}
 
 	@Test
+	void aRestartWhileAStopsTerminationsRunStartsNoSecondProcess() {
+		startUp();
+		this.supervisor.stop();
+		this.supervisor.start();
+		this.supervisor.restart();
+		this.supervisor.reset();
+		assertThat(this.connector.spawns()).as("no attempt before the stop's termination ended").isOne();
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.connector.events).containsExactly("open g1", "terminate g1", "open g2");
+		assertThat(this.connector.maxAlive).isEqualTo(1);
+	}
+
+	@Test
+	void aResetAfterAnUnconfirmedTerminationChecksTheOldTreeBeforeLaunching() {
+		startUp();
+		this.connector.terminationConfirmed = false;
+		this.connector.last().crash(1);
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.FAILED);
+		this.supervisor.reset();
+		this.scheduler.runReady();
+		assertThat(this.connector.spawns()).as("the old tree still runs: nothing new").isOne();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.FAILED);
+		assertThat(this.supervisor.status().lastError()).contains("generation 1 could not be confirmed gone");
+		this.connector.terminationConfirmed = true;
+		this.supervisor.reset();
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.connector.spawns()).isEqualTo(2);
+		assertThat(this.connector.maxAlive).isEqualTo(1);
+	}
+
+	@Test
+	void aStopAfterAnUnconfirmedTerminationTriesToEndTheOldTreeAgain() {
+		startUp();
+		this.connector.terminationConfirmed = false;
+		this.connector.last().crash(1);
+		this.scheduler.runReady();
+		this.connector.terminationConfirmed = true;
+		this.supervisor.stop();
+		this.scheduler.runReady();
+		assertThat(this.connector.alive).isZero();
+	}
+
+	@Test
+	void aConnectorThatThrowsCountsAsAFailedAttemptAndTheNextOneFollows() {
+		startStable();
+		this.connector.failingCreations = 1;
+		this.connector.last().crash(1);
+		this.scheduler.runReady();
+		this.scheduler.advance(INITIAL);
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.RECONNECTING);
+		assertThat(this.supervisor.status().lastError())
+			.isEqualTo("connection failed: scripted failure to create generation 2");
+		this.scheduler.advance(INITIAL.multipliedBy(2));
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+	}
+
+	@Test
 	void aStartRightAfterAStopWaitsForTheStopsTerminations() {
 		startUp();
 		this.supervisor.stop();
