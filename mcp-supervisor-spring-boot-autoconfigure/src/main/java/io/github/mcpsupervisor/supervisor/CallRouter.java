@@ -87,8 +87,8 @@ final class CallRouter {
 				throw new LostDuringCall(ex);
 			}
 			if (Failures.hasCause(ex, TimeoutException.class)) {
-				if (connection.ping(this.pingTimeout)) {
-					throw ex; // slow, not dead
+				if (LivenessProbe.check(connection, this.pingTimeout) != LivenessProbe.Verdict.UNRESPONSIVE) {
+					throw ex; // slow or busy with other calls, not dead
 				}
 				this.supervisor.endGeneration(connection, "liveness: no reply to ping after a request timeout");
 				throw new LostDuringCall(ex);

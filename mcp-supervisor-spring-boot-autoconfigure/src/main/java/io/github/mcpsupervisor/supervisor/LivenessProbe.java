@@ -1,5 +1,7 @@
 package io.github.mcpsupervisor.supervisor;
 
+import java.time.Duration;
+
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -38,16 +40,30 @@ final class LivenessProbe {
 		}
 	}
 
-	// A ping that throws is a ping not answered: probing goes on.
-	private boolean ping(McpConnection connection) {
+	/**
+	 * Judges whether a generation is alive: it answers a ping, or sends any message while
+	 * the ping waits. A generation that does neither while one of its calls is in flight
+	 * (each bounded by the request timeout) is busy, not dead: a server that handles one
+	 * request at a time answers nothing else meanwhile.
+	 * @param connection the generation
+	 * @param timeout how long the ping may take
+	 * @return the verdict
+	 */
+	static Verdict check(McpConnection connection, Duration timeout) {
+		long before = connection.messagesReceived();
+		boolean answered;
 		try {
-			return connection.ping(this.policy.timeout());
+			answered = connection.ping(timeout);
 		}
 		catch (RuntimeException ex) {
-			logger.debug("MCP server '" + this.supervisor.name() + "': ping of generation " + connection.generation()
-					+ " failed", ex);
-			return false;
+			// a ping that throws is a ping not answered
+			logger.debug("Ping of generation " + connection.generation() + " failed", ex);
+			answered = false;
 		}
+		if (answered || connection.messagesReceived() != before) {
+			return Verdict.ALIVE;
+		}
+		return (connection.callsInFlight() > 0) ? Verdict.BUSY : Verdict.UNRESPONSIVE;
 	}
 
 	private void probe(Generation generation) {
@@ -61,13 +77,18 @@ final class LivenessProbe {
 		if (!due) {
 			return;
 		}
-		boolean answered = ping(generation.connection);
+		Verdict verdict = check(generation.connection, this.policy.timeout());
 		boolean dead = this.lock.locked(() -> {
 			if (!this.supervisor.isLive(generation)) {
 				return false;
 			}
-			if (answered) {
+			if (verdict == Verdict.ALIVE) {
 				generation.failedProbes = 0;
+				schedule(generation);
+				return false;
+			}
+			if (verdict == Verdict.BUSY) {
+				// the calls in flight have their own timeout: not counted
 				schedule(generation);
 				return false;
 			}
@@ -86,6 +107,22 @@ final class LivenessProbe {
 			this.supervisor.endGeneration(generation.connection, "liveness: no reply to ping ("
 					+ this.policy.failureThreshold() + " in a row, " + this.policy.timeout().toMillis() + " ms each)");
 		}
+	}
+
+	/**
+	 * What a liveness check found.
+	 */
+	enum Verdict {
+
+		/** Answered, or sent something while the ping waited. */
+		ALIVE,
+
+		/** Silent while calls are in flight, each bounded by its own timeout. */
+		BUSY,
+
+		/** Silent with nothing in flight. */
+		UNRESPONSIVE
+
 	}
 
 }

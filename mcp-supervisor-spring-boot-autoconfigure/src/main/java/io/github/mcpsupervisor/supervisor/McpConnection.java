@@ -47,6 +47,25 @@ public interface McpConnection {
 	boolean ping(Duration timeout);
 
 	/**
+	 * Returns how many messages the server has sent on this generation so far. Any
+	 * message is a sign of life, also one that answers another request than a ping.
+	 * @return the count, or 0 if the transport does not tell
+	 */
+	default long messagesReceived() {
+		return 0;
+	}
+
+	/**
+	 * Returns how many tool calls are in flight on this generation. Each is bounded by
+	 * the request timeout: while one runs, an unanswered ping is no evidence of death on
+	 * a server that handles one request at a time.
+	 * @return the count
+	 */
+	default int callsInFlight() {
+		return 0;
+	}
+
+	/**
 	 * Completes as soon as the generation has ended on its own (process exit, or a
 	 * transport failure of a remote server).
 	 * @return the exit of the generation's process, {@code null} when it has none

@@ -3,6 +3,7 @@ package io.github.mcpsupervisor.transport;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.mcpsupervisor.supervisor.ExitStatus;
@@ -45,6 +46,8 @@ abstract class ClientConnection implements McpConnection {
 
 	private final AtomicReference<@Nullable String> endedBecause = new AtomicReference<>();
 
+	private final AtomicInteger callsInFlight = new AtomicInteger();
+
 	ClientConnection(String server, int generation, Duration requestTimeout, String defaultLossReason) {
 		this.server = server;
 		this.generation = generation;
@@ -79,6 +82,7 @@ abstract class ClientConnection implements McpConnection {
 
 	@Override
 	public CallToolResult callTool(CallToolRequest request) {
+		this.callsInFlight.incrementAndGet();
 		try {
 			return McpClients.requireResult(requireClient().callTool(request).timeout(this.requestTimeout).block());
 		}
@@ -89,6 +93,14 @@ abstract class ClientConnection implements McpConnection {
 			callFailed(ex);
 			throw ex;
 		}
+		finally {
+			this.callsInFlight.decrementAndGet();
+		}
+	}
+
+	@Override
+	public int callsInFlight() {
+		return this.callsInFlight.get();
 	}
 
 	@Override

@@ -52,6 +52,8 @@ final class ProcessStdioTransport implements McpClientTransport {
 
 	private long notJsonLines;
 
+	private volatile long messagesReceived;
+
 	private final AtomicBoolean connected = new AtomicBoolean();
 
 	private volatile boolean closed;
@@ -110,6 +112,14 @@ final class ProcessStdioTransport implements McpClientTransport {
 			this.closed = true;
 			this.writer.shutdown();
 		});
+	}
+
+	/**
+	 * Returns how many JSON-RPC messages the server has sent so far.
+	 * @return the count
+	 */
+	long messagesReceived() {
+		return this.messagesReceived;
 	}
 
 	@Override
@@ -173,6 +183,7 @@ final class ProcessStdioTransport implements McpClientTransport {
 			}
 			return;
 		}
+		this.messagesReceived++;
 		handler.apply(Mono.just(message))
 			.subscribe(null, (error) -> logger.warn(this.label + ": failed to handle a message", error));
 	}

@@ -173,6 +173,12 @@ final class StdioConnection extends ClientConnection {
 	}
 
 	@Override
+	public long messagesReceived() {
+		ProcessStdioTransport current = this.transport;
+		return (current != null) ? current.messagesReceived() : 0;
+	}
+
+	@Override
 	public @Nullable Long pid() {
 		StdioServerProcess current = this.process;
 		return (current != null) ? current.pid() : null;

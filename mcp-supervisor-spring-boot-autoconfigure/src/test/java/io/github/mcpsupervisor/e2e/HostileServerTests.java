@@ -145,6 +145,19 @@ class HostileServerTests {
 	}
 
 	@Test
+	void aSingleThreadedServerBusyInALongCallIsNotTakenForDead() {
+		StdioServerDefinition busy = TestServers.definition("busy", TestServers.java(),
+				List.of("-cp", System.getProperty("java.class.path"), SingleThreadedMcpServer.class.getName()),
+				Map.of());
+		// pings every 500 ms, each unanswered after 200 ms: two in a row would end a
+		// generation that is only busy
+		start(busy, new HealthCheckPolicy(Duration.ofMillis(500), Duration.ofMillis(200), 2));
+		assertThat(TestServers.text(call("busy", Map.of("millis", 3000)))).isEqualTo("done after 3000 ms");
+		assertThat(this.supervisor.status().generation()).isOne();
+		assertThat(this.changes).noneMatch((change) -> change.from() == McpServerState.UP);
+	}
+
+	@Test
 	void linesThatAreNotJsonAreCountedAtWarnWithoutTheirContent(CapturedOutput output) {
 		start(TestServers.demo("noisy", Map.of()));
 		for (int i = 0; i < 12; i++) {
@@ -178,11 +191,15 @@ class HostileServerTests {
 	}
 
 	private void start(StdioServerDefinition definition) {
+		start(definition, HealthCheckPolicy.disabled(Duration.ofSeconds(5)));
+	}
+
+	private void start(StdioServerDefinition definition, HealthCheckPolicy healthCheck) {
 		this.supervisor = McpServerSupervisor
 			.builder(definition.name(), new StdioConnector(definition, this.scheduler::execute), this.scheduler)
 			.reconnect(FAST)
 			.calls(TestServers.NO_WAIT)
-			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
+			.healthCheck(healthCheck)
 			.listener(new SupervisorListener() {
 
 				@Override

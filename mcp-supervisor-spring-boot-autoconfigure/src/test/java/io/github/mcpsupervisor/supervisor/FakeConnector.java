@@ -59,6 +59,14 @@ public final class FakeConnector implements McpConnector {
 	/** Whether pings throw instead of answering. */
 	boolean pingsThrow;
 
+	/** Calls in flight on every generation, as the connections report them. */
+	int callsInFlight;
+
+	/** Whether the server sends a message (e.g. another call's result) during a ping. */
+	boolean messagesDuringPings;
+
+	long messages;
+
 	@Override
 	public McpConnection create(int generation, Runnable toolsChanged) {
 		if (this.failingCreations > 0) {
@@ -178,6 +186,9 @@ public final class FakeConnector implements McpConnector {
 			if (FakeConnector.this.pingsThrow) {
 				throw new IllegalStateException("scripted ping failure");
 			}
+			if (FakeConnector.this.messagesDuringPings) {
+				FakeConnector.this.messages++;
+			}
 			return FakeConnector.this.answersPings && !this.lost.isDone();
 		}
 
@@ -188,6 +199,16 @@ public final class FakeConnector implements McpConnector {
 		public void crash(int exitCode) {
 			FakeConnector.this.events.add("crash g" + this.generation);
 			this.lost.complete(new ExitStatus(exitCode, "boom"));
+		}
+
+		@Override
+		public long messagesReceived() {
+			return FakeConnector.this.messages;
+		}
+
+		@Override
+		public int callsInFlight() {
+			return FakeConnector.this.callsInFlight;
 		}
 
 		@Override

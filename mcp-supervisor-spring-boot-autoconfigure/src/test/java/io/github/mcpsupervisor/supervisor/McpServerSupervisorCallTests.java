@@ -295,6 +295,42 @@ class McpServerSupervisorCallTests {
 	}
 
 	@Test
+	void unansweredPingsWhileACallIsInFlightAreNotCounted() {
+		startStable();
+		this.connector.answersPings = false;
+		this.connector.callsInFlight = 1;
+		this.scheduler.advance(PROBE.interval().multipliedBy(4));
+		assertThat(this.supervisor.status().generation()).isOne();
+		assertThat(this.restarts).isEmpty();
+		this.connector.callsInFlight = 0;
+		this.scheduler.advance(PROBE.interval().multipliedBy(2));
+		assertThat(this.restarts).containsExactly(RestartCause.LIVENESS);
+	}
+
+	@Test
+	void anyMessageWhileAPingWaitsCountsAsAlive() {
+		startStable();
+		this.connector.answersPings = false;
+		this.connector.messagesDuringPings = true;
+		this.scheduler.advance(PROBE.interval().multipliedBy(4));
+		assertThat(this.supervisor.status().generation()).isOne();
+		assertThat(this.restarts).isEmpty();
+	}
+
+	@Test
+	void aCallThatTimesOutWhileAnotherCallIsInFlightFailsWithoutEndingTheGeneration() {
+		startStable();
+		this.connector.last().onCall = timeout();
+		this.connector.answersPings = false;
+		this.connector.callsInFlight = 1;
+		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> call("read"))
+			.withMessage("request timed out");
+		this.scheduler.runReady();
+		assertThat(this.connector.last().terminated).isFalse();
+		assertThat(this.supervisor.status().generation()).isOne();
+	}
+
+	@Test
 	void anAnsweredPingResetsTheCountOfFailures() {
 		startStable();
 		this.connector.answersPings = false;
