@@ -93,8 +93,14 @@ final class ProcessTree {
 		return new Launch(wrapped, true);
 	}
 
-	// The executable the JDK would run: a path as given, a bare name from the PATH.
-	private static Optional<String> resolve(String command, @Nullable Path workingDirectory) {
+	/**
+	 * Returns the executable the JDK would run: a path as given, a bare name from the
+	 * application's {@code PATH}.
+	 * @param command the command
+	 * @param workingDirectory the directory it runs in, or {@code null}
+	 * @return the executable, or empty if there is none that can be run
+	 */
+	static Optional<String> resolve(String command, @Nullable Path workingDirectory) {
 		if (command.contains(File.separator)) {
 			Path path = (workingDirectory != null) ? workingDirectory.resolve(command) : Path.of(command);
 			return (Files.isRegularFile(path) && Files.isExecutable(path)) ? Optional.of(command) : Optional.empty();

@@ -1,6 +1,8 @@
 package io.github.mcpsupervisor.transport;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -60,7 +62,7 @@ final class StdioConnection extends ClientConnection {
 			started = StdioServerProcess.start(this.definition, label);
 		}
 		catch (IOException ex) {
-			throw new McpConnectException(Kind.CONFIGURATION,
+			throw new McpConnectException(spawnFailureKind(this.definition),
 					"cannot start " + this.definition.commandLine() + ": " + Failures.rootMessage(ex), null, ex);
 		}
 		this.process = started;
@@ -92,6 +94,17 @@ final class StdioConnection extends ClientConnection {
 					: confirmed ? started.awaitExit(StdioServerProcess.KILL_CONFIRMATION) : null;
 			throw openFailure(ex, exit, exitedByItself != null, confirmed);
 		}
+	}
+
+	// Only a command that cannot be found or run, or a missing working directory, is the
+	// configuration's fault; any other failure to spawn (EAGAIN, ENOMEM, EMFILE) may
+	// pass.
+	static Kind spawnFailureKind(StdioServerDefinition definition) {
+		Path directory = definition.workingDirectory();
+		if (directory != null && !Files.isDirectory(directory)) {
+			return Kind.CONFIGURATION;
+		}
+		return ProcessTree.resolve(definition.command(), directory).isPresent() ? Kind.TRANSIENT : Kind.CONFIGURATION;
 	}
 
 	// A failure of the process's own making (an answered error, a timeout) leaves it
