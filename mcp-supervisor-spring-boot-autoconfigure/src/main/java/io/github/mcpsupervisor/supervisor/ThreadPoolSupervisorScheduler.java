@@ -10,12 +10,17 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 /**
  * The production {@link SupervisorScheduler}: one daemon timer thread that only hands
  * tasks over, and a cached pool of daemon workers for blocking work. Daemon threads never
  * keep the JVM alive.
  */
 public final class ThreadPoolSupervisorScheduler implements SupervisorScheduler, AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(ThreadPoolSupervisorScheduler.class);
 
 	private final ScheduledThreadPoolExecutor timer;
 
@@ -36,14 +41,27 @@ public final class ThreadPoolSupervisorScheduler implements SupervisorScheduler,
 
 	@Override
 	public Cancellable schedule(Duration delay, Runnable task) {
-		ScheduledFuture<?> future = this.timer.schedule(() -> this.workers.execute(task), delay.toNanos(),
+		ScheduledFuture<?> future = this.timer.schedule(() -> this.workers.execute(logged(task)), delay.toNanos(),
 				TimeUnit.NANOSECONDS);
 		return () -> future.cancel(false);
 	}
 
 	@Override
 	public void execute(Runnable task) {
-		this.workers.execute(task);
+		this.workers.execute(logged(task));
+	}
+
+	// A task that fails is logged where operators look, not printed to stderr by the
+	// thread's default handler.
+	private static Runnable logged(Runnable task) {
+		return () -> {
+			try {
+				task.run();
+			}
+			catch (RuntimeException ex) {
+				logger.error("An MCP supervisor task failed", ex);
+			}
+		};
 	}
 
 	@Override
