@@ -188,7 +188,8 @@ final class ProcessStdioTransport implements McpClientTransport {
 			.subscribe(null, (error) -> logger.warn(this.label + ": failed to handle a message", error));
 	}
 
-	private static boolean isPowerOfTen(long n) {
+	// Whether a count is 1, 10, 100…: when a repeated warning is logged again.
+	static boolean isPowerOfTen(long n) {
 		long power = 1;
 		while (power < n) {
 			power *= 10;

@@ -238,9 +238,10 @@ final class StdioServerProcess {
 				catch (LineTooLongException ex) {
 					line = reader.startOfLongLine();
 					long discarded = reader.skipLine();
-					if (this.longStderrLines++ == 0) {
-						logger.warn(this.label + ": discarded " + discarded + " bytes of a stderr line longer than "
-								+ MAX_STDERR_LINE_BYTES + " bytes (later ones are counted, not logged)");
+					long count = ++this.longStderrLines;
+					if (ProcessStdioTransport.isPowerOfTen(count)) {
+						logger.warn(this.label + ": cut " + count + " stderr line(s) longer than "
+								+ MAX_STDERR_LINE_BYTES + " bytes so far (the last lost " + discarded + " bytes)");
 					}
 				}
 				if (line == null) {
@@ -258,15 +259,6 @@ final class StdioServerProcess {
 		finally {
 			this.stderrDrained.complete(null);
 		}
-	}
-
-	/**
-	 * Returns how many stderr lines were longer than {@link #MAX_STDERR_LINE_BYTES} and
-	 * cut.
-	 * @return the count
-	 */
-	long longStderrLines() {
-		return this.longStderrLines;
 	}
 
 }

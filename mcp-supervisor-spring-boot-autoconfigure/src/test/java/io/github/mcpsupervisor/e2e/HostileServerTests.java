@@ -71,7 +71,7 @@ class HostileServerTests {
 	}
 
 	@Test
-	void aStderrLineWithoutEndCostsABoundedBufferAndTheServerKeepsWorking() {
+	void aStderrLineWithoutEndCostsABoundedBufferAndTheServerKeepsWorking(CapturedOutput output) {
 		start(TestServers.demo("flood", Map.of()));
 		long before = allocatedBy("mcp-flood-g1-stderr");
 		assertThat(TestServers.text(call("flood-stderr", Map.of("megabytes", 256))))
@@ -81,6 +81,7 @@ class HostileServerTests {
 		logger.info("a 256 MB stderr line cost its reader " + allocated / MB + " MB of allocations");
 		assertThat(allocated).as("bytes allocated by the stderr reader for a 256 MB line").isLessThan(32 * MB);
 		assertThat(this.supervisor.status().stderrTail()).anySatisfy((line) -> assertThat(line).startsWith("xxxx"));
+		assertThat(output).contains("cut 1 stderr line(s) longer than 8192 bytes so far");
 		assertThat(TestServers.text(call("echo", Map.of("message", "still here")))).isEqualTo("still here");
 		assertThat(this.supervisor.status().generation()).isOne();
 	}
