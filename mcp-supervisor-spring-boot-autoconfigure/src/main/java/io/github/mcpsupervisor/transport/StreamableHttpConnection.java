@@ -63,11 +63,13 @@ final class StreamableHttpConnection extends ClientConnection {
 			McpHttpClientTransportAuthorizationException denied = Failures.cause(ex,
 					McpHttpClientTransportAuthorizationException.class);
 			if (denied != null) {
-				throw new McpConnectException(Kind.CONFIGURATION, "HTTP " + denied.getResponseInfo().statusCode()
-						+ " from " + url + ": the server refuses these credentials (check the headers)", null, ex);
+				throw new McpConnectException(Kind.CONFIGURATION,
+						"HTTP " + denied.getResponseInfo().statusCode() + " from " + this.definition.maskedUrl()
+								+ ": the server refuses these credentials (check the headers)",
+						null, ex);
 			}
-			throw new McpConnectException(Kind.TRANSIENT, "cannot connect to " + url + ": " + Failures.rootMessage(ex),
-					null, ex);
+			throw new McpConnectException(Kind.TRANSIENT, "cannot connect to " + this.definition.maskedUrl() + ": "
+					+ this.definition.redact(Failures.rootMessage(ex)), null, ex);
 		}
 	}
 
@@ -103,14 +105,14 @@ final class StreamableHttpConnection extends ClientConnection {
 		McpHttpClientTransportAuthorizationException denied = Failures.cause(ex,
 				McpHttpClientTransportAuthorizationException.class);
 		if (denied != null) {
-			end("HTTP " + denied.getResponseInfo().statusCode() + " from " + this.definition.url());
+			end("HTTP " + denied.getResponseInfo().statusCode() + " from " + this.definition.maskedUrl());
 		}
 		else if (Failures.cause(ex, McpTransportSessionNotFoundException.class) != null) {
 			end("session not found (the server forgot it, e.g. after a restart)");
 		}
 		else if (Failures.cause(ex, IOException.class) != null
 				|| Failures.cause(ex, McpTransportException.class) != null) {
-			end("transport failure: " + Failures.rootMessage(ex));
+			end("transport failure: " + this.definition.redact(Failures.rootMessage(ex)));
 		}
 	}
 
