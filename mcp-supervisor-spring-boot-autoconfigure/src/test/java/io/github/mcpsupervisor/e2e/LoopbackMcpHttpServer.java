@@ -34,6 +34,8 @@ final class LoopbackMcpHttpServer implements AutoCloseable {
 
 	private final AtomicInteger malformedAnswers = new AtomicInteger();
 
+	private volatile boolean eventStream;
+
 	private final AtomicInteger initializations = new AtomicInteger();
 
 	private volatile boolean unauthorized;
@@ -56,8 +58,14 @@ final class LoopbackMcpHttpServer implements AutoCloseable {
 		this.unauthorized = true;
 	}
 
-	/** The next {@code count} tool calls are answered with a body that is not JSON. */
-	void answerMalformed(int count) {
+	/**
+	 * The next {@code count} tool calls are answered with a body that is not JSON.
+	 * @param count how many calls
+	 * @param eventStream whether the answer is framed as a server-sent event (as
+	 * server-everything answers) rather than a JSON body
+	 */
+	void answerMalformed(int count, boolean eventStream) {
+		this.eventStream = eventStream;
 		this.malformedAnswers.set(count);
 	}
 
@@ -83,14 +91,20 @@ final class LoopbackMcpHttpServer implements AutoCloseable {
 			}
 			String method = message.get("method").asString();
 			if ("tools/call".equals(method) && this.malformedAnswers.getAndUpdate((n) -> Math.max(0, n - 1)) > 0) {
-				respond(exchange, "{\"jsonrpc\": \"2.0\", \"id\": " + message.get("id") + ", \"result\": {oops");
+				String malformed = "{\"jsonrpc\": \"2.0\", \"id\": " + message.get("id") + ", \"result\": {oops";
+				if (this.eventStream) {
+					respond(exchange, "text/event-stream", "event: message\ndata: " + malformed + "\n\n");
+				}
+				else {
+					respond(exchange, "application/json", malformed);
+				}
 				return;
 			}
 			Map<String, Object> response = new LinkedHashMap<>();
 			response.put("jsonrpc", "2.0");
 			response.put("id", message.get("id"));
 			response.put("result", result(method, message));
-			respond(exchange, this.json.writeValueAsString(response));
+			respond(exchange, "application/json", this.json.writeValueAsString(response));
 		}
 	}
 
@@ -109,9 +123,9 @@ final class LoopbackMcpHttpServer implements AutoCloseable {
 		};
 	}
 
-	private static void respond(HttpExchange exchange, String body) throws IOException {
+	private static void respond(HttpExchange exchange, String contentType, String body) throws IOException {
 		byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-		exchange.getResponseHeaders().set("Content-Type", "application/json");
+		exchange.getResponseHeaders().set("Content-Type", contentType);
 		exchange.sendResponseHeaders(200, bytes.length);
 		try (OutputStream out = exchange.getResponseBody()) {
 			out.write(bytes);

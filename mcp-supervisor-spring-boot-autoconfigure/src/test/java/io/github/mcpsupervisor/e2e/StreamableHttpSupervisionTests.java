@@ -73,10 +73,15 @@ class StreamableHttpSupervisionTests {
 
 	private McpServerSupervisor supervisor;
 
+	private StreamableHttpConnector connector;
+
 	@AfterEach
 	void stop() throws Exception {
 		if (this.supervisor != null) {
 			this.supervisor.stop().get(30, TimeUnit.SECONDS);
+		}
+		if (this.connector != null) {
+			this.connector.close();
 		}
 		this.scheduler.close();
 		stopServer();
@@ -201,7 +206,8 @@ class StreamableHttpSupervisionTests {
 
 	private McpServerSupervisor supervisor(StreamableHttpServerDefinition definition, ReconnectPolicy reconnect,
 			CallPolicy callPolicy) {
-		return McpServerSupervisor.builder(definition.name(), new StreamableHttpConnector(definition), this.scheduler)
+		this.connector = new StreamableHttpConnector(definition);
+		return McpServerSupervisor.builder(definition.name(), this.connector, this.scheduler)
 			.reconnect(reconnect)
 			.calls(callPolicy)
 			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(2)))
