@@ -1,17 +1,18 @@
 package io.github.mcpsupervisor.actuate;
 
-import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.BinaryOperator;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonInclude.Include;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
+import io.github.mcpsupervisor.transport.ConfigurationSanitizer;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
 import org.jspecify.annotations.Nullable;
@@ -21,12 +22,15 @@ import org.springframework.boot.actuate.endpoint.Sanitizer;
 
 /**
  * A server's configuration as the endpoint shows it: the values of environment variables
- * and headers sanitized, the properties that do not apply to its transport left out.
+ * and headers, of secret-looking arguments, and the user information and query parameter
+ * values of the URL sanitized (see {@link ConfigurationSanitizer}); the properties that
+ * do not apply to its transport left out.
  *
  * @param transport {@code stdio} or {@code streamable-http}
  * @param command the command of a stdio server
- * @param args the arguments of the command, shown as they are
- * @param url the MCP endpoint of a streamable-http server
+ * @param args the arguments of the command, the values of secret-looking ones sanitized
+ * @param url the MCP endpoint of a streamable-http server, its user information and query
+ * parameter values sanitized
  * @param workingDirectory the working directory of a stdio server, when set
  * @param requestTimeout the timeout of each request
  * @param initializationTimeout the timeout of the initialize handshake
@@ -41,10 +45,10 @@ import org.springframework.boot.actuate.endpoint.Sanitizer;
  */
 @JsonInclude(Include.NON_NULL)
 public record McpServerConfigurationDescriptor(String transport, @Nullable String command, @Nullable List<String> args,
-		@Nullable URI url, @Nullable String workingDirectory, Duration requestTimeout, Duration initializationTimeout,
-		@Nullable Duration terminationGracePeriod, boolean failOnStartupError, boolean required, Reconnect reconnect,
-		Call call, HealthCheck healthCheck, @Nullable Map<String, @Nullable Object> env,
-		@Nullable Map<String, @Nullable Object> headers) {
+		@Nullable String url, @Nullable String workingDirectory, Duration requestTimeout,
+		Duration initializationTimeout, @Nullable Duration terminationGracePeriod, boolean failOnStartupError,
+		boolean required, Reconnect reconnect, Call call, HealthCheck healthCheck,
+		@Nullable Map<String, @Nullable Object> env, @Nullable Map<String, @Nullable Object> headers) {
 
 	/**
 	 * Describes a server's configuration.
@@ -58,7 +62,8 @@ public record McpServerConfigurationDescriptor(String transport, @Nullable Strin
 			boolean showUnsanitized) {
 		StdioServerDefinition stdio = configuration.stdio();
 		if (stdio != null) {
-			return new McpServerConfigurationDescriptor("stdio", stdio.command(), stdio.args(), null,
+			return new McpServerConfigurationDescriptor("stdio", stdio.command(),
+					ConfigurationSanitizer.sanitizeArgs(stdio.args(), values(sanitizer, showUnsanitized)), null,
 					(stdio.workingDirectory() != null) ? stdio.workingDirectory().toString() : null,
 					stdio.requestTimeout(), stdio.initializationTimeout(), stdio.terminationGracePeriod(),
 					configuration.failOnStartupError(), configuration.required(),
@@ -67,11 +72,19 @@ public record McpServerConfigurationDescriptor(String transport, @Nullable Strin
 					null);
 		}
 		StreamableHttpServerDefinition http = configuration.streamableHttp();
-		return new McpServerConfigurationDescriptor("streamable-http", null, null, http.url(), null,
+		return new McpServerConfigurationDescriptor("streamable-http", null, null,
+				ConfigurationSanitizer.sanitizeUrl(http.url(), values(sanitizer, showUnsanitized)), null,
 				http.requestTimeout(), http.initializationTimeout(), null, configuration.failOnStartupError(),
 				configuration.required(), Reconnect.of(configuration.reconnect()), Call.of(configuration.call()),
 				HealthCheck.of(configuration.healthCheck()), null,
 				sanitize(http.headers(), sanitizer, showUnsanitized));
+	}
+
+	// The values that a command line or a URL holds, each sanitized by its key (the
+	// argument's or query parameter's name) like an environment variable.
+	private static BinaryOperator<String> values(Sanitizer sanitizer, boolean showUnsanitized) {
+		return (key, value) -> String
+			.valueOf(sanitizer.sanitize(new SanitizableData(null, key, value), showUnsanitized));
 	}
 
 	private static Map<String, @Nullable Object> sanitize(Map<String, String> values, Sanitizer sanitizer,

@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.github.mcpsupervisor.supervisor.McpServerStartupException;
 import io.github.mcpsupervisor.supervisor.McpServerStatus;
+import io.github.mcpsupervisor.transport.ConfigurationSanitizer;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.bind.Binder;
@@ -63,7 +64,8 @@ class McpServerStartupFailureAnalyzer extends AbstractFailureAnalyzer<McpServerS
 			case STREAMABLE_HTTP -> String.format(
 					"Check that MCP server '%s' answers at %s (%s.url) within %s.initialization-timeout, and that "
 							+ "it accepts the application's %s.headers (an HTTP 401 or 403 is not retried).",
-					server.name(), server.url(), prefix, prefix, prefix);
+					server.name(), (server.url() != null) ? ConfigurationSanitizer.maskUrl(server.url()) : null, prefix,
+					prefix, prefix);
 		};
 		return check + String.format(
 				"%nTo start the application without it, set %s.fail-on-startup-error=false: the server is then "

@@ -12,8 +12,6 @@ import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import io.github.mcpsupervisor.tool.ToolCallObserver;
-import io.github.mcpsupervisor.transport.StdioConnector;
-import io.github.mcpsupervisor.transport.StreamableHttpConnector;
 import io.modelcontextprotocol.client.McpSyncClient;
 
 import org.springframework.ai.mcp.SyncMcpToolCallbackProvider;
@@ -47,10 +45,7 @@ public final class McpSupervisorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	McpConnectorFactory mcpConnectorFactory(SupervisorScheduler scheduler) {
-		return (server) -> switch (server.transport()) {
-			case STDIO -> new StdioConnector(server.toStdioDefinition(), scheduler::execute);
-			case STREAMABLE_HTTP -> new StreamableHttpConnector(server.toHttpDefinition());
-		};
+		return new DefaultMcpConnectorFactory(scheduler);
 	}
 
 	@Bean

@@ -124,7 +124,9 @@ final class CallRouter {
 	private McpServerUnavailableException lostDuringCall(McpConnection connection, String tool, LostDuringCall lost,
 			String retried) {
 		ExitStatus exit = connection.onLost().getNow(null);
-		String how = (exit != null) ? exit.describe() : connection.isLost() ? connection.lossReason() : null;
+		// the loss reason may quote the server or its URL: the model only learns how it
+		// ended
+		String how = (exit != null) ? exit.describe() : connection.isLost() ? "connection lost" : null;
 		Tool offered = this.supervisor.tools().find(tool);
 		String retry = (offered != null && !this.policy.isRetryEligible(offered) && retried.isEmpty())
 				? " It was not retried: tool '" + tool + "' is not retry-eligible." : retried;

@@ -9,10 +9,15 @@ import org.jspecify.annotations.Nullable;
  * @param from the previous state
  * @param to the new state
  * @param generation the generation concerned
- * @param cause why the transition happened
+ * @param cause why the transition happened, without control characters and at most 500
+ * characters long (then followed by a marker)
  * @param exit the exit of the process, when a process ending caused it
  */
 public record McpServerStateChange(String server, McpServerState from, McpServerState to, int generation, String cause,
 		@Nullable ExitStatus exit) {
+
+	public McpServerStateChange {
+		cause = ServerText.bounded(cause, ServerText.MAX_LENGTH);
+	}
 
 }

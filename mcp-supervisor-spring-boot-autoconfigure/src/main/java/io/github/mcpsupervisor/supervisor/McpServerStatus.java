@@ -17,12 +17,19 @@ import org.jspecify.annotations.Nullable;
  * @param maxAttempts attempts allowed per outage
  * @param nextAttemptAt when the next attempt is due
  * @param lastExit how the last generation's process ended
- * @param lastError the last error (failed attempt, lost connection, reason for giving up)
+ * @param lastError the last error (failed attempt, lost connection, reason for giving
+ * up), without control characters and at most 500 characters long (then followed by a
+ * marker)
  * @param stderrTail the last lines written to stderr by the last generation
  * @param tools the names of the registered tools
  */
 public record McpServerStatus(String name, McpServerState state, int generation, @Nullable Long pid,
 		@Nullable Instant upSince, int attemptsUsed, int maxAttempts, @Nullable Instant nextAttemptAt,
 		@Nullable ExitStatus lastExit, @Nullable String lastError, List<String> stderrTail, List<String> tools) {
+
+	public McpServerStatus {
+		// it quotes the server (its errors, its stderr): never shown unbounded
+		lastError = (lastError != null) ? ServerText.bounded(lastError, ServerText.MAX_LENGTH) : null;
+	}
 
 }

@@ -152,7 +152,7 @@ final class ServerState {
 
 	// The line is logged after the step, outside the lock.
 	void log(Level level, String message) {
-		String line = "MCP server '" + this.name + "': " + message;
+		String line = ServerText.bounded("MCP server '" + this.name + "': " + message, ServerText.MAX_LOG_LENGTH);
 		this.lock.later(() -> level.log(line));
 	}
 

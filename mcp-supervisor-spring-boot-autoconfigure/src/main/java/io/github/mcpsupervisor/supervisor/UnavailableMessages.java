@@ -7,7 +7,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The messages of calls that could not reach their server: they name the server, its
- * state and what happens next, because the model (or the operator) reads them.
+ * state and what happens next, because the model (or the operator) reads them. They quote
+ * neither the server's configuration (its URL or arguments may carry keys) nor what the
+ * server said: the operator finds the cause in {@code lastError} and the logs.
  */
 final class UnavailableMessages {
 
@@ -24,7 +26,7 @@ final class UnavailableMessages {
 								+ Math.max(0, Duration.between(now, status.nextAttemptAt()).toMillis()) + " ms" : "")
 						+ ")";
 			case DISCONNECTED -> "lost its connection and reconnect is disabled; " + resetHint(status.name());
-			case FAILED -> "has failed (" + status.lastError() + "); " + resetHint(status.name());
+			case FAILED -> "has failed; " + resetHint(status.name());
 			case STOPPED -> "is stopped";
 			case UP -> "is between generations";
 		};

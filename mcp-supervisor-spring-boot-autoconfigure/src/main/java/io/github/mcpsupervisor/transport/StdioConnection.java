@@ -62,8 +62,9 @@ final class StdioConnection extends ClientConnection {
 			started = StdioServerProcess.start(this.definition, label);
 		}
 		catch (IOException ex) {
-			throw new McpConnectException(spawnFailureKind(this.definition),
-					"cannot start " + this.definition.commandLine() + ": " + Failures.rootMessage(ex), null, ex);
+			throw new McpConnectException(spawnFailureKind(this.definition), "cannot start "
+					+ this.definition.maskedCommandLine() + ": " + this.definition.redact(Failures.rootMessage(ex)),
+					null, ex);
 		}
 		this.process = started;
 		if (this.terminateRequested) {
@@ -78,7 +79,7 @@ final class StdioConnection extends ClientConnection {
 		// The exit is the one signal of a dead stdio server: closing the client fails the
 		// requests in flight at once instead of after their timeout.
 		started.exited().thenAcceptAsync((exit) -> {
-			this.lost.complete(exit);
+			this.lost.complete(redacted(exit));
 			closeClient();
 		}, this.executor);
 		try {
@@ -90,8 +91,9 @@ final class StdioConnection extends ClientConnection {
 			ExitStatus exitedByItself = started.awaitExit(exitSettleTime(ex));
 			closeClient();
 			boolean confirmed = started.terminate(this.definition.terminationGracePeriod());
-			ExitStatus exit = (exitedByItself != null) ? exitedByItself
+			ExitStatus awaited = (exitedByItself != null) ? exitedByItself
 					: confirmed ? started.awaitExit(StdioServerProcess.KILL_CONFIRMATION) : null;
+			ExitStatus exit = (awaited != null) ? redacted(awaited) : null;
 			throw openFailure(ex, exit, exitedByItself != null, confirmed);
 		}
 	}
@@ -105,6 +107,12 @@ final class StdioConnection extends ClientConnection {
 			return Kind.CONFIGURATION;
 		}
 		return ProcessTree.resolve(definition.command(), directory).isPresent() ? Kind.TRANSIENT : Kind.CONFIGURATION;
+	}
+
+	// The exit with its last stderr line as it may be logged.
+	private ExitStatus redacted(ExitStatus exit) {
+		String line = exit.lastStderrLine();
+		return (line != null) ? new ExitStatus(exit.exitCode(), this.definition.redact(line)) : exit;
 	}
 
 	// A failure of the process's own making (an answered error, a timeout) leaves it
@@ -125,7 +133,7 @@ final class StdioConnection extends ClientConnection {
 			message.append("process exited during initialize with ").append(exit.describe());
 		}
 		else {
-			message.append("initialize failed: ").append(Failures.rootMessage(ex));
+			message.append("initialize failed: ").append(this.definition.redact(Failures.rootMessage(ex)));
 		}
 		if (exit != null && exit.lastStderrLine() != null) {
 			message.append("; last stderr line: ").append(exit.lastStderrLine());
@@ -200,7 +208,8 @@ final class StdioConnection extends ClientConnection {
 	@Override
 	public List<String> stderrTail() {
 		StdioServerProcess current = this.process;
-		return (current != null) ? current.stderr().lines() : List.of();
+		// the server may quote its arguments (a usage message) or its environment
+		return (current != null) ? current.stderr().lines().stream().map(this.definition::redact).toList() : List.of();
 	}
 
 }

@@ -2,6 +2,7 @@ package io.github.mcpsupervisor.transport;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -36,6 +37,27 @@ public record StdioServerDefinition(String name, String command, List<String> ar
 	 */
 	public List<String> commandLine() {
 		return Stream.concat(Stream.of(this.command), this.args.stream()).toList();
+	}
+
+	/**
+	 * Returns the command line with its secrets masked, as it may be shown and logged.
+	 * @return the masked command line
+	 * @see ConfigurationSanitizer#maskCommandLine(List)
+	 */
+	public List<String> maskedCommandLine() {
+		return ConfigurationSanitizer.maskCommandLine(commandLine());
+	}
+
+	// Masks the secrets of the command line and of the credential-like environment
+	// variables wherever a text (a failure, a line of the server) quotes them.
+	String redact(String text) {
+		List<String> secrets = new ArrayList<>(ConfigurationSanitizer.secrets(commandLine(), null));
+		this.env.forEach((name, value) -> {
+			if (ConfigurationSanitizer.isLikelyCredential(name)) {
+				secrets.add(value);
+			}
+		});
+		return ConfigurationSanitizer.redact(text, secrets);
 	}
 
 }

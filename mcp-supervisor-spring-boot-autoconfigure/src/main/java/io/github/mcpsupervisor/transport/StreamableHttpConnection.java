@@ -2,6 +2,7 @@ package io.github.mcpsupervisor.transport;
 
 import java.io.IOException;
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.util.List;
 
 import io.github.mcpsupervisor.supervisor.Failures;
@@ -11,6 +12,11 @@ import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.client.transport.McpHttpClientTransportAuthorizationException;
 import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.ErrorCodes;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
 import io.modelcontextprotocol.spec.McpTransportException;
 import io.modelcontextprotocol.spec.McpTransportSessionNotFoundException;
 import org.jspecify.annotations.Nullable;
@@ -19,7 +25,8 @@ import org.jspecify.annotations.Nullable;
  * One generation of a Streamable HTTP server: its own client and session. A transport
  * failure (refused or reset connection, lost session) ends the generation at once, so
  * that the supervisor reconnects with a new client and session; an HTTP 401 or 403 is a
- * configuration error.
+ * configuration error. An answer that is not valid JSON fails its request only. The
+ * generations of a server share its one JDK HTTP client.
  */
 final class StreamableHttpConnection extends ClientConnection {
 
@@ -29,12 +36,15 @@ final class StreamableHttpConnection extends ClientConnection {
 
 	private final McpJsonMapper jsonMapper;
 
+	private final HttpClient httpClient;
+
 	StreamableHttpConnection(StreamableHttpServerDefinition definition, int generation, Runnable toolsChanged,
-			McpJsonMapper jsonMapper) {
+			McpJsonMapper jsonMapper, HttpClient httpClient) {
 		super(definition.name(), generation, definition.requestTimeout(), "connection closed");
 		this.definition = definition;
 		this.toolsChanged = toolsChanged;
 		this.jsonMapper = jsonMapper;
+		this.httpClient = httpClient;
 	}
 
 	@Override
@@ -45,12 +55,15 @@ final class StreamableHttpConnection extends ClientConnection {
 		if (url.getRawQuery() != null) {
 			endpoint = endpoint + "?" + url.getRawQuery();
 		}
-		HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(base)
+		HttpClientStreamableHttpTransport sdkTransport = HttpClientStreamableHttpTransport.builder(base)
 			.endpoint(endpoint)
 			.jsonMapper(this.jsonMapper)
+			.clientBuilder(new SharedHttpClientBuilder(this.httpClient))
 			.httpRequestCustomizer(
 					(request, method, uri, body, context) -> this.definition.headers().forEach(request::header))
 			.build();
+		MalformedAnswerTransport transport = new MalformedAnswerTransport(sdkTransport, this.definition.name(),
+				generation());
 		McpAsyncClient created = McpClients.create(transport, this.definition.requestTimeout(),
 				this.definition.initializationTimeout(), this.toolsChanged);
 		this.client = created;
@@ -63,11 +76,29 @@ final class StreamableHttpConnection extends ClientConnection {
 			McpHttpClientTransportAuthorizationException denied = Failures.cause(ex,
 					McpHttpClientTransportAuthorizationException.class);
 			if (denied != null) {
-				throw new McpConnectException(Kind.CONFIGURATION, "HTTP " + denied.getResponseInfo().statusCode()
-						+ " from " + url + ": the server refuses these credentials (check the headers)", null, ex);
+				throw new McpConnectException(Kind.CONFIGURATION,
+						"HTTP " + denied.getResponseInfo().statusCode() + " from " + this.definition.maskedUrl()
+								+ ": the server refuses these credentials (check the headers)",
+						null, ex);
 			}
-			throw new McpConnectException(Kind.TRANSIENT, "cannot connect to " + url + ": " + Failures.rootMessage(ex),
-					null, ex);
+			throw new McpConnectException(Kind.TRANSIENT, "cannot connect to " + this.definition.maskedUrl() + ": "
+					+ this.definition.redact(Failures.rootMessage(ex)), null, ex);
+		}
+	}
+
+	@Override
+	public CallToolResult callTool(CallToolRequest request) {
+		try {
+			return super.callTool(request);
+		}
+		catch (RuntimeException ex) {
+			if (!(ex instanceof McpError) && MalformedAnswerTransport.isMalformedAnswer(ex)) {
+				// the transport's failure quotes the answer: the caller (the model) reads
+				// this
+				throw new McpError(new JSONRPCError(ErrorCodes.PARSE_ERROR,
+						MalformedAnswerTransport.message(this.definition.name())));
+			}
+			throw ex;
 		}
 	}
 
@@ -103,14 +134,17 @@ final class StreamableHttpConnection extends ClientConnection {
 		McpHttpClientTransportAuthorizationException denied = Failures.cause(ex,
 				McpHttpClientTransportAuthorizationException.class);
 		if (denied != null) {
-			end("HTTP " + denied.getResponseInfo().statusCode() + " from " + this.definition.url());
+			end("HTTP " + denied.getResponseInfo().statusCode() + " from " + this.definition.maskedUrl());
+		}
+		else if (MalformedAnswerTransport.isMalformedAnswer(ex)) {
+			// a bad message, not a dead transport: it failed its own request only
 		}
 		else if (Failures.cause(ex, McpTransportSessionNotFoundException.class) != null) {
 			end("session not found (the server forgot it, e.g. after a restart)");
 		}
 		else if (Failures.cause(ex, IOException.class) != null
 				|| Failures.cause(ex, McpTransportException.class) != null) {
-			end("transport failure: " + Failures.rootMessage(ex));
+			end("transport failure: " + this.definition.redact(Failures.rootMessage(ex)));
 		}
 	}
 

@@ -1,18 +1,41 @@
 package io.github.mcpsupervisor.transport;
 
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
 import io.github.mcpsupervisor.supervisor.McpConnection;
 import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.modelcontextprotocol.json.McpJsonDefaults;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Creates the generations of one Streamable HTTP server: each a new client and session.
+ * Creates the generations of one Streamable HTTP server: each a new client and session,
+ * all over the server's one JDK {@link HttpClient}. {@link #close() Close} it once its
+ * supervisor has stopped.
  */
-public final class StreamableHttpConnector implements McpConnector {
+public final class StreamableHttpConnector implements McpConnector, AutoCloseable {
+
+	/** The connect timeout of the SDK's own clients. */
+	static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
 	private final StreamableHttpServerDefinition definition;
 
+	private final ExecutorService executor;
+
+	private volatile @Nullable HttpClient httpClient;
+
 	public StreamableHttpConnector(StreamableHttpServerDefinition definition) {
 		this.definition = definition;
+		this.executor = Executors.newCachedThreadPool(daemonThreads("mcp-" + definition.name() + "-http-"));
+		this.httpClient = HttpClient.newBuilder()
+			.version(HttpClient.Version.HTTP_1_1)
+			.connectTimeout(CONNECT_TIMEOUT)
+			.executor(this.executor)
+			.build();
 	}
 
 	public StreamableHttpServerDefinition definition() {
@@ -21,7 +44,33 @@ public final class StreamableHttpConnector implements McpConnector {
 
 	@Override
 	public McpConnection create(int generation, Runnable toolsChanged) {
-		return new StreamableHttpConnection(this.definition, generation, toolsChanged, McpJsonDefaults.getMapper());
+		HttpClient current = this.httpClient;
+		if (current == null) {
+			throw new IllegalStateException("The connector of MCP server '" + this.definition.name() + "' is closed");
+		}
+		return new StreamableHttpConnection(this.definition, generation, toolsChanged, McpJsonDefaults.getMapper(),
+				current);
+	}
+
+	/**
+	 * Releases the HTTP client of the server: the threads of its executor end, and the
+	 * selector thread of the JDK's client ends once the client is unreachable (Java 17's
+	 * {@link HttpClient} has no {@code close()}; the one of Java 21 waits for exchanges
+	 * in flight, which a shutdown should not).
+	 */
+	@Override
+	public void close() {
+		this.httpClient = null;
+		this.executor.shutdown();
+	}
+
+	private static ThreadFactory daemonThreads(String prefix) {
+		AtomicInteger count = new AtomicInteger();
+		return (task) -> {
+			Thread thread = new Thread(task, prefix + count.incrementAndGet());
+			thread.setDaemon(true);
+			return thread;
+		};
 	}
 
 }

@@ -2,6 +2,8 @@ package io.github.mcpsupervisor.transport;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -18,6 +20,31 @@ public record StreamableHttpServerDefinition(String name, URI url, Map<String, S
 
 	public StreamableHttpServerDefinition {
 		headers = Map.copyOf(headers);
+	}
+
+	/**
+	 * Returns the URL with its user information and query parameter values masked, as it
+	 * may be shown and logged.
+	 * @return the masked URL
+	 * @see ConfigurationSanitizer#maskUrl(URI)
+	 */
+	public String maskedUrl() {
+		return ConfigurationSanitizer.maskUrl(this.url);
+	}
+
+	// Masks the secrets of the URL and the values of the headers wherever a text (a
+	// failure) quotes them.
+	String redact(String text) {
+		List<String> secrets = new ArrayList<>(ConfigurationSanitizer.secrets(List.of(), this.url));
+		this.headers.values().forEach((value) -> {
+			secrets.add(value);
+			int space = value.indexOf(' ');
+			if (space > 0) {
+				secrets.add(value.substring(space + 1)); // the credentials of "Bearer
+															// ..."
+			}
+		});
+		return ConfigurationSanitizer.redact(text, secrets);
 	}
 
 }

@@ -73,10 +73,15 @@ class StreamableHttpSupervisionTests {
 
 	private McpServerSupervisor supervisor;
 
+	private StreamableHttpConnector connector;
+
 	@AfterEach
 	void stop() throws Exception {
 		if (this.supervisor != null) {
 			this.supervisor.stop().get(30, TimeUnit.SECONDS);
+		}
+		if (this.connector != null) {
+			this.connector.close();
 		}
 		this.scheduler.close();
 		stopServer();
@@ -121,7 +126,7 @@ class StreamableHttpSupervisionTests {
 			.isThrownBy(() -> call("echo", Map.of("message", "x")))
 			// lost under the call, or already seen lost by the SDK's own stream: fast
 			// either way
-			.withMessageMatching("MCP server 'remote' (crashed during the call .*transport failure.*It was not "
+			.withMessageMatching("MCP server 'remote' (crashed during the call .*connection lost.*It was not "
 					+ "retried.*|is reconnecting .*: tool 'echo' is unavailable)");
 		assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isLessThan(5000);
 		await().atMost(TestServers.PATIENCE).until(() -> this.supervisor.state() == McpServerState.RECONNECTING);
@@ -178,7 +183,7 @@ class StreamableHttpSupervisionTests {
 				McpServerConfigurationDescriptor configuration = remote.configuration();
 				assertThat(configuration).isNotNull();
 				assertThat(configuration.transport()).isEqualTo("streamable-http");
-				assertThat(configuration.url()).isEqualTo(url());
+				assertThat(configuration.url()).isEqualTo(url().toString());
 				assertThat(configuration.headers()).containsExactly(entry("Authorization", "******"));
 				assertThat(configuration.env()).isNull();
 				assertThat(remote.toString()).doesNotContain("s3cr3t");
@@ -201,7 +206,8 @@ class StreamableHttpSupervisionTests {
 
 	private McpServerSupervisor supervisor(StreamableHttpServerDefinition definition, ReconnectPolicy reconnect,
 			CallPolicy callPolicy) {
-		return McpServerSupervisor.builder(definition.name(), new StreamableHttpConnector(definition), this.scheduler)
+		this.connector = new StreamableHttpConnector(definition);
+		return McpServerSupervisor.builder(definition.name(), this.connector, this.scheduler)
 			.reconnect(reconnect)
 			.calls(callPolicy)
 			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(2)))

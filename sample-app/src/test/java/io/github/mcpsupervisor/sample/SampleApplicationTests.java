@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.sample;
 
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -11,9 +12,11 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.core.env.Environment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -29,6 +32,23 @@ class SampleApplicationTests {
 
 	@Value("${local.server.port}")
 	private int port;
+
+	@Test
+	void theSampleListensOnTheLoopbackInterfaceOnly(@Autowired Environment environment) throws Exception {
+		String address = environment.getProperty("server.address");
+		assertThat(address).as("server.address").isNotNull();
+		assertThat(InetAddress.getByName(address).isLoopbackAddress()).as("%s is a loopback address", address).isTrue();
+	}
+
+	@Test
+	void aBodilessPostWithoutContentTypeRunsATool() throws Exception {
+		// what any web page can send cross-site without a CORS preflight: why the sample
+		// listens on loopback only
+		HttpResponse<String> response = this.http.send(
+				HttpRequest.newBuilder(uri("/tools/demo_pid")).POST(HttpRequest.BodyPublishers.noBody()).build(),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(response.statusCode()).isEqualTo(200);
+	}
 
 	@Test
 	void toolsAreListedWithTheServersState() throws Exception {
@@ -110,7 +130,7 @@ class SampleApplicationTests {
 	}
 
 	private URI uri(String path) {
-		return URI.create("http://localhost:" + this.port + path);
+		return URI.create("http://127.0.0.1:" + this.port + path);
 	}
 
 }

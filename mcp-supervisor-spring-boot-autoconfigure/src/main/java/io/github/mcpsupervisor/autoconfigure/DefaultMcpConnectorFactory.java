@@ -1,0 +1,47 @@
+package io.github.mcpsupervisor.autoconfigure;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.mcpsupervisor.supervisor.McpConnector;
+import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
+import io.github.mcpsupervisor.transport.StdioConnector;
+import io.github.mcpsupervisor.transport.StreamableHttpConnector;
+
+import org.springframework.beans.factory.DisposableBean;
+
+/**
+ * Creates the connector of each configured server by its transport, and closes those that
+ * hold resources (the HTTP client of a streamable-http server) when the context closes,
+ * after the servers have stopped.
+ */
+final class DefaultMcpConnectorFactory implements McpConnectorFactory, DisposableBean {
+
+	private final SupervisorScheduler scheduler;
+
+	private final List<StreamableHttpConnector> httpConnectors = new CopyOnWriteArrayList<>();
+
+	DefaultMcpConnectorFactory(SupervisorScheduler scheduler) {
+		this.scheduler = scheduler;
+	}
+
+	@Override
+	public McpConnector create(McpSupervisorProperties.Server server) {
+		return switch (server.transport()) {
+			case STDIO -> new StdioConnector(server.toStdioDefinition(), this.scheduler::execute);
+			case STREAMABLE_HTTP -> {
+				StreamableHttpConnector connector = new StreamableHttpConnector(server.toHttpDefinition());
+				this.httpConnectors.add(connector);
+				yield connector;
+			}
+		};
+	}
+
+	@Override
+	public void destroy() {
+		// the supervisors depend on this factory: they have stopped by now
+		this.httpConnectors.forEach(StreamableHttpConnector::close);
+		this.httpConnectors.clear();
+	}
+
+}

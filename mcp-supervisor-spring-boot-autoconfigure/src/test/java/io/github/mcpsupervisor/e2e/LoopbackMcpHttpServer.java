@@ -1,0 +1,141 @@
+package io.github.mcpsupervisor.e2e;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A minimal Streamable HTTP MCP server on a loopback port, written against the wire
+ * protocol (JSON responses, no server-sent events), that can be told to misbehave: refuse
+ * every request with HTTP 401, or answer the next calls with a body that is not JSON. Its
+ * one tool, {@code echo}, returns its {@code message}.
+ */
+final class LoopbackMcpHttpServer implements AutoCloseable {
+
+	private final JsonMapper json = JsonMapper.builder().build();
+
+	private final HttpServer server;
+
+	private final ExecutorService executor = Executors.newCachedThreadPool();
+
+	private final AtomicInteger malformedAnswers = new AtomicInteger();
+
+	private volatile boolean eventStream;
+
+	private final AtomicInteger initializations = new AtomicInteger();
+
+	private volatile boolean unauthorized;
+
+	LoopbackMcpHttpServer() throws IOException {
+		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+		this.server.createContext("/", this::handle);
+		this.server.setExecutor(this.executor);
+		this.server.start();
+	}
+
+	/** Returns the MCP endpoint, with the given query ({@code null} for none). */
+	URI url(String query) {
+		return URI.create("http://127.0.0.1:" + this.server.getAddress().getPort() + "/mcp"
+				+ ((query != null) ? "?" + query : ""));
+	}
+
+	/** From now on, every request is refused with HTTP 401. */
+	void refuseEveryRequest() {
+		this.unauthorized = true;
+	}
+
+	/**
+	 * The next {@code count} tool calls are answered with a body that is not JSON.
+	 * @param count how many calls
+	 * @param eventStream whether the answer is framed as a server-sent event (as
+	 * server-everything answers) rather than a JSON body
+	 */
+	void answerMalformed(int count, boolean eventStream) {
+		this.eventStream = eventStream;
+		this.malformedAnswers.set(count);
+	}
+
+	/** How many sessions were initialized. */
+	int initializations() {
+		return this.initializations.get();
+	}
+
+	private void handle(HttpExchange exchange) throws IOException {
+		try (exchange) {
+			if (this.unauthorized) {
+				exchange.sendResponseHeaders(401, -1);
+				return;
+			}
+			if (!"POST".equals(exchange.getRequestMethod())) {
+				exchange.sendResponseHeaders(405, -1); // no server-to-client stream
+				return;
+			}
+			JsonNode message = this.json.readTree(exchange.getRequestBody().readAllBytes());
+			if (!message.has("id")) {
+				exchange.sendResponseHeaders(202, -1); // a notification
+				return;
+			}
+			String method = message.get("method").asString();
+			if ("tools/call".equals(method) && this.malformedAnswers.getAndUpdate((n) -> Math.max(0, n - 1)) > 0) {
+				String malformed = "{\"jsonrpc\": \"2.0\", \"id\": " + message.get("id") + ", \"result\": {oops";
+				if (this.eventStream) {
+					respond(exchange, "text/event-stream", "event: message\ndata: " + malformed + "\n\n");
+				}
+				else {
+					respond(exchange, "application/json", malformed);
+				}
+				return;
+			}
+			Map<String, Object> response = new LinkedHashMap<>();
+			response.put("jsonrpc", "2.0");
+			response.put("id", message.get("id"));
+			response.put("result", result(method, message));
+			respond(exchange, "application/json", this.json.writeValueAsString(response));
+		}
+	}
+
+	private Object result(String method, JsonNode message) {
+		return switch (method) {
+			case "initialize" -> {
+				this.initializations.incrementAndGet();
+				yield Map.of("protocolVersion", message.at("/params/protocolVersion").asString(), "capabilities",
+						Map.of("tools", Map.of()), "serverInfo", Map.of("name", "loopback", "version", "1.0.0"));
+			}
+			case "tools/list" -> Map.of("tools", List.of(Map.of("name", "echo", "inputSchema",
+					Map.of("type", "object", "properties", Map.of("message", Map.of("type", "string"))))));
+			case "tools/call" -> Map.of("content",
+					List.of(Map.of("type", "text", "text", message.at("/params/arguments/message").asString(""))));
+			default -> Map.of();
+		};
+	}
+
+	private static void respond(HttpExchange exchange, String contentType, String body) throws IOException {
+		byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+		exchange.getResponseHeaders().set("Content-Type", contentType);
+		exchange.sendResponseHeaders(200, bytes.length);
+		try (OutputStream out = exchange.getResponseBody()) {
+			out.write(bytes);
+		}
+	}
+
+	@Override
+	public void close() {
+		this.server.stop(0);
+		this.executor.shutdownNow();
+	}
+
+}

@@ -1,0 +1,171 @@
+package io.github.mcpsupervisor.e2e;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
+import io.github.mcpsupervisor.supervisor.CallPolicy;
+import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
+import io.github.mcpsupervisor.supervisor.McpServerState;
+import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
+import io.github.mcpsupervisor.supervisor.McpSupervisors;
+import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
+import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
+import io.github.mcpsupervisor.transport.StreamableHttpConnector;
+import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The HTTP side of a Streamable HTTP server's generations, against a loopback server: one
+ * JDK HTTP client per server, and a malformed answer that is not an outage.
+ */
+class StreamableHttpClientTests {
+
+	private static final Log logger = LogFactory.getLog(StreamableHttpClientTests.class);
+
+	private static final int RESTARTS = 20;
+
+	private final ThreadPoolSupervisorScheduler scheduler = new ThreadPoolSupervisorScheduler();
+
+	private LoopbackMcpHttpServer server;
+
+	private StreamableHttpConnector connector;
+
+	private McpServerSupervisor supervisor;
+
+	@AfterEach
+	void stop() throws Exception {
+		if (this.supervisor != null) {
+			this.supervisor.stop().get(30, TimeUnit.SECONDS);
+		}
+		if (this.connector != null) {
+			this.connector.close();
+		}
+		this.scheduler.close();
+		if (this.server != null) {
+			this.server.close();
+		}
+	}
+
+	@Test
+	void generationsShareOneHttpClientWhoseThreadsEndAfterStop() throws Exception {
+		long baseline = selectorThreads();
+		start();
+		for (int restart = 1; restart <= RESTARTS; restart++) {
+			int generation = restart + 1;
+			this.supervisor.restart();
+			await().atMost(TestServers.PATIENCE)
+				.until(() -> this.supervisor.status().generation() == generation
+						&& this.supervisor.state() == McpServerState.UP);
+		}
+		long afterRestarts = selectorThreads();
+		logger.info("HTTP client selector threads: " + baseline + " before the server started, " + afterRestarts
+				+ " after " + RESTARTS + " reconnects");
+		assertThat(afterRestarts - baseline).as("HTTP client selector threads added by %d generations", RESTARTS + 1)
+			.isLessThanOrEqualTo(1);
+		this.supervisor.stop().get(30, TimeUnit.SECONDS);
+		this.connector.close();
+		this.connector = null;
+		await().atMost(TestServers.PATIENCE).until(() -> {
+			System.gc(); // the JDK's client ends its selector thread once it is
+							// unreachable
+			return selectorThreads() <= baseline;
+		});
+		await().atMost(TestServers.PATIENCE).until(() -> httpThreads().isEmpty());
+	}
+
+	@Test
+	void runWhenTheContextClosesShouldReleaseTheHttpClientOfEachServer() throws Exception {
+		this.server = new LoopbackMcpHttpServer();
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(McpSupervisorAutoConfiguration.class))
+			.withPropertyValues("mcp.servers[0].name=remote", "mcp.servers[0].transport=streamable-http",
+					"mcp.servers[0].url=" + this.server.url(null))
+			.run((context) -> {
+				assertThat(context.getBean(McpSupervisors.class).supervisor("remote").state())
+					.isEqualTo(McpServerState.UP);
+				assertThat(httpThreads()).as("threads of the server's HTTP client").isNotEmpty();
+			});
+		await().atMost(TestServers.PATIENCE)
+			.untilAsserted(() -> assertThat(httpThreads()).as("threads of the server's HTTP client after the close")
+				.isEmpty());
+	}
+
+	@Test
+	void aMalformedJsonAnswerFailsItsCallOnlyAndTheSessionGoesOn() throws Exception {
+		aMalformedAnswerFailsItsCallOnlyAndTheSessionGoesOn(false);
+	}
+
+	@Test
+	void aMalformedEventStreamAnswerFailsItsCallOnlyAndTheSessionGoesOn() throws Exception {
+		aMalformedAnswerFailsItsCallOnlyAndTheSessionGoesOn(true);
+	}
+
+	private void aMalformedAnswerFailsItsCallOnlyAndTheSessionGoesOn(boolean eventStream) throws Exception {
+		start();
+		this.server.answerMalformed(1, eventStream);
+		long started = System.nanoTime();
+		Throwable malformed = catchThrowable(() -> call("first"));
+		long failedAfter = TestServers.millis(System.nanoTime() - started);
+		assertThat(TestServers.text(call("second"))).isEqualTo("second");
+		assertThat(this.supervisor.status().generation()).as("generation after a malformed answer").isOne();
+		assertThat(this.server.initializations()).as("sessions initialized").isOne();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(failedAfter).as("ms until the call with a malformed answer failed (request timeout 10 s)")
+			.isLessThan(5000);
+		assertThat(malformed).hasMessageContaining("MCP server 'remote'")
+			.hasMessageContaining("not a valid JSON-RPC message")
+			.hasMessageNotContaining("oops");
+	}
+
+	private void start() throws Exception {
+		this.server = new LoopbackMcpHttpServer();
+		StreamableHttpServerDefinition definition = new StreamableHttpServerDefinition("remote", this.server.url(null),
+				Map.of(), Duration.ofSeconds(10), Duration.ofSeconds(10));
+		this.connector = new StreamableHttpConnector(definition);
+		this.supervisor = McpServerSupervisor.builder("remote", this.connector, this.scheduler)
+			.reconnect(new ReconnectPolicy(true, Duration.ofMillis(50), Duration.ofSeconds(2), 10, 0))
+			.calls(new CallPolicy(Duration.ofSeconds(20), CallPolicy.Retry.NEVER, true, Set.of()))
+			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(2)))
+			.build();
+		assertThat(this.supervisor.start().join().state()).isEqualTo(McpServerState.UP);
+	}
+
+	private CallToolResult call(String message) {
+		return this.supervisor.callTool(CallToolRequest.builder("echo").arguments(Map.of("message", message)).build());
+	}
+
+	private static List<String> httpThreads() {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter(Thread::isAlive)
+			.map(Thread::getName)
+			.filter((name) -> name.startsWith("mcp-remote-http-"))
+			.toList();
+	}
+
+	private static long selectorThreads() {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> thread.getName().startsWith("HttpClient-")
+					&& thread.getName().endsWith("-SelectorManager"))
+			.count();
+	}
+
+}
