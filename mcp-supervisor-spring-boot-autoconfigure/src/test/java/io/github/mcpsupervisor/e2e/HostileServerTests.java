@@ -15,6 +15,7 @@ import com.sun.management.ThreadMXBean;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerStateChange;
+import io.github.mcpsupervisor.supervisor.McpServerStatus;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SupervisorListener;
@@ -157,6 +158,55 @@ class HostileServerTests {
 			.doesNotContain("this line is not JSON-RPC");
 	}
 
+	@Test
+	void aToolListThatNeverEndsFailsTheConnectionAtThePageLimit() throws Exception {
+		McpServerStatus status = supervise(listing("endless", Duration.ofSeconds(20), "endless"));
+		assertThat(status.state()).isNotEqualTo(McpServerState.UP);
+		assertThat(status.lastError()).contains("tools/list returned more than 100 pages");
+	}
+
+	@Test
+	void aToolListWhoseCursorsCycleFailsTheConnection() throws Exception {
+		McpServerStatus status = supervise(listing("cycle", Duration.ofSeconds(20), "cycle"));
+		assertThat(status.state()).isNotEqualTo(McpServerState.UP);
+		assertThat(status.lastError()).contains("tools/list repeated the cursor 'a'");
+	}
+
+	@Test
+	void aToolListSlowerThanTheRequestTimeoutFailsTheConnection() throws Exception {
+		McpServerStatus status = supervise(listing("slow", Duration.ofSeconds(1), "endless", "50"));
+		assertThat(status.state()).isNotEqualTo(McpServerState.UP);
+		assertThat(status.lastError()).contains("listing the tools took longer than the request timeout (1000 ms)");
+	}
+
+	@Test
+	void aServerWithMoreToolsThanTheLimitFailsToConnect() throws Exception {
+		McpServerStatus status = supervise(listing("many", Duration.ofSeconds(20), "many", "1001", "100"));
+		assertThat(status.state()).isNotEqualTo(McpServerState.UP);
+		assertThat(status.lastError()).contains("the server listed more than 1000 tools");
+	}
+
+	@Test
+	void aServerWithAsManyToolsAsTheLimitConnects() throws Exception {
+		McpServerStatus status = supervise(listing("many", Duration.ofSeconds(20), "many", "1000", "10"));
+		assertThat(status.state()).isEqualTo(McpServerState.UP);
+		assertThat(status.tools()).hasSize(1000);
+	}
+
+	private static StdioServerDefinition listing(String name, Duration requestTimeout, String... args) {
+		List<String> command = new ArrayList<>(
+				List.of("-cp", System.getProperty("java.class.path"), ListingMcpServer.class.getName()));
+		command.addAll(List.of(args));
+		return new StdioServerDefinition(name, TestServers.java(), command, Map.of(), null, requestTimeout,
+				Duration.ofSeconds(20), Duration.ofSeconds(1));
+	}
+
+	// Supervises the server and returns its status after the first attempt.
+	private McpServerStatus supervise(StdioServerDefinition definition) throws Exception {
+		this.supervisor = builder(definition).build();
+		return this.supervisor.start().get(TestServers.PATIENCE.toSeconds(), TimeUnit.SECONDS);
+	}
+
 	private static boolean isBlockedWriting(String threadName) {
 		return Thread.getAllStackTraces()
 			.entrySet()
@@ -178,7 +228,12 @@ class HostileServerTests {
 	}
 
 	private void start(StdioServerDefinition definition) {
-		this.supervisor = McpServerSupervisor
+		this.supervisor = builder(definition).build();
+		assertThat(this.supervisor.start().join().state()).isEqualTo(McpServerState.UP);
+	}
+
+	private McpServerSupervisor.Builder builder(StdioServerDefinition definition) {
+		return McpServerSupervisor
 			.builder(definition.name(), new StdioConnector(definition, this.scheduler::execute), this.scheduler)
 			.reconnect(FAST)
 			.calls(TestServers.NO_WAIT)
@@ -190,9 +245,7 @@ class HostileServerTests {
 					HostileServerTests.this.changes.add(change);
 				}
 
-			})
-			.build();
-		assertThat(this.supervisor.start().join().state()).isEqualTo(McpServerState.UP);
+			});
 	}
 
 	private CallToolResult call(String tool, Map<String, Object> arguments) {
