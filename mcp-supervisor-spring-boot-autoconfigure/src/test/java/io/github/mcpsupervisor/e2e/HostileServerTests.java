@@ -193,6 +193,34 @@ class HostileServerTests {
 		assertThat(status.tools()).hasSize(1000);
 	}
 
+	@Test
+	void aToolChangeNotificationCostsOneListing() {
+		start(TestServers.demo("changing", Map.of()));
+		long before = listRequests();
+		assertThat(TestServers.text(call("add-tool", Map.of("name", "late")))).isEqualTo("added late");
+		await().atMost(TestServers.PATIENCE).until(() -> this.supervisor.tools().find("late") != null);
+		assertThat(listRequests() - before).as("tools/list requests for one notification").isOne();
+	}
+
+	@Test
+	void aFloodOfToolChangeNotificationsCostsAFewListingsPerSecond() {
+		start(TestServers.demo("notifying", Map.of()));
+		long before = listRequests();
+		long started = System.nanoTime();
+		String sent = TestServers.text(call("notify-flood", Map.of("seconds", 3)));
+		long took = TestServers.millis(System.nanoTime() - started);
+		long listings = listRequests() - before;
+		logger.info("a tools/list_changed flood (" + sent + " in " + took + " ms) cost " + listings
+				+ " tools/list requests, " + (listings * 1000 / took) + " per second");
+		assertThat(listings).as("tools/list requests during a 3 s flood").isLessThanOrEqualTo(3 * 10 + 5);
+		assertThat(this.supervisor.status().generation()).isOne();
+		assertThat(TestServers.text(call("echo", Map.of("message", "still here")))).isEqualTo("still here");
+	}
+
+	private long listRequests() {
+		return Long.parseLong(TestServers.text(call("list-requests", Map.of())));
+	}
+
 	private static StdioServerDefinition listing(String name, Duration requestTimeout, String... args) {
 		List<String> command = new ArrayList<>(
 				List.of("-cp", System.getProperty("java.class.path"), ListingMcpServer.class.getName()));
