@@ -17,9 +17,12 @@ import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerStateChange;
 import io.github.mcpsupervisor.supervisor.McpServerStatus;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
+import io.github.mcpsupervisor.supervisor.McpSupervisors;
+import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
+import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import io.github.mcpsupervisor.transport.StdioConnector;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -32,6 +35,7 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.ai.tool.ToolCallback;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
@@ -215,6 +219,24 @@ class HostileServerTests {
 		assertThat(listings).as("tools/list requests during a 3 s flood").isLessThanOrEqualTo(3 * 10 + 5);
 		assertThat(this.supervisor.status().generation()).isOne();
 		assertThat(TestServers.text(call("echo", Map.of("message", "still here")))).isEqualTo("still here");
+	}
+
+	@Test
+	void aResultLargerThanTheLimitReachesTheModelTruncatedWithAMarker() {
+		start(TestServers.demo("big", Map.of()));
+		ToolCallback bigResult = Arrays.stream(callbacks())
+			.filter((callback) -> callback.getToolDefinition().name().equals("big_big-result"))
+			.findFirst()
+			.orElseThrow();
+		String result = bigResult.call("{\"megabytes\": 12}");
+		assertThat(result).endsWith("…[truncated: 12 MB result, limit 1 MB]");
+		assertThat(result.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo((int) MB + 100);
+	}
+
+	private ToolCallback[] callbacks() {
+		return new McpSupervisorToolCallbackProvider(new McpSupervisors(List
+			.of(new SupervisedServer(this.supervisor, false, false, Duration.ofSeconds(1), Duration.ofSeconds(1)))))
+			.getToolCallbacks();
 	}
 
 	private long listRequests() {

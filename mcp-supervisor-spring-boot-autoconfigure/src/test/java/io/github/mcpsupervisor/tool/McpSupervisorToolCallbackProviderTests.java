@@ -17,6 +17,8 @@ import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.VirtualScheduler;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.ai.tool.ToolCallback;
@@ -161,6 +163,42 @@ class McpSupervisorToolCallbackProviderTests {
 		assertThat(namesOf(both.getToolCallbacks(), first)).as("names of %s once %s is up too", first, second)
 			.isEqualTo(alone);
 		return Map.of("a", namesOf(both.getToolCallbacks(), "a"), "a_b", namesOf(both.getToolCallbacks(), "a_b"));
+	}
+
+	@Test
+	void aResultLargerThanTheLimitIsCutAndMarked() {
+		startUp();
+		// two bytes each in UTF-8: the cut must not split one
+		String text = "é".repeat(3 * 1024 * 1024);
+		this.connector.last().onCall = (
+				request) -> CallToolResult.builder().content(List.of(TextContent.builder(text).build())).build();
+		String result = this.provider.getToolCallbacks()[0].call("{}");
+		assertThat(result).startsWith("[{\"text\":\"éé").endsWith("é…[truncated: 6 MB result, limit 1 MB]");
+		assertThat(result.getBytes(StandardCharsets.UTF_8).length)
+			.isLessThanOrEqualTo(SupervisedToolCallback.MAX_RESULT_BYTES + 64);
+	}
+
+	@Test
+	void anErrorLargerThanTheLimitIsCutAndMarked() {
+		startUp();
+		this.connector.last().onCall = (request) -> CallToolResult.builder()
+			.content(List.of(TextContent.builder("x".repeat(2 * 1024 * 1024)).build()))
+			.isError(true)
+			.build();
+		assertThatExceptionOfType(ToolExecutionException.class)
+			.isThrownBy(() -> this.provider.getToolCallbacks()[0].call("{}"))
+			.havingCause()
+			.withMessageStartingWith("Error calling tool: ")
+			.withMessageEndingWith("…[truncated: 2 MB result, limit 1 MB]");
+	}
+
+	@Test
+	void aResultWithinTheLimitIsUntouched() {
+		startUp();
+		String text = "x".repeat(SupervisedToolCallback.MAX_RESULT_BYTES - 64);
+		this.connector.last().onCall = (
+				request) -> CallToolResult.builder().content(List.of(TextContent.builder(text).build())).build();
+		assertThat(this.provider.getToolCallbacks()[0].call("{}")).isEqualTo("[{\"text\":\"" + text + "\"}]");
 	}
 
 	private McpServerSupervisor supervisor(String name, FakeConnector connector) {
