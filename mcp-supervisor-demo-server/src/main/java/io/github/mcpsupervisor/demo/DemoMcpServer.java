@@ -4,10 +4,13 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
 
@@ -27,12 +30,13 @@ import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
 /**
  * A small stdio MCP server with tools that make supervision visible: {@code echo},
  * {@code add}, {@code crash} (replies, then exits), {@code slow}, {@code pid},
- * {@code add-tool} (registers one more tool and notifies the client) and misbehaviours of
- * third-party servers ({@code freeze}, {@code garbage}, {@code flood-stderr},
- * {@code flood-stdout}, {@code spawn-helper}). {@code slow} and {@code slow-write} write
- * {@value #CALL_STARTED} and their name to stderr when a call reaches them. With the
- * environment variable {@code DEMO_EXIT_AFTER_MS} set it exits with code 1 that long
- * after it started.
+ * {@code add-tool} (registers one more tool and notifies the client),
+ * {@code list-requests} (how many {@code tools/list} requests it received) and
+ * misbehaviours of third-party servers ({@code freeze}, {@code garbage},
+ * {@code flood-stderr}, {@code flood-stdout}, {@code spawn-helper}, {@code notify-flood},
+ * {@code big-result}). {@code slow} and {@code slow-write} write {@value #CALL_STARTED}
+ * and their name to stderr when a call reaches them. With the environment variable
+ * {@code DEMO_EXIT_AFTER_MS} set it exits with code 1 that long after it started.
  *
  * <p>
  * It exits when its standard input closes, as a stdio server should. Run it with
@@ -56,7 +60,8 @@ public final class DemoMcpServer {
 		System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
 		System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
 		System.setProperty("logback.configurationFile", "io/github/mcpsupervisor/demo/demo-logback.xml");
-		ExitOnEndOfInput stdin = new ExitOnEndOfInput(System.in);
+		ToolsListCounter listings = new ToolsListCounter(System.in);
+		ExitOnEndOfInput stdin = new ExitOnEndOfInput(listings);
 		PrintStream protocol = System.out;
 		// stdout carries the protocol only: whatever logging is on the class path goes to
 		// stderr
@@ -68,7 +73,8 @@ public final class DemoMcpServer {
 			.serverInfo("mcp-supervisor-demo", "1.0.0")
 			.capabilities(ServerCapabilities.builder().tools(true).build())
 			.tools(echo(), add(), crash(), slow(), slowWrite(), pid(), addTool(server), freeze(stdin),
-					garbage(protocol), floodStderr(), floodStdout(protocol), spawnHelper())
+					garbage(protocol), floodStderr(), floodStdout(protocol), spawnHelper(), notifyFlood(server),
+					listRequests(listings), bigResult())
 			.build());
 		exitLaterIfAsked(System.getenv("DEMO_EXIT_AFTER_MS"));
 		System.err.println("demo MCP server ready, pid " + ProcessHandle.current().pid());
@@ -236,6 +242,41 @@ public final class DemoMcpServer {
 		});
 	}
 
+	private static SyncToolSpecification notifyFlood(AtomicReference<McpSyncServer> server) {
+		Tool tool = Tool
+			.builder("notify-flood", schema(Map.of("seconds", Map.of("type", "integer")), List.of("seconds")))
+			.description("Sends notifications/tools/list_changed every millisecond for the given number of seconds, "
+					+ "then replies with how many it sent")
+			.build();
+		return spec(tool, (exchange, request) -> {
+			long until = System.nanoTime() + TimeUnit.SECONDS.toNanos((long) number(request, "seconds"));
+			long sent = 0;
+			while (System.nanoTime() < until) {
+				server.get().notifyToolsListChanged();
+				sent++;
+				pause(1);
+			}
+			return text("sent " + sent + " notifications");
+		});
+	}
+
+	private static SyncToolSpecification listRequests(ToolsListCounter listings) {
+		Tool tool = Tool.builder("list-requests", NO_ARGUMENTS)
+			.description("Returns how many tools/list requests this server has received")
+			.annotations(ToolAnnotations.builder().readOnlyHint(true).build())
+			.build();
+		return spec(tool, (exchange, request) -> text(String.valueOf(listings.count())));
+	}
+
+	private static SyncToolSpecification bigResult() {
+		Tool tool = Tool
+			.builder("big-result", schema(Map.of("megabytes", Map.of("type", "integer")), List.of("megabytes")))
+			.description("Returns a text of the given number of megabytes")
+			.annotations(ToolAnnotations.builder().readOnlyHint(true).build())
+			.build();
+		return spec(tool, (exchange, request) -> text("x".repeat((int) number(request, "megabytes") * 1024 * 1024)));
+	}
+
 	// Tells whoever reads stderr that a call reached its handler.
 	private static void markStarted(String tool) {
 		System.err.println(CALL_STARTED + tool);
@@ -269,6 +310,61 @@ public final class DemoMcpServer {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
+	}
+
+	/**
+	 * Counts the {@code tools/list} requests on standard input: the SDK's server offers
+	 * no hook into its own listing.
+	 */
+	private static final class ToolsListCounter extends FilterInputStream {
+
+		private static final byte[] METHOD = "\"tools/list\"".getBytes(StandardCharsets.UTF_8);
+
+		private final AtomicLong count = new AtomicLong();
+
+		private int matched;
+
+		ToolsListCounter(InputStream in) {
+			super(in);
+		}
+
+		long count() {
+			return this.count.get();
+		}
+
+		@Override
+		public int read() throws IOException {
+			int b = super.read();
+			if (b != -1) {
+				scan((byte) b);
+			}
+			return b;
+		}
+
+		@Override
+		public int read(byte[] b, int off, int len) throws IOException {
+			int n = super.read(b, off, len);
+			for (int i = 0; i < n; i++) {
+				scan(b[off + i]);
+			}
+			return n;
+		}
+
+		// The pattern starts with a quote that occurs nowhere else in it: a mismatch
+		// restarts the match at that quote.
+		private void scan(byte b) {
+			if (b == METHOD[this.matched]) {
+				this.matched++;
+				if (this.matched == METHOD.length) {
+					this.count.incrementAndGet();
+					this.matched = 0;
+				}
+			}
+			else {
+				this.matched = (b == METHOD[0]) ? 1 : 0;
+			}
+		}
+
 	}
 
 	/**

@@ -19,6 +19,9 @@ final class Generation {
 
 	@Nullable Cancellable probeTimer;
 
+	/** The pause after a tool listing, before the next one may start. */
+	@Nullable Cancellable syncTimer;
+
 	int failedProbes;
 
 	/** Why the supervisor ended this generation itself, if it did. */
@@ -41,6 +44,10 @@ final class Generation {
 		if (this.probeTimer != null) {
 			this.probeTimer.cancel();
 			this.probeTimer = null;
+		}
+		if (this.syncTimer != null) {
+			this.syncTimer.cancel();
+			this.syncTimer = null;
 		}
 	}
 

@@ -19,8 +19,9 @@ public interface McpConnection {
 
 	/**
 	 * Spawns the server, initializes the session and discovers its tools (following
-	 * pagination). Blocks at most the initialization timeout plus the termination bound.
-	 * On failure the process tree is already terminated.
+	 * pagination within limits). Blocks at most the initialization timeout, the request
+	 * timeout (the tool listing) and the termination bound. On failure the process tree
+	 * is already terminated.
 	 * @throws McpConnectException if the connection could not be established
 	 */
 	void open() throws McpConnectException;
@@ -32,7 +33,7 @@ public interface McpConnection {
 	List<Tool> tools();
 
 	/**
-	 * Lists the server's tools again, following pagination.
+	 * Lists the server's tools again, following pagination within limits, each name once.
 	 * @return the tools
 	 */
 	List<Tool> listTools();

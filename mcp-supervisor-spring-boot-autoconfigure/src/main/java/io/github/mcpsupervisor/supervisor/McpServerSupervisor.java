@@ -49,7 +49,7 @@ public final class McpServerSupervisor {
 				this.waiters);
 		this.retirements = new Retirements(this.state, this.lock, this.policy, this.work);
 		LivenessProbe probe = new LivenessProbe(builder.healthCheck, builder.scheduler, this.lock, this);
-		ToolSync toolSync = new ToolSync(this, this.lock, this.work);
+		ToolSync toolSync = new ToolSync(this, this.lock, this.work, builder.scheduler);
 		this.attempts = new Attempts(this.state, this.lock, this.policy, builder.connector, builder.scheduler,
 				this.work, this.waiters, probe, toolSync, this.retirements);
 		this.retirements.setAttempts(this.attempts);

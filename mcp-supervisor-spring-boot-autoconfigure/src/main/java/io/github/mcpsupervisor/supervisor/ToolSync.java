@@ -1,17 +1,29 @@
 package io.github.mcpsupervisor.supervisor;
 
+import java.time.Duration;
 import java.util.List;
 
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Keeps a server's tool set in step with its live generation after the server announced a
- * change: at most one listing runs per generation, and announcements that arrive during
- * it cause exactly one more.
+ * change: at most one listing runs per generation and at most one waits, announcements
+ * that arrive in the meantime are folded into the waiting one, and a listing starts no
+ * sooner than {@link #PAUSE} after the previous one ended. A listing that finds the tools
+ * unchanged swaps nothing.
  */
 final class ToolSync {
+
+	/**
+	 * How long a server's next listing waits after the previous one ended. A lone
+	 * announcement is listed at once; a server that announces changes without pause costs
+	 * at most about ten listings a second instead of one per announcement, and a burst of
+	 * real changes is still seen within this pause of its end.
+	 */
+	static final Duration PAUSE = Duration.ofMillis(100);
 
 	private static final Log logger = LogFactory.getLog(ToolSync.class);
 
@@ -21,10 +33,13 @@ final class ToolSync {
 
 	private final WorkTracker work;
 
-	ToolSync(McpServerSupervisor supervisor, SupervisorLock lock, WorkTracker work) {
+	private final SupervisorScheduler scheduler;
+
+	ToolSync(McpServerSupervisor supervisor, SupervisorLock lock, WorkTracker work, SupervisorScheduler scheduler) {
 		this.supervisor = supervisor;
 		this.lock = lock;
 		this.work = work;
+		this.scheduler = scheduler;
 	}
 
 	/**
@@ -47,34 +62,53 @@ final class ToolSync {
 	}
 
 	private void sync(Generation generation) {
-		boolean again = true;
-		while (again) {
-			boolean current = this.lock.read(() -> {
-				generation.syncAgain = false;
-				return isCurrent(generation);
-			});
-			if (!current) {
-				return;
-			}
-			List<Tool> listed;
-			try {
-				listed = generation.connection.listTools();
-			}
-			catch (RuntimeException ex) {
-				logger.warn("MCP server '" + this.supervisor.name()
-						+ "': re-listing tools after a change notification failed: " + ex.getMessage());
-				this.lock.read(() -> generation.syncRunning = false);
-				return;
-			}
-			again = this.lock.locked(() -> {
-				if (!isCurrent(generation)) {
-					return false;
-				}
-				this.supervisor.swapTools(new ToolSet(generation.connection.generation(), listed));
-				generation.syncRunning = generation.syncAgain;
-				return generation.syncAgain;
-			});
+		boolean current = this.lock.read(() -> {
+			generation.syncAgain = false;
+			return isCurrent(generation);
+		});
+		if (!current) {
+			return;
 		}
+		List<Tool> listed = list(generation);
+		this.lock.locked(() -> {
+			if (!isCurrent(generation)) {
+				return;
+			}
+			ToolSet tools = this.supervisor.tools();
+			if (listed != null
+					&& (tools.generation() != generation.connection.generation() || !tools.tools().equals(listed))) {
+				this.supervisor.swapTools(new ToolSet(generation.connection.generation(), listed));
+			}
+			// still running until the pause is over: announcements meanwhile wait for it
+			generation.syncTimer = this.scheduler.schedule(PAUSE, () -> paused(generation));
+		});
+	}
+
+	// The tools, or null when listing them failed (the current set is kept).
+	private @Nullable List<Tool> list(Generation generation) {
+		try {
+			return generation.connection.listTools();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("MCP server '" + this.supervisor.name()
+					+ "': re-listing tools after a change notification failed: " + ex.getMessage());
+			return null;
+		}
+	}
+
+	private void paused(Generation generation) {
+		this.lock.locked(() -> {
+			generation.syncTimer = null;
+			if (!isCurrent(generation)) {
+				return;
+			}
+			if (generation.syncAgain) {
+				this.work.track(() -> sync(generation));
+			}
+			else {
+				generation.syncRunning = false;
+			}
+		});
 	}
 
 	// Under the lock: a listing of a retired generation is dropped.

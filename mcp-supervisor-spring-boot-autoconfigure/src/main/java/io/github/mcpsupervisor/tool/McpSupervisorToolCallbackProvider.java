@@ -1,7 +1,9 @@
 package io.github.mcpsupervisor.tool;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
@@ -41,7 +43,8 @@ public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvid
 	}
 
 	/**
-	 * Returns the callbacks of the current tool sets; rebuilt only after a swap.
+	 * Returns the callbacks of the current tool sets; rebuilt only after a swap. Their
+	 * names are unique, and a tool's name does not depend on which other servers are up.
 	 * @return the callbacks, in configuration order of the servers
 	 */
 	@Override
@@ -68,13 +71,17 @@ public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvid
 
 	private static ToolCallback[] build(List<McpServerSupervisor> supervisors, List<ToolSet> toolSets,
 			ToolCallObserver observer) {
-		McpToolNames names = new McpToolNames();
+		McpToolNames names = new McpToolNames(supervisors.stream().map(McpServerSupervisor::name).toList());
 		List<ToolCallback> callbacks = new ArrayList<>();
 		for (int i = 0; i < supervisors.size(); i++) {
 			McpServerSupervisor supervisor = supervisors.get(i);
+			Set<String> seen = new HashSet<>();
 			for (Tool tool : toolSets.get(i).tools()) {
-				callbacks.add(new SupervisedToolCallback(supervisor, tool, names.assign(supervisor.name(), tool.name()),
-						observer));
+				// a tool listed twice is exposed once (its listing warned about it)
+				if (seen.add(tool.name())) {
+					callbacks.add(new SupervisedToolCallback(supervisor, tool,
+							names.assign(supervisor.name(), tool.name()), observer));
+				}
 			}
 		}
 		return callbacks.toArray(ToolCallback[]::new);

@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.tool;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 
@@ -27,6 +28,16 @@ import org.springframework.util.StringUtils;
  * working after it, and never reaches a closed client.
  */
 public final class SupervisedToolCallback implements ToolCallback {
+
+	/**
+	 * The most bytes (UTF-8) of a result, or of an error, handed to the model; beyond it
+	 * the text is cut and ends with a marker that says so. 1 MB is about 250,000 tokens,
+	 * more than most models' whole context, yet short enough that one result cannot
+	 * exhaust the application's memory or a request's cost.
+	 */
+	public static final int MAX_RESULT_BYTES = 1024 * 1024;
+
+	private static final int MB = 1024 * 1024;
 
 	private static final JsonHelper jsonHelper = new JsonHelper();
 
@@ -80,10 +91,10 @@ public final class SupervisedToolCallback implements ToolCallback {
 			if (Boolean.TRUE.equals(result.isError())) {
 				outcome = Outcome.ERROR;
 				throw new ToolExecutionException(this.definition,
-						new IllegalStateException("Error calling tool: " + result.content()));
+						new IllegalStateException(bounded("Error calling tool: " + result.content())));
 			}
 			outcome = Outcome.SUCCESS;
-			return jsonHelper.toJson(result.content());
+			return bounded(jsonHelper.toJson(result.content()));
 		}
 		catch (McpError ex) {
 			outcome = Outcome.ERROR;
@@ -106,6 +117,32 @@ public final class SupervisedToolCallback implements ToolCallback {
 			this.observer.called(this.supervisor.name(), this.tool.name(), outcome,
 					Duration.ofNanos(System.nanoTime() - started));
 		}
+	}
+
+	/**
+	 * Cuts a text longer than {@link #MAX_RESULT_BYTES} in UTF-8, never inside a
+	 * character, and marks the cut.
+	 * @param text the text for the model
+	 * @return the text, or its start followed by the marker
+	 */
+	static String bounded(String text) {
+		if ((long) text.length() * 3 <= MAX_RESULT_BYTES) {
+			return text; // a char is at most 3 bytes in UTF-8
+		}
+		byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+		if (bytes.length <= MAX_RESULT_BYTES) {
+			return text;
+		}
+		int end = MAX_RESULT_BYTES;
+		while (end > 0 && (bytes[end] & 0xC0) == 0x80) {
+			end--; // a continuation byte: the character started before
+		}
+		return new String(bytes, 0, end, StandardCharsets.UTF_8) + "…[truncated: " + size(bytes.length)
+				+ " result, limit " + size(MAX_RESULT_BYTES) + "]";
+	}
+
+	private static String size(long bytes) {
+		return (bytes >= MB) ? Math.round((double) bytes / MB) + " MB" : Math.round((double) bytes / 1024) + " KB";
 	}
 
 	private CallToolResult callServer(String toolInput, @Nullable ToolContext toolContext) {

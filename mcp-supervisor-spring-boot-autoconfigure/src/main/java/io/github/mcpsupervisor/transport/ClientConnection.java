@@ -68,9 +68,7 @@ abstract class ClientConnection implements McpConnection {
 	@Override
 	public List<Tool> listTools() {
 		try {
-			List<Tool> listed = McpClients
-				.requireResult(requireClient().listTools().timeout(this.requestTimeout).block())
-				.tools();
+			List<Tool> listed = ToolListing.listAll(requireClient(), this.server, this.requestTimeout);
 			afterListing();
 			return listed;
 		}

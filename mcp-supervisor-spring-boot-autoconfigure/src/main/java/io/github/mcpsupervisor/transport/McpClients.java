@@ -10,7 +10,6 @@ import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema.Implementation;
 import org.jspecify.annotations.Nullable;
-import reactor.core.publisher.Mono;
 
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.core.io.support.PropertiesLoaderUtils;
@@ -29,16 +28,16 @@ final class McpClients {
 	// Builds the asynchronous client of a generation; the supervisor blocks on it itself
 	// so that a ping can have its own timeout. The SDK applies its request timeout to the
 	// initialize request too: it gets the longer of the two, and calls are bounded by the
-	// request timeout where they are blocked on (ClientConnection).
+	// request timeout where they are blocked on (ClientConnection). Tool change
+	// notifications bypass the client, which would list the tools for each of them.
 	static McpAsyncClient create(McpClientTransport transport, Duration requestTimeout, Duration initializationTimeout,
 			Runnable toolsChanged) {
 		Duration sdkRequestTimeout = (requestTimeout.compareTo(initializationTimeout) >= 0) ? requestTimeout
 				: initializationTimeout;
-		return McpClient.async(transport)
+		return McpClient.async(new ToolsChangeDivertingTransport(transport, toolsChanged))
 			.requestTimeout(sdkRequestTimeout)
 			.initializationTimeout(initializationTimeout)
 			.clientInfo(CLIENT_INFO)
-			.toolsChangeConsumer((ignored) -> Mono.fromRunnable(toolsChanged))
 			.build();
 	}
 

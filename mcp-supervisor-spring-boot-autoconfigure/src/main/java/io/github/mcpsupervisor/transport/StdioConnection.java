@@ -14,6 +14,7 @@ import io.github.mcpsupervisor.supervisor.ExitStatus;
 import io.github.mcpsupervisor.supervisor.Failures;
 import io.github.mcpsupervisor.supervisor.McpConnectException;
 import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
+import io.github.mcpsupervisor.transport.ToolListing.ToolListingException;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpError;
@@ -84,7 +85,7 @@ final class StdioConnection extends ClientConnection {
 		}, this.executor);
 		try {
 			created.initialize().block();
-			this.tools = McpClients.requireResult(created.listTools().block()).tools();
+			this.tools = ToolListing.listAll(created, this.definition.name(), this.definition.requestTimeout());
 			started.rememberDescendants();
 		}
 		catch (RuntimeException ex) {
@@ -115,11 +116,12 @@ final class StdioConnection extends ClientConnection {
 		return (line != null) ? new ExitStatus(exit.exitCode(), this.definition.redact(line)) : exit;
 	}
 
-	// A failure of the process's own making (an answered error, a timeout) leaves it
-	// running; any other failure may be its exit, seen a moment later.
+	// A failure of the process's own making (an answered error, a timeout, a listing
+	// over a limit) leaves it running; any other failure may be its exit, seen a moment
+	// later.
 	private static Duration exitSettleTime(RuntimeException ex) {
 		boolean answeredOrTimedOut = Failures.cause(ex, McpError.class) != null
-				|| Failures.cause(ex, TimeoutException.class) != null;
+				|| Failures.cause(ex, TimeoutException.class) != null || ex instanceof ToolListingException;
 		return answeredOrTimedOut ? Duration.ZERO : EXIT_SETTLE_TIME;
 	}
 

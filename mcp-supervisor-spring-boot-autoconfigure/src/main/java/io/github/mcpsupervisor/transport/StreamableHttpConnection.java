@@ -69,7 +69,7 @@ final class StreamableHttpConnection extends ClientConnection {
 		this.client = created;
 		try {
 			created.initialize().block();
-			this.tools = McpClients.requireResult(created.listTools().block()).tools();
+			this.tools = ToolListing.listAll(created, this.definition.name(), this.definition.requestTimeout());
 		}
 		catch (RuntimeException ex) {
 			closeClient();

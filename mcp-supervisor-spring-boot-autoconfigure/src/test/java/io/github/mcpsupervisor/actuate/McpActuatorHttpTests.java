@@ -71,7 +71,7 @@ class McpActuatorHttpTests {
 		assertThat(mcp.at("/details/demo/required").asBoolean()).isTrue();
 		assertThat(mcp.at("/details/demo/pid").asLong()).isPositive();
 		assertThat(mcp.at("/details/demo/uptime").asString()).startsWith("PT");
-		assertThat(mcp.at("/details/demo/tools").asInt()).isEqualTo(12);
+		assertThat(mcp.at("/details/demo/tools").asInt()).isEqualTo(15);
 		assertThat(mcp.at("/details/broken/state").asString()).isEqualTo("FAILED");
 		assertThat(mcp.at("/details/broken/lastError").asString()).contains("/nonexistent/mcp-server");
 	}

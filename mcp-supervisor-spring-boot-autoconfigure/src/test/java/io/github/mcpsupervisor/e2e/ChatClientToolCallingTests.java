@@ -106,6 +106,48 @@ class ChatClientToolCallingTests {
 	}
 
 	@Test
+	void duplicateAndCollidingToolsOfTwoServersLeaveEveryNameUnique() {
+		// server a lists echo three times, and a's b_c and a_b's c could both be a_b_c
+		new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(McpSupervisorAutoConfiguration.class, ToolCallingAutoConfiguration.class))
+			.withPropertyValues(listingServerProperties(0, "a", "b_c", "echo", "echo", "echo"))
+			.withPropertyValues(listingServerProperties(1, "a_b", "c", "echo"))
+			.run((context) -> {
+				ToolCallbackProvider tools = context.getBean(ToolCallbackProvider.class);
+				ChatClient chatClient = ChatClient
+					.builder(new ScriptedChatModel(ScriptedChatModel.toolCall("a_echo", "{}"),
+							ScriptedChatModel.toolCall("a_b_c", "{}")))
+					.defaultTools(tools)
+					.build();
+				assertThat(chatClient.prompt("echo").call().content())
+					.isEqualTo("The tool said: [{\"text\":\"echo called\"}]");
+				assertThat(chatClient.prompt("c").call().content())
+					.isEqualTo("The tool said: [{\"text\":\"c called\"}]");
+				assertThat(tools.getToolCallbacks()).extracting((tool) -> tool.getToolDefinition().name())
+					.doesNotHaveDuplicates()
+					.contains("a_echo", "a_b_c", "a_b_echo")
+					.hasSize(4);
+			});
+	}
+
+	// A ListingMcpServer listing the given tools as mcp.servers[index].
+	private static String[] listingServerProperties(int index, String name, String... tools) {
+		String prefix = "mcp.servers[" + index + "].";
+		List<String> args = new ArrayList<>(
+				List.of("-cp", System.getProperty("java.class.path"), ListingMcpServer.class.getName(), "tools"));
+		args.addAll(List.of(tools));
+		List<String> properties = new ArrayList<>();
+		properties.add(prefix + "name=" + name);
+		properties.add(prefix + "command=" + TestServers.java());
+		for (int i = 0; i < args.size(); i++) {
+			properties.add(prefix + "args[" + i + "]=" + args.get(i));
+		}
+		properties.add(prefix + "termination-grace-period=1s");
+		return properties.toArray(String[]::new);
+	}
+
+	@Test
 	void springAiDoesNotFreezeTheSupervisedToolsAtStartup() {
 		this.contextRunner.run((context) -> {
 			assertThat(context.getBean(ToolCallbackProvider.class).getToolCallbacks()).isNotEmpty();

@@ -15,10 +15,14 @@ import com.sun.management.ThreadMXBean;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerStateChange;
+import io.github.mcpsupervisor.supervisor.McpServerStatus;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
+import io.github.mcpsupervisor.supervisor.McpSupervisors;
+import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
+import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import io.github.mcpsupervisor.transport.StdioConnector;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -31,6 +35,7 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.ai.tool.ToolCallback;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
@@ -171,6 +176,101 @@ class HostileServerTests {
 			.doesNotContain("this line is not JSON-RPC");
 	}
 
+	@Test
+	void aToolListThatNeverEndsFailsTheConnectionAtThePageLimit() throws Exception {
+		McpServerStatus status = supervise(listing("endless", Duration.ofSeconds(20), "endless"));
+		assertThat(status.state()).isNotEqualTo(McpServerState.UP);
+		assertThat(status.lastError()).contains("tools/list returned more than 100 pages");
+	}
+
+	@Test
+	void aToolListWhoseCursorsCycleFailsTheConnection() throws Exception {
+		McpServerStatus status = supervise(listing("cycle", Duration.ofSeconds(20), "cycle"));
+		assertThat(status.state()).isNotEqualTo(McpServerState.UP);
+		assertThat(status.lastError()).contains("tools/list repeated the cursor 'a'");
+	}
+
+	@Test
+	void aToolListSlowerThanTheRequestTimeoutFailsTheConnection() throws Exception {
+		McpServerStatus status = supervise(listing("slow", Duration.ofSeconds(1), "endless", "50"));
+		assertThat(status.state()).isNotEqualTo(McpServerState.UP);
+		assertThat(status.lastError()).contains("listing the tools took longer than the request timeout (1000 ms)");
+	}
+
+	@Test
+	void aServerWithMoreToolsThanTheLimitFailsToConnect() throws Exception {
+		McpServerStatus status = supervise(listing("many", Duration.ofSeconds(20), "many", "1001", "100"));
+		assertThat(status.state()).isNotEqualTo(McpServerState.UP);
+		assertThat(status.lastError()).contains("the server listed more than 1000 tools");
+	}
+
+	@Test
+	void aServerWithAsManyToolsAsTheLimitConnects() throws Exception {
+		McpServerStatus status = supervise(listing("many", Duration.ofSeconds(20), "many", "1000", "10"));
+		assertThat(status.state()).isEqualTo(McpServerState.UP);
+		assertThat(status.tools()).hasSize(1000);
+	}
+
+	@Test
+	void aToolChangeNotificationCostsOneListing() {
+		start(TestServers.demo("changing", Map.of()));
+		long before = listRequests();
+		assertThat(TestServers.text(call("add-tool", Map.of("name", "late")))).isEqualTo("added late");
+		await().atMost(TestServers.PATIENCE).until(() -> this.supervisor.tools().find("late") != null);
+		assertThat(listRequests() - before).as("tools/list requests for one notification").isOne();
+	}
+
+	@Test
+	void aFloodOfToolChangeNotificationsCostsAFewListingsPerSecond() {
+		start(TestServers.demo("notifying", Map.of()));
+		long before = listRequests();
+		long started = System.nanoTime();
+		String sent = TestServers.text(call("notify-flood", Map.of("seconds", 3)));
+		long took = TestServers.millis(System.nanoTime() - started);
+		long listings = listRequests() - before;
+		logger.info("a tools/list_changed flood (" + sent + " in " + took + " ms) cost " + listings
+				+ " tools/list requests, " + (listings * 1000 / took) + " per second");
+		assertThat(listings).as("tools/list requests during a 3 s flood").isLessThanOrEqualTo(3 * 10 + 5);
+		assertThat(this.supervisor.status().generation()).isOne();
+		assertThat(TestServers.text(call("echo", Map.of("message", "still here")))).isEqualTo("still here");
+	}
+
+	@Test
+	void aResultLargerThanTheLimitReachesTheModelTruncatedWithAMarker() {
+		start(TestServers.demo("big", Map.of()));
+		ToolCallback bigResult = Arrays.stream(callbacks())
+			.filter((callback) -> callback.getToolDefinition().name().equals("big_big-result"))
+			.findFirst()
+			.orElseThrow();
+		String result = bigResult.call("{\"megabytes\": 12}");
+		assertThat(result).endsWith("…[truncated: 12 MB result, limit 1 MB]");
+		assertThat(result.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo((int) MB + 100);
+	}
+
+	private ToolCallback[] callbacks() {
+		return new McpSupervisorToolCallbackProvider(new McpSupervisors(List
+			.of(new SupervisedServer(this.supervisor, false, false, Duration.ofSeconds(1), Duration.ofSeconds(1)))))
+			.getToolCallbacks();
+	}
+
+	private long listRequests() {
+		return Long.parseLong(TestServers.text(call("list-requests", Map.of())));
+	}
+
+	private static StdioServerDefinition listing(String name, Duration requestTimeout, String... args) {
+		List<String> command = new ArrayList<>(
+				List.of("-cp", System.getProperty("java.class.path"), ListingMcpServer.class.getName()));
+		command.addAll(List.of(args));
+		return new StdioServerDefinition(name, TestServers.java(), command, Map.of(), null, requestTimeout,
+				Duration.ofSeconds(20), Duration.ofSeconds(1));
+	}
+
+	// Supervises the server and returns its status after the first attempt.
+	private McpServerStatus supervise(StdioServerDefinition definition) throws Exception {
+		this.supervisor = builder(definition, HealthCheckPolicy.disabled(Duration.ofSeconds(5))).build();
+		return this.supervisor.start().get(TestServers.PATIENCE.toSeconds(), TimeUnit.SECONDS);
+	}
+
 	private static boolean isBlockedWriting(String threadName) {
 		return Thread.getAllStackTraces()
 			.entrySet()
@@ -196,7 +296,12 @@ class HostileServerTests {
 	}
 
 	private void start(StdioServerDefinition definition, HealthCheckPolicy healthCheck) {
-		this.supervisor = McpServerSupervisor
+		this.supervisor = builder(definition, healthCheck).build();
+		assertThat(this.supervisor.start().join().state()).isEqualTo(McpServerState.UP);
+	}
+
+	private McpServerSupervisor.Builder builder(StdioServerDefinition definition, HealthCheckPolicy healthCheck) {
+		return McpServerSupervisor
 			.builder(definition.name(), new StdioConnector(definition, this.scheduler::execute), this.scheduler)
 			.reconnect(FAST)
 			.calls(TestServers.NO_WAIT)
@@ -208,9 +313,7 @@ class HostileServerTests {
 					HostileServerTests.this.changes.add(change);
 				}
 
-			})
-			.build();
-		assertThat(this.supervisor.start().join().state()).isEqualTo(McpServerState.UP);
+			});
 	}
 
 	private CallToolResult call(String tool, Map<String, Object> arguments) {

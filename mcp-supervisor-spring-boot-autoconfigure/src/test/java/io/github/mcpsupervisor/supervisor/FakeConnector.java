@@ -122,7 +122,7 @@ public final class FakeConnector implements McpConnector {
 
 		List<Tool> tools = List.of();
 
-		Function<CallToolRequest, CallToolResult> onCall;
+		public Function<CallToolRequest, CallToolResult> onCall;
 
 		FakeConnection(int generation, Runnable toolsChanged) {
 			this.generation = generation;

@@ -310,8 +310,44 @@ class McpServerSupervisorTests {
 		assertThat(this.connector.listings).isEqualTo(1);
 		assertThat(this.supervisor.tools().names()).containsExactly("two");
 		live.toolsChanged.run();
-		this.scheduler.runReady();
+		this.scheduler.advance(ToolSync.PAUSE);
 		assertThat(this.connector.listings).isEqualTo(2);
+	}
+
+	@Test
+	void aFloodOfToolChangeNotificationsCostsOneListingPerPause() {
+		startUp();
+		FakeConnection live = this.connector.last();
+		for (int i = 0; i < 1000; i++) {
+			this.connector.serverTools = List.of(FakeConnector.tool("t" + i));
+			live.toolsChanged.run();
+			this.scheduler.advance(Duration.ofMillis(1));
+		}
+		this.scheduler.advance(Duration.ofSeconds(1));
+		assertThat(this.connector.listings).as("listings for a notification every ms for 1 s")
+			.isLessThanOrEqualTo(1000 / 100 + 1);
+		assertThat(this.supervisor.tools().names()).as("the last change is seen").containsExactly("t999");
+	}
+
+	@Test
+	void aListingThatFindsTheToolsUnchangedSwapsNothing() {
+		startUp();
+		int swapsBefore = this.swaps.size();
+		this.connector.last().toolsChanged.run();
+		this.scheduler.advance(Duration.ofSeconds(1));
+		assertThat(this.connector.listings).isOne();
+		assertThat(this.swaps).hasSize(swapsBefore);
+	}
+
+	@Test
+	void theListingPauseEndsWithItsGeneration() {
+		startUp();
+		this.connector.last().toolsChanged.run();
+		this.scheduler.runReady();
+		assertThat(this.scheduler.pendingTimers()).isPositive();
+		this.supervisor.stop();
+		this.scheduler.runReady();
+		assertThat(this.scheduler.pendingTimers()).isZero();
 	}
 
 	@Test

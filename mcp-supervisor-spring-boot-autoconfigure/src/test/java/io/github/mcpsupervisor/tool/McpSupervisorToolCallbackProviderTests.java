@@ -1,9 +1,12 @@
 package io.github.mcpsupervisor.tool;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.zip.CRC32;
 
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.FakeConnector;
@@ -14,6 +17,8 @@ import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.VirtualScheduler;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.ai.tool.ToolCallback;
@@ -33,15 +38,9 @@ class McpSupervisorToolCallbackProviderTests {
 
 	private final FakeConnector connector = new FakeConnector();
 
-	private final McpServerSupervisor supervisor = McpServerSupervisor.builder("demo", this.connector, this.scheduler)
-		.reconnect(new ReconnectPolicy(true, Duration.ofMillis(500), Duration.ofSeconds(30), 5, 0))
-		.calls(new CallPolicy(Duration.ZERO, CallPolicy.Retry.SAFE, true, Set.of()))
-		.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
-		.build();
+	private final McpServerSupervisor supervisor = supervisor("demo", this.connector);
 
-	private final McpSupervisorToolCallbackProvider provider = new McpSupervisorToolCallbackProvider(
-			new McpSupervisors(List.of(new SupervisedServer(this.supervisor, false, false, Duration.ofSeconds(1),
-					Duration.ofSeconds(1)))));
+	private final McpSupervisorToolCallbackProvider provider = provider(this.supervisor);
 
 	@Test
 	void toolsAreNamedServerUnderscoreTool() {
@@ -104,13 +103,125 @@ class McpSupervisorToolCallbackProviderTests {
 
 	@Test
 	void namesAreSanitizedCutAt64AndUniqueDeterministically() {
-		McpToolNames names = new McpToolNames();
+		McpToolNames names = new McpToolNames(List.of("fs", "server"));
 		assertThat(names.assign("fs", "read.file/v2")).isEqualTo("fs_read_file_v2");
 		assertThat(names.assign("fs", "read_file_v2")).startsWith("fs_read_file_v2_").hasSize(24);
 		String longName = names.assign("server", "t".repeat(80));
 		assertThat(longName).hasSize(64).startsWith("server_ttt");
-		assertThat(new McpToolNames().assign("server", "t".repeat(80))).isEqualTo(longName);
-		assertThat(new McpToolNames().assign("a_b", "c")).isEqualTo("a_b_c");
+		assertThat(new McpToolNames(List.of("server")).assign("server", "t".repeat(80))).isEqualTo(longName);
+		assertThat(new McpToolNames(List.of("a_b")).assign("a_b", "c")).isEqualTo("a_b_c");
+	}
+
+	@Test
+	void aToolListedMoreThanOnceIsExposedOnce() {
+		this.connector.serverTools = List.of(FakeConnector.tool("echo"), FakeConnector.tool("echo"),
+				FakeConnector.tool("echo"), FakeConnector.tool("add"));
+		startUp();
+		assertThat(names(this.provider.getToolCallbacks())).containsExactly("demo_echo", "demo_add");
+	}
+
+	@Test
+	void aHashedNameThatCollidesIsHashedAgain() {
+		// the hashed name of t_x, listed first as a tool of its own
+		CRC32 crc = new CRC32();
+		crc.update("demo/t_x".getBytes(StandardCharsets.UTF_8));
+		String hashedName = String.format("t_x_%08x", crc.getValue());
+		this.connector.serverTools = List.of(FakeConnector.tool(hashedName), FakeConnector.tool("t.x"),
+				FakeConnector.tool("t_x"));
+		startUp();
+		assertThat(names(this.provider.getToolCallbacks())).hasSize(3)
+			.doesNotHaveDuplicates()
+			.startsWith("demo_" + hashedName, "demo_t_x");
+	}
+
+	@Test
+	void aToolsNameDoesNotDependOnWhichOtherServersAreUp() {
+		// a's tool b_c and a_b's tool c could both be named a_b_c
+		Map<String, List<String>> aFirst = namesWhenUp("a", "a_b");
+		Map<String, List<String>> abFirst = namesWhenUp("a_b", "a");
+		assertThat(aFirst).isEqualTo(abFirst);
+		assertThat(aFirst.get("a_b")).containsExactly("a_b_c");
+		assertThat(aFirst.get("a")).hasSize(2).contains("a_d").noneMatch("a_b_c"::equals);
+	}
+
+	// The names of each server's tools once the first server is up, then once both are;
+	// they must not change in between.
+	private Map<String, List<String>> namesWhenUp(String first, String second) {
+		Map<String, FakeConnector> connectors = Map.of("a", new FakeConnector(), "a_b", new FakeConnector());
+		connectors.get("a").serverTools = List.of(FakeConnector.tool("b_c"), FakeConnector.tool("d"));
+		connectors.get("a_b").serverTools = List.of(FakeConnector.tool("c"));
+		McpServerSupervisor a = supervisor("a", connectors.get("a"));
+		McpServerSupervisor ab = supervisor("a_b", connectors.get("a_b"));
+		McpSupervisorToolCallbackProvider both = provider(a, ab);
+		Map<String, McpServerSupervisor> byName = Map.of("a", a, "a_b", ab);
+		byName.get(first).start();
+		this.scheduler.runReady();
+		List<String> alone = namesOf(both.getToolCallbacks(), first);
+		byName.get(second).start();
+		this.scheduler.runReady();
+		assertThat(names(both.getToolCallbacks())).doesNotHaveDuplicates();
+		assertThat(namesOf(both.getToolCallbacks(), first)).as("names of %s once %s is up too", first, second)
+			.isEqualTo(alone);
+		return Map.of("a", namesOf(both.getToolCallbacks(), "a"), "a_b", namesOf(both.getToolCallbacks(), "a_b"));
+	}
+
+	@Test
+	void aResultLargerThanTheLimitIsCutAndMarked() {
+		startUp();
+		// two bytes each in UTF-8: the cut must not split one
+		String text = "é".repeat(3 * 1024 * 1024);
+		this.connector.last().onCall = (
+				request) -> CallToolResult.builder().content(List.of(TextContent.builder(text).build())).build();
+		String result = this.provider.getToolCallbacks()[0].call("{}");
+		assertThat(result).startsWith("[{\"text\":\"éé").endsWith("é…[truncated: 6 MB result, limit 1 MB]");
+		assertThat(result.getBytes(StandardCharsets.UTF_8).length)
+			.isLessThanOrEqualTo(SupervisedToolCallback.MAX_RESULT_BYTES + 64);
+	}
+
+	@Test
+	void anErrorLargerThanTheLimitIsCutAndMarked() {
+		startUp();
+		this.connector.last().onCall = (request) -> CallToolResult.builder()
+			.content(List.of(TextContent.builder("x".repeat(2 * 1024 * 1024)).build()))
+			.isError(true)
+			.build();
+		assertThatExceptionOfType(ToolExecutionException.class)
+			.isThrownBy(() -> this.provider.getToolCallbacks()[0].call("{}"))
+			.havingCause()
+			.withMessageStartingWith("Error calling tool: ")
+			.withMessageEndingWith("…[truncated: 2 MB result, limit 1 MB]");
+	}
+
+	@Test
+	void aResultWithinTheLimitIsUntouched() {
+		startUp();
+		String text = "x".repeat(SupervisedToolCallback.MAX_RESULT_BYTES - 64);
+		this.connector.last().onCall = (
+				request) -> CallToolResult.builder().content(List.of(TextContent.builder(text).build())).build();
+		assertThat(this.provider.getToolCallbacks()[0].call("{}")).isEqualTo("[{\"text\":\"" + text + "\"}]");
+	}
+
+	private McpServerSupervisor supervisor(String name, FakeConnector connector) {
+		return McpServerSupervisor.builder(name, connector, this.scheduler)
+			.reconnect(new ReconnectPolicy(true, Duration.ofMillis(500), Duration.ofSeconds(30), 5, 0))
+			.calls(new CallPolicy(Duration.ZERO, CallPolicy.Retry.SAFE, true, Set.of()))
+			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
+			.build();
+	}
+
+	private static McpSupervisorToolCallbackProvider provider(McpServerSupervisor... supervisors) {
+		return new McpSupervisorToolCallbackProvider(new McpSupervisors(Arrays.stream(supervisors)
+			.map((supervisor) -> new SupervisedServer(supervisor, false, false, Duration.ofSeconds(1),
+					Duration.ofSeconds(1)))
+			.toList()));
+	}
+
+	private static List<String> namesOf(ToolCallback[] callbacks, String server) {
+		return Arrays.stream(callbacks)
+			.map(SupervisedToolCallback.class::cast)
+			.filter((callback) -> callback.getServerName().equals(server))
+			.map((callback) -> callback.getToolDefinition().name())
+			.toList();
 	}
 
 	private void startUp() {

@@ -1,0 +1,125 @@
+package io.github.mcpsupervisor.transport;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeoutException;
+
+import io.github.mcpsupervisor.supervisor.Failures;
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.spec.McpSchema.ListToolsResult;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Lists a server's tools page by page within limits, so that a server that pages without
+ * end, cycles its cursors or lists too many tools fails the listing instead of hanging
+ * it. The SDK's own {@code listTools()} follows {@code nextCursor} without any limit.
+ */
+final class ToolListing {
+
+	/**
+	 * The most pages of one listing: {@value #MAX_TOOLS} tools in pages of ten, fewer
+	 * than any server pages that we know of.
+	 */
+	static final int MAX_PAGES = 100;
+
+	/**
+	 * The most tools of one server. Models accept far fewer tools per request (128 at
+	 * OpenAI), so more are a broken or hostile server rather than a large one.
+	 */
+	static final int MAX_TOOLS = 1000;
+
+	private static final Log logger = LogFactory.getLog(ToolListing.class);
+
+	private static final int MAX_CURSOR_SHOWN = 64;
+
+	private ToolListing() {
+	}
+
+	/**
+	 * Lists every tool of the server, each name once (the first definition wins).
+	 * @param client the client of the generation
+	 * @param server the server's name
+	 * @param timeout how long the whole listing may take, all pages together
+	 * @return the tools in the server's order
+	 * @throws ToolListingException if the listing broke a limit
+	 */
+	static List<Tool> listAll(McpAsyncClient client, String server, Duration timeout) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		Map<String, Tool> tools = new LinkedHashMap<>();
+		Set<String> duplicates = new LinkedHashSet<>();
+		Set<String> cursors = new HashSet<>();
+		String cursor = null;
+		for (int pages = 1;; pages++) {
+			ListToolsResult page = page(client, cursor, deadline, timeout);
+			for (Tool tool : (page.tools() != null) ? page.tools() : List.<Tool>of()) {
+				if (tools.putIfAbsent(tool.name(), tool) != null) {
+					duplicates.add(tool.name());
+				}
+				if (tools.size() > MAX_TOOLS) {
+					throw new ToolListingException("the server listed more than " + MAX_TOOLS + " tools (the limit)");
+				}
+			}
+			cursor = page.nextCursor();
+			if (cursor == null || cursor.isEmpty()) {
+				break;
+			}
+			if (!cursors.add(cursor)) {
+				throw new ToolListingException(
+						"tools/list repeated the cursor '" + shown(cursor) + "' (its pages cycle)");
+			}
+			if (pages == MAX_PAGES) {
+				throw new ToolListingException("tools/list returned more than " + MAX_PAGES + " pages (the limit)");
+			}
+		}
+		if (!duplicates.isEmpty()) {
+			logger.warn("MCP server '" + server + "' listed tool(s) " + new ArrayList<>(duplicates)
+					+ " more than once; each keeps its first definition");
+		}
+		return List.copyOf(tools.values());
+	}
+
+	private static ListToolsResult page(McpAsyncClient client, @Nullable String cursor, long deadline,
+			Duration timeout) {
+		long remaining = deadline - System.nanoTime();
+		if (remaining > 0) {
+			try {
+				return McpClients.requireResult(client.listTools(cursor).timeout(Duration.ofNanos(remaining)).block());
+			}
+			catch (RuntimeException ex) {
+				if (Failures.cause(ex, TimeoutException.class) == null || deadline - System.nanoTime() > 0) {
+					throw ex;
+				}
+			}
+		}
+		throw new ToolListingException(
+				"listing the tools took longer than the request timeout (" + timeout.toMillis() + " ms)");
+	}
+
+	private static String shown(String cursor) {
+		return (cursor.length() > MAX_CURSOR_SHOWN) ? cursor.substring(0, MAX_CURSOR_SHOWN) + "…" : cursor;
+	}
+
+	/**
+	 * A listing broke one of the limits: the server answered, but what it answered cannot
+	 * be used.
+	 */
+	static final class ToolListingException extends IllegalStateException {
+
+		private static final long serialVersionUID = 1L;
+
+		ToolListingException(String message) {
+			super(message);
+		}
+
+	}
+
+}

@@ -1,0 +1,94 @@
+package io.github.mcpsupervisor.e2e;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A minimal stdio MCP server, written against the wire protocol, whose {@code tools/list}
+ * misbehaves as its first argument says:
+ * <ul>
+ * <li>{@code endless [delayMillis]}: every page names a next page, each one tool;</li>
+ * <li>{@code cycle}: the cursors go {@code a}, {@code b}, {@code a}, …;</li>
+ * <li>{@code many <count> <perPage>}: that many tools, in pages of that size;</li>
+ * <li>{@code tools <name>…}: the given tools in one page, duplicates included.</li>
+ * </ul>
+ * Every tool answers a call with {@code <name> called}.
+ */
+public final class ListingMcpServer {
+
+	private ListingMcpServer() {
+	}
+
+	public static void main(String[] args) throws IOException, InterruptedException {
+		JsonMapper json = JsonMapper.builder().build();
+		PrintStream protocol = System.out;
+		System.setOut(System.err);
+		BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+		String line;
+		while ((line = in.readLine()) != null) {
+			JsonNode message = json.readTree(line);
+			if (!message.has("id") || !message.has("method")) {
+				continue;
+			}
+			Map<String, Object> response = new LinkedHashMap<>();
+			response.put("jsonrpc", "2.0");
+			response.put("id", message.get("id"));
+			response.put("result", switch (message.get("method").asString()) {
+				case "initialize" ->
+					Map.of("protocolVersion", message.at("/params/protocolVersion").asString(), "capabilities",
+							Map.of("tools", Map.of()), "serverInfo", Map.of("name", "listing", "version", "1.0.0"));
+				case "tools/list" -> page(args, message.at("/params/cursor").asString(""));
+				case "tools/call" -> Map.of("content",
+						List.of(Map.of("type", "text", "text", message.at("/params/name").asString() + " called")));
+				default -> Map.of();
+			});
+			protocol.println(json.writeValueAsString(response));
+			protocol.flush();
+		}
+	}
+
+	private static Map<String, Object> page(String[] args, String cursor) throws InterruptedException {
+		switch (args[0]) {
+			case "endless" -> {
+				if (args.length > 1) {
+					Thread.sleep(Long.parseLong(args[1]));
+				}
+				int index = cursor.isEmpty() ? 0 : Integer.parseInt(cursor);
+				return Map.of("tools", tools(List.of("t" + index)), "nextCursor", String.valueOf(index + 1));
+			}
+			case "cycle" -> {
+				return Map.of("tools", tools(List.of("t" + cursor)), "nextCursor", (cursor.equals("a")) ? "b" : "a");
+			}
+			case "many" -> {
+				int count = Integer.parseInt(args[1]);
+				int perPage = Integer.parseInt(args[2]);
+				int from = cursor.isEmpty() ? 0 : Integer.parseInt(cursor);
+				int to = Math.min(count, from + perPage);
+				List<String> names = IntStream.range(from, to).mapToObj((i) -> "t" + i).toList();
+				return (to < count) ? Map.of("tools", tools(names), "nextCursor", String.valueOf(to))
+						: Map.of("tools", tools(names));
+			}
+			case "tools" -> {
+				return Map.of("tools", tools(List.of(args).subList(1, args.length)));
+			}
+			default -> throw new IllegalArgumentException("unknown mode " + args[0]);
+		}
+	}
+
+	private static List<Map<String, Object>> tools(List<String> names) {
+		return names.stream()
+			.map((name) -> Map.<String, Object>of("name", name, "inputSchema", Map.of("type", "object")))
+			.toList();
+	}
+
+}
