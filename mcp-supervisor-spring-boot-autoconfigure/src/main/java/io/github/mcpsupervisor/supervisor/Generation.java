@@ -5,6 +5,8 @@ import java.time.Instant;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler.Cancellable;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.util.backoff.BackOffExecution;
+
 /**
  * The live generation of a supervisor and the work attached to it. Guarded by the
  * supervisor's lock.
@@ -30,6 +32,9 @@ final class Generation {
 	boolean syncRunning;
 
 	boolean syncAgain;
+
+	/** The delays before retrying a failed re-listing; null while listings succeed. */
+	@Nullable BackOffExecution syncRetries;
 
 	Generation(McpConnection connection, Instant upSince) {
 		this.connection = connection;

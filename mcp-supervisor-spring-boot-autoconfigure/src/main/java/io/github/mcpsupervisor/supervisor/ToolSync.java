@@ -8,6 +8,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.util.backoff.ExponentialBackOff;
+
 /**
  * Keeps a server's tool set in step with its live generation after the server announced a
  * change: at most one listing runs per generation and at most one waits, announcements
@@ -24,6 +26,12 @@ final class ToolSync {
 	 * real changes is still seen within this pause of its end.
 	 */
 	static final Duration PAUSE = Duration.ofMillis(100);
+
+	/** The first retry of a failed re-listing; each next one waits twice as long. */
+	static final Duration RETRY_DELAY = Duration.ofSeconds(1);
+
+	/** The longest wait between two retries of a failed re-listing. */
+	static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(30);
 
 	private static final Log logger = LogFactory.getLog(ToolSync.class);
 
@@ -74,14 +82,31 @@ final class ToolSync {
 			if (!isCurrent(generation)) {
 				return;
 			}
+			if (listed == null) {
+				// the tools may have changed: listed again after a growing delay, for as
+				// long as the generation lives
+				if (generation.syncRetries == null) {
+					generation.syncRetries = retries().start();
+				}
+				generation.syncAgain = true;
+				Duration delay = Duration.ofMillis(generation.syncRetries.nextBackOff());
+				generation.syncTimer = this.scheduler.schedule(delay, () -> paused(generation));
+				return;
+			}
+			generation.syncRetries = null;
 			ToolSet tools = this.supervisor.tools();
-			if (listed != null
-					&& (tools.generation() != generation.connection.generation() || !tools.tools().equals(listed))) {
+			if (tools.generation() != generation.connection.generation() || !tools.tools().equals(listed)) {
 				this.supervisor.swapTools(new ToolSet(generation.connection.generation(), listed));
 			}
 			// still running until the pause is over: announcements meanwhile wait for it
 			generation.syncTimer = this.scheduler.schedule(PAUSE, () -> paused(generation));
 		});
+	}
+
+	private static ExponentialBackOff retries() {
+		ExponentialBackOff backOff = new ExponentialBackOff(RETRY_DELAY.toMillis(), 2);
+		backOff.setMaxInterval(MAX_RETRY_DELAY.toMillis());
+		return backOff;
 	}
 
 	// The tools, or null when listing them failed (the current set is kept).
@@ -91,7 +116,7 @@ final class ToolSync {
 		}
 		catch (RuntimeException ex) {
 			logger.warn("MCP server '" + this.supervisor.name()
-					+ "': re-listing tools after a change notification failed: " + ex.getMessage());
+					+ "': re-listing tools after a change notification failed (retried later): " + ex.getMessage());
 			return null;
 		}
 	}

@@ -43,6 +43,9 @@ public final class FakeConnector implements McpConnector {
 
 	int listings;
 
+	/** How many of the next re-listings fail. */
+	int failingListings;
+
 	int pings;
 
 	boolean answersPings = true;
@@ -168,6 +171,10 @@ public final class FakeConnector implements McpConnector {
 		@Override
 		public List<Tool> listTools() {
 			FakeConnector.this.listings++;
+			if (FakeConnector.this.failingListings > 0) {
+				FakeConnector.this.failingListings--;
+				throw new IllegalStateException("scripted listing failure");
+			}
 			return FakeConnector.this.serverTools;
 		}
 

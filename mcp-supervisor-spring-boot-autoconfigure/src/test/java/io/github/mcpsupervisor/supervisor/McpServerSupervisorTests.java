@@ -287,6 +287,36 @@ class McpServerSupervisorTests {
 	}
 
 	@Test
+	void aFailedReListingIsRetriedWithBackoffUntilItSucceeds() {
+		startUp();
+		this.connector.serverTools = List.of(FakeConnector.tool("echo"), FakeConnector.tool("late"));
+		this.connector.failingListings = 3;
+		this.connector.last().toolsChanged.run();
+		this.scheduler.runReady();
+		assertThat(this.connector.listings).isOne();
+		this.scheduler.advance(Duration.ofSeconds(1));
+		assertThat(this.connector.listings).as("retried after 1 s").isEqualTo(2);
+		this.scheduler.advance(Duration.ofSeconds(2));
+		assertThat(this.connector.listings).as("then after 2 s more").isEqualTo(3);
+		this.scheduler.advance(Duration.ofSeconds(4));
+		assertThat(this.connector.listings).isEqualTo(4);
+		assertThat(this.supervisor.tools().names()).containsExactly("echo", "late");
+		this.scheduler.advance(Duration.ofMinutes(10));
+		assertThat(this.connector.listings).as("nothing more once it succeeded").isEqualTo(4);
+	}
+
+	@Test
+	void aFailedReListingIsNotRetriedOnceItsGenerationEnded() {
+		startUp();
+		this.connector.failingListings = 100;
+		this.connector.last().toolsChanged.run();
+		this.scheduler.runReady();
+		this.connector.last().crash(1);
+		this.scheduler.advance(Duration.ofMinutes(10));
+		assertThat(this.connector.listings).isOne();
+	}
+
+	@Test
 	void aToolTheLiveGenerationNoLongerOffersFailsClearly() {
 		startUp();
 		this.connector.serverTools = List.of(FakeConnector.tool("echo"));
