@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.UnaryOperator;
 
 import io.github.mcpsupervisor.supervisor.ExitStatus;
 import io.github.mcpsupervisor.transport.LineReader.LineTooLongException;
@@ -65,7 +66,11 @@ final class StdioServerProcess {
 	/** Whether the process leads its own process group, which holds its whole tree. */
 	private final boolean ownGroup;
 
-	private StdioServerProcess(Process process, String label, boolean ownGroup) {
+	/** Masks the configuration's secrets in what the server writes. */
+	private final UnaryOperator<String> redaction;
+
+	private StdioServerProcess(Process process, String label, boolean ownGroup, UnaryOperator<String> redaction) {
+		this.redaction = redaction;
 		this.process = process;
 		this.label = label;
 		this.ownGroup = ownGroup;
@@ -90,7 +95,8 @@ final class StdioServerProcess {
 		if (definition.workingDirectory() != null) {
 			builder.directory(definition.workingDirectory().toFile());
 		}
-		StdioServerProcess server = new StdioServerProcess(builder.start(), label, launch.ownGroup());
+		StdioServerProcess server = new StdioServerProcess(builder.start(), label, launch.ownGroup(),
+				definition::redact);
 		Thread drain = new Thread(server::drainStderr, label + "-stderr");
 		drain.setDaemon(true);
 		drain.start();
@@ -249,7 +255,7 @@ final class StdioServerProcess {
 				}
 				this.stderr.add(line);
 				if (logger.isDebugEnabled()) {
-					logger.debug(this.label + " stderr: " + StderrTail.sanitize(line));
+					logger.debug(this.label + " stderr: " + this.redaction.apply(StderrTail.sanitize(line)));
 				}
 			}
 		}

@@ -11,6 +11,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
 import com.sun.management.ThreadMXBean;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpServerState;
@@ -34,6 +36,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -161,6 +164,23 @@ class HostileServerTests {
 		assertThat(TestServers.text(call("busy", Map.of("millis", 3000)))).isEqualTo("done after 3000 ms");
 		assertThat(this.supervisor.status().generation()).isOne();
 		assertThat(this.changes).noneMatch((change) -> change.from() == McpServerState.UP);
+	}
+
+	@Test
+	void aSecretOfTheConfigurationThatAServerPrintsIsMaskedInTheDebugLog(CapturedOutput output) {
+		Logger processLogger = (Logger) LoggerFactory.getLogger("io.github.mcpsupervisor.transport.StdioServerProcess");
+		Level level = processLogger.getLevel();
+		processLogger.setLevel(Level.DEBUG);
+		try {
+			// $0 of the script is the secret-carrying argument
+			String script = "echo \"starting with $0\" >&2; exec " + TestServers.demoShellCommand();
+			start(TestServers.definition("chatty", "sh", List.of("-c", script, "--token=SECRET456"), Map.of()));
+			await().atMost(TestServers.PATIENCE).until(() -> output.toString().contains("starting with"));
+			assertThat(output).contains("starting with --token=").doesNotContain("SECRET456");
+		}
+		finally {
+			processLogger.setLevel(level);
+		}
 	}
 
 	@Test
