@@ -26,7 +26,7 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 	}
 
 	@Override
-	public McpConnector create(McpSupervisorProperties.Server server) {
+	public McpConnector create(McpServerSettings server) {
 		return switch (server.transport()) {
 			case STDIO -> new StdioConnector(server.toStdioDefinition(), this.scheduler::execute);
 			case STREAMABLE_HTTP -> {

@@ -14,6 +14,6 @@ public interface McpConnectorFactory {
 	 * @param server the server's configuration
 	 * @return its connector
 	 */
-	McpConnector create(McpSupervisorProperties.Server server);
+	McpConnector create(McpServerSettings server);
 
 }

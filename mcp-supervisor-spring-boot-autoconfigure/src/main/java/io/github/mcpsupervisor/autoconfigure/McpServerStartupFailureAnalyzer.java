@@ -29,11 +29,11 @@ class McpServerStartupFailureAnalyzer extends AbstractFailureAnalyzer<McpServerS
 	protected FailureAnalysis analyze(Throwable rootFailure, McpServerStartupException cause) {
 		String description = String.valueOf(cause.getMessage());
 		List<String> actions = new ArrayList<>();
-		List<McpSupervisorProperties.Server> servers = servers();
+		List<McpServerSettings> servers = servers();
 		for (McpServerStatus failed : cause.getFailed()) {
-			for (int index = 0; index < servers.size(); index++) {
-				if (servers.get(index).name().equals(failed.name())) {
-					actions.add(action(servers.get(index), "mcp.servers[" + index + "]"));
+			for (McpServerSettings server : servers) {
+				if (server.name().equals(failed.name())) {
+					actions.add(action(server, "mcp.servers." + server.name()));
 				}
 			}
 		}
@@ -44,17 +44,17 @@ class McpServerStartupFailureAnalyzer extends AbstractFailureAnalyzer<McpServerS
 		return new FailureAnalysis(description, String.join(String.format("%n%n"), actions), cause);
 	}
 
-	private List<McpSupervisorProperties.Server> servers() {
+	private List<McpServerSettings> servers() {
 		if (this.environment == null) {
 			return List.of();
 		}
 		return Binder.get(this.environment)
 			.bind("mcp", McpSupervisorProperties.class)
-			.map(McpSupervisorProperties::servers)
+			.map(McpSupervisorProperties::effectiveServers)
 			.orElse(List.of());
 	}
 
-	private static String action(McpSupervisorProperties.Server server, String prefix) {
+	private static String action(McpServerSettings server, String prefix) {
 		String check = switch (server.transport()) {
 			case STDIO -> String.format(
 					"Check that MCP server '%s' can start: its command '%s' (%s.command) must exist and be "

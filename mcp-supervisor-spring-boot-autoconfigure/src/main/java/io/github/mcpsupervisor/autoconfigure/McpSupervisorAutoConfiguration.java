@@ -17,6 +17,7 @@ import io.modelcontextprotocol.client.McpSyncClient;
 import org.springframework.ai.mcp.SyncMcpToolCallbackProvider;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -24,12 +25,13 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 
 /**
- * Auto-configuration of supervised MCP servers: one supervisor per entry of
+ * Auto-configuration of supervised MCP servers: one supervisor per enabled entry of
  * {@code mcp.servers}, run with the application context, and a tool callback provider
  * over all of them.
  */
 @AutoConfiguration
 @ConditionalOnClass({ McpSyncClient.class, SyncMcpToolCallbackProvider.class })
+@ConditionalOnBooleanProperty(name = "mcp.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(McpSupervisorProperties.class)
 public final class McpSupervisorAutoConfiguration {
 
@@ -59,9 +61,9 @@ public final class McpSupervisorAutoConfiguration {
 	McpSupervisors mcpSupervisors(McpSupervisorProperties properties, SupervisorScheduler scheduler,
 			McpConnectorFactory connectorFactory, ObjectProvider<SupervisorListener> listeners) {
 		SupervisorListener listener = SupervisorListener.composite(listeners.orderedStream().toList());
-		List<SupervisedServer> servers = properties.servers().stream().map((server) -> {
+		List<SupervisedServer> servers = properties.effectiveServers().stream().map((server) -> {
 			McpServerSupervisor supervisor = McpServerSupervisor
-				.builder(String.valueOf(server.name()), connectorFactory.create(server), scheduler)
+				.builder(server.name(), connectorFactory.create(server), scheduler)
 				.reconnect(server.reconnect().toPolicy())
 				.calls(server.call().toPolicy())
 				.healthCheck(server.healthCheck().toPolicy())

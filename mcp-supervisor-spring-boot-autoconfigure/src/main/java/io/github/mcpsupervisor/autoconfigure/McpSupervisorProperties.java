@@ -6,17 +6,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
-import io.github.mcpsupervisor.transport.StdioServerDefinition;
-import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Pattern;
 import org.hibernate.validator.constraints.time.DurationMin;
 import org.jspecify.annotations.Nullable;
@@ -26,52 +24,60 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * Configuration of the supervised MCP servers ({@code mcp.servers[*]}). Unknown keys are
- * rejected.
+ * Configuration of the supervised MCP servers: {@code mcp.servers.<name>.*}, keyed by
+ * name so that profiles, environment variables and command-line arguments can change one
+ * property of one server or add a server, and {@code mcp.defaults.*}, the settings each
+ * server inherits unless it sets them itself. Unknown keys are rejected.
  *
- * @param servers the MCP servers to supervise
+ * @param enabled Whether MCP servers are supervised at all
+ * @param defaults The settings every server inherits unless it sets them itself
+ * @param servers The MCP servers to supervise, by name: 1 to 32 letters, digits, '_' or
+ * '-', the prefix of the server's tool names
  */
 @ConfigurationProperties(prefix = "mcp", ignoreUnknownFields = false)
 @Validated
-@UniqueServerNames
-public record McpSupervisorProperties(@DefaultValue @Valid List<Server> servers) {
+@ValidDelays
+public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @DefaultValue @Valid Defaults defaults,
+		@DefaultValue Map<@Pattern(regexp = NAME,
+				message = "must be 1 to 32 letters, digits, '_' or '-'") String, @Valid Server> servers) {
+
+	/** The rule of a server's name. */
+	static final String NAME = "[A-Za-z0-9_-]{1,32}";
 
 	/**
-	 * One supervised MCP server.
-	 *
-	 * @param name unique name of the server: 1 to 32 letters, digits, '_' or '-'; the
-	 * prefix of its tool names
-	 * @param transport how to reach the server: 'stdio' (a child process) or
-	 * 'streamable-http'
-	 * @param command the executable that starts a stdio server (required for stdio)
-	 * @param args the arguments of the command
-	 * @param env environment variables added to those the application inherits
-	 * @param workingDirectory working directory of the server process (must exist);
-	 * default the application's
-	 * @param url the MCP endpoint of a streamable-http server, an absolute http or https
-	 * URL (required for streamable-http)
-	 * @param headers HTTP headers sent with every request to a streamable-http server
-	 * (e.g. Authorization); their values are masked wherever they are shown
-	 * @param requestTimeout timeout of each request to the server
-	 * @param initializationTimeout timeout of the initialize handshake of each connection
-	 * attempt
-	 * @param terminationGracePeriod how long the server may take to exit after its stdin
-	 * is closed and SIGTERM sent, before its whole process tree is killed
-	 * @param failOnStartupError whether the application fails to start when this server
-	 * does not connect at its first attempt
-	 * @param required whether the 'mcp' health component is DOWN while this server is not
-	 * UP; an optional server's failure shows in the details only
-	 * @param reconnect how a lost server is reconnected
-	 * @param call how tool calls behave around outages
-	 * @param healthCheck the liveness probe of a connected server
+	 * Returns the enabled servers with the settings they have once the defaults are
+	 * applied, in the order of their names.
+	 * @return the effective settings of each enabled server
 	 */
-	@ValidServer
-	public record Server(
-			@NotBlank @Pattern(regexp = "[A-Za-z0-9_-]{1,32}",
-					message = "must be 1 to 32 letters, digits, '_' or '-'") @Nullable String name,
-			@DefaultValue("stdio") McpTransportType transport, @Nullable String command,
-			@DefaultValue List<String> args, @DefaultValue Map<String, String> env, @Nullable Path workingDirectory,
-			@Nullable URI url, @DefaultValue Map<String, String> headers,
+	public List<McpServerSettings> effectiveServers() {
+		return new TreeMap<>(this.servers).entrySet()
+			.stream()
+			.filter((entry) -> entry.getValue().enabled())
+			.map((entry) -> entry.getValue().resolve(entry.getKey(), this.defaults))
+			.toList();
+	}
+
+	private static <T> T or(@Nullable T value, T inherited) {
+		return (value != null) ? value : inherited;
+	}
+
+	/**
+	 * The settings every server inherits unless it sets them itself.
+	 *
+	 * @param requestTimeout Timeout of each tool call and tool listing (all pages
+	 * together)
+	 * @param initializationTimeout Timeout of the initialize handshake of each connection
+	 * attempt
+	 * @param terminationGracePeriod How long a stdio server may take to exit after
+	 * SIGTERM before every survivor of its process group and tree is killed
+	 * @param failOnStartupError Whether the application fails to start when a server does
+	 * not connect at its first attempt
+	 * @param required Whether the 'mcp' health component is DOWN while a server is not UP
+	 * @param reconnect How a lost server is reconnected
+	 * @param call How tool calls behave around outages
+	 * @param healthCheck The liveness probe of a connected server
+	 */
+	public record Defaults(
 			@DefaultValue("20s") @DurationMin(nanos = 1, message = "must be positive") Duration requestTimeout,
 			@DefaultValue("20s") @DurationMin(nanos = 1, message = "must be positive") Duration initializationTimeout,
 			@DefaultValue("2s") @DurationMin(nanos = 1, message = "must be positive") Duration terminationGracePeriod,
@@ -79,24 +85,122 @@ public record McpSupervisorProperties(@DefaultValue @Valid List<Server> servers)
 			@DefaultValue @Valid Reconnect reconnect, @DefaultValue @Valid Call call,
 			@DefaultValue @Valid HealthCheck healthCheck) {
 
-		/**
-		 * Returns how to reach this server over Streamable HTTP.
-		 * @return the definition
-		 */
-		public StreamableHttpServerDefinition toHttpDefinition() {
-			return new StreamableHttpServerDefinition(String.valueOf(this.name),
-					java.util.Objects.requireNonNull(this.url), this.headers, this.requestTimeout,
-					this.initializationTimeout);
+	}
+
+	/**
+	 * One supervised MCP server: how to reach it, and the settings it does not inherit
+	 * from {@code mcp.defaults}.
+	 *
+	 * @param enabled Whether this server is supervised
+	 * @param transport How to reach the server: 'stdio' (a child process) or
+	 * 'streamable-http'
+	 * @param command The executable that starts a stdio server (required for stdio)
+	 * @param args The arguments of the command
+	 * @param env Environment variables added to those the application inherits
+	 * @param workingDirectory Working directory of the server process (must exist);
+	 * default the application's
+	 * @param url The MCP endpoint of a streamable-http server, an absolute http or https
+	 * URL (required for streamable-http)
+	 * @param headers HTTP headers sent with every request to a streamable-http server
+	 * (e.g. Authorization); their values are masked wherever they are shown
+	 * @param requestTimeout Timeout of each tool call and tool listing; default
+	 * mcp.defaults.request-timeout
+	 * @param initializationTimeout Timeout of the initialize handshake; default
+	 * mcp.defaults.initialization-timeout
+	 * @param terminationGracePeriod How long the server may take to exit after SIGTERM;
+	 * default mcp.defaults.termination-grace-period
+	 * @param failOnStartupError Whether the application fails to start when this server
+	 * does not connect at its first attempt; default mcp.defaults.fail-on-startup-error
+	 * @param required Whether the 'mcp' health component is DOWN while this server is not
+	 * UP; default mcp.defaults.required
+	 * @param reconnect How a lost server is reconnected; each value not set is inherited
+	 * @param call How tool calls behave around outages; each value not set is inherited
+	 * @param healthCheck The liveness probe; each value not set is inherited
+	 */
+	@ValidServer
+	public record Server(@DefaultValue("true") boolean enabled, @DefaultValue("stdio") McpTransportType transport,
+			@Nullable String command, @DefaultValue List<String> args, @DefaultValue Map<String, String> env,
+			@Nullable Path workingDirectory, @Nullable URI url, @DefaultValue Map<String, String> headers,
+			@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration requestTimeout,
+			@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration initializationTimeout,
+			@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration terminationGracePeriod,
+			@Nullable Boolean failOnStartupError, @Nullable Boolean required,
+			@DefaultValue @Valid ReconnectOverrides reconnect, @DefaultValue @Valid CallOverrides call,
+			@DefaultValue @Valid HealthCheckOverrides healthCheck) {
+
+		McpServerSettings resolve(String name, Defaults defaults) {
+			return new McpServerSettings(name, this.transport, this.command, this.args, this.env, this.workingDirectory,
+					this.url, this.headers, or(this.requestTimeout, defaults.requestTimeout()),
+					or(this.initializationTimeout, defaults.initializationTimeout()),
+					or(this.terminationGracePeriod, defaults.terminationGracePeriod()),
+					or(this.failOnStartupError, defaults.failOnStartupError()), or(this.required, defaults.required()),
+					this.reconnect.over(defaults.reconnect()), this.call.over(defaults.call()),
+					this.healthCheck.over(defaults.healthCheck()));
 		}
 
-		/**
-		 * Returns how to run this server as a stdio process.
-		 * @return the definition
-		 */
-		public StdioServerDefinition toStdioDefinition() {
-			return new StdioServerDefinition(String.valueOf(this.name), String.valueOf(this.command), this.args,
-					this.env, this.workingDirectory, this.requestTimeout, this.initializationTimeout,
-					this.terminationGracePeriod);
+	}
+
+	/**
+	 * A server's own reconnect settings; each one not set is inherited from
+	 * {@code mcp.defaults.reconnect}.
+	 *
+	 * @param enabled Whether a lost server is reconnected automatically
+	 * @param initialDelay Delay before the first reconnect attempt of an outage
+	 * @param maxDelay Upper bound of the delay between attempts, and the stability window
+	 * @param maxAttempts Attempts per outage before the server is given up
+	 * @param jitter Fraction (0 to 1) of each delay by which it is randomly shifted
+	 */
+	public record ReconnectOverrides(@Nullable Boolean enabled,
+			@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration initialDelay,
+			@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration maxDelay,
+			@Nullable @Min(1) Integer maxAttempts, @Nullable @DecimalMin("0.0") @DecimalMax("1.0") Double jitter) {
+
+		Reconnect over(Reconnect defaults) {
+			return new Reconnect(or(this.enabled, defaults.enabled()), or(this.initialDelay, defaults.initialDelay()),
+					or(this.maxDelay, defaults.maxDelay()), or(this.maxAttempts, defaults.maxAttempts()),
+					or(this.jitter, defaults.jitter()));
+		}
+
+	}
+
+	/**
+	 * A server's own call settings; each one not set is inherited from
+	 * {@code mcp.defaults.call}.
+	 *
+	 * @param waitForRecovery How long a call made while the server is starting or
+	 * reconnecting waits for it
+	 * @param retry Which calls are retried once on the next generation
+	 * @param trustAnnotations Whether the tools' annotations make them safe to retry
+	 * @param retryTools Tools that are safe to retry whatever their annotations say
+	 */
+	public record CallOverrides(
+			@Nullable @DurationMin(nanos = 0, message = "must not be negative") Duration waitForRecovery,
+			CallPolicy.@Nullable Retry retry, @Nullable Boolean trustAnnotations, @Nullable Set<String> retryTools) {
+
+		Call over(Call defaults) {
+			return new Call(or(this.waitForRecovery, defaults.waitForRecovery()), or(this.retry, defaults.retry()),
+					or(this.trustAnnotations, defaults.trustAnnotations()), or(this.retryTools, defaults.retryTools()));
+		}
+
+	}
+
+	/**
+	 * A server's own liveness probe settings; each one not set is inherited from
+	 * {@code mcp.defaults.health-check}.
+	 *
+	 * @param interval Time between two pings (0 disables the probe)
+	 * @param timeout How long a ping may take
+	 * @param failureThreshold Unanswered pings in a row after which the server is
+	 * restarted
+	 */
+	public record HealthCheckOverrides(
+			@Nullable @DurationMin(nanos = 0, message = "must not be negative") Duration interval,
+			@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration timeout,
+			@Nullable @Min(1) Integer failureThreshold) {
+
+		HealthCheck over(HealthCheck defaults) {
+			return new HealthCheck(or(this.interval, defaults.interval()), or(this.timeout, defaults.timeout()),
+					or(this.failureThreshold, defaults.failureThreshold()));
 		}
 
 	}
@@ -104,15 +208,15 @@ public record McpSupervisorProperties(@DefaultValue @Valid List<Server> servers)
 	/**
 	 * How tool calls behave around outages.
 	 *
-	 * @param waitForRecovery how long a call made while the server is starting or
+	 * @param waitForRecovery How long a call made while the server is starting or
 	 * reconnecting waits for it (0: fail at once)
-	 * @param retry which calls are retried once on the next generation when the server
+	 * @param retry Which calls are retried once on the next generation when the server
 	 * dies under them: never, safe (read-only or idempotent tools, and retry-tools) or
 	 * always; a retried call may have taken effect on the dead generation too
 	 * (at-least-once)
-	 * @param trustAnnotations whether the tools' readOnlyHint and idempotentHint
+	 * @param trustAnnotations Whether the tools' readOnlyHint and idempotentHint
 	 * annotations make them safe to retry
-	 * @param retryTools tools (by their name on the server) that are safe to retry
+	 * @param retryTools Tools (by their name on the server) that are safe to retry
 	 * whatever their annotations say
 	 */
 	public record Call(
@@ -133,9 +237,9 @@ public record McpSupervisorProperties(@DefaultValue @Valid List<Server> servers)
 	/**
 	 * The liveness probe of a connected server.
 	 *
-	 * @param interval time between two pings (0 disables the probe)
-	 * @param timeout how long a ping may take; also the probe of a call that timed out
-	 * @param failureThreshold unanswered pings in a row after which the server's process
+	 * @param interval Time between two pings (0 disables the probe)
+	 * @param timeout How long a ping may take; also the probe of a call that timed out
+	 * @param failureThreshold Unanswered pings in a row after which the server's process
 	 * tree is killed and it is reconnected
 	 */
 	public record HealthCheck(
@@ -156,17 +260,16 @@ public record McpSupervisorProperties(@DefaultValue @Valid List<Server> servers)
 	/**
 	 * How a lost server is reconnected.
 	 *
-	 * @param enabled whether a lost server is reconnected automatically; when false it
+	 * @param enabled Whether a lost server is reconnected automatically; when false it
 	 * stays DISCONNECTED, its tools failing, until it is reset
-	 * @param initialDelay delay before the first reconnect attempt of an outage; it
+	 * @param initialDelay Delay before the first reconnect attempt of an outage; it
 	 * doubles with each attempt
-	 * @param maxDelay upper bound of the delay between attempts; also the stability
+	 * @param maxDelay Upper bound of the delay between attempts; also the stability
 	 * window: a connection that stays up this long resets the attempt budget
-	 * @param maxAttempts attempts per outage before the server is given up (FAILED, tools
+	 * @param maxAttempts Attempts per outage before the server is given up (FAILED, tools
 	 * withdrawn)
-	 * @param jitter fraction (0 to 1) of each delay by which it is randomly shifted
+	 * @param jitter Fraction (0 to 1) of each delay by which it is randomly shifted
 	 */
-	@ValidDelays
 	public record Reconnect(@DefaultValue("true") boolean enabled,
 			@DefaultValue("500ms") @DurationMin(nanos = 1, message = "must be positive") Duration initialDelay,
 			@DefaultValue("30s") @DurationMin(nanos = 1, message = "must be positive") Duration maxDelay,

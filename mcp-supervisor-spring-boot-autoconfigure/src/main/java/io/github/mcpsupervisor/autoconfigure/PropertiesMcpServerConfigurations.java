@@ -16,8 +16,8 @@ final class PropertiesMcpServerConfigurations implements Function<String, @Nulla
 	private final Map<String, McpServerConfiguration> configurations = new HashMap<>();
 
 	PropertiesMcpServerConfigurations(McpSupervisorProperties properties) {
-		properties.servers()
-			.forEach((server) -> this.configurations.put(String.valueOf(server.name()), configuration(server)));
+		properties.effectiveServers()
+			.forEach((server) -> this.configurations.put(server.name(), configuration(server)));
 	}
 
 	@Override
@@ -25,7 +25,7 @@ final class PropertiesMcpServerConfigurations implements Function<String, @Nulla
 		return this.configurations.get(name);
 	}
 
-	private static McpServerConfiguration configuration(McpSupervisorProperties.Server server) {
+	private static McpServerConfiguration configuration(McpServerSettings server) {
 		boolean stdio = server.transport() == McpTransportType.STDIO;
 		return new McpServerConfiguration(stdio ? server.toStdioDefinition() : null,
 				stdio ? null : server.toHttpDefinition(), server.failOnStartupError(), server.required(),

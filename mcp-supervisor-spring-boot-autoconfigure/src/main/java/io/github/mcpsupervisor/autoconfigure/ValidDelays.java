@@ -10,9 +10,11 @@ import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;
 import jakarta.validation.Payload;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The initial reconnect delay does not exceed the maximum delay.
+ * The initial reconnect delay of every server, once the defaults are applied, does not
+ * exceed its maximum delay.
  */
 @Documented
 @Target(ElementType.TYPE)
@@ -27,22 +29,47 @@ public @interface ValidDelays {
 	Class<? extends Payload>[] payload() default {};
 
 	/**
-	 * Reports the rule at {@code initial-delay}.
+	 * Reports the rule at the {@code initial-delay} of each server it breaks, or of the
+	 * defaults.
 	 */
-	class Validator implements ConstraintValidator<ValidDelays, McpSupervisorProperties.Reconnect> {
+	class Validator implements ConstraintValidator<ValidDelays, McpSupervisorProperties> {
 
 		@Override
-		public boolean isValid(McpSupervisorProperties.Reconnect reconnect, ConstraintValidatorContext context) {
-			if (reconnect.initialDelay() == null || reconnect.maxDelay() == null
-					|| reconnect.initialDelay().compareTo(reconnect.maxDelay()) <= 0) {
-				return true;
-			}
+		public boolean isValid(McpSupervisorProperties properties, ConstraintValidatorContext context) {
 			context.disableDefaultConstraintViolation();
-			context
+			boolean valid = true;
+			McpSupervisorProperties.Reconnect defaults = properties.defaults().reconnect();
+			if (exceeds(defaults)) {
+				valid = violation(context, defaults, "defaults", null);
+			}
+			for (McpServerSettings server : properties.effectiveServers()) {
+				if (exceeds(server.reconnect()) && !exceeds(defaults)) {
+					valid = violation(context, server.reconnect(), "servers", server.name());
+				}
+			}
+			return valid;
+		}
+
+		private static boolean exceeds(McpSupervisorProperties.Reconnect reconnect) {
+			return reconnect.initialDelay().compareTo(reconnect.maxDelay()) > 0;
+		}
+
+		private static boolean violation(ConstraintValidatorContext context,
+				McpSupervisorProperties.Reconnect reconnect, String property, @Nullable String server) {
+			var builder = context
 				.buildConstraintViolationWithTemplate(
 						"must not exceed max-delay (" + reconnect.maxDelay().toMillis() + " ms)")
-				.addPropertyNode("initialDelay")
-				.addConstraintViolation();
+				.addPropertyNode(property);
+			if (server != null) {
+				builder.addPropertyNode("reconnect")
+					.inIterable()
+					.atKey(server)
+					.addPropertyNode("initialDelay")
+					.addConstraintViolation();
+			}
+			else {
+				builder.addPropertyNode("reconnect").addPropertyNode("initialDelay").addConstraintViolation();
+			}
 			return false;
 		}
 

@@ -35,12 +35,12 @@ import static org.awaitility.Awaitility.await;
 // leftovers).
 @DirtiesContext
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, classes = McpActuatorHttpTests.App.class,
-		properties = { "mcp.servers[0].name=demo", "mcp.servers[0].command=${java.home}/bin/java",
-				"mcp.servers[0].args[0]=-cp", "mcp.servers[0].args[1]=${java.class.path}",
-				"mcp.servers[0].args[2]=io.github.mcpsupervisor.demo.DemoMcpServer",
-				"mcp.servers[0].env.API_TOKEN=s3cr3t", "mcp.servers[0].required=true",
-				"mcp.servers[0].reconnect.initial-delay=100ms", "mcp.servers[0].termination-grace-period=1s",
-				"mcp.servers[1].name=broken", "mcp.servers[1].command=/nonexistent/mcp-server",
+		properties = { "mcp.servers.demo.command=${java.home}/bin/java", "mcp.servers.demo.args[0]=-cp",
+				"mcp.servers.demo.args[1]=${java.class.path}",
+				"mcp.servers.demo.args[2]=io.github.mcpsupervisor.demo.DemoMcpServer",
+				"mcp.servers.demo.env.API_TOKEN=s3cr3t", "mcp.servers.demo.required=true",
+				"mcp.servers.demo.reconnect.initial-delay=100ms", "mcp.servers.demo.termination-grace-period=1s",
+				"mcp.servers.broken.command=/nonexistent/mcp-server",
 				"management.endpoints.web.exposure.include=health,mcp", "management.endpoint.mcp.access=unrestricted",
 				"management.endpoint.health.show-details=always" })
 class McpActuatorHttpTests {

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 // leftovers).
 @DirtiesContext
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, classes = McpActuatorReadOnlyHttpTests.App.class,
-		properties = { "mcp.servers[0].name=broken", "mcp.servers[0].command=/nonexistent/mcp-server",
+		properties = { "mcp.servers.broken.command=/nonexistent/mcp-server",
 				"management.endpoints.web.exposure.include=mcp" })
 class McpActuatorReadOnlyHttpTests {
 

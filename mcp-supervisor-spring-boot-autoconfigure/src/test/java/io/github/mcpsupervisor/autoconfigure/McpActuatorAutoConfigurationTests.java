@@ -49,8 +49,7 @@ class McpActuatorAutoConfigurationTests {
 				McpHealthContributorAutoConfiguration.class, McpEndpointAutoConfiguration.class,
 				McpMetricsAutoConfiguration.class, HealthContributorAutoConfiguration.class,
 				EndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class))
-		.withPropertyValues("mcp.servers[0].name=broken", "mcp.servers[0].command=" + MISSING,
-				"mcp.servers[0].env.API_TOKEN=s3cr3t");
+		.withPropertyValues("mcp.servers.broken.command=" + MISSING, "mcp.servers.broken.env.API_TOKEN=s3cr3t");
 
 	@Test
 	void runShouldProvideTheHealthIndicator() {
@@ -87,7 +86,7 @@ class McpActuatorAutoConfigurationTests {
 
 	@Test
 	void runWithARequiredServerThatIsNotUpShouldBeDown() {
-		this.contextRunner.withPropertyValues("mcp.servers[0].required=true")
+		this.contextRunner.withPropertyValues("mcp.servers.broken.required=true")
 			.run((context) -> assertThat(context.getBean(McpServersHealthIndicator.class).health().getStatus())
 				.isEqualTo(Status.DOWN));
 	}
@@ -138,8 +137,8 @@ class McpActuatorAutoConfigurationTests {
 	@Test
 	void runWithShowValuesAlwaysAndASanitizingFunctionShouldApplyIt() {
 		this.contextRunner
-			.withPropertyValues("mcp.servers[0].env.LOG_LEVEL=warn", "management.endpoints.web.exposure.include=mcp",
-					"management.endpoint.mcp.show-values=always")
+			.withPropertyValues("mcp.servers.broken.env.LOG_LEVEL=warn",
+					"management.endpoints.web.exposure.include=mcp", "management.endpoint.mcp.show-values=always")
 			.withBean(SanitizingFunction.class,
 					() -> SanitizingFunction.of((data) -> data.withValue("[redacted]")).ifKeyEndsWith("token"))
 			.run((context) -> assertThat(env(context)).containsExactly(entry("API_TOKEN", "[redacted]"),

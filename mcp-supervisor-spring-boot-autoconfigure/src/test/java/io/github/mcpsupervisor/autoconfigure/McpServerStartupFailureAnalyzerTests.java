@@ -33,30 +33,29 @@ class McpServerStartupFailureAnalyzerTests {
 
 	@Test
 	void analyzeShouldDescribeTheFailureAndWhatToCheckForAStdioServer() {
-		MockEnvironment environment = new MockEnvironment().withProperty("mcp.servers[0].name", "optional")
-			.withProperty("mcp.servers[0].command", "/usr/bin/optional")
-			.withProperty("mcp.servers[1].name", "files")
-			.withProperty("mcp.servers[1].command", MISSING)
-			.withProperty("mcp.servers[1].fail-on-startup-error", "true");
+		MockEnvironment environment = new MockEnvironment()
+			.withProperty("mcp.servers.optional.command", "/usr/bin/optional")
+			.withProperty("mcp.servers.files.command", MISSING)
+			.withProperty("mcp.servers.files.fail-on-startup-error", "true");
 		FailureAnalysis analysis = analyze(environment, "files", "cannot run '" + MISSING + "'");
 		assertThat(analysis.getDescription()).contains("MCP server 'files' is FAILED").contains(MISSING);
 		assertThat(analysis.getAction()).contains("MCP server 'files'")
-			.contains("command '" + MISSING + "' (mcp.servers[1].command)")
-			.contains("mcp.servers[1].fail-on-startup-error=false")
+			.contains("command '" + MISSING + "' (mcp.servers.files.command)")
+			.contains("mcp.servers.files.fail-on-startup-error=false")
 			.contains("POST /actuator/mcp/files/reset")
 			.doesNotContain("optional");
 	}
 
 	@Test
 	void analyzeShouldSayWhatToCheckForAStreamableHttpServer() {
-		MockEnvironment environment = new MockEnvironment().withProperty("mcp.servers[0].name", "search")
-			.withProperty("mcp.servers[0].transport", "streamable-http")
-			.withProperty("mcp.servers[0].url", "https://mcp.example.com/mcp")
-			.withProperty("mcp.servers[0].fail-on-startup-error", "true");
+		MockEnvironment environment = new MockEnvironment()
+			.withProperty("mcp.servers.search.transport", "streamable-http")
+			.withProperty("mcp.servers.search.url", "https://mcp.example.com/mcp")
+			.withProperty("mcp.servers.search.fail-on-startup-error", "true");
 		FailureAnalysis analysis = analyze(environment, "search", "HTTP 401");
-		assertThat(analysis.getAction()).contains("answers at https://mcp.example.com/mcp (mcp.servers[0].url)")
-			.contains("mcp.servers[0].headers")
-			.contains("mcp.servers[0].fail-on-startup-error=false");
+		assertThat(analysis.getAction()).contains("answers at https://mcp.example.com/mcp (mcp.servers.search.url)")
+			.contains("mcp.servers.search.headers")
+			.contains("mcp.servers.search.fail-on-startup-error=false");
 	}
 
 	@Test
@@ -75,15 +74,14 @@ class McpServerStartupFailureAnalyzerTests {
 	@Test
 	void runWhenARequiredServerDoesNotStartShouldReportTheAnalysis(CapturedOutput output) {
 		SpringApplicationBuilder application = new SpringApplicationBuilder(Config.class).web(WebApplicationType.NONE)
-			.properties("mcp.servers[0].name=demo", "mcp.servers[0].command=" + MISSING,
-					"mcp.servers[0].fail-on-startup-error=true");
+			.properties("mcp.servers.demo.command=" + MISSING, "mcp.servers.demo.fail-on-startup-error=true");
 		assertThatExceptionOfType(ApplicationContextException.class).isThrownBy(application::run)
 			.havingRootCause()
 			.isInstanceOf(McpServerStartupException.class);
 		assertThat(output).contains("APPLICATION FAILED TO START")
 			.contains("MCP server 'demo' is FAILED after its first attempt")
 			.contains(MISSING)
-			.contains("mcp.servers[0].fail-on-startup-error=false");
+			.contains("mcp.servers.demo.fail-on-startup-error=false");
 	}
 
 	private static FailureAnalysis analyze(@Nullable Environment environment, String server, String lastError) {

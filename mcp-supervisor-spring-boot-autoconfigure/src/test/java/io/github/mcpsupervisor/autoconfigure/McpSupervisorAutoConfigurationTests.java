@@ -1,6 +1,7 @@
 package io.github.mcpsupervisor.autoconfigure;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -8,12 +9,15 @@ import java.util.Set;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpServerState;
+import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -21,11 +25,15 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+import org.springframework.core.io.ClassPathResource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Auto-configuration and validation of {@code mcp.servers[*]}.
+ * Auto-configuration, layering and validation of {@code mcp.servers.<name>} and
+ * {@code mcp.defaults}.
  */
 class McpSupervisorAutoConfigurationTests {
 
@@ -46,143 +54,240 @@ class McpSupervisorAutoConfigurationTests {
 
 	@Test
 	void runWithAServerShouldBindTheDefaults() {
-		this.contextRunner.withPropertyValues("mcp.servers[0].name=demo", "mcp.servers[0].command=" + MISSING)
-			.run((context) -> {
-				McpSupervisorProperties.Server server = context.getBean(McpSupervisorProperties.class).servers().get(0);
-				assertThat(server.transport()).isEqualTo(McpTransportType.STDIO);
-				assertThat(server.args()).isEmpty();
-				assertThat(server.env()).isEmpty();
-				assertThat(server.workingDirectory()).isNull();
-				assertThat(server.requestTimeout()).isEqualTo(Duration.ofSeconds(20));
-				assertThat(server.initializationTimeout()).isEqualTo(Duration.ofSeconds(20));
-				assertThat(server.terminationGracePeriod()).isEqualTo(Duration.ofSeconds(2));
-				assertThat(server.failOnStartupError()).isFalse();
-				assertThat(server.reconnect().toPolicy()).isEqualTo(ReconnectPolicy.defaults());
-			});
+		this.contextRunner.withPropertyValues("mcp.servers.demo.command=" + MISSING).run((context) -> {
+			McpServerSettings server = context.getBean(McpSupervisorProperties.class).effectiveServers().get(0);
+			assertThat(server.transport()).isEqualTo(McpTransportType.STDIO);
+			assertThat(server.args()).isEmpty();
+			assertThat(server.env()).isEmpty();
+			assertThat(server.workingDirectory()).isNull();
+			assertThat(server.requestTimeout()).isEqualTo(Duration.ofSeconds(20));
+			assertThat(server.initializationTimeout()).isEqualTo(Duration.ofSeconds(20));
+			assertThat(server.terminationGracePeriod()).isEqualTo(Duration.ofSeconds(2));
+			assertThat(server.failOnStartupError()).isFalse();
+			assertThat(server.reconnect().toPolicy()).isEqualTo(ReconnectPolicy.defaults());
+		});
 	}
 
 	@Test
 	void runWithAServerShouldBoundItsFirstAttemptByTheHandshakeTheListingAndATermination() {
 		this.contextRunner
-			.withPropertyValues("mcp.servers[0].name=demo", "mcp.servers[0].command=" + MISSING,
-					"mcp.servers[0].initialization-timeout=7s", "mcp.servers[0].request-timeout=5s",
-					"mcp.servers[0].termination-grace-period=1s")
+			.withPropertyValues("mcp.servers.demo.command=" + MISSING, "mcp.servers.demo.initialization-timeout=7s",
+					"mcp.servers.demo.request-timeout=5s", "mcp.servers.demo.termination-grace-period=1s")
 			.run((context) -> assertThat(context.getBean(McpSupervisors.class).servers().get(0).startupTimeout())
 				.isEqualTo(Duration.ofSeconds(7 + 5 + 1 + 3)));
 	}
 
 	@Test
 	void runWithAMissingCommandShouldStartWithTheServerFailed() {
-		this.contextRunner.withPropertyValues("mcp.servers[0].name=demo", "mcp.servers[0].command=" + MISSING)
-			.run((context) -> {
-				assertThat(context).hasNotFailed();
-				assertThat(context.getBean(McpSupervisors.class).supervisor("demo").state())
-					.isEqualTo(McpServerState.FAILED);
-			});
+		this.contextRunner.withPropertyValues("mcp.servers.demo.command=" + MISSING).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(McpSupervisors.class).supervisor("demo").state())
+				.isEqualTo(McpServerState.FAILED);
+		});
 	}
 
 	@Test
 	void runWithFailOnStartupErrorShouldFailNamingTheServerAndTheCause() {
-		withDemoServer("mcp.servers[0].fail-on-startup-error=true")
+		withDemoServer("mcp.servers.demo.fail-on-startup-error=true")
 			.run((context) -> assertThat(failure(context)).contains("MCP server 'demo' is FAILED")
 				.contains(MISSING)
 				.contains("fail-on-startup-error"));
 	}
 
 	@Test
-	void runWithoutANameShouldFail() {
-		this.contextRunner.withPropertyValues("mcp.servers[0].command=" + MISSING)
-			.run((context) -> assertThat(failure(context)).contains("mcp.servers[0].name")
-				.contains("must not be blank"));
-	}
-
-	@Test
 	void runWithAnInvalidNameShouldFail() {
-		this.contextRunner.withPropertyValues("mcp.servers[0].name=my server", "mcp.servers[0].command=" + MISSING)
-			.run((context) -> assertThat(failure(context)).contains("mcp.servers[0].name")
+		this.contextRunner.withPropertyValues("mcp.servers[my server].command=" + MISSING)
+			.run((context) -> assertThat(failure(context)).contains("mcp.servers")
 				.contains("my server")
 				.contains("must be 1 to 32 letters, digits, '_' or '-'"));
 	}
 
 	@Test
 	void runWithANameLongerThan32CharactersShouldFail() {
-		this.contextRunner
-			.withPropertyValues("mcp.servers[0].name=" + "a".repeat(33), "mcp.servers[0].command=" + MISSING)
-			.run((context) -> assertThat(failure(context)).contains("mcp.servers[0].name")
+		this.contextRunner.withPropertyValues("mcp.servers." + "a".repeat(33) + ".command=" + MISSING)
+			.run((context) -> assertThat(failure(context)).contains("a".repeat(33))
 				.contains("must be 1 to 32 letters"));
 	}
 
 	@Test
-	void runWithDuplicateNamesShouldFail() {
+	void runWithServersInBracketFormShouldBindThemByName() {
+		this.contextRunner.withPropertyValues("mcp.servers[files].command=" + MISSING)
+			.run((context) -> assertThat(context.getBean(McpSupervisors.class).supervisor("files")).isNotNull());
+	}
+
+	@Test
+	void runWithALaterSourceChangingOnePropertyOfOneServerShouldKeepTheOthers() {
+		// e.g. a profile or an environment variable over application.yml
 		this.contextRunner
-			.withPropertyValues("mcp.servers[0].name=demo", "mcp.servers[0].command=" + MISSING,
-					"mcp.servers[1].name=demo", "mcp.servers[1].command=" + MISSING)
-			.run((context) -> assertThat(failure(context)).contains("mcp.servers[1].name")
-				.contains("must be unique, but servers[0] has the same name"));
+			.withPropertyValues("mcp.servers.files.command=" + MISSING, "mcp.servers.files.args[0]=-y",
+					"mcp.servers.files.args[1]=server-files", "mcp.servers.files.args[2]=/data")
+			.withPropertyValues("mcp.servers.files.request-timeout=7s")
+			.run((context) -> {
+				McpServerSettings files = settings(context, "files");
+				assertThat(files.args()).containsExactly("-y", "server-files", "/data");
+				assertThat(files.requestTimeout()).isEqualTo(Duration.ofSeconds(7));
+			});
+	}
+
+	@Test
+	void runWithAProfileListingAServersArgumentsAgainShouldReplaceThemWithoutFailing() {
+		this.contextRunner
+			.withPropertyValues("mcp.servers.files.command=" + MISSING, "mcp.servers.files.args[0]=-y",
+					"mcp.servers.files.args[1]=server-files", "mcp.servers.files.args[2]=/data")
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new MapPropertySource("application-prod.yml",
+						Map.of("mcp.servers.files.args[0]", "/prod-data", "mcp.servers.search.transport",
+								"streamable-http", "mcp.servers.search.url", "http://127.0.0.1:1/mcp"))))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(settings(context, "files").args()).containsExactly("/prod-data");
+				assertThat(context.getBean(McpSupervisors.class).supervisor("search")).isNotNull();
+			});
+	}
+
+	@Test
+	void runWithAnEnvironmentVariableShouldOverrideOnePropertyOfOneServer() {
+		this.contextRunner.withPropertyValues("mcp.servers.files.command=" + MISSING)
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new SystemEnvironmentPropertySource("systemEnvironment",
+						Map.of("MCP_SERVERS_FILES_RECONNECT_MAXATTEMPTS", "3"))))
+			.run((context) -> assertThat(settings(context, "files").reconnect().maxAttempts()).isEqualTo(3));
+	}
+
+	@Test
+	void runWithDefaultsShouldLetEachServerInheritWhatItDoesNotSet() {
+		this.contextRunner
+			.withPropertyValues("mcp.defaults.request-timeout=9s", "mcp.defaults.reconnect.max-attempts=4",
+					"mcp.defaults.reconnect.initial-delay=1s", "mcp.defaults.required=true",
+					"mcp.defaults.call.retry=never", "mcp.defaults.health-check.interval=0s",
+					"mcp.servers.a.command=" + MISSING, "mcp.servers.b.command=" + MISSING,
+					"mcp.servers.b.request-timeout=3s", "mcp.servers.b.reconnect.max-attempts=2",
+					"mcp.servers.b.required=false")
+			.run((context) -> {
+				McpServerSettings a = settings(context, "a");
+				McpServerSettings b = settings(context, "b");
+				assertThat(a.requestTimeout()).isEqualTo(Duration.ofSeconds(9));
+				assertThat(a.reconnect().maxAttempts()).isEqualTo(4);
+				assertThat(a.required()).isTrue();
+				assertThat(a.call().retry()).isEqualTo(CallPolicy.Retry.NEVER);
+				assertThat(a.initializationTimeout()).as("built-in").isEqualTo(Duration.ofSeconds(20));
+				assertThat(b.requestTimeout()).isEqualTo(Duration.ofSeconds(3));
+				assertThat(b.reconnect().maxAttempts()).isEqualTo(2);
+				assertThat(b.reconnect().initialDelay()).as("inherited next to its own")
+					.isEqualTo(Duration.ofSeconds(1));
+				assertThat(b.required()).isFalse();
+			});
+	}
+
+	@Test
+	void runWithAServerSwitchedOffShouldNotSuperviseIt() {
+		this.contextRunner
+			.withPropertyValues("mcp.servers.a.command=" + MISSING, "mcp.servers.b.command=" + MISSING,
+					"mcp.servers.b.enabled=false")
+			.run((context) -> assertThat(context.getBean(McpSupervisors.class).supervisors())
+				.extracting(McpServerSupervisor::name)
+				.containsExactly("a"));
+	}
+
+	@Test
+	void runWithTheStarterSwitchedOffShouldConfigureNothing() {
+		this.contextRunner.withPropertyValues("mcp.enabled=false", "mcp.servers.a.command=" + MISSING)
+			.run((context) -> assertThat(context).doesNotHaveBean(McpSupervisors.class)
+				.doesNotHaveBean(McpSupervisorToolCallbackProvider.class));
+	}
+
+	@Test
+	void runWithAnInitialDelayOverTheInheritedMaxDelayShouldFail() {
+		withDemoServer("mcp.defaults.reconnect.max-delay=5s", "mcp.servers.demo.reconnect.initial-delay=10s")
+			.run((context) -> assertThat(failure(context)).contains("servers[demo].reconnect.initialDelay")
+				.contains("must not exceed max-delay (5000 ms)"));
+	}
+
+	@Test
+	void theConfigurationMetadataDescribesTheDefaultsWithTheirValues() throws Exception {
+		JsonNode metadata = JsonMapper.builder()
+			.build()
+			.readTree(new ClassPathResource("META-INF/spring-configuration-metadata.json").getInputStream());
+		Map<String, JsonNode> properties = new HashMap<>();
+		metadata.get("properties").forEach((property) -> properties.put(property.get("name").asString(), property));
+		assertThat(properties).containsKeys("mcp.enabled", "mcp.servers", "mcp.defaults.request-timeout",
+				"mcp.defaults.reconnect.max-attempts", "mcp.defaults.call.retry", "mcp.defaults.health-check.interval");
+		assertThat(properties.get("mcp.defaults.reconnect.max-attempts").get("defaultValue").asInt()).isEqualTo(10);
+		assertThat(properties.get("mcp.defaults.request-timeout").get("description").asString())
+			.startsWith("Timeout of each tool call");
+	}
+
+	@Test
+	void runWithAnUnknownKeyUnderTheDefaultsShouldFail() {
+		withDemoServer("mcp.defaults.reconect.max-attempts=3")
+			.run((context) -> assertThat(failure(context)).contains("mcp.defaults.reconect.max-attempts"));
 	}
 
 	@Test
 	void runWithAnUnknownTransportShouldFail() {
-		withDemoServer("mcp.servers[0].transport=carrier-pigeon")
-			.run((context) -> assertThat(failure(context)).contains("mcp.servers[0].transport")
+		withDemoServer("mcp.servers.demo.transport=carrier-pigeon")
+			.run((context) -> assertThat(failure(context)).contains("mcp.servers.demo.transport")
 				.contains("carrier-pigeon"));
 	}
 
 	@Test
 	void runWithoutACommandShouldFail() {
-		this.contextRunner.withPropertyValues("mcp.servers[0].name=demo")
-			.run((context) -> assertThat(failure(context)).contains("mcp.servers[0].command")
+		this.contextRunner.withPropertyValues("mcp.servers.demo.enabled=true")
+			.run((context) -> assertThat(failure(context)).contains("mcp.servers[demo].command")
 				.contains("is required when transport is stdio"));
 	}
 
 	@Test
 	void runWithAMissingWorkingDirectoryShouldFail() {
-		withDemoServer("mcp.servers[0].working-directory=/nonexistent/dir")
-			.run((context) -> assertThat(failure(context)).contains("servers[0].workingDirectory")
+		withDemoServer("mcp.servers.demo.working-directory=/nonexistent/dir")
+			.run((context) -> assertThat(failure(context)).contains("servers[demo].workingDirectory")
 				.contains("/nonexistent/dir")
 				.contains("must be an existing directory"));
 	}
 
 	@Test
 	void runWithANonPositiveRequestTimeoutShouldFail() {
-		withDemoServer("mcp.servers[0].request-timeout=0s")
-			.run((context) -> assertThat(failure(context)).contains("servers[0].requestTimeout")
+		withDemoServer("mcp.servers.demo.request-timeout=0s")
+			.run((context) -> assertThat(failure(context)).contains("servers[demo].requestTimeout")
 				.contains("PT0S")
 				.contains("must be positive"));
 	}
 
 	@Test
 	void runWithANegativeInitializationTimeoutShouldFail() {
-		withDemoServer("mcp.servers[0].initialization-timeout=-1s")
-			.run((context) -> assertThat(failure(context)).contains("servers[0].initializationTimeout")
+		withDemoServer("mcp.servers.demo.initialization-timeout=-1s")
+			.run((context) -> assertThat(failure(context)).contains("servers[demo].initializationTimeout")
 				.contains("PT-1S")
 				.contains("must be positive"));
 	}
 
 	@Test
 	void runWithAnInitialDelayAboveTheMaxDelayShouldFail() {
-		withDemoServer("mcp.servers[0].reconnect.initial-delay=10s", "mcp.servers[0].reconnect.max-delay=5s")
-			.run((context) -> assertThat(failure(context)).contains("servers[0].reconnect.initialDelay")
+		withDemoServer("mcp.servers.demo.reconnect.initial-delay=10s", "mcp.servers.demo.reconnect.max-delay=5s")
+			.run((context) -> assertThat(failure(context)).contains("servers[demo].reconnect.initialDelay")
 				.contains("must not exceed max-delay (5000 ms)"));
 	}
 
 	@Test
 	void runWithZeroMaxAttemptsShouldFail() {
-		withDemoServer("mcp.servers[0].reconnect.max-attempts=0")
-			.run((context) -> assertThat(failure(context)).contains("servers[0].reconnect.maxAttempts")
+		withDemoServer("mcp.servers.demo.reconnect.max-attempts=0")
+			.run((context) -> assertThat(failure(context)).contains("servers[demo].reconnect.maxAttempts")
 				.contains("must be greater than or equal to 1"));
 	}
 
 	@Test
 	void runWithAJitterAboveOneShouldFail() {
-		withDemoServer("mcp.servers[0].reconnect.jitter=1.5")
-			.run((context) -> assertThat(failure(context)).contains("mcp.servers[0].reconnect.jitter").contains("1.5"));
+		withDemoServer("mcp.servers.demo.reconnect.jitter=1.5")
+			.run((context) -> assertThat(failure(context)).contains("mcp.servers[demo].reconnect.jitter")
+				.contains("1.5"));
 	}
 
 	@Test
 	void runWithAServerShouldBindTheCallAndHealthCheckDefaults() {
 		withDemoServer().run((context) -> {
-			McpSupervisorProperties.Server server = context.getBean(McpSupervisorProperties.class).servers().get(0);
+			McpServerSettings server = context.getBean(McpSupervisorProperties.class).effectiveServers().get(0);
 			assertThat(server.call().toPolicy()).isEqualTo(CallPolicy.defaults());
 			assertThat(server.healthCheck().toPolicy()).isEqualTo(HealthCheckPolicy.defaults());
 		});
@@ -190,12 +295,12 @@ class McpSupervisorAutoConfigurationTests {
 
 	@Test
 	void runWithCallAndHealthCheckSettingsShouldBindThem() {
-		withDemoServer("mcp.servers[0].call.wait-for-recovery=0s", "mcp.servers[0].call.retry=always",
-				"mcp.servers[0].call.trust-annotations=false", "mcp.servers[0].call.retry-tools=search,fetch",
-				"mcp.servers[0].health-check.interval=0s", "mcp.servers[0].health-check.timeout=1s",
-				"mcp.servers[0].health-check.failure-threshold=3")
+		withDemoServer("mcp.servers.demo.call.wait-for-recovery=0s", "mcp.servers.demo.call.retry=always",
+				"mcp.servers.demo.call.trust-annotations=false", "mcp.servers.demo.call.retry-tools=search,fetch",
+				"mcp.servers.demo.health-check.interval=0s", "mcp.servers.demo.health-check.timeout=1s",
+				"mcp.servers.demo.health-check.failure-threshold=3")
 			.run((context) -> {
-				McpSupervisorProperties.Server server = context.getBean(McpSupervisorProperties.class).servers().get(0);
+				McpServerSettings server = context.getBean(McpSupervisorProperties.class).effectiveServers().get(0);
 				assertThat(server.call().toPolicy()).isEqualTo(
 						new CallPolicy(Duration.ZERO, CallPolicy.Retry.ALWAYS, false, Set.of("search", "fetch")));
 				assertThat(server.healthCheck().toPolicy().isEnabled()).isFalse();
@@ -205,63 +310,63 @@ class McpSupervisorAutoConfigurationTests {
 
 	@Test
 	void runWithANegativeWaitForRecoveryShouldFail() {
-		withDemoServer("mcp.servers[0].call.wait-for-recovery=-1s")
-			.run((context) -> assertThat(failure(context)).contains("servers[0].call.waitForRecovery")
+		withDemoServer("mcp.servers.demo.call.wait-for-recovery=-1s")
+			.run((context) -> assertThat(failure(context)).contains("servers[demo].call.waitForRecovery")
 				.contains("must not be negative"));
 	}
 
 	@Test
 	void runWithAnUnknownRetryModeShouldFail() {
-		withDemoServer("mcp.servers[0].call.retry=sometimes")
-			.run((context) -> assertThat(failure(context)).contains("mcp.servers[0].call.retry").contains("sometimes"));
+		withDemoServer("mcp.servers.demo.call.retry=sometimes")
+			.run((context) -> assertThat(failure(context)).contains("mcp.servers.demo.call.retry")
+				.contains("sometimes"));
 	}
 
 	@Test
 	void runWithANonPositiveHealthCheckTimeoutShouldFail() {
-		withDemoServer("mcp.servers[0].health-check.timeout=0s")
-			.run((context) -> assertThat(failure(context)).contains("servers[0].healthCheck.timeout")
+		withDemoServer("mcp.servers.demo.health-check.timeout=0s")
+			.run((context) -> assertThat(failure(context)).contains("servers[demo].healthCheck.timeout")
 				.contains("must be positive"));
 	}
 
 	@Test
 	void runWithAZeroFailureThresholdShouldFail() {
-		withDemoServer("mcp.servers[0].health-check.failure-threshold=0")
-			.run((context) -> assertThat(failure(context)).contains("servers[0].healthCheck.failureThreshold")
+		withDemoServer("mcp.servers.demo.health-check.failure-threshold=0")
+			.run((context) -> assertThat(failure(context)).contains("servers[demo].healthCheck.failureThreshold")
 				.contains("must be greater than or equal to 1"));
 	}
 
 	@Test
 	void runWithAStreamableHttpServerWithoutAUrlShouldFail() {
-		this.contextRunner.withPropertyValues("mcp.servers[0].name=remote", "mcp.servers[0].transport=streamable-http")
-			.run((context) -> assertThat(failure(context)).contains("servers[0].url")
+		this.contextRunner.withPropertyValues("mcp.servers.remote.transport=streamable-http")
+			.run((context) -> assertThat(failure(context)).contains("servers[remote].url")
 				.contains("is required when transport is streamable-http"));
 	}
 
 	@Test
 	void runWithAStreamableHttpServerWithARelativeUrlShouldFail() {
 		this.contextRunner
-			.withPropertyValues("mcp.servers[0].name=remote", "mcp.servers[0].transport=streamable-http",
-					"mcp.servers[0].url=/mcp")
-			.run((context) -> assertThat(failure(context)).contains("servers[0].url")
+			.withPropertyValues("mcp.servers.remote.transport=streamable-http", "mcp.servers.remote.url=/mcp")
+			.run((context) -> assertThat(failure(context)).contains("servers[remote].url")
 				.contains("must be an absolute http or https URL"));
 	}
 
 	@Test
 	void runWithAStreamableHttpServerWithAnFtpUrlShouldFail() {
 		this.contextRunner
-			.withPropertyValues("mcp.servers[0].name=remote", "mcp.servers[0].transport=streamable-http",
-					"mcp.servers[0].url=ftp://127.0.0.1/mcp")
+			.withPropertyValues("mcp.servers.remote.transport=streamable-http",
+					"mcp.servers.remote.url=ftp://127.0.0.1/mcp")
 			.run((context) -> assertThat(failure(context)).contains("must be an absolute http or https URL"));
 	}
 
 	@Test
 	void runWithAStreamableHttpServerShouldBindItsUrlAndHeaders() {
 		this.contextRunner
-			.withPropertyValues("mcp.servers[0].name=remote", "mcp.servers[0].transport=streamable-http",
-					"mcp.servers[0].url=http://127.0.0.1:1/mcp", "mcp.servers[0].headers.Authorization=Bearer x",
-					"mcp.servers[0].reconnect.enabled=false")
+			.withPropertyValues("mcp.servers.remote.transport=streamable-http",
+					"mcp.servers.remote.url=http://127.0.0.1:1/mcp",
+					"mcp.servers.remote.headers.Authorization=Bearer x", "mcp.servers.remote.reconnect.enabled=false")
 			.run((context) -> {
-				McpSupervisorProperties.Server server = context.getBean(McpSupervisorProperties.class).servers().get(0);
+				McpServerSettings server = context.getBean(McpSupervisorProperties.class).effectiveServers().get(0);
 				assertThat(server.toHttpDefinition().url()).hasToString("http://127.0.0.1:1/mcp");
 				assertThat(server.toHttpDefinition().headers()).containsEntry("Authorization", "Bearer x");
 			});
@@ -269,8 +374,8 @@ class McpSupervisorAutoConfigurationTests {
 
 	@Test
 	void runWithAnUnknownKeyUnderAServerShouldFail() {
-		withDemoServer("mcp.servers[0].comand=typo")
-			.run((context) -> assertThat(failure(context)).contains("mcp.servers[0].comand"));
+		withDemoServer("mcp.servers.demo.comand=typo")
+			.run((context) -> assertThat(failure(context)).contains("mcp.servers.demo.comand"));
 	}
 
 	@Test
@@ -293,8 +398,17 @@ class McpSupervisorAutoConfigurationTests {
 	 * properties.
 	 */
 	private ApplicationContextRunner withDemoServer(String... properties) {
-		return this.contextRunner.withPropertyValues("mcp.servers[0].name=demo", "mcp.servers[0].command=" + MISSING)
+		return this.contextRunner.withPropertyValues("mcp.servers.demo.command=" + MISSING)
 			.withPropertyValues(properties);
+	}
+
+	private static McpServerSettings settings(AssertableApplicationContext context, String name) {
+		return context.getBean(McpSupervisorProperties.class)
+			.effectiveServers()
+			.stream()
+			.filter((server) -> server.name().equals(name))
+			.findFirst()
+			.orElseThrow();
 	}
 
 	private static String failure(AssertableApplicationContext context) {

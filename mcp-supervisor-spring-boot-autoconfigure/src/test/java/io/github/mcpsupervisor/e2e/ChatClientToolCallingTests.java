@@ -38,20 +38,19 @@ class ChatClientToolCallingTests {
 		.withConfiguration(
 				AutoConfigurations.of(McpSupervisorAutoConfiguration.class, ToolCallingAutoConfiguration.class))
 		.withPropertyValues(demoServerProperties())
-		.withPropertyValues("mcp.servers[0].reconnect.initial-delay=100ms",
-				"mcp.servers[0].termination-grace-period=1s",
+		.withPropertyValues("mcp.servers.demo.reconnect.initial-delay=100ms",
+				"mcp.servers.demo.termination-grace-period=1s",
 				// a loaded machine must not turn a recovery into a failed turn; the bound
 				// has its own tests
-				"mcp.servers[0].call.wait-for-recovery=60s");
+				"mcp.servers.demo.call.wait-for-recovery=60s");
 
-	// The demo server as mcp.servers[0], each of its arguments in its own property.
+	// The demo server as mcp.servers.demo, each of its arguments in its own property.
 	private static String[] demoServerProperties() {
 		StdioServerDefinition demo = TestServers.demo("demo", Map.of());
 		List<String> properties = new ArrayList<>();
-		properties.add("mcp.servers[0].name=demo");
-		properties.add("mcp.servers[0].command=" + demo.command());
+		properties.add("mcp.servers.demo.command=" + demo.command());
 		for (int i = 0; i < demo.args().size(); i++) {
-			properties.add("mcp.servers[0].args[" + i + "]=" + demo.args().get(i));
+			properties.add("mcp.servers.demo.args[" + i + "]=" + demo.args().get(i));
 		}
 		return properties.toArray(String[]::new);
 	}
@@ -92,7 +91,7 @@ class ChatClientToolCallingTests {
 
 	@Test
 	void withoutWaitingTheModelSeesWhyTheToolIsUnavailable() {
-		this.contextRunner.withPropertyValues("mcp.servers[0].call.wait-for-recovery=0s").run((context) -> {
+		this.contextRunner.withPropertyValues("mcp.servers.demo.call.wait-for-recovery=0s").run((context) -> {
 			McpServerSupervisor demo = context.getBean(McpSupervisors.class).supervisor("demo");
 			ChatClient chatClient = ChatClient
 				.builder(new ScriptedChatModel(ScriptedChatModel.toolCall("demo_crash", "{}"),
@@ -111,8 +110,8 @@ class ChatClientToolCallingTests {
 		new ApplicationContextRunner()
 			.withConfiguration(
 					AutoConfigurations.of(McpSupervisorAutoConfiguration.class, ToolCallingAutoConfiguration.class))
-			.withPropertyValues(listingServerProperties(0, "a", "b_c", "echo", "echo", "echo"))
-			.withPropertyValues(listingServerProperties(1, "a_b", "c", "echo"))
+			.withPropertyValues(listingServerProperties("a", "b_c", "echo", "echo", "echo"))
+			.withPropertyValues(listingServerProperties("a_b", "c", "echo"))
 			.run((context) -> {
 				ToolCallbackProvider tools = context.getBean(ToolCallbackProvider.class);
 				ChatClient chatClient = ChatClient
@@ -131,14 +130,13 @@ class ChatClientToolCallingTests {
 			});
 	}
 
-	// A ListingMcpServer listing the given tools as mcp.servers[index].
-	private static String[] listingServerProperties(int index, String name, String... tools) {
-		String prefix = "mcp.servers[" + index + "].";
+	// A ListingMcpServer listing the given tools as mcp.servers.<name>.
+	private static String[] listingServerProperties(String name, String... tools) {
+		String prefix = "mcp.servers." + name + ".";
 		List<String> args = new ArrayList<>(
 				List.of("-cp", System.getProperty("java.class.path"), ListingMcpServer.class.getName(), "tools"));
 		args.addAll(List.of(tools));
 		List<String> properties = new ArrayList<>();
-		properties.add(prefix + "name=" + name);
 		properties.add(prefix + "command=" + TestServers.java());
 		for (int i = 0; i < args.size(); i++) {
 			properties.add(prefix + "args[" + i + "]=" + args.get(i));

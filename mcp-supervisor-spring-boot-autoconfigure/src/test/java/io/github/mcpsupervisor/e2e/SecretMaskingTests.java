@@ -71,13 +71,12 @@ class SecretMaskingTests {
 					McpHealthContributorAutoConfiguration.class, McpEndpointAutoConfiguration.class,
 					HealthContributorAutoConfiguration.class, EndpointAutoConfiguration.class,
 					WebEndpointAutoConfiguration.class))
-			.withPropertyValues("mcp.servers[0].name=remote", "mcp.servers[0].transport=streamable-http",
-					"mcp.servers[0].url=" + remote.url("api_key=SECRET123&region=eu"),
-					"mcp.servers[0].reconnect.initial-delay=50ms", "mcp.servers[0].call.wait-for-recovery=0",
-					"mcp.servers[1].name=files", "mcp.servers[1].command=" + MISSING,
-					"mcp.servers[1].args[0]=--token=SECRET456", "mcp.servers[1].args[1]=--api-key",
-					"mcp.servers[1].args[2]=SECRET789", "mcp.servers[1].args[3]=/srv/data",
-					"management.endpoints.web.exposure.include=health,mcp")
+			.withPropertyValues("mcp.servers.remote.transport=streamable-http",
+					"mcp.servers.remote.url=" + remote.url("api_key=SECRET123&region=eu"),
+					"mcp.servers.remote.reconnect.initial-delay=50ms", "mcp.servers.remote.call.wait-for-recovery=0",
+					"mcp.servers.files.command=" + MISSING, "mcp.servers.files.args[0]=--token=SECRET456",
+					"mcp.servers.files.args[1]=--api-key", "mcp.servers.files.args[2]=SECRET789",
+					"mcp.servers.files.args[3]=/srv/data", "management.endpoints.web.exposure.include=health,mcp")
 			.run((context) -> {
 				McpSupervisors supervisors = context.getBean(McpSupervisors.class);
 				assertThat(supervisors.supervisor("remote").state()).isEqualTo(McpServerState.UP);
@@ -122,12 +121,11 @@ class SecretMaskingTests {
 	@Test
 	void secretsAreNotInTheStartupFailureNorItsAnalysis(CapturedOutput output) {
 		SpringApplicationBuilder application = new SpringApplicationBuilder(Config.class).web(WebApplicationType.NONE)
-			.properties("mcp.servers[0].name=files", "mcp.servers[0].command=" + MISSING,
-					"mcp.servers[0].args[0]=--token=SECRET456", "mcp.servers[0].args[1]=API_KEY=SECRET789",
-					"mcp.servers[0].fail-on-startup-error=true", "mcp.servers[1].name=remote",
-					"mcp.servers[1].transport=streamable-http",
-					"mcp.servers[1].url=http://user:PASSWORD1@127.0.0.1:9/mcp?api_key=SECRET123",
-					"mcp.servers[1].fail-on-startup-error=true", "mcp.servers[1].initialization-timeout=5s");
+			.properties("mcp.servers.files.command=" + MISSING, "mcp.servers.files.args[0]=--token=SECRET456",
+					"mcp.servers.files.args[1]=API_KEY=SECRET789", "mcp.servers.files.fail-on-startup-error=true",
+					"mcp.servers.remote.transport=streamable-http",
+					"mcp.servers.remote.url=http://user:PASSWORD1@127.0.0.1:9/mcp?api_key=SECRET123",
+					"mcp.servers.remote.fail-on-startup-error=true", "mcp.servers.remote.initialization-timeout=5s");
 		Throwable failure = catchThrowable(application::run);
 		assertThat(failure).hasRootCauseInstanceOf(McpServerStartupException.class);
 		for (String secret : SECRETS) {

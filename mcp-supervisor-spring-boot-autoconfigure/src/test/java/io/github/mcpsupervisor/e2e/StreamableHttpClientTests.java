@@ -93,8 +93,8 @@ class StreamableHttpClientTests {
 	void runWhenTheContextClosesShouldReleaseTheHttpClientOfEachServer() throws Exception {
 		this.server = new LoopbackMcpHttpServer();
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(McpSupervisorAutoConfiguration.class))
-			.withPropertyValues("mcp.servers[0].name=remote", "mcp.servers[0].transport=streamable-http",
-					"mcp.servers[0].url=" + this.server.url(null))
+			.withPropertyValues("mcp.servers.remote.transport=streamable-http",
+					"mcp.servers.remote.url=" + this.server.url(null))
 			.run((context) -> {
 				assertThat(context.getBean(McpSupervisors.class).supervisor("remote").state())
 					.isEqualTo(McpServerState.UP);

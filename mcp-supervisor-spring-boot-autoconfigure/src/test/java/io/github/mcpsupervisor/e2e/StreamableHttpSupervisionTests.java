@@ -172,9 +172,9 @@ class StreamableHttpSupervisionTests {
 					McpHealthContributorAutoConfiguration.class, McpEndpointAutoConfiguration.class,
 					HealthContributorAutoConfiguration.class, EndpointAutoConfiguration.class,
 					WebEndpointAutoConfiguration.class))
-			.withPropertyValues("mcp.servers[0].name=remote", "mcp.servers[0].transport=streamable-http",
-					"mcp.servers[0].url=" + url(), "mcp.servers[0].headers.Authorization=Bearer s3cr3t",
-					"mcp.servers[0].required=true", "management.endpoints.web.exposure.include=mcp")
+			.withPropertyValues("mcp.servers.remote.transport=streamable-http", "mcp.servers.remote.url=" + url(),
+					"mcp.servers.remote.headers.Authorization=Bearer s3cr3t", "mcp.servers.remote.required=true",
+					"management.endpoints.web.exposure.include=mcp")
 			.run((context) -> {
 				assertThat(context.getBean(McpServersHealthIndicator.class).health().getStatus().getCode())
 					.isEqualTo("UP");

@@ -1,0 +1,62 @@
+package io.github.mcpsupervisor.autoconfigure;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import io.github.mcpsupervisor.autoconfigure.McpSupervisorProperties.Call;
+import io.github.mcpsupervisor.autoconfigure.McpSupervisorProperties.HealthCheck;
+import io.github.mcpsupervisor.autoconfigure.McpSupervisorProperties.Reconnect;
+import io.github.mcpsupervisor.transport.StdioServerDefinition;
+import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The effective settings of one configured MCP server: its own values, and for each one
+ * it does not set, the value of {@code mcp.defaults}.
+ *
+ * @param name the server's name, its key in {@code mcp.servers}
+ * @param transport how the server is reached
+ * @param command the executable of a stdio server
+ * @param args its arguments
+ * @param env environment variables added to the inherited ones
+ * @param workingDirectory the working directory, or {@code null} for the application's
+ * @param url the MCP endpoint of a streamable-http server
+ * @param headers HTTP headers of a streamable-http server
+ * @param requestTimeout timeout of each tool call and tool listing
+ * @param initializationTimeout timeout of the initialize handshake
+ * @param terminationGracePeriod how long the server may take to exit after SIGTERM
+ * @param failOnStartupError whether a failed first attempt aborts the start
+ * @param required whether the health is DOWN while this server is not UP
+ * @param reconnect how a lost server is reconnected
+ * @param call how tool calls behave around outages
+ * @param healthCheck the liveness probe
+ * @since 0.1.0
+ */
+public record McpServerSettings(String name, McpTransportType transport, @Nullable String command, List<String> args,
+		Map<String, String> env, @Nullable Path workingDirectory, @Nullable URI url, Map<String, String> headers,
+		Duration requestTimeout, Duration initializationTimeout, Duration terminationGracePeriod,
+		boolean failOnStartupError, boolean required, Reconnect reconnect, Call call, HealthCheck healthCheck) {
+
+	/**
+	 * Returns how to reach this server over Streamable HTTP.
+	 * @return the definition
+	 */
+	public StreamableHttpServerDefinition toHttpDefinition() {
+		return new StreamableHttpServerDefinition(this.name, Objects.requireNonNull(this.url), this.headers,
+				this.requestTimeout, this.initializationTimeout);
+	}
+
+	/**
+	 * Returns how to run this server as a stdio process.
+	 * @return the definition
+	 */
+	public StdioServerDefinition toStdioDefinition() {
+		return new StdioServerDefinition(this.name, String.valueOf(this.command), this.args, this.env,
+				this.workingDirectory, this.requestTimeout, this.initializationTimeout, this.terminationGracePeriod);
+	}
+
+}
