@@ -1,5 +1,7 @@
 package io.github.mcpsupervisor.actuate;
 
+import java.util.Map;
+
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
@@ -23,12 +25,15 @@ import org.springframework.util.Assert;
  * @param reconnect how a lost server is reconnected
  * @param call how tool calls behave around outages
  * @param healthCheck the liveness probe
+ * @param origins where each inheritable setting comes from ({@code server},
+ * {@code defaults} or {@code built-in}), by its property name
  */
 public record McpServerConfiguration(@Nullable StdioServerDefinition stdio,
 		@Nullable StreamableHttpServerDefinition streamableHttp, boolean failOnStartupError, boolean required,
-		ReconnectPolicy reconnect, CallPolicy call, HealthCheckPolicy healthCheck) {
+		ReconnectPolicy reconnect, CallPolicy call, HealthCheckPolicy healthCheck, Map<String, String> origins) {
 
 	public McpServerConfiguration {
+		origins = Map.copyOf(origins);
 		Assert.isTrue((stdio == null) != (streamableHttp == null),
 				"Exactly one of 'stdio' and 'streamableHttp' must be given");
 	}

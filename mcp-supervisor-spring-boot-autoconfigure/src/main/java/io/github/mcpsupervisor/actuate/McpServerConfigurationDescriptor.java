@@ -42,13 +42,16 @@ import org.springframework.boot.actuate.endpoint.Sanitizer;
  * @param healthCheck the liveness probe
  * @param env the environment variables of a stdio server, sanitized
  * @param headers the headers sent to a streamable-http server, sanitized
+ * @param origins where each inheritable setting comes from: {@code server},
+ * {@code defaults} or {@code built-in}
  */
 @JsonInclude(Include.NON_NULL)
 public record McpServerConfigurationDescriptor(String transport, @Nullable String command, @Nullable List<String> args,
 		@Nullable String url, @Nullable String workingDirectory, Duration requestTimeout,
 		Duration initializationTimeout, @Nullable Duration terminationGracePeriod, boolean failOnStartupError,
 		boolean required, Reconnect reconnect, Call call, HealthCheck healthCheck,
-		@Nullable Map<String, @Nullable Object> env, @Nullable Map<String, @Nullable Object> headers) {
+		@Nullable Map<String, @Nullable Object> env, @Nullable Map<String, @Nullable Object> headers,
+		Map<String, String> origins) {
 
 	/**
 	 * Describes a server's configuration.
@@ -69,15 +72,15 @@ public record McpServerConfigurationDescriptor(String transport, @Nullable Strin
 					configuration.failOnStartupError(), configuration.required(),
 					Reconnect.of(configuration.reconnect()), Call.of(configuration.call()),
 					HealthCheck.of(configuration.healthCheck()), sanitize(stdio.env(), sanitizer, showUnsanitized),
-					null);
+					null, new TreeMap<>(configuration.origins()));
 		}
 		StreamableHttpServerDefinition http = configuration.streamableHttp();
 		return new McpServerConfigurationDescriptor("streamable-http", null, null,
 				ConfigurationSanitizer.sanitizeUrl(http.url(), values(sanitizer, showUnsanitized)), null,
 				http.requestTimeout(), http.initializationTimeout(), null, configuration.failOnStartupError(),
 				configuration.required(), Reconnect.of(configuration.reconnect()), Call.of(configuration.call()),
-				HealthCheck.of(configuration.healthCheck()), null,
-				sanitize(http.headers(), sanitizer, showUnsanitized));
+				HealthCheck.of(configuration.healthCheck()), null, sanitize(http.headers(), sanitizer, showUnsanitized),
+				new TreeMap<>(configuration.origins()));
 	}
 
 	// The values that a command line or a URL holds, each sanitized by its key (the

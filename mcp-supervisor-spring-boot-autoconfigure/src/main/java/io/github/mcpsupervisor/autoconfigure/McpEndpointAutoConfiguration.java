@@ -16,6 +16,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 /**
  * Auto-configuration of the {@code mcp} endpoint. Read-only unless the application grants
@@ -32,8 +33,8 @@ public final class McpEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	McpEndpoint mcpEndpoint(McpSupervisors supervisors, McpSupervisorProperties properties,
 			McpEndpointProperties endpointProperties, SupervisorScheduler scheduler,
-			ObjectProvider<SanitizingFunction> sanitizingFunctions) {
-		return new McpEndpoint(supervisors, new PropertiesMcpServerConfigurations(properties),
+			ObjectProvider<SanitizingFunction> sanitizingFunctions, Environment environment) {
+		return new McpEndpoint(supervisors, new PropertiesMcpServerConfigurations(properties, environment),
 				sanitizingFunctions.orderedStream().toList(), endpointProperties.showValues(), scheduler.clock());
 	}
 

@@ -7,6 +7,8 @@ import java.util.function.Function;
 import io.github.mcpsupervisor.actuate.McpServerConfiguration;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.env.Environment;
+
 /**
  * The configuration of each server of {@code mcp.servers}, by name, for the {@code mcp}
  * endpoint.
@@ -15,9 +17,11 @@ final class PropertiesMcpServerConfigurations implements Function<String, @Nulla
 
 	private final Map<String, McpServerConfiguration> configurations = new HashMap<>();
 
-	PropertiesMcpServerConfigurations(McpSupervisorProperties properties) {
+	PropertiesMcpServerConfigurations(McpSupervisorProperties properties, Environment environment) {
+		SettingOrigins origins = new SettingOrigins(environment);
 		properties.effectiveServers()
-			.forEach((server) -> this.configurations.put(server.name(), configuration(server)));
+			.forEach((server) -> this.configurations.put(server.name(),
+					configuration(server, origins.of(server.name()))));
 	}
 
 	@Override
@@ -25,11 +29,11 @@ final class PropertiesMcpServerConfigurations implements Function<String, @Nulla
 		return this.configurations.get(name);
 	}
 
-	private static McpServerConfiguration configuration(McpServerSettings server) {
+	private static McpServerConfiguration configuration(McpServerSettings server, Map<String, String> origins) {
 		boolean stdio = server.transport() == McpTransportType.STDIO;
 		return new McpServerConfiguration(stdio ? server.toStdioDefinition() : null,
 				stdio ? null : server.toHttpDefinition(), server.failOnStartupError(), server.required(),
-				server.reconnect().toPolicy(), server.call().toPolicy(), server.healthCheck().toPolicy());
+				server.reconnect().toPolicy(), server.call().toPolicy(), server.healthCheck().toPolicy(), origins);
 	}
 
 }

@@ -40,7 +40,7 @@ import static org.awaitility.Awaitility.await;
 				"mcp.servers.demo.args[2]=io.github.mcpsupervisor.demo.DemoMcpServer",
 				"mcp.servers.demo.env.API_TOKEN=s3cr3t", "mcp.servers.demo.required=true",
 				"mcp.servers.demo.reconnect.initial-delay=100ms", "mcp.servers.demo.termination-grace-period=1s",
-				"mcp.servers.broken.command=/nonexistent/mcp-server",
+				"mcp.servers.broken.command=/nonexistent/mcp-server", "mcp.defaults.health-check.timeout=4s",
 				"management.endpoints.web.exposure.include=health,mcp", "management.endpoint.mcp.access=unrestricted",
 				"management.endpoint.health.show-details=always" })
 class McpActuatorHttpTests {
@@ -94,6 +94,10 @@ class McpActuatorHttpTests {
 		assertThat(demo.at("/toolNames").toString()).contains("echo", "add", "crash");
 		assertThat(demo.at("/configuration/env/API_TOKEN").asString()).isEqualTo("******");
 		assertThat(demo.at("/configuration/reconnect/initialDelay").asString()).isEqualTo("PT0.1S");
+		assertThat(demo.at("/configuration/healthCheck/timeout").asString()).isEqualTo("PT4S");
+		assertThat(demo.at("/configuration/origins/reconnect.initial-delay").asString()).isEqualTo("server");
+		assertThat(demo.at("/configuration/origins/health-check.timeout").asString()).isEqualTo("defaults");
+		assertThat(demo.at("/configuration/origins/request-timeout").asString()).isEqualTo("built-in");
 		assertThat(response.body()).doesNotContain("s3cr3t");
 	}
 
