@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -25,8 +26,10 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The sample run as Boot applications usually are, {@code java -jar} of the repackaged
- * jar: the demo server starts from the jar's nested libraries, answers a tool call, and
- * is gone once the application has stopped. Run by Failsafe after {@code package}.
+ * jar, with a profile that overrides its demo server as a production file would: the demo
+ * server starts from the jar's nested libraries with the overridden settings, answers a
+ * tool call, and is gone once the application has stopped. Run by Failsafe after
+ * {@code package}.
  */
 class ExecutableJarIT {
 
@@ -41,14 +44,30 @@ class ExecutableJarIT {
 	private @Nullable Process application;
 
 	@Test
-	void javaJarSupervisesTheDemoServerAndLeavesNoProcessBehind() throws Exception {
+	void javaJarWithAProfileSupervisesTheOverriddenDemoServerAndLeavesNoProcessBehind(@TempDir Path config)
+			throws Exception {
 		String jarProperty = System.getProperty("sample.jar");
 		assertThat(jarProperty).as("system property sample.jar (set by the build)").isNotBlank();
 		Path jar = Path.of(jarProperty);
 		assertThat(jar).isRegularFile();
 		Path log = jar.resolveSibling("executable-jar-it.log");
+		// lists the demo server's arguments again and changes one reconnect setting:
+		// the base file's other settings stay
+		Files.writeString(config.resolve("application-prod.yml"), """
+				mcp:
+				  servers:
+				    demo:
+				      args:
+				        - -Dloader.main=io.github.mcpsupervisor.demo.DemoMcpServer
+				        - -cp
+				        - ${java.class.path}
+				        - org.springframework.boot.loader.launch.PropertiesLauncher
+				      reconnect:
+				        max-attempts: 7
+				""");
 		Process application = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-jar", jar.toString(), "--server.port=0", "--server.address=127.0.0.1")
+				"-jar", jar.toString(), "--server.port=0", "--server.address=127.0.0.1",
+				"--spring.profiles.active=prod", "--spring.config.additional-location=file:" + config + "/")
 			.redirectErrorStream(true)
 			.redirectOutput(log.toFile())
 			.start();
@@ -65,6 +84,12 @@ class ExecutableJarIT {
 			assertThat(mcp.at("/details/demo/state").asString("")).as("demo state; see %s", log).isEqualTo("UP");
 		});
 		long demoPid = get(port, "/actuator/health").at("/components/mcp/details/demo/pid").asLong();
+		JsonNode demo = get(port, "/actuator/mcp/demo").path("configuration");
+		assertThat(demo.at("/reconnect/maxAttempts").asInt()).as("from the profile").isEqualTo(7);
+		assertThat(demo.at("/reconnect/initialDelay").asString()).as("from the base file's defaults")
+			.isEqualTo("PT0.25S");
+		assertThat(demo.at("/origins/reconnect.max-attempts").asString()).isEqualTo("server");
+		assertThat(demo.at("/required").asBoolean()).as("from the base file").isTrue();
 		List<ProcessHandle> children = application.descendants().toList();
 		this.started.addAll(children);
 		assertThat(children).extracting(ProcessHandle::pid).contains(demoPid);
