@@ -147,6 +147,25 @@ class McpServersFileTests {
 	}
 
 	@Test
+	void runWithAnEscapedPlaceholderShouldKeepItLiterally() throws IOException {
+		Path file = write(
+				"{\"mcpServers\": {\"one\": {\"command\": \"" + MISSING + "\", \"args\": [\"\\\\${HOME}\"]}}}");
+		this.contextRunner.withPropertyValues("mcp.servers-configuration=file:" + file)
+			.run((context) -> assertThat(servers(context).get("one").args()).containsExactly("${HOME}"));
+	}
+
+	@Test
+	void runApplicationWithDefaultPropertiesShouldLetTheFileWin() {
+		SpringApplicationBuilder application = new SpringApplicationBuilder(Config.class).web(WebApplicationType.NONE)
+			.properties("mcp.servers-configuration=" + CLAUDE, "FILES_TOKEN=s3cret",
+					"mcp.servers.files.command=/other");
+		try (ConfigurableApplicationContext context = application.run()) {
+			assertThat(context.getBean(McpSupervisorProperties.class).servers().get("files").command())
+				.isEqualTo(MISSING);
+		}
+	}
+
+	@Test
 	void runWithAFileThatDoesNotExistShouldFail() {
 		assertFailure("classpath:mcp/missing.json", null,
 				"the resource class path resource [mcp/missing.json] does not exist");
