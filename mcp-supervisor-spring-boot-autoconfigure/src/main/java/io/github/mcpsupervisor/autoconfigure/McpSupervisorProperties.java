@@ -33,13 +33,18 @@ import org.springframework.validation.annotation.Validated;
  * @param defaults The settings every server inherits unless it sets them itself
  * @param servers The MCP servers to supervise, by name: 1 to 32 letters, digits, '_' or
  * '-', the prefix of the server's tool names
+ * @param serversConfiguration Resources (e.g. 'classpath:mcp-servers.json' or
+ * 'file:./mcp.json') in the 'mcpServers' JSON format of Claude Desktop, Cursor and VS
+ * Code whose servers are added to 'mcp.servers'; properties set for a server of such a
+ * file win over the file's, property by property
  */
 @ConfigurationProperties(prefix = "mcp", ignoreUnknownFields = false)
 @Validated
 @ValidDelays
 public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @DefaultValue @Valid Defaults defaults,
 		@DefaultValue Map<@Pattern(regexp = NAME,
-				message = "must be 1 to 32 letters, digits, '_' or '-'") String, @Valid Server> servers) {
+				message = "must be 1 to 32 letters, digits, '_' or '-'") String, @Valid Server> servers,
+		@DefaultValue List<String> serversConfiguration) {
 
 	/** The rule of a server's name. */
 	static final String NAME = "[A-Za-z0-9_-]{1,32}";

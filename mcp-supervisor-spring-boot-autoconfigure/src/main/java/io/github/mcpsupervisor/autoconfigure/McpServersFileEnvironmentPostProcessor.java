@@ -1,0 +1,147 @@
+package io.github.mcpsupervisor.autoconfigure;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.boot.EnvironmentPostProcessor;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.context.config.ConfigDataEnvironmentPostProcessor;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyState;
+import org.springframework.boot.env.OriginTrackedMapPropertySource;
+import org.springframework.boot.io.ApplicationResourceLoader;
+import org.springframework.boot.origin.OriginTrackedValue;
+import org.springframework.boot.origin.TextResourceOrigin;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MutablePropertySources;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.io.Resource;
+import org.springframework.core.io.ResourceLoader;
+
+/**
+ * Adds the servers of the files of {@code mcp.servers-configuration} to the environment
+ * as {@code mcp.servers.<name>.*} properties of the lowest precedence, so that they bind,
+ * validate and inherit {@code mcp.defaults} like any other, and every other property
+ * source wins over them, property by property.
+ */
+class McpServersFileEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordered {
+
+	/** The property that lists the files. */
+	static final String PROPERTY = "mcp.servers-configuration";
+
+	/** The prefix of the names of the property sources, one per file. */
+	static final String SOURCE_NAME = PROPERTY + " ";
+
+	@Override
+	public int getOrder() {
+		// after application.properties and profiles, which may set the property
+		return ConfigDataEnvironmentPostProcessor.ORDER + 1;
+	}
+
+	@Override
+	public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
+		List<String> locations = Binder.get(environment)
+			.bind(PROPERTY, Bindable.listOf(String.class))
+			.orElse(List.of());
+		ResourceLoader resources = ApplicationResourceLoader.get(application.getClassLoader());
+		Map<String, String> definedIn = new LinkedHashMap<>();
+		List<File> files = new ArrayList<>();
+		for (String location : locations) {
+			Resource resource = resources.getResource(location.trim());
+			Map<String, Map<String, String>> entries = McpServersFile.read(location, resource);
+			for (String name : entries.keySet()) {
+				String other = definedIn.putIfAbsent(name, location);
+				if (other != null) {
+					throw new McpServersFileException(location, name,
+							"the server is also defined in '" + other + "'; define each server in one file");
+				}
+			}
+			files.add(new File(location, resource, entries));
+		}
+		MutablePropertySources sources = environment.getPropertySources();
+		for (File file : files) {
+			PropertySource<?> source = file.propertySource();
+			sources.remove(source.getName());
+			sources.addLast(source);
+		}
+		for (File file : files) {
+			file.checkPlaceholders(environment);
+		}
+	}
+
+	private record File(String location, Resource resource, Map<String, Map<String, String>> entries) {
+
+		PropertySource<?> propertySource() {
+			TextResourceOrigin origin = new TextResourceOrigin(this.resource, null);
+			Map<String, Object> properties = new LinkedHashMap<>();
+			this.entries.forEach((name, entry) -> entry.forEach((key, value) -> properties
+				.put("mcp.servers." + name + "." + key, OriginTrackedValue.of(value, origin))));
+			return new OriginTrackedMapPropertySource(SOURCE_NAME + this.location, properties, true);
+		}
+
+		// An unresolvable ${X} would otherwise reach the server as the literal text
+		// "${X}",
+		// e.g. as the token of an Authorization header; unless another source sets the
+		// property, the application does not start
+		void checkPlaceholders(ConfigurableEnvironment environment) {
+			String sourceName = SOURCE_NAME + this.location;
+			this.entries.forEach((name, entry) -> entry.forEach((key, value) -> {
+				if (!value.contains("${")) {
+					return;
+				}
+				if (setElsewhere(environment, sourceName, name, key)) {
+					return;
+				}
+				try {
+					environment.resolveRequiredPlaceholders(value);
+				}
+				catch (IllegalArgumentException ex) {
+					throw new McpServersFileException(this.location, name,
+							key + ": " + ex.getMessage() + "; set it as an environment variable or a property, "
+									+ "or give it a default: ${NAME:default}",
+							ex);
+				}
+			}));
+		}
+
+		private static boolean setElsewhere(ConfigurableEnvironment environment, String sourceName, String server,
+				String key) {
+			// a list is replaced as a whole by a source that sets any of its elements;
+			// other sources usually write a map's key env[TOKEN] as env.TOKEN
+			String prefix = "mcp.servers." + server + ".";
+			String[] names = key.startsWith("args[") ? new String[] { prefix + "args" }
+					: new String[] { prefix + key, prefix + key.replace('[', '.').replace("]", "") };
+			for (String name : names) {
+				if (setElsewhere(environment, sourceName, ConfigurationPropertyName.adapt(name, '.'))) {
+					return true;
+				}
+			}
+			return false;
+		}
+
+		private static boolean setElsewhere(ConfigurableEnvironment environment, String sourceName,
+				ConfigurationPropertyName name) {
+			for (ConfigurationPropertySource source : ConfigurationPropertySources
+				.from(environment.getPropertySources())) {
+				if (source.getUnderlyingSource() instanceof PropertySource<?> underlying
+						&& underlying.getName().equals(sourceName)) {
+					return false;
+				}
+				if (source.getConfigurationProperty(name) != null
+						|| source.containsDescendantOf(name) == ConfigurationPropertyState.PRESENT) {
+					return true;
+				}
+			}
+			return false;
+		}
+
+	}
+
+}
