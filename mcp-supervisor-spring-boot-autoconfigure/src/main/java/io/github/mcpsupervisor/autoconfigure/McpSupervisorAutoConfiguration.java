@@ -23,6 +23,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 /**
  * Auto-configuration of supervised MCP servers: one supervisor per enabled entry of
@@ -37,6 +38,11 @@ public final class McpSupervisorAutoConfiguration {
 
 	/** Margin over the bounded steps of an attempt or a termination. */
 	private static final Duration MARGIN = Duration.ofSeconds(3);
+
+	@Bean
+	static SpringAiMcpClientCheck mcpSpringAiClientCheck(Environment environment) {
+		return new SpringAiMcpClientCheck(environment);
+	}
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(SupervisorScheduler.class)

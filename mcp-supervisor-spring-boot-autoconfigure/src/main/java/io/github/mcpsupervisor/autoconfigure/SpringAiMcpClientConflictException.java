@@ -1,0 +1,54 @@
+package io.github.mcpsupervisor.autoconfigure;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Spring AI's MCP client is active with connections of its own, so MCP servers would be
+ * started outside the supervisor, some of them perhaps twice.
+ *
+ * @since 0.1.0
+ */
+public class SpringAiMcpClientConflictException extends IllegalStateException {
+
+	private static final long serialVersionUID = 1L;
+
+	private final transient Map<String, List<String>> connections;
+
+	private final transient Set<String> duplicates;
+
+	/**
+	 * Create a new instance.
+	 * @param connections the names of Spring AI's connections, by the property that
+	 * configures them
+	 * @param duplicates the names that are also servers of {@code mcp.servers}
+	 */
+	public SpringAiMcpClientConflictException(Map<String, List<String>> connections, Set<String> duplicates) {
+		super("Spring AI's MCP client is active with connections of its own " + connections + "; also in mcp.servers: "
+				+ duplicates);
+		this.connections = Collections.unmodifiableMap(new LinkedHashMap<>(connections));
+		this.duplicates = Collections.unmodifiableSet(new TreeSet<>(duplicates));
+	}
+
+	/**
+	 * Return the names of Spring AI's connections, by the property that configures them.
+	 * @return the connections
+	 */
+	public Map<String, List<String>> getConnections() {
+		return this.connections;
+	}
+
+	/**
+	 * Return the names of Spring AI's connections that are also servers of
+	 * {@code mcp.servers}.
+	 * @return the duplicate names
+	 */
+	public Set<String> getDuplicates() {
+		return this.duplicates;
+	}
+
+}
