@@ -13,6 +13,7 @@ import java.util.concurrent.TimeoutException;
 import io.github.mcpsupervisor.supervisor.Failures;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpSchema.ListToolsResult;
+import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -45,7 +46,9 @@ final class ToolListing {
 	}
 
 	/**
-	 * Lists every tool of the server, each name once (the first definition wins).
+	 * Lists every tool of the server, each name once (the first definition wins). A
+	 * server that does not declare the tools capability (one that only offers prompts or
+	 * resources) is not asked and has no tools.
 	 * @param client the client of the generation
 	 * @param server the server's name
 	 * @param timeout how long the whole listing may take, all pages together
@@ -53,6 +56,10 @@ final class ToolListing {
 	 * @throws ToolListingException if the listing broke a limit
 	 */
 	static List<Tool> listAll(McpAsyncClient client, String server, Duration timeout) {
+		ServerCapabilities capabilities = client.getServerCapabilities();
+		if (capabilities == null || capabilities.tools() == null) {
+			return List.of();
+		}
 		long deadline = System.nanoTime() + timeout.toNanos();
 		Map<String, Tool> tools = new LinkedHashMap<>();
 		Set<String> duplicates = new LinkedHashSet<>();

@@ -184,6 +184,13 @@ class HostileServerTests {
 	}
 
 	@Test
+	void aServerWithoutTheToolsCapabilityConnectsWithNoTools() throws Exception {
+		McpServerStatus status = supervise(listing("prompts", Duration.ofSeconds(20), "prompts-only"));
+		assertThat(status.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.supervisor.tools().names()).isEmpty();
+	}
+
+	@Test
 	void linesThatAreNotJsonAreCountedAtWarnWithoutTheirContent(CapturedOutput output) {
 		start(TestServers.demo("noisy", Map.of()));
 		for (int i = 0; i < 12; i++) {

@@ -20,7 +20,9 @@ import tools.jackson.databind.json.JsonMapper;
  * <li>{@code endless [delayMillis]}: every page names a next page, each one tool;</li>
  * <li>{@code cycle}: the cursors go {@code a}, {@code b}, {@code a}, …;</li>
  * <li>{@code many <count> <perPage>}: that many tools, in pages of that size;</li>
- * <li>{@code tools <name>…}: the given tools in one page, duplicates included.</li>
+ * <li>{@code tools <name>…}: the given tools in one page, duplicates included;</li>
+ * <li>{@code prompts-only}: declares the prompts capability and not the tools one, and
+ * answers {@code tools/list} with "method not found", as such servers do.</li>
  * </ul>
  * Every tool answers a call with {@code <name> called}.
  */
@@ -43,10 +45,18 @@ public final class ListingMcpServer {
 			Map<String, Object> response = new LinkedHashMap<>();
 			response.put("jsonrpc", "2.0");
 			response.put("id", message.get("id"));
-			response.put("result", switch (message.get("method").asString()) {
-				case "initialize" ->
-					Map.of("protocolVersion", message.at("/params/protocolVersion").asString(), "capabilities",
-							Map.of("tools", Map.of()), "serverInfo", Map.of("name", "listing", "version", "1.0.0"));
+			boolean promptsOnly = args[0].equals("prompts-only");
+			String method = message.get("method").asString();
+			if (promptsOnly && method.startsWith("tools/")) {
+				response.put("error", Map.of("code", -32601, "message", "Method not found: " + method));
+				protocol.println(json.writeValueAsString(response));
+				protocol.flush();
+				continue;
+			}
+			response.put("result", switch (method) {
+				case "initialize" -> Map.of("protocolVersion", message.at("/params/protocolVersion").asString(),
+						"capabilities", promptsOnly ? Map.of("prompts", Map.of()) : Map.of("tools", Map.of()),
+						"serverInfo", Map.of("name", "listing", "version", "1.0.0"));
 				case "tools/list" -> page(args, message.at("/params/cursor").asString(""));
 				case "tools/call" -> Map.of("content",
 						List.of(Map.of("type", "text", "text", message.at("/params/name").asString() + " called")));
