@@ -1,6 +1,5 @@
 package io.github.mcpsupervisor.transport;
 
-import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -8,7 +7,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.github.mcpsupervisor.supervisor.Failures;
-import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema.ErrorCodes;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
@@ -28,14 +26,12 @@ import tools.jackson.core.JacksonException;
  * behalf, with a JSON-RPC parse error for the request id it names. The session goes on: a
  * bad message is not a dead transport.
  */
-final class MalformedAnswerTransport implements McpClientTransport {
+final class MalformedAnswerTransport extends DelegatingClientTransport {
 
 	private static final Log logger = LogFactory.getLog(MalformedAnswerTransport.class);
 
 	// The id of the request that a malformed answer names, as the SDK quotes it.
 	private static final Pattern ID = Pattern.compile("\"id\"\\s*:\\s*(?:\"([^\"\\\\]{1,200})\"|(\\d{1,9})\\b)");
-
-	private final McpClientTransport delegate;
 
 	private final String server;
 
@@ -44,7 +40,7 @@ final class MalformedAnswerTransport implements McpClientTransport {
 	private final AtomicReference<@Nullable Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>>> handler = new AtomicReference<>();
 
 	MalformedAnswerTransport(McpClientTransport delegate, String server, int generation) {
-		this.delegate = delegate;
+		super(delegate);
 		this.server = server;
 		this.generation = generation;
 	}
@@ -101,31 +97,6 @@ final class MalformedAnswerTransport implements McpClientTransport {
 				new JSONRPCError(ErrorCodes.PARSE_ERROR, message(this.server)));
 		current.apply(Mono.just(parseError))
 			.subscribe(null, (failure) -> logger.debug(prefix + ": answering its request failed", failure));
-	}
-
-	@Override
-	public Mono<Void> sendMessage(JSONRPCMessage message) {
-		return this.delegate.sendMessage(message);
-	}
-
-	@Override
-	public Mono<Void> closeGracefully() {
-		return this.delegate.closeGracefully();
-	}
-
-	@Override
-	public void close() {
-		this.delegate.close();
-	}
-
-	@Override
-	public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
-		return this.delegate.unmarshalFrom(data, typeRef);
-	}
-
-	@Override
-	public List<String> protocolVersions() {
-		return this.delegate.protocolVersions();
 	}
 
 }

@@ -1,10 +1,7 @@
 package io.github.mcpsupervisor.transport;
 
-import java.util.List;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
-import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
@@ -17,14 +14,12 @@ import reactor.core.publisher.Mono;
  * notification, without coalescing and without a page limit, and the supervisor lists
  * them itself, coalesced. Everything else passes through.
  */
-final class ToolsChangeDivertingTransport implements McpClientTransport {
-
-	private final McpClientTransport delegate;
+final class ToolsChangeDivertingTransport extends DelegatingClientTransport {
 
 	private final Runnable toolsChanged;
 
 	ToolsChangeDivertingTransport(McpClientTransport delegate, Runnable toolsChanged) {
-		this.delegate = delegate;
+		super(delegate);
 		this.toolsChanged = toolsChanged;
 	}
 
@@ -40,36 +35,6 @@ final class ToolsChangeDivertingTransport implements McpClientTransport {
 			return false;
 		}
 		return true;
-	}
-
-	@Override
-	public void setExceptionHandler(Consumer<Throwable> handler) {
-		this.delegate.setExceptionHandler(handler);
-	}
-
-	@Override
-	public Mono<Void> sendMessage(JSONRPCMessage message) {
-		return this.delegate.sendMessage(message);
-	}
-
-	@Override
-	public Mono<Void> closeGracefully() {
-		return this.delegate.closeGracefully();
-	}
-
-	@Override
-	public void close() {
-		this.delegate.close();
-	}
-
-	@Override
-	public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
-		return this.delegate.unmarshalFrom(data, typeRef);
-	}
-
-	@Override
-	public List<String> protocolVersions() {
-		return this.delegate.protocolVersions();
 	}
 
 }

@@ -1,17 +1,8 @@
 package io.github.mcpsupervisor.e2e;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
-
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A minimal stdio MCP server, written against the wire protocol, whose {@code tools/list}
@@ -31,40 +22,20 @@ public final class ListingMcpServer {
 	private ListingMcpServer() {
 	}
 
-	public static void main(String[] args) throws IOException, InterruptedException {
-		JsonMapper json = JsonMapper.builder().build();
-		PrintStream protocol = System.out;
-		System.setOut(System.err);
-		BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-		String line;
-		while ((line = in.readLine()) != null) {
-			JsonNode message = json.readTree(line);
-			if (!message.has("id") || !message.has("method")) {
-				continue;
-			}
-			Map<String, Object> response = new LinkedHashMap<>();
-			response.put("jsonrpc", "2.0");
-			response.put("id", message.get("id"));
-			boolean promptsOnly = args[0].equals("prompts-only");
-			String method = message.get("method").asString();
-			if (promptsOnly && method.startsWith("tools/")) {
-				response.put("error", Map.of("code", -32601, "message", "Method not found: " + method));
-				protocol.println(json.writeValueAsString(response));
-				protocol.flush();
-				continue;
-			}
-			response.put("result", switch (method) {
-				case "initialize" -> Map.of("protocolVersion", message.at("/params/protocolVersion").asString(),
-						"capabilities", promptsOnly ? Map.of("prompts", Map.of()) : Map.of("tools", Map.of()),
-						"serverInfo", Map.of("name", "listing", "version", "1.0.0"));
-				case "tools/list" -> page(args, message.at("/params/cursor").asString(""));
-				case "tools/call" -> Map.of("content",
-						List.of(Map.of("type", "text", "text", message.at("/params/name").asString() + " called")));
-				default -> Map.of();
-			});
-			protocol.println(json.writeValueAsString(response));
-			protocol.flush();
-		}
+	public static void main(String[] args) throws Exception {
+		boolean promptsOnly = args[0].equals("prompts-only");
+		RawMcpServer.serve("listing", promptsOnly ? Map.of("prompts", Map.of()) : Map.of("tools", Map.of()),
+				(method, request) -> {
+					if (promptsOnly && method.startsWith("tools/")) {
+						return new RawMcpServer.Error(-32601, "Method not found: " + method);
+					}
+					return switch (method) {
+						case "tools/list" -> page(args, request.at("/params/cursor").asString(""));
+						case "tools/call" -> Map.of("content", List
+							.of(Map.of("type", "text", "text", request.at("/params/name").asString() + " called")));
+						default -> Map.of();
+					};
+				});
 	}
 
 	private static Map<String, Object> page(String[] args, String cursor) throws InterruptedException {

@@ -1,16 +1,7 @@
 package io.github.mcpsupervisor.e2e;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A minimal stdio MCP server, written against the wire protocol, that lists its five
@@ -23,30 +14,9 @@ public final class PagingMcpServer {
 	private PagingMcpServer() {
 	}
 
-	public static void main(String[] args) throws IOException {
-		JsonMapper json = JsonMapper.builder().build();
-		PrintStream protocol = System.out;
-		System.setOut(System.err);
-		BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-		String line;
-		while ((line = in.readLine()) != null) {
-			JsonNode message = json.readTree(line);
-			if (!message.has("id") || !message.has("method")) {
-				continue;
-			}
-			Map<String, Object> response = new LinkedHashMap<>();
-			response.put("jsonrpc", "2.0");
-			response.put("id", message.get("id"));
-			response.put("result", switch (message.get("method").asString()) {
-				case "initialize" ->
-					Map.of("protocolVersion", message.at("/params/protocolVersion").asString(), "capabilities",
-							Map.of("tools", Map.of()), "serverInfo", Map.of("name", "paging", "version", "1.0.0"));
-				case "tools/list" -> page(message.at("/params/cursor").asString(""));
-				default -> Map.of();
-			});
-			protocol.println(json.writeValueAsString(response));
-			protocol.flush();
-		}
+	public static void main(String[] args) throws Exception {
+		RawMcpServer.serve("paging", Map.of("tools", Map.of()), (method, request) -> method.equals("tools/list")
+				? page(request.at("/params/cursor").asString("")) : Map.of());
 	}
 
 	private static Map<String, Object> page(String cursor) {

@@ -558,19 +558,12 @@ class McpServerSupervisorTests {
 		this.supervisor.start();
 		this.supervisor.restart();
 		this.supervisor.reset();
-		assertThat(this.connector.spawns()).as("no attempt before the stop's termination ended").isOne();
-		this.scheduler.runReady();
-		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
-		assertThat(this.connector.events).containsExactly("open g1", "terminate g1", "open g2");
-		assertThat(this.connector.maxAlive).isEqualTo(1);
+		assertTheNextGenerationOpensOnlyOnceTheStopsTerminationEnded();
 	}
 
 	@Test
 	void aResetAfterAnUnconfirmedTerminationChecksTheOldTreeBeforeLaunching() {
-		startUp();
-		this.connector.terminationConfirmed = false;
-		this.connector.last().crash(1);
-		this.scheduler.runReady();
+		crashWithATreeThatCannotBeConfirmedGone();
 		assertThat(this.supervisor.state()).isEqualTo(McpServerState.FAILED);
 		this.supervisor.reset();
 		this.scheduler.runReady();
@@ -587,10 +580,7 @@ class McpServerSupervisorTests {
 
 	@Test
 	void aStopAfterAnUnconfirmedTerminationTriesToEndTheOldTreeAgain() {
-		startUp();
-		this.connector.terminationConfirmed = false;
-		this.connector.last().crash(1);
-		this.scheduler.runReady();
+		crashWithATreeThatCannotBeConfirmedGone();
 		this.connector.terminationConfirmed = true;
 		this.supervisor.stop();
 		this.scheduler.runReady();
@@ -616,11 +606,7 @@ class McpServerSupervisorTests {
 		startUp();
 		this.supervisor.stop();
 		this.supervisor.start();
-		assertThat(this.connector.spawns()).as("no attempt before the stop's termination ended").isOne();
-		this.scheduler.runReady();
-		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
-		assertThat(this.connector.events).containsExactly("open g1", "terminate g1", "open g2");
-		assertThat(this.connector.maxAlive).isEqualTo(1);
+		assertTheNextGenerationOpensOnlyOnceTheStopsTerminationEnded();
 	}
 
 	@Test
@@ -632,6 +618,21 @@ class McpServerSupervisorTests {
 		this.scheduler.runReady();
 		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
 		assertThat(this.supervisor.status().attemptsUsed()).isEqualTo(1);
+	}
+
+	private void assertTheNextGenerationOpensOnlyOnceTheStopsTerminationEnded() {
+		assertThat(this.connector.spawns()).as("no attempt before the stop's termination ended").isOne();
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.connector.events).containsExactly("open g1", "terminate g1", "open g2");
+		assertThat(this.connector.maxAlive).isEqualTo(1);
+	}
+
+	private void crashWithATreeThatCannotBeConfirmedGone() {
+		startUp();
+		this.connector.terminationConfirmed = false;
+		this.connector.last().crash(1);
+		this.scheduler.runReady();
 	}
 
 	private void startUp() {

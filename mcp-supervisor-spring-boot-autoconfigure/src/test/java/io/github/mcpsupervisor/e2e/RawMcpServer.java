@@ -1,0 +1,90 @@
+package io.github.mcpsupervisor.e2e;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The wire protocol of the minimal stdio MCP server fixtures: reads one JSON-RPC request
+ * per stdin line, one at a time, answers {@code initialize} with the given capabilities
+ * and every other request with what the handler returns.
+ */
+final class RawMcpServer {
+
+	private RawMcpServer() {
+	}
+
+	/**
+	 * Serves requests until stdin ends.
+	 * @param name the server's name in its {@code initialize} answer
+	 * @param capabilities the capabilities it declares
+	 * @param handler answers every other request
+	 * @throws Exception if the handler fails or a line is not JSON
+	 */
+	static void serve(String name, Map<String, Object> capabilities, Handler handler) throws Exception {
+		JsonMapper json = JsonMapper.builder().build();
+		PrintStream protocol = System.out;
+		// stdout carries the protocol only
+		System.setOut(System.err);
+		BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+		String line;
+		while ((line = in.readLine()) != null) {
+			JsonNode request = json.readTree(line);
+			if (!request.has("id") || !request.has("method")) {
+				continue;
+			}
+			String method = request.get("method").asString();
+			Object answer = method.equals("initialize")
+					? Map.of("protocolVersion", request.at("/params/protocolVersion").asString(), "capabilities",
+							capabilities, "serverInfo", Map.of("name", name, "version", "1.0.0"))
+					: handler.answer(method, request);
+			Map<String, Object> response = new LinkedHashMap<>();
+			response.put("jsonrpc", "2.0");
+			response.put("id", request.get("id"));
+			if (answer instanceof Error error) {
+				response.put("error", Map.of("code", error.code(), "message", error.message()));
+			}
+			else {
+				response.put("result", answer);
+			}
+			protocol.println(json.writeValueAsString(response));
+			protocol.flush();
+		}
+	}
+
+	/**
+	 * Answers one request.
+	 */
+	@FunctionalInterface
+	interface Handler {
+
+		/**
+		 * Answers a request.
+		 * @param method the request's method
+		 * @param request the whole request
+		 * @return its result, or an {@link Error}
+		 * @throws IOException if the request cannot be answered
+		 * @throws InterruptedException if answering was interrupted
+		 */
+		Object answer(String method, JsonNode request) throws IOException, InterruptedException;
+
+	}
+
+	/**
+	 * A JSON-RPC error answer.
+	 *
+	 * @param code the error code
+	 * @param message the error message
+	 */
+	record Error(int code, String message) {
+
+	}
+
+}
