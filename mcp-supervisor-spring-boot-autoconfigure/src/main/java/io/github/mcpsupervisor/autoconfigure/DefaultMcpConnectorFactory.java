@@ -3,6 +3,8 @@ package io.github.mcpsupervisor.autoconfigure;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.mcpsupervisor.client.McpClientFactory;
+import io.github.mcpsupervisor.client.McpClientSessions;
 import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.transport.StdioConnector;
@@ -19,18 +21,27 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 
 	private final SupervisorScheduler scheduler;
 
+	private final McpClientFactory clientFactory;
+
+	private final McpClientSessions sessions;
+
 	private final List<StreamableHttpConnector> httpConnectors = new CopyOnWriteArrayList<>();
 
-	DefaultMcpConnectorFactory(SupervisorScheduler scheduler) {
+	DefaultMcpConnectorFactory(SupervisorScheduler scheduler, McpClientFactory clientFactory,
+			McpClientSessions sessions) {
 		this.scheduler = scheduler;
+		this.clientFactory = clientFactory;
+		this.sessions = sessions;
 	}
 
 	@Override
 	public McpConnector create(McpServerSettings server) {
 		return switch (server.transport()) {
-			case STDIO -> new StdioConnector(server.toStdioDefinition(), this.scheduler::execute);
+			case STDIO -> new StdioConnector(server.toStdioDefinition(), this.scheduler::execute, this.clientFactory,
+					this.sessions.session(server.name()));
 			case STREAMABLE_HTTP -> {
-				StreamableHttpConnector connector = new StreamableHttpConnector(server.toHttpDefinition());
+				StreamableHttpConnector connector = new StreamableHttpConnector(server.toHttpDefinition(),
+						this.clientFactory, this.sessions.session(server.name()));
 				this.httpConnectors.add(connector);
 				yield connector;
 			}

@@ -26,6 +26,7 @@ import org.jspecify.annotations.Nullable;
  * @param workingDirectory the working directory, or {@code null} for the application's
  * @param url the MCP endpoint of a streamable-http server
  * @param headers HTTP headers of a streamable-http server
+ * @param roots the roots offered to the server, absolute file: URIs
  * @param requestTimeout timeout of each tool call and tool listing
  * @param initializationTimeout timeout of the initialize handshake
  * @param terminationGracePeriod how long the server may take to exit after SIGTERM
@@ -38,7 +39,7 @@ import org.jspecify.annotations.Nullable;
  */
 public record McpServerSettings(String name, McpTransportType transport, @Nullable String command, List<String> args,
 		Map<String, String> env, @Nullable Path workingDirectory, @Nullable URI url, Map<String, String> headers,
-		Duration requestTimeout, Duration initializationTimeout, Duration terminationGracePeriod,
+		List<URI> roots, Duration requestTimeout, Duration initializationTimeout, Duration terminationGracePeriod,
 		boolean failOnStartupError, boolean required, Reconnect reconnect, Call call, HealthCheck healthCheck) {
 
 	/**

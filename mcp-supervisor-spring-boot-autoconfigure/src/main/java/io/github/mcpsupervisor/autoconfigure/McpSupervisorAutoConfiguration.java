@@ -3,6 +3,10 @@ package io.github.mcpsupervisor.autoconfigure;
 import java.time.Duration;
 import java.util.List;
 
+import io.github.mcpsupervisor.client.McpClientFactory;
+import io.github.mcpsupervisor.client.McpClientSession;
+import io.github.mcpsupervisor.client.McpClientSessions;
+import io.github.mcpsupervisor.client.McpServerClients;
 import io.github.mcpsupervisor.event.McpSupervisorEventPublisher;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
@@ -12,14 +16,23 @@ import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import io.github.mcpsupervisor.tool.ToolCallObserver;
+import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema.Root;
 
+import org.springframework.ai.mcp.McpToolFilter;
+import org.springframework.ai.mcp.McpToolNamePrefixGenerator;
 import org.springframework.ai.mcp.SyncMcpToolCallbackProvider;
+import org.springframework.ai.mcp.ToolContextToMcpMetaConverter;
+import org.springframework.ai.mcp.annotation.spring.ClientMcpAsyncHandlersRegistry;
+import org.springframework.ai.mcp.annotation.spring.ClientMcpSyncHandlersRegistry;
+import org.springframework.ai.mcp.customizer.McpClientCustomizer;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
@@ -52,8 +65,60 @@ public final class McpSupervisorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	McpConnectorFactory mcpConnectorFactory(SupervisorScheduler scheduler) {
-		return new DefaultMcpConnectorFactory(scheduler);
+	@ConditionalOnProperty(name = "mcp.client-type", havingValue = "sync", matchIfMissing = true)
+	static ClientMcpSyncHandlersRegistry clientMcpSyncHandlersRegistry() {
+		return new ClientMcpSyncHandlersRegistry();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnProperty(name = "mcp.client-type", havingValue = "async")
+	static ClientMcpAsyncHandlersRegistry clientMcpAsyncHandlersRegistry() {
+		return new ClientMcpAsyncHandlersRegistry();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	McpClientSessions mcpClientSessions(McpSupervisorProperties properties) {
+		return new McpClientSessions(properties.effectiveServers()
+			.stream()
+			.map((server) -> new McpClientSession(server.name(),
+					server.roots().stream().map((uri) -> new Root(uri.toString(), rootName(uri.getPath()))).toList()))
+			.toList());
+	}
+
+	private static String rootName(String path) {
+		String trimmed = (path.length() > 1 && path.endsWith("/")) ? path.substring(0, path.length() - 1) : path;
+		return trimmed.substring(trimmed.lastIndexOf('/') + 1);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	McpClientFactory mcpClientFactory(McpSupervisorProperties properties,
+			ObjectProvider<McpClientCustomizer<McpClient.SyncSpec>> syncCustomizers,
+			ObjectProvider<McpClientCustomizer<McpClient.AsyncSpec>> asyncCustomizers,
+			ObjectProvider<ClientMcpSyncHandlersRegistry> syncHandlers,
+			ObjectProvider<ClientMcpAsyncHandlersRegistry> asyncHandlers, ApplicationEventPublisher eventPublisher) {
+		boolean sync = properties.clientType() == McpClientType.SYNC;
+		return new SpringAiMcpClientFactory(properties.clientType(), syncCustomizers.orderedStream().toList(),
+				asyncCustomizers.orderedStream().toList(), sync ? syncHandlers.getIfAvailable() : null,
+				sync ? null : asyncHandlers.getIfAvailable(), eventPublisher);
+	}
+
+	@Bean
+	AnnotatedToolListChangedHandlers mcpAnnotatedToolListChangedHandlers(McpSupervisorProperties properties,
+			ObjectProvider<ClientMcpSyncHandlersRegistry> syncHandlers,
+			ObjectProvider<ClientMcpAsyncHandlersRegistry> asyncHandlers) {
+		boolean sync = properties.clientType() == McpClientType.SYNC;
+		return new AnnotatedToolListChangedHandlers(sync ? syncHandlers.getIfAvailable() : null,
+				sync ? null : asyncHandlers.getIfAvailable());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	McpConnectorFactory mcpConnectorFactory(SupervisorScheduler scheduler, McpClientFactory clientFactory,
+			McpClientSessions sessions) {
+		return new DefaultMcpConnectorFactory(scheduler, clientFactory, sessions);
 	}
 
 	@Bean
@@ -86,11 +151,22 @@ public final class McpSupervisorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	McpServerClients mcpServerClients(McpSupervisors supervisors, McpClientSessions sessions) {
+		return new McpServerClients(supervisors, sessions);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	McpSupervisorToolCallbackProvider mcpSupervisorToolCallbackProvider(McpSupervisors supervisors,
-			ObjectProvider<ToolCallObserver> observers) {
+			ObjectProvider<ToolCallObserver> observers, ObjectProvider<McpToolFilter> filter,
+			ObjectProvider<McpToolNamePrefixGenerator> nameGenerator,
+			ObjectProvider<ToolContextToMcpMetaConverter> metaConverter) {
 		List<ToolCallObserver> all = observers.orderedStream().toList();
-		return new McpSupervisorToolCallbackProvider(supervisors, (server, tool, outcome, duration) -> all
-			.forEach((observer) -> observer.called(server, tool, outcome, duration)));
+		return new McpSupervisorToolCallbackProvider(supervisors,
+				(server, tool, outcome, duration) -> all
+					.forEach((observer) -> observer.called(server, tool, outcome, duration)),
+				filter.getIfUnique(() -> (connection, tool) -> true), nameGenerator.getIfUnique(),
+				metaConverter.getIfUnique(ToolContextToMcpMetaConverter::defaultConverter));
 	}
 
 }

@@ -37,6 +37,10 @@ import org.springframework.validation.annotation.Validated;
  * 'file:./mcp.json') in the 'mcpServers' JSON format of Claude Desktop, Cursor and VS
  * Code whose servers are added to 'mcp.servers'; properties set for a server of such a
  * file win over the file's, property by property
+ * @param clientType Which kind of Spring AI client customizers and annotated MCP client
+ * handlers the application writes: 'sync' (McpClientCustomizer&lt;McpClient.SyncSpec&gt;,
+ * handlers returning values) or 'async' (McpClientCustomizer&lt;McpClient.AsyncSpec&gt;,
+ * handlers returning Mono), as spring.ai.mcp.client.type chooses for Spring AI's clients
  */
 @ConfigurationProperties(prefix = "mcp", ignoreUnknownFields = false)
 @Validated
@@ -44,7 +48,7 @@ import org.springframework.validation.annotation.Validated;
 public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @DefaultValue @Valid Defaults defaults,
 		@DefaultValue Map<@Pattern(regexp = NAME,
 				message = "must be 1 to 32 letters, digits, '_' or '-'") String, @Valid Server> servers,
-		@DefaultValue List<String> serversConfiguration) {
+		@DefaultValue List<String> serversConfiguration, @DefaultValue("sync") McpClientType clientType) {
 
 	/** The rule of a server's name. */
 	static final String NAME = "[A-Za-z0-9_-]{1,32}";
@@ -108,6 +112,9 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * URL (required for streamable-http)
 	 * @param headers HTTP headers sent with every request to a streamable-http server
 	 * (e.g. Authorization); their values are masked wherever they are shown
+	 * @param roots Roots offered to the server, absolute file: URIs (e.g.
+	 * file:///srv/project): the directories it may work in, announced with the roots
+	 * capability to every generation
 	 * @param requestTimeout Timeout of each tool call and tool listing; default
 	 * mcp.defaults.request-timeout
 	 * @param initializationTimeout Timeout of the initialize handshake; default
@@ -126,6 +133,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	public record Server(@DefaultValue("true") boolean enabled, @DefaultValue("stdio") McpTransportType transport,
 			@Nullable String command, @DefaultValue List<String> args, @DefaultValue Map<String, String> env,
 			@Nullable Path workingDirectory, @Nullable URI url, @DefaultValue Map<String, String> headers,
+			@DefaultValue List<URI> roots,
 			@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration requestTimeout,
 			@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration initializationTimeout,
 			@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration terminationGracePeriod,
@@ -135,7 +143,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 
 		McpServerSettings resolve(String name, Defaults defaults) {
 			return new McpServerSettings(name, this.transport, this.command, this.args, this.env, this.workingDirectory,
-					this.url, this.headers, or(this.requestTimeout, defaults.requestTimeout()),
+					this.url, this.headers, this.roots, or(this.requestTimeout, defaults.requestTimeout()),
 					or(this.initializationTimeout, defaults.initializationTimeout()),
 					or(this.terminationGracePeriod, defaults.terminationGracePeriod()),
 					or(this.failOnStartupError, defaults.failOnStartupError()), or(this.required, defaults.required()),

@@ -5,6 +5,7 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import java.net.URI;
 import java.nio.file.Files;
 
 import jakarta.validation.Constraint;
@@ -50,6 +51,13 @@ public @interface ValidServer {
 				else if (!server.url().isAbsolute() || server.url().getHost() == null
 						|| !("http".equals(server.url().getScheme()) || "https".equals(server.url().getScheme()))) {
 					valid = violation(context, "url", "must be an absolute http or https URL");
+				}
+			}
+			for (int i = 0; i < server.roots().size(); i++) {
+				URI root = server.roots().get(i);
+				if (!"file".equals(root.getScheme()) || !root.isAbsolute() || root.getPath() == null) {
+					valid = violation(context, "roots[" + i + "]",
+							"must be an absolute file: URI, e.g. file:///srv/data");
 				}
 			}
 			if (server.workingDirectory() != null && !Files.isDirectory(server.workingDirectory())) {

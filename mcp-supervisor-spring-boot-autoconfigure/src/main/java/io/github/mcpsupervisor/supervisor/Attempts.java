@@ -153,7 +153,7 @@ final class Attempts {
 			generation.stabilityTimer = this.scheduler.schedule(this.policy.stabilityWindow(),
 					() -> this.retirements.onStable(generation));
 			this.probe.schedule(generation);
-			this.state.swapTools(new ToolSet(connection.generation(), connection.tools()));
+			this.state.swapTools(new ToolSet(connection.generation(), connection.tools(), connection.session()));
 			this.state.transition(McpServerState.UP, "connected", null);
 			this.waiters.release(connection);
 			this.state.completeFirstOutcome();

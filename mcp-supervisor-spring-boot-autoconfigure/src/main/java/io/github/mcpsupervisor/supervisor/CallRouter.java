@@ -4,7 +4,10 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
+import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -12,6 +15,7 @@ import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
 
 /**
  * Routes one tool call through a server's outages: waits for a generation while the
@@ -36,7 +40,7 @@ final class CallRouter {
 	}
 
 	CallToolResult call(CallToolRequest request) {
-		McpConnection connection = awaitConnection(request.name(), null);
+		McpConnection connection = awaitConnection(tool(request.name()), null);
 		try {
 			return callOnce(connection, request);
 		}
@@ -47,7 +51,7 @@ final class CallRouter {
 			}
 			McpConnection next;
 			try {
-				next = awaitConnection(request.name(), connection);
+				next = awaitConnection(tool(request.name()), connection);
 			}
 			catch (McpServerUnavailableException ex) {
 				throw lostDuringCall(connection, request.name(), lost,
@@ -65,6 +69,32 @@ final class CallRouter {
 		}
 	}
 
+	// A request other than a tool call: each of them reads, or sets state that a new
+	// generation is given again (subscriptions, roots), so it is retried once when the
+	// generation is lost under it.
+	<T> @Nullable T request(String method, Function<McpAsyncClient, Mono<T>> request) {
+		String what = "request '" + method + "'";
+		McpConnection connection = awaitConnection(what, null);
+		try {
+			return once(connection, () -> connection.request(method, request));
+		}
+		catch (LostDuringCall lost) {
+			McpConnection next;
+			try {
+				next = awaitConnection(what, connection);
+			}
+			catch (McpServerUnavailableException ex) {
+				throw lostDuringRequest(connection, what, lost, " It could not be retried: " + ex.getMessage() + ".");
+			}
+			try {
+				return once(next, () -> next.request(method, request));
+			}
+			catch (LostDuringCall again) {
+				throw lostDuringRequest(next, what, again, " It was retried once already.");
+			}
+		}
+	}
+
 	private CallToolResult callOnce(McpConnection connection, CallToolRequest request) {
 		ToolSet tools = this.supervisor.tools();
 		if (tools.find(request.name()) == null) {
@@ -73,8 +103,14 @@ final class CallRouter {
 							+ "' no longer offers tool '" + request.name() + "' (it offers " + tools.names() + ")",
 					null);
 		}
+		return once(connection, () -> connection.callTool(request));
+	}
+
+	// Runs one request on a generation, telling a lost generation from the server's own
+	// answer.
+	private <T> T once(McpConnection connection, Supplier<T> request) {
 		try {
-			return connection.callTool(request);
+			return request.get();
 		}
 		catch (McpError ex) {
 			throw ex; // the server answered: never retried, never a reason to reconnect
@@ -99,26 +135,40 @@ final class CallRouter {
 
 	// The live connection, waiting for the next generation while the server is starting
 	// or reconnecting (or while the failed one is not yet seen as lost).
-	private McpConnection awaitConnection(String tool, @Nullable McpConnection failed) {
+	private McpConnection awaitConnection(String what, @Nullable McpConnection failed) {
 		McpConnection connection = this.supervisor.current();
 		if (connection != null && connection != failed) {
 			return connection;
 		}
 		CompletableFuture<McpConnection> next = this.supervisor.nextGeneration(failed);
 		if (next == null) {
-			throw this.supervisor.unavailable(tool, "");
+			throw this.supervisor.unavailable(what, "");
 		}
 		try {
 			return next.get();
 		}
 		catch (ExecutionException ex) {
-			throw this.supervisor.unavailable(tool, (ex.getCause() instanceof TimeoutException)
+			throw this.supervisor.unavailable(what, (ex.getCause() instanceof TimeoutException)
 					? " and did not recover within " + this.policy.waitForRecovery().toMillis() + " ms" : "");
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw this.supervisor.unavailable(tool, " (the caller was interrupted while waiting)");
+			throw this.supervisor.unavailable(what, " (the caller was interrupted while waiting)");
 		}
+	}
+
+	private static String tool(String name) {
+		return "tool '" + name + "'";
+	}
+
+	private McpServerUnavailableException lostDuringRequest(McpConnection connection, String what, LostDuringCall lost,
+			String retried) {
+		ExitStatus exit = connection.onLost().getNow(null);
+		String how = (exit != null) ? exit.describe() : "connection lost";
+		return new McpServerUnavailableException(
+				this.supervisor.name(), McpServerState.RECONNECTING, UnavailableMessages
+					.lostDuringRequest(this.supervisor.name(), what, how, retried, this.supervisor.policy().enabled()),
+				lost.getCause());
 	}
 
 	private McpServerUnavailableException lostDuringCall(McpConnection connection, String tool, LostDuringCall lost,

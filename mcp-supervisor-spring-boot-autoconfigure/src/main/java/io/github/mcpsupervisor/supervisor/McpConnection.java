@@ -3,11 +3,14 @@ package io.github.mcpsupervisor.supervisor;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
+import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
 
 /**
  * One generation of a server: a process (or session) of its own and an MCP client of its
@@ -39,6 +42,27 @@ public interface McpConnection {
 	List<Tool> listTools();
 
 	CallToolResult callTool(CallToolRequest request);
+
+	/**
+	 * Sends a request other than a tool call (resources, prompts, completions,
+	 * subscriptions, roots) on this generation's client, bounded by the request timeout.
+	 * The client is never handed out: the request runs on it and is awaited here.
+	 * @param <T> the type of the result
+	 * @param method the MCP method, for messages
+	 * @param request what to send on the client
+	 * @return the result, {@code null} for a request that answers nothing
+	 */
+	default <T> @Nullable T request(String method, Function<McpAsyncClient, Mono<T>> request) {
+		throw new UnsupportedOperationException("This connection does not send '" + method + "' requests");
+	}
+
+	/**
+	 * Returns what the client and the server told each other at initialize.
+	 * @return the session, or {@code null} before initialize or when not known
+	 */
+	default @Nullable SessionInfo session() {
+		return null;
+	}
 
 	/**
 	 * Pings the server.

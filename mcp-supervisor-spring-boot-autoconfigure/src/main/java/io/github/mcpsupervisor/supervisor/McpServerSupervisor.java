@@ -2,11 +2,14 @@ package io.github.mcpsupervisor.supervisor;
 
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 import io.github.mcpsupervisor.supervisor.ServerState.Level;
+import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
 
 /**
  * Keeps one MCP server alive: connects generation after generation, notices a lost
@@ -225,6 +228,23 @@ public final class McpServerSupervisor {
 	}
 
 	/**
+	 * Sends a request other than a tool call to the live generation, with the rules of a
+	 * retry-eligible tool call: it waits for the next generation while the server
+	 * recovers, and runs once more on the next generation when its generation is lost
+	 * under it. Use it only for requests that read, or that set what every new generation
+	 * is given again (subscriptions, roots).
+	 * @param <T> the type of the result
+	 * @param method the MCP method, for messages
+	 * @param request what to send on the generation's client; it must not keep the client
+	 * @return the result, {@code null} for a request that answers nothing
+	 * @throws McpServerUnavailableException if the server is not up and does not recover
+	 * in time, or its connection is lost twice
+	 */
+	public <T> @Nullable T request(String method, Function<McpAsyncClient, Mono<T>> request) {
+		return this.router.request(method, request);
+	}
+
+	/**
 	 * Returns a consistent snapshot of this server.
 	 * @return the status
 	 */
@@ -269,10 +289,11 @@ public final class McpServerSupervisor {
 		});
 	}
 
-	McpServerUnavailableException unavailable(String tool, String suffix) {
+	// "what" names what is unavailable: "tool 'x'" or "request 'y'"
+	McpServerUnavailableException unavailable(String what, String suffix) {
 		McpServerStatus status = status();
 		return new McpServerUnavailableException(name(), status.state(),
-				UnavailableMessages.notUp(status, this.state.now(), tool, suffix), null);
+				UnavailableMessages.notUp(status, this.state.now(), what, suffix), null);
 	}
 
 	void endGeneration(McpConnection connection, String because) {

@@ -10,14 +10,25 @@ import org.jspecify.annotations.Nullable;
  *
  * @param generation the generation that listed them ({@code 0} for none)
  * @param tools the tools in the server's order
+ * @param session what the client and server of that generation told each other, or
+ * {@code null} when not known
  */
-public record ToolSet(int generation, List<Tool> tools) {
+public record ToolSet(int generation, List<Tool> tools, @Nullable SessionInfo session) {
 
 	/** No tools: before the first connection and after the tools were withdrawn. */
-	public static final ToolSet EMPTY = new ToolSet(0, List.of());
+	public static final ToolSet EMPTY = new ToolSet(0, List.of(), null);
 
 	public ToolSet {
 		tools = List.copyOf(tools);
+	}
+
+	/**
+	 * Creates a tool set whose session is not known.
+	 * @param generation the generation that listed them
+	 * @param tools the tools in the server's order
+	 */
+	public ToolSet(int generation, List<Tool> tools) {
+		this(generation, tools, null);
 	}
 
 	/**

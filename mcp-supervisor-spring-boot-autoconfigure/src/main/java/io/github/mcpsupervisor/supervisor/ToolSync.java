@@ -96,7 +96,8 @@ final class ToolSync {
 			generation.syncRetries = null;
 			ToolSet tools = this.supervisor.tools();
 			if (tools.generation() != generation.connection.generation() || !tools.tools().equals(listed)) {
-				this.supervisor.swapTools(new ToolSet(generation.connection.generation(), listed));
+				this.supervisor.swapTools(
+						new ToolSet(generation.connection.generation(), listed, generation.connection.session()));
 			}
 			// still running until the pause is over: announcements meanwhile wait for it
 			generation.syncTimer = this.scheduler.schedule(PAUSE, () -> paused(generation));

@@ -17,7 +17,7 @@ final class UnavailableMessages {
 	}
 
 	// A call arrived while the server had no live generation.
-	static String notUp(McpServerStatus status, Instant now, String tool, String suffix) {
+	static String notUp(McpServerStatus status, Instant now, String what, String suffix) {
 		String detail = switch (status.state()) {
 			case STARTING -> "is starting";
 			case RECONNECTING ->
@@ -30,14 +30,24 @@ final class UnavailableMessages {
 			case STOPPED -> "is stopped";
 			case UP -> "is between generations";
 		};
-		return "MCP server '" + status.name() + "' " + detail + suffix + ": tool '" + tool + "' is unavailable";
+		return "MCP server '" + status.name() + "' " + detail + suffix + ": " + what + " is unavailable";
 	}
 
 	// The generation of a call died under it.
 	static String lostDuringCall(String server, String tool, @Nullable String how, String retry, boolean reconnecting) {
 		return "MCP server '" + server + "' crashed during the call to tool '" + tool + "'"
 				+ ((how != null) ? " (" + how + ")" : "") + ": the call may or may not have taken effect." + retry + " "
-				+ (reconnecting ? "Reconnecting." : "Reconnect is disabled; reset the server.");
+				+ reconnect(reconnecting);
+	}
+
+	// The generation of another request died under it.
+	static String lostDuringRequest(String server, String what, String how, String retry, boolean reconnecting) {
+		return "MCP server '" + server + "' crashed during " + what + " (" + how + ")." + retry + " "
+				+ reconnect(reconnecting);
+	}
+
+	private static String reconnect(boolean reconnecting) {
+		return reconnecting ? "Reconnecting." : "Reconnect is disabled; reset the server.";
 	}
 
 	static String resetHint(String server) {

@@ -49,11 +49,15 @@ public final class SupervisedToolCallback implements ToolCallback {
 
 	private final ToolCallObserver observer;
 
-	SupervisedToolCallback(McpServerSupervisor supervisor, Tool tool, String exposedName, ToolCallObserver observer) {
+	private final ToolContextToMcpMetaConverter metaConverter;
+
+	SupervisedToolCallback(McpServerSupervisor supervisor, Tool tool, String exposedName, ToolCallObserver observer,
+			ToolContextToMcpMetaConverter metaConverter) {
 		this.supervisor = supervisor;
 		this.tool = tool;
 		this.definition = McpToolUtils.createToolDefinition(exposedName, tool);
 		this.observer = observer;
+		this.metaConverter = metaConverter;
 	}
 
 	@Override
@@ -147,8 +151,7 @@ public final class SupervisedToolCallback implements ToolCallback {
 
 	private CallToolResult callServer(String toolInput, @Nullable ToolContext toolContext) {
 		Map<String, Object> arguments = StringUtils.hasText(toolInput) ? jsonHelper.fromJsonToMap(toolInput) : Map.of();
-		Map<String, Object> meta = (toolContext != null)
-				? ToolContextToMcpMetaConverter.defaultConverter().convert(toolContext) : null;
+		Map<String, Object> meta = (toolContext != null) ? this.metaConverter.convert(toolContext) : null;
 		return this.supervisor
 			.callTool(CallToolRequest.builder(this.tool.name()).arguments(arguments).meta(meta).build());
 	}

@@ -5,10 +5,16 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
+import io.github.mcpsupervisor.client.McpClientFactory;
+import io.github.mcpsupervisor.client.McpClientSession;
 import io.github.mcpsupervisor.supervisor.ExitStatus;
+import io.github.mcpsupervisor.supervisor.McpCapabilityException;
 import io.github.mcpsupervisor.supervisor.McpConnection;
+import io.github.mcpsupervisor.supervisor.SessionInfo;
 import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -16,6 +22,7 @@ import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
 
 /**
  * What every generation does with its SDK client, whatever reaches the server: calls that
@@ -42,17 +49,42 @@ abstract class ClientConnection implements McpConnection {
 
 	private final Duration requestTimeout;
 
+	private final ClientSetup setup;
+
 	private final String defaultLossReason;
 
 	private final AtomicReference<@Nullable String> endedBecause = new AtomicReference<>();
 
 	private final AtomicInteger callsInFlight = new AtomicInteger();
 
-	ClientConnection(String server, int generation, Duration requestTimeout, String defaultLossReason) {
+	ClientConnection(String server, int generation, Duration requestTimeout, ClientSetup setup,
+			String defaultLossReason) {
 		this.server = server;
 		this.generation = generation;
 		this.requestTimeout = requestTimeout;
+		this.setup = setup;
 		this.defaultLossReason = defaultLossReason;
+	}
+
+	/**
+	 * Builds the client of this generation over its transport.
+	 * @param transport the transport
+	 * @param initializationTimeout the bound of the handshake
+	 * @return the client, not yet initialized
+	 */
+	protected final McpAsyncClient createClient(McpClientTransport transport, Duration initializationTimeout) {
+		return McpClients.create(this.setup, transport, this.requestTimeout, initializationTimeout);
+	}
+
+	/**
+	 * Initializes the client, lists its tools and gives the new generation what the
+	 * application asked of the server before (its resource subscriptions).
+	 * @param created the client of this generation
+	 */
+	protected final void initialize(McpAsyncClient created) {
+		created.initialize().block();
+		this.tools = ToolListing.listAll(created, this.server, this.requestTimeout);
+		this.setup.session().restore(created, this.requestTimeout);
 	}
 
 	@Override
@@ -94,6 +126,34 @@ abstract class ClientConnection implements McpConnection {
 		finally {
 			this.callsInFlight.decrementAndGet();
 		}
+	}
+
+	@Override
+	public <T> @Nullable T request(String method, Function<McpAsyncClient, Mono<T>> request) {
+		this.callsInFlight.incrementAndGet();
+		try {
+			return request.apply(requireClient()).timeout(this.requestTimeout).block();
+		}
+		catch (McpError | McpCapabilityException ex) {
+			throw ex; // the server answered, or was not asked
+		}
+		catch (RuntimeException ex) {
+			callFailed(ex);
+			throw ex;
+		}
+		finally {
+			this.callsInFlight.decrementAndGet();
+		}
+	}
+
+	@Override
+	public @Nullable SessionInfo session() {
+		McpAsyncClient current = this.client;
+		if (current == null) {
+			return null;
+		}
+		return new SessionInfo(current.getClientInfo(), current.getClientCapabilities(),
+				current.getCurrentInitializationResult());
 	}
 
 	@Override
@@ -186,6 +246,17 @@ abstract class ClientConnection implements McpConnection {
 					"generation " + this.generation + " of MCP server '" + this.server + "' is not connected");
 		}
 		return current;
+	}
+
+	/**
+	 * How the generations of one server build their clients.
+	 *
+	 * @param factory builds each client
+	 * @param session the server's client session
+	 * @param toolsChanged called when the server announces that its tools changed
+	 */
+	record ClientSetup(McpClientFactory factory, McpClientSession session, Runnable toolsChanged) {
+
 	}
 
 }

@@ -1,26 +1,17 @@
 package io.github.mcpsupervisor.transport;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.Properties;
 
+import io.github.mcpsupervisor.transport.ClientConnection.ClientSetup;
 import io.modelcontextprotocol.client.McpAsyncClient;
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.spec.McpClientTransport;
-import io.modelcontextprotocol.spec.McpSchema.Implementation;
 import org.jspecify.annotations.Nullable;
-
-import org.springframework.core.io.ClassPathResource;
-import org.springframework.core.io.support.PropertiesLoaderUtils;
 
 /**
  * What every generation does with its SDK client, whatever the transport: build it, ping
  * it with a real timeout, read the causes of its failures.
  */
 final class McpClients {
-
-	static final Implementation CLIENT_INFO = clientInfo();
 
 	private McpClients() {
 	}
@@ -30,15 +21,13 @@ final class McpClients {
 	// initialize request too: it gets the longer of the two, and calls are bounded by the
 	// request timeout where they are blocked on (ClientConnection). Tool change
 	// notifications bypass the client, which would list the tools for each of them.
-	static McpAsyncClient create(McpClientTransport transport, Duration requestTimeout, Duration initializationTimeout,
-			Runnable toolsChanged) {
+	static McpAsyncClient create(ClientSetup setup, McpClientTransport transport, Duration requestTimeout,
+			Duration initializationTimeout) {
 		Duration sdkRequestTimeout = (requestTimeout.compareTo(initializationTimeout) >= 0) ? requestTimeout
 				: initializationTimeout;
-		return McpClient.async(new ToolsChangeDivertingTransport(transport, toolsChanged))
-			.requestTimeout(sdkRequestTimeout)
-			.initializationTimeout(initializationTimeout)
-			.clientInfo(CLIENT_INFO)
-			.build();
+		return setup.factory()
+			.create(setup.session(), new ToolsChangeDivertingTransport(transport, setup.toolsChanged()),
+					sdkRequestTimeout, initializationTimeout);
 	}
 
 	// Pings within the timeout: null when answered, otherwise why not.
@@ -49,20 +38,6 @@ final class McpClients {
 		}
 		catch (RuntimeException ex) {
 			return ex;
-		}
-	}
-
-	// The name and version announced to servers, the version being the project's (a
-	// resource filtered by the build).
-	private static Implementation clientInfo() {
-		try {
-			Properties properties = PropertiesLoaderUtils
-				.loadProperties(new ClassPathResource("client.properties", McpClients.class));
-			return new Implementation(properties.getProperty("name"), null, properties.getProperty("version"), null,
-					null, null);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Cannot read the MCP client's name and version", ex);
 		}
 	}
 

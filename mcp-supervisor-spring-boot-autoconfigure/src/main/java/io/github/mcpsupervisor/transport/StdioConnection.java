@@ -34,8 +34,6 @@ final class StdioConnection extends ClientConnection {
 
 	private final StdioServerDefinition definition;
 
-	private final Runnable toolsChanged;
-
 	private final Executor executor;
 
 	private final McpJsonMapper jsonMapper;
@@ -46,11 +44,10 @@ final class StdioConnection extends ClientConnection {
 
 	private volatile boolean terminateRequested;
 
-	StdioConnection(StdioServerDefinition definition, int generation, Runnable toolsChanged, Executor executor,
+	StdioConnection(StdioServerDefinition definition, int generation, ClientSetup setup, Executor executor,
 			McpJsonMapper jsonMapper) {
-		super(definition.name(), generation, definition.requestTimeout(), "process ended");
+		super(definition.name(), generation, definition.requestTimeout(), setup, "process ended");
 		this.definition = definition;
-		this.toolsChanged = toolsChanged;
 		this.executor = executor;
 		this.jsonMapper = jsonMapper;
 	}
@@ -74,8 +71,7 @@ final class StdioConnection extends ClientConnection {
 		}
 		ProcessStdioTransport createdTransport = new ProcessStdioTransport(started, this.jsonMapper, label, this::end);
 		this.transport = createdTransport;
-		McpAsyncClient created = McpClients.create(createdTransport, this.definition.requestTimeout(),
-				this.definition.initializationTimeout(), this.toolsChanged);
+		McpAsyncClient created = createClient(createdTransport, this.definition.initializationTimeout());
 		this.client = created;
 		// The exit is the one signal of a dead stdio server: closing the client fails the
 		// requests in flight at once instead of after their timeout.
@@ -84,8 +80,7 @@ final class StdioConnection extends ClientConnection {
 			closeClient();
 		}, this.executor);
 		try {
-			created.initialize().block();
-			this.tools = ToolListing.listAll(created, this.definition.name(), this.definition.requestTimeout());
+			initialize(created);
 			started.rememberDescendants();
 		}
 		catch (RuntimeException ex) {

@@ -1,9 +1,13 @@
 package io.github.mcpsupervisor.transport;
 
+import java.util.List;
 import java.util.concurrent.Executor;
 
+import io.github.mcpsupervisor.client.McpClientFactory;
+import io.github.mcpsupervisor.client.McpClientSession;
 import io.github.mcpsupervisor.supervisor.McpConnection;
 import io.github.mcpsupervisor.supervisor.McpConnector;
+import io.github.mcpsupervisor.transport.ClientConnection.ClientSetup;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 
 /**
@@ -15,14 +19,32 @@ public final class StdioConnector implements McpConnector {
 
 	private final Executor executor;
 
+	private final McpClientFactory clientFactory;
+
+	private final McpClientSession session;
+
 	/**
-	 * Creates a connector.
+	 * Creates a connector whose generations have plain clients.
 	 * @param definition how to run the server
 	 * @param executor runs the short reaction to a process exit
 	 */
 	public StdioConnector(StdioServerDefinition definition, Executor executor) {
+		this(definition, executor, McpClientFactory.standard(), new McpClientSession(definition.name(), List.of()));
+	}
+
+	/**
+	 * Creates a connector.
+	 * @param definition how to run the server
+	 * @param executor runs the short reaction to a process exit
+	 * @param clientFactory builds the client of each generation
+	 * @param session the server's client session
+	 */
+	public StdioConnector(StdioServerDefinition definition, Executor executor, McpClientFactory clientFactory,
+			McpClientSession session) {
 		this.definition = definition;
 		this.executor = executor;
+		this.clientFactory = clientFactory;
+		this.session = session;
 	}
 
 	public StdioServerDefinition definition() {
@@ -31,7 +53,8 @@ public final class StdioConnector implements McpConnector {
 
 	@Override
 	public McpConnection create(int generation, Runnable toolsChanged) {
-		return new StdioConnection(this.definition, generation, toolsChanged, this.executor,
+		return new StdioConnection(this.definition, generation,
+				new ClientSetup(this.clientFactory, this.session, toolsChanged), this.executor,
 				McpJsonDefaults.getMapper());
 	}
 

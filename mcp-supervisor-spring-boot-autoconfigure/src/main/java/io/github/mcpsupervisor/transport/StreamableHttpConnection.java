@@ -32,17 +32,14 @@ final class StreamableHttpConnection extends ClientConnection {
 
 	private final StreamableHttpServerDefinition definition;
 
-	private final Runnable toolsChanged;
-
 	private final McpJsonMapper jsonMapper;
 
 	private final HttpClient httpClient;
 
-	StreamableHttpConnection(StreamableHttpServerDefinition definition, int generation, Runnable toolsChanged,
+	StreamableHttpConnection(StreamableHttpServerDefinition definition, int generation, ClientSetup setup,
 			McpJsonMapper jsonMapper, HttpClient httpClient) {
-		super(definition.name(), generation, definition.requestTimeout(), "connection closed");
+		super(definition.name(), generation, definition.requestTimeout(), setup, "connection closed");
 		this.definition = definition;
-		this.toolsChanged = toolsChanged;
 		this.jsonMapper = jsonMapper;
 		this.httpClient = httpClient;
 	}
@@ -64,12 +61,10 @@ final class StreamableHttpConnection extends ClientConnection {
 			.build();
 		MalformedAnswerTransport transport = new MalformedAnswerTransport(sdkTransport, this.definition.name(),
 				generation());
-		McpAsyncClient created = McpClients.create(transport, this.definition.requestTimeout(),
-				this.definition.initializationTimeout(), this.toolsChanged);
+		McpAsyncClient created = createClient(transport, this.definition.initializationTimeout());
 		this.client = created;
 		try {
-			created.initialize().block();
-			this.tools = ToolListing.listAll(created, this.definition.name(), this.definition.requestTimeout());
+			initialize(created);
 		}
 		catch (RuntimeException ex) {
 			closeClient();

@@ -2,13 +2,17 @@ package io.github.mcpsupervisor.transport;
 
 import java.net.http.HttpClient;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.mcpsupervisor.client.McpClientFactory;
+import io.github.mcpsupervisor.client.McpClientSession;
 import io.github.mcpsupervisor.supervisor.McpConnection;
 import io.github.mcpsupervisor.supervisor.McpConnector;
+import io.github.mcpsupervisor.transport.ClientConnection.ClientSetup;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import org.jspecify.annotations.Nullable;
 
@@ -26,10 +30,31 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 
 	private final ExecutorService executor;
 
+	private final McpClientFactory clientFactory;
+
+	private final McpClientSession session;
+
 	private volatile @Nullable HttpClient httpClient;
 
+	/**
+	 * Creates a connector whose generations have plain clients.
+	 * @param definition how to reach the server
+	 */
 	public StreamableHttpConnector(StreamableHttpServerDefinition definition) {
+		this(definition, McpClientFactory.standard(), new McpClientSession(definition.name(), List.of()));
+	}
+
+	/**
+	 * Creates a connector.
+	 * @param definition how to reach the server
+	 * @param clientFactory builds the client of each generation
+	 * @param session the server's client session
+	 */
+	public StreamableHttpConnector(StreamableHttpServerDefinition definition, McpClientFactory clientFactory,
+			McpClientSession session) {
 		this.definition = definition;
+		this.clientFactory = clientFactory;
+		this.session = session;
 		this.executor = Executors.newCachedThreadPool(daemonThreads("mcp-" + definition.name() + "-http-"));
 		this.httpClient = HttpClient.newBuilder()
 			.version(HttpClient.Version.HTTP_1_1)
@@ -48,8 +73,8 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 		if (current == null) {
 			throw new IllegalStateException("The connector of MCP server '" + this.definition.name() + "' is closed");
 		}
-		return new StreamableHttpConnection(this.definition, generation, toolsChanged, McpJsonDefaults.getMapper(),
-				current);
+		return new StreamableHttpConnection(this.definition, generation,
+				new ClientSetup(this.clientFactory, this.session, toolsChanged), McpJsonDefaults.getMapper(), current);
 	}
 
 	/**

@@ -17,6 +17,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.ai.chat.client.ChatClient;
+import org.springframework.ai.mcp.McpToolFilter;
+import org.springframework.ai.mcp.McpToolNamePrefixGenerator;
 import org.springframework.ai.mcp.McpToolsChangedEvent;
 import org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfiguration;
 import org.springframework.ai.tool.ToolCallbackProvider;
@@ -143,6 +145,25 @@ class ChatClientToolCallingTests {
 		}
 		properties.add(prefix + "termination-grace-period=1s");
 		return properties.toArray(String[]::new);
+	}
+
+	@Test
+	void aToolFilterHidesAToolAndANameGeneratorRenamesThem() {
+		this.contextRunner.withBean(McpToolFilter.class, () -> (connection, tool) -> !tool.name().equals("crash"))
+			.withBean(McpToolNamePrefixGenerator.class,
+					() -> (connection, tool) -> connection.clientInfo().title() + "__" + tool.name())
+			.run((context) -> {
+				ToolCallbackProvider tools = context.getBean(ToolCallbackProvider.class);
+				assertThat(tools.getToolCallbacks()).extracting((tool) -> tool.getToolDefinition().name())
+					.contains("demo__add", "demo__echo")
+					.doesNotContain("demo__crash", "demo_add");
+				ChatClient chatClient = ChatClient
+					.builder(new ScriptedChatModel(ScriptedChatModel.toolCall("demo__add", "{\"a\":2,\"b\":3}")))
+					.defaultTools(tools)
+					.build();
+				assertThat(chatClient.prompt("What is 2 + 3?").call().content())
+					.isEqualTo("The tool said: [{\"text\":\"5\"}]");
+			});
 	}
 
 	@Test

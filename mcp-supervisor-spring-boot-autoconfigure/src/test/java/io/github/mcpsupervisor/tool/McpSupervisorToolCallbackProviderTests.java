@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.zip.CRC32;
 
 import io.github.mcpsupervisor.supervisor.CallPolicy;
@@ -21,12 +22,17 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.ai.chat.model.ToolContext;
+import org.springframework.ai.mcp.McpConnectionInfo;
+import org.springframework.ai.mcp.McpToolNamePrefixGenerator;
+import org.springframework.ai.mcp.ToolContextToMcpMetaConverter;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.definition.ToolDefinition;
 import org.springframework.ai.tool.execution.ToolExecutionException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * The tool bridge: deterministic names, identical definitions across generations, routing
@@ -201,6 +207,53 @@ class McpSupervisorToolCallbackProviderTests {
 		assertThat(this.provider.getToolCallbacks()[0].call("{}")).isEqualTo("[{\"text\":\"" + text + "\"}]");
 	}
 
+	@Test
+	void aToolFilterHidesToolsGivenTheConnectionOfTheGenerationThatListedThem() {
+		startUp();
+		List<McpConnectionInfo> seen = new CopyOnWriteArrayList<>();
+		McpSupervisorToolCallbackProvider filtered = new McpSupervisorToolCallbackProvider(supervisors(this.supervisor),
+				ToolCallObserver.NONE, (connection, tool) -> seen.add(connection) && !tool.name().equals("add"), null,
+				ToolContextToMcpMetaConverter.defaultConverter());
+		assertThat(names(filtered.getToolCallbacks())).containsExactly("demo_echo");
+		assertThat(seen).extracting((connection) -> connection.clientInfo().title()).containsOnly("demo");
+	}
+
+	@Test
+	void aNameGeneratorRenamesTheToolsAndACollisionNamesBothTools() {
+		startUp();
+		FakeConnector otherConnector = new FakeConnector();
+		McpServerSupervisor other = supervisor("other", otherConnector);
+		other.start();
+		this.scheduler.runReady();
+		McpSupervisorToolCallbackProvider renamed = new McpSupervisorToolCallbackProvider(
+				supervisors(this.supervisor, other), ToolCallObserver.NONE, (connection, tool) -> true,
+				(connection, tool) -> connection.clientInfo().title() + "-" + tool.name(),
+				ToolContextToMcpMetaConverter.defaultConverter());
+		assertThat(names(renamed.getToolCallbacks())).containsExactly("demo-echo", "demo-add", "other-echo",
+				"other-add");
+		McpSupervisorToolCallbackProvider colliding = new McpSupervisorToolCallbackProvider(
+				supervisors(this.supervisor, other), ToolCallObserver.NONE, (connection, tool) -> true,
+				McpToolNamePrefixGenerator.noPrefix(), ToolContextToMcpMetaConverter.defaultConverter());
+		assertThatIllegalStateException().isThrownBy(colliding::getToolCallbacks)
+			.withMessage("The McpToolNamePrefixGenerator named two MCP tools 'echo': demo/echo and other/echo;"
+					+ " tool names must be unique");
+	}
+
+	@Test
+	void aMetaConverterTurnsTheToolContextIntoTheCallsMeta() {
+		startUp();
+		List<Map<String, Object>> metas = new CopyOnWriteArrayList<>();
+		this.connector.last().onCall = (request) -> {
+			metas.add(request.meta());
+			return CallToolResult.builder().content(List.of(TextContent.builder("ok").build())).build();
+		};
+		McpSupervisorToolCallbackProvider converting = new McpSupervisorToolCallbackProvider(
+				supervisors(this.supervisor), ToolCallObserver.NONE, (connection, tool) -> true, null,
+				(context) -> Map.of("tenant", context.getContext().get("tenant")));
+		converting.getToolCallbacks()[0].call("{}", new ToolContext(Map.of("tenant", "acme", "secret", "s")));
+		assertThat(metas).containsExactly(Map.of("tenant", "acme"));
+	}
+
 	private McpServerSupervisor supervisor(String name, FakeConnector connector) {
 		return McpServerSupervisor.builder(name, connector, this.scheduler)
 			.reconnect(new ReconnectPolicy(true, Duration.ofMillis(500), Duration.ofSeconds(30), 5, 0))
@@ -210,10 +263,14 @@ class McpSupervisorToolCallbackProviderTests {
 	}
 
 	private static McpSupervisorToolCallbackProvider provider(McpServerSupervisor... supervisors) {
-		return new McpSupervisorToolCallbackProvider(new McpSupervisors(Arrays.stream(supervisors)
+		return new McpSupervisorToolCallbackProvider(supervisors(supervisors));
+	}
+
+	private static McpSupervisors supervisors(McpServerSupervisor... supervisors) {
+		return new McpSupervisors(Arrays.stream(supervisors)
 			.map((supervisor) -> new SupervisedServer(supervisor, false, false, Duration.ofSeconds(1),
 					Duration.ofSeconds(1)))
-			.toList()));
+			.toList());
 	}
 
 	private static List<String> namesOf(ToolCallback[] callbacks, String server) {

@@ -1,0 +1,22 @@
+package io.github.mcpsupervisor.autoconfigure;
+
+/**
+ * Which of Spring AI's kinds of client customization and annotated handler the
+ * application writes, as {@code spring.ai.mcp.client.type} chooses for Spring AI's own
+ * clients. Supervised clients are asynchronous underneath either way.
+ */
+public enum McpClientType {
+
+	/**
+	 * {@code McpClientCustomizer<McpClient.SyncSpec>} beans and annotated handlers that
+	 * return plain values.
+	 */
+	SYNC,
+
+	/**
+	 * {@code McpClientCustomizer<McpClient.AsyncSpec>} beans and annotated handlers that
+	 * return {@code Mono}.
+	 */
+	ASYNC
+
+}

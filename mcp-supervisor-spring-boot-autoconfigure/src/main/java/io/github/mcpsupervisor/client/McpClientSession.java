@@ -1,0 +1,110 @@
+package io.github.mcpsupervisor.client;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArraySet;
+
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.spec.McpSchema.Root;
+import io.modelcontextprotocol.spec.McpSchema.SubscribeRequest;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * What the application asked of one server that outlives its generations: the roots it
+ * offers and the resources it subscribed to. Every new generation is given them again,
+ * before it is up.
+ */
+public final class McpClientSession {
+
+	private static final Log logger = LogFactory.getLog(McpClientSession.class);
+
+	private final String server;
+
+	private volatile List<Root> roots;
+
+	private final Set<String> subscriptions = new CopyOnWriteArraySet<>();
+
+	/**
+	 * Creates the session of a server.
+	 * @param server the server's name
+	 * @param roots the roots offered to it
+	 */
+	public McpClientSession(String server, List<Root> roots) {
+		this.server = server;
+		this.roots = List.copyOf(roots);
+	}
+
+	public String server() {
+		return this.server;
+	}
+
+	/**
+	 * Returns the roots offered to the server.
+	 * @return the roots
+	 */
+	public List<Root> roots() {
+		return this.roots;
+	}
+
+	void roots(List<Root> roots) {
+		this.roots = List.copyOf(roots);
+	}
+
+	/**
+	 * Returns the resources subscribed to, in the order of subscription.
+	 * @return their URIs
+	 */
+	public Set<String> subscriptions() {
+		return Set.copyOf(this.subscriptions);
+	}
+
+	boolean subscribe(String uri) {
+		return this.subscriptions.add(uri);
+	}
+
+	boolean unsubscribe(String uri) {
+		return this.subscriptions.remove(uri);
+	}
+
+	/**
+	 * Subscribes a new generation's client to every resource subscribed to so far, all at
+	 * once and within the timeout. A subscription the server refuses is logged and kept:
+	 * the next generation is asked again.
+	 * @param client the initialized client of the new generation
+	 * @param timeout how long all subscriptions may take together
+	 */
+	public void restore(McpAsyncClient client, Duration timeout) {
+		Set<String> uris = subscriptions();
+		if (uris.isEmpty()) {
+			return;
+		}
+		if (client.getServerCapabilities() == null || client.getServerCapabilities().resources() == null
+				|| !Boolean.TRUE.equals(client.getServerCapabilities().resources().subscribe())) {
+			logger.warn("MCP server '" + this.server + "' no longer offers resource subscriptions: " + uris.size()
+					+ " subscription(s) not re-established");
+			return;
+		}
+		try {
+			Flux.fromIterable(uris)
+				.flatMap(
+						(uri) -> client.subscribeResource(SubscribeRequest.builder(uri).build()).onErrorResume((ex) -> {
+							logger.warn("MCP server '" + this.server + "' refused the subscription to resource '" + uri
+									+ "': " + ex.getMessage());
+							return Mono.empty();
+						}))
+				.then()
+				.block(timeout);
+			logger
+				.debug("MCP server '" + this.server + "': " + uris.size() + " resource subscription(s) re-established");
+		}
+		catch (RuntimeException ex) {
+			logger.warn("MCP server '" + this.server + "': re-establishing " + uris.size()
+					+ " resource subscription(s) failed: " + ex.getMessage());
+		}
+	}
+
+}

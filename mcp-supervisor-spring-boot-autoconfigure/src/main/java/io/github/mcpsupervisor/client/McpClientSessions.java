@@ -1,0 +1,38 @@
+package io.github.mcpsupervisor.client;
+
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.NoSuchElementException;
+
+/**
+ * The client sessions of every supervised server, by name.
+ */
+public final class McpClientSessions {
+
+	private final Map<String, McpClientSession> sessions = new LinkedHashMap<>();
+
+	/**
+	 * Creates the sessions.
+	 * @param sessions the session of each server
+	 */
+	public McpClientSessions(Collection<McpClientSession> sessions) {
+		sessions.forEach((session) -> this.sessions.put(session.server(), session));
+	}
+
+	/**
+	 * Returns the session of a server.
+	 * @param server the server's name
+	 * @return its session
+	 * @throws NoSuchElementException if no server has that name
+	 */
+	public McpClientSession session(String server) {
+		McpClientSession session = this.sessions.get(server);
+		if (session == null) {
+			throw new NoSuchElementException(
+					"No MCP server named '" + server + "'; configured servers: " + this.sessions.keySet());
+		}
+		return session;
+	}
+
+}

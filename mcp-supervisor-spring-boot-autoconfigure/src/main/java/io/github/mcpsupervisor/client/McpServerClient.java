@@ -1,0 +1,225 @@
+package io.github.mcpsupervisor.client;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+import io.github.mcpsupervisor.supervisor.McpCapabilityException;
+import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
+import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.spec.McpSchema.CompleteRequest;
+import io.modelcontextprotocol.spec.McpSchema.CompleteResult;
+import io.modelcontextprotocol.spec.McpSchema.GetPromptRequest;
+import io.modelcontextprotocol.spec.McpSchema.GetPromptResult;
+import io.modelcontextprotocol.spec.McpSchema.Prompt;
+import io.modelcontextprotocol.spec.McpSchema.ReadResourceRequest;
+import io.modelcontextprotocol.spec.McpSchema.ReadResourceResult;
+import io.modelcontextprotocol.spec.McpSchema.Resource;
+import io.modelcontextprotocol.spec.McpSchema.ResourceTemplate;
+import io.modelcontextprotocol.spec.McpSchema.Root;
+import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
+import io.modelcontextprotocol.spec.McpSchema.SubscribeRequest;
+import io.modelcontextprotocol.spec.McpSchema.UnsubscribeRequest;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import reactor.core.publisher.Mono;
+
+/**
+ * The client of one supervised server for everything but its tools: resources and their
+ * templates, prompts, completions, resource subscriptions and roots. It holds no SDK
+ * client: every request goes to the server's live generation with the rules of a
+ * retry-eligible tool call (it waits while the server recovers, and runs once more when
+ * its generation is lost under it), so that it keeps working across restarts. The
+ * resources it subscribes to are subscribed to again on every new generation before that
+ * generation is up.
+ *
+ * <p>
+ * A request for a capability the server did not declare fails with a
+ * {@link McpCapabilityException} naming it; a server that is not up and does not recover
+ * in time, with a {@link McpServerUnavailableException}; an error answered by the server,
+ * with the SDK's {@code McpError}.
+ */
+public final class McpServerClient {
+
+	private static final Log logger = LogFactory.getLog(McpServerClient.class);
+
+	private final McpServerSupervisor supervisor;
+
+	private final McpClientSession session;
+
+	/**
+	 * Creates the client of a server.
+	 * @param supervisor the server's supervisor
+	 * @param session the server's client session
+	 */
+	public McpServerClient(McpServerSupervisor supervisor, McpClientSession session) {
+		this.supervisor = supervisor;
+		this.session = session;
+	}
+
+	public String name() {
+		return this.supervisor.name();
+	}
+
+	/**
+	 * Lists every resource of the server, following pagination within limits.
+	 * @return the resources
+	 */
+	public List<Resource> listResources() {
+		return send("resources/list", "resources", ServerCapabilities::resources, (client) -> Pages.all(name(),
+				"resources", client::listResources, (page) -> page.resources(), (page) -> page.nextCursor()));
+	}
+
+	/**
+	 * Lists every resource template of the server, following pagination within limits.
+	 * @return the resource templates
+	 */
+	public List<ResourceTemplate> listResourceTemplates() {
+		return send("resources/templates/list", "resources", ServerCapabilities::resources,
+				(client) -> Pages.all(name(), "resource templates", client::listResourceTemplates,
+						(page) -> page.resourceTemplates(), (page) -> page.nextCursor()));
+	}
+
+	/**
+	 * Reads a resource.
+	 * @param uri the resource's URI
+	 * @return its contents
+	 */
+	public ReadResourceResult readResource(String uri) {
+		return send("resources/read", "resources", ServerCapabilities::resources,
+				(client) -> client.readResource(ReadResourceRequest.builder(uri).build()));
+	}
+
+	/**
+	 * Subscribes to a resource, on the live generation and on every new one:
+	 * {@code notifications/resources/updated} for it reach the application as
+	 * {@code McpResourcesUpdatedEvent}s (and the SDK consumers of customizations).
+	 * @param uri the resource's URI
+	 */
+	public void subscribe(String uri) {
+		boolean added = this.session.subscribe(uri);
+		try {
+			send("resources/subscribe", "resource subscriptions", ServerCapabilities::resources,
+					(client) -> requireSubscribe(client)
+						.then(client.subscribeResource(SubscribeRequest.builder(uri).build())));
+		}
+		catch (RuntimeException ex) {
+			if (added) {
+				this.session.unsubscribe(uri);
+			}
+			throw ex;
+		}
+	}
+
+	/**
+	 * Ends a subscription: the live generation is told, new ones are not subscribed
+	 * again.
+	 * @param uri the resource's URI
+	 */
+	public void unsubscribe(String uri) {
+		if (this.session.unsubscribe(uri)) {
+			send("resources/unsubscribe", "resource subscriptions", ServerCapabilities::resources,
+					(client) -> client.unsubscribeResource(UnsubscribeRequest.builder(uri).build()));
+		}
+	}
+
+	/**
+	 * Returns the resources subscribed to through this client.
+	 * @return their URIs
+	 */
+	public Set<String> subscriptions() {
+		return this.session.subscriptions();
+	}
+
+	/**
+	 * Lists every prompt of the server, following pagination within limits.
+	 * @return the prompts
+	 */
+	public List<Prompt> listPrompts() {
+		return send("prompts/list", "prompts", ServerCapabilities::prompts, (client) -> Pages.all(name(), "prompts",
+				client::listPrompts, (page) -> page.prompts(), (page) -> page.nextCursor()));
+	}
+
+	/**
+	 * Gets a prompt.
+	 * @param name the prompt's name
+	 * @param arguments its arguments
+	 * @return the prompt's messages
+	 */
+	public GetPromptResult getPrompt(String name, Map<String, Object> arguments) {
+		return send("prompts/get", "prompts", ServerCapabilities::prompts,
+				(client) -> client.getPrompt(GetPromptRequest.builder(name).arguments(arguments).build()));
+	}
+
+	/**
+	 * Asks the server to complete an argument of a prompt or a resource template.
+	 * @param request the completion request
+	 * @return the completions
+	 */
+	public CompleteResult complete(CompleteRequest request) {
+		return send("completion/complete", "completions", ServerCapabilities::completions,
+				(client) -> client.completeCompletion(request));
+	}
+
+	/**
+	 * Returns the roots offered to the server.
+	 * @return the roots
+	 */
+	public List<Root> roots() {
+		return this.session.roots();
+	}
+
+	/**
+	 * Replaces the roots offered to the server. Every new generation is offered them; the
+	 * live generation is sent {@code notifications/roots/list_changed} when it declared
+	 * the roots capability, which a generation does when it started with roots.
+	 * @param roots the roots, usually {@code file://} URIs
+	 */
+	public void setRoots(List<Root> roots) {
+		List<Root> previous = this.session.roots();
+		this.session.roots(roots);
+		if (this.supervisor.tools().session() == null) {
+			return; // not up: the next generation is offered them
+		}
+		this.supervisor.request("notifications/roots/list_changed", (client) -> {
+			if (client.getClientCapabilities().roots() == null) {
+				logger.info("MCP server '" + name() + "': its generation started without roots; the new roots are"
+						+ " offered from the next generation on");
+				return Mono.empty();
+			}
+			// each change is announced by the SDK with its own list_changed notification
+			List<Mono<Void>> changes = new ArrayList<>();
+			previous.stream()
+				.filter((root) -> !roots.contains(root))
+				.forEach((root) -> changes.add(client.removeRoot(root.uri())));
+			roots.stream()
+				.filter((root) -> !previous.contains(root))
+				.forEach((root) -> changes.add(client.addRoot(root)));
+			return Mono.when(changes);
+		});
+	}
+
+	private Mono<Void> requireSubscribe(McpAsyncClient client) {
+		ServerCapabilities capabilities = client.getServerCapabilities();
+		boolean offered = capabilities != null && capabilities.resources() != null
+				&& Boolean.TRUE.equals(capabilities.resources().subscribe());
+		return offered ? Mono.empty() : Mono.error(new McpCapabilityException(name(), "resource subscriptions"));
+	}
+
+	// Sends a request once the live generation's server is known to offer the
+	// capability.
+	private <T> T send(String method, String capability, Function<ServerCapabilities, ?> declared,
+			Function<McpAsyncClient, Mono<T>> request) {
+		return this.supervisor.request(method, (client) -> {
+			ServerCapabilities capabilities = client.getServerCapabilities();
+			if (capabilities == null || declared.apply(capabilities) == null) {
+				return Mono.error(new McpCapabilityException(name(), capability));
+			}
+			return request.apply(client);
+		});
+	}
+
+}
