@@ -47,11 +47,15 @@ final class SpringAiMcpClientFactory implements McpClientFactory {
 			List<McpClientCustomizer<McpClient.AsyncSpec>> asyncCustomizers,
 			@Nullable ClientMcpSyncHandlersRegistry syncHandlers,
 			@Nullable ClientMcpAsyncHandlersRegistry asyncHandlers, ApplicationEventPublisher publisher) {
-		if (type == McpClientType.SYNC && !asyncCustomizers.isEmpty()) {
-			throw new IllegalStateException(mismatch(asyncCustomizers.size(), "AsyncSpec", type, "async"));
+		// a bean whose generic type cannot be resolved (a raw lambda) is in both lists:
+		// it belongs to the configured type
+		long asyncOnly = asyncCustomizers.stream().filter((async) -> !containsSame(syncCustomizers, async)).count();
+		long syncOnly = syncCustomizers.stream().filter((sync) -> !containsSame(asyncCustomizers, sync)).count();
+		if (type == McpClientType.SYNC && asyncOnly > 0) {
+			throw new IllegalStateException(mismatch(asyncOnly, "AsyncSpec", type, "async"));
 		}
-		if (type == McpClientType.ASYNC && !syncCustomizers.isEmpty()) {
-			throw new IllegalStateException(mismatch(syncCustomizers.size(), "SyncSpec", type, "sync"));
+		if (type == McpClientType.ASYNC && syncOnly > 0) {
+			throw new IllegalStateException(mismatch(syncOnly, "SyncSpec", type, "sync"));
 		}
 		this.type = type;
 		this.syncCustomizers = List.copyOf(syncCustomizers);
@@ -61,7 +65,11 @@ final class SpringAiMcpClientFactory implements McpClientFactory {
 		this.publisher = publisher;
 	}
 
-	private static String mismatch(int count, String spec, McpClientType type, String other) {
+	private static boolean containsSame(List<?> list, Object element) {
+		return list.stream().anyMatch((candidate) -> candidate == element);
+	}
+
+	private static String mismatch(long count, String spec, McpClientType type, String other) {
 		return count + " McpClientCustomizer<McpClient." + spec + "> bean(s) cannot be applied: mcp.client-type is "
 				+ type.name().toLowerCase() + ". Set mcp.client-type=" + other
 				+ " (as spring.ai.mcp.client.type chooses for Spring AI's clients), or customize the other spec.";

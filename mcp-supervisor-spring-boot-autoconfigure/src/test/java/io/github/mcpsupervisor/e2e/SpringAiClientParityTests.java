@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.e2e;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -32,10 +33,12 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
 
 import org.springframework.ai.mcp.annotation.McpElicitation;
 import org.springframework.ai.mcp.annotation.McpLogging;
 import org.springframework.ai.mcp.annotation.McpProgress;
+import org.springframework.ai.mcp.annotation.McpToolListChanged;
 import org.springframework.ai.mcp.customizer.McpClientCustomizer;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -83,9 +86,12 @@ class SpringAiClientParityTests {
 
 			// generation 1: the server's requests reach a customizer and an annotated
 			// bean
+			long sampleStarted = System.nanoTime();
 			assertThat(sample(everything)).contains("sampled for everything");
+			long sampleRoundTrip = System.nanoTime() - sampleStarted;
 			assertThat(elicit(everything)).contains("Ada");
 			assertThat(handlers.samplingGenerations).containsExactly(1);
+			assertThat(handlers.toolLists).anyMatch((tools) -> tools.contains("trigger-sampling-request"));
 
 			// logs and progress reach the annotated handlers
 			client.subscribe(RESOURCE);
@@ -138,10 +144,54 @@ class SpringAiClientParityTests {
 			assertThat(update.getServer()).isEqualTo("everything");
 			assertThat(update.getContents()).extracting((contents) -> contents.uri()).containsExactly(RESOURCE);
 			assertThat(client.subscriptions()).containsExactly(RESOURCE);
-			logger.info("server-everything: generation 2 up " + TestServers.millis(upAt - killedAt)
-					+ " ms after the SIGKILL, its first resource update " + TestServers.millis(updatedAt - upAt)
-					+ " ms after that");
+			logger.info("server-everything: a tool call answered through a sampling request in "
+					+ TestServers.millis(sampleRoundTrip) + " ms; generation 2 up "
+					+ TestServers.millis(upAt - killedAt) + " ms after the SIGKILL, its first resource update "
+					+ TestServers.millis(updatedAt - upAt) + " ms after that");
 		});
+	}
+
+	@Test
+	void asyncCustomizersApplyWithTheAsyncClientType() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(McpSupervisorAutoConfiguration.class))
+			.withUserConfiguration(AsyncCustomizer.class)
+			.withPropertyValues("mcp.client-type=async", "mcp.servers.everything.command=node",
+					"mcp.servers.everything.args[0]=" + TestServers.everythingScript())
+			.run((context) -> {
+				McpServerSupervisor everything = context.getBean(McpSupervisors.class).supervisor("everything");
+				await().atMost(TestServers.PATIENCE)
+					.until(() -> everything.tools().find("trigger-sampling-request") != null);
+				assertThat(sample(everything)).contains("sampled asynchronously for everything");
+			});
+	}
+
+	@Test
+	void customizersOfTheOtherClientTypeFailTheStartWithTheFix() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(McpSupervisorAutoConfiguration.class))
+			.withUserConfiguration(AsyncCustomizer.class)
+			.withPropertyValues("mcp.servers.everything.command=node",
+					"mcp.servers.everything.args[0]=" + TestServers.everythingScript())
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessage("1 McpClientCustomizer<McpClient.AsyncSpec> bean(s) cannot be applied: mcp.client-type is"
+						+ " sync. Set mcp.client-type=async (as spring.ai.mcp.client.type chooses for Spring AI's"
+						+ " clients), or customize the other spec."));
+	}
+
+	@Test
+	void aCustomizerCannotChangeTheTimeoutsTheSupervisorManages() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(McpSupervisorAutoConfiguration.class))
+			.withBean("impatient", McpClientCustomizer.class, () -> (McpClientCustomizer<McpClient.SyncSpec>) (name,
+					spec) -> spec.requestTimeout(Duration.ofNanos(1)).initializationTimeout(Duration.ofNanos(1)))
+			.withPropertyValues("mcp.servers.everything.command=node",
+					"mcp.servers.everything.args[0]=" + TestServers.everythingScript())
+			.run((context) -> {
+				McpServerSupervisor everything = context.getBean(McpSupervisors.class).supervisor("everything");
+				assertThat(everything.state()).isEqualTo(McpServerState.UP);
+				assertThat(TestServers.text(everything
+					.callTool(CallToolRequest.builder("echo").arguments(Map.of("message", "patient")).build())))
+					.contains("patient");
+			});
 	}
 
 	@Test
@@ -216,6 +266,8 @@ class SpringAiClientParityTests {
 
 		final List<McpResourcesUpdatedEvent> updates = new CopyOnWriteArrayList<>();
 
+		final List<List<String>> toolLists = new CopyOnWriteArrayList<>();
+
 		private int generation;
 
 		@Bean
@@ -245,9 +297,32 @@ class SpringAiClientParityTests {
 			this.progress.add(notification);
 		}
 
+		@McpToolListChanged(clients = "everything")
+		void toolsChanged(List<Tool> tools) {
+			this.toolLists.add(tools.stream().map(Tool::name).toList());
+		}
+
 		@EventListener
 		void updated(McpResourcesUpdatedEvent event) {
 			this.updates.add(event);
+		}
+
+	}
+
+	/**
+	 * An asynchronous customizer, as an application with
+	 * {@code spring.ai.mcp.client.type=async} has it.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class AsyncCustomizer {
+
+		@Bean
+		McpClientCustomizer<McpClient.AsyncSpec> asyncSamplingCustomizer() {
+			return (name,
+					spec) -> spec.capabilities(ClientCapabilities.builder().sampling().build())
+						.sampling((request) -> Mono.just(CreateMessageResult
+							.builder(Role.ASSISTANT, "sampled asynchronously for " + name, "scripted")
+							.build()));
 		}
 
 	}
