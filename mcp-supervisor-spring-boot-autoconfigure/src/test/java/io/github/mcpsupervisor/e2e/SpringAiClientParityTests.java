@@ -9,6 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.client.McpServerClient;
 import io.github.mcpsupervisor.client.McpServerClients;
+import io.github.mcpsupervisor.event.McpResourcesChangedEvent;
 import io.github.mcpsupervisor.event.McpResourcesUpdatedEvent;
 import io.github.mcpsupervisor.supervisor.McpCapabilityException;
 import io.github.mcpsupervisor.supervisor.McpServerState;
@@ -113,6 +114,13 @@ class SpringAiClientParityTests {
 						.text())
 				.isEqualTo("What's weather in Lyon?");
 			assertThat(client.listResourceTemplates()).isNotEmpty();
+			everything.callTool(CallToolRequest.builder("gzip-file-as-resource")
+				.arguments(Map.of("name", "hello.gz", "data", "data:text/plain;base64,aGVsbG8=", "outputType",
+						"resourceLink"))
+				.build());
+			await().atMost(TestServers.PATIENCE)
+				.until(() -> handlers.resourceLists.stream()
+					.anyMatch((event) -> event.getResources().stream().anyMatch((r) -> r.name().equals("hello.gz"))));
 
 			// roots: configured, then changed at run time
 			assertThat(roots(everything)).contains("file:///srv/first");
@@ -268,6 +276,8 @@ class SpringAiClientParityTests {
 
 		final List<List<String>> toolLists = new CopyOnWriteArrayList<>();
 
+		final List<McpResourcesChangedEvent> resourceLists = new CopyOnWriteArrayList<>();
+
 		private int generation;
 
 		@Bean
@@ -300,6 +310,11 @@ class SpringAiClientParityTests {
 		@McpToolListChanged(clients = "everything")
 		void toolsChanged(List<Tool> tools) {
 			this.toolLists.add(tools.stream().map(Tool::name).toList());
+		}
+
+		@EventListener
+		void resourcesChanged(McpResourcesChangedEvent event) {
+			this.resourceLists.add(event);
 		}
 
 		@EventListener
