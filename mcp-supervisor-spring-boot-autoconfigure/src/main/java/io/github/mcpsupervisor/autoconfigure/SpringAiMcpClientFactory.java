@@ -47,15 +47,13 @@ final class SpringAiMcpClientFactory implements McpClientFactory {
 			List<McpClientCustomizer<McpClient.AsyncSpec>> asyncCustomizers,
 			@Nullable ClientMcpSyncHandlersRegistry syncHandlers,
 			@Nullable ClientMcpAsyncHandlersRegistry asyncHandlers, ApplicationEventPublisher publisher) {
-		// a bean whose generic type cannot be resolved (a raw lambda) is in both lists:
-		// it belongs to the configured type
-		long asyncOnly = asyncCustomizers.stream().filter((async) -> !containsSame(syncCustomizers, async)).count();
-		long syncOnly = syncCustomizers.stream().filter((sync) -> !containsSame(asyncCustomizers, sync)).count();
-		if (type == McpClientType.SYNC && asyncOnly > 0) {
-			throw new IllegalStateException(mismatch(asyncOnly, "AsyncSpec", type, "async"));
+		List<String> asyncOnly = classes(asyncCustomizers, syncCustomizers);
+		List<String> syncOnly = classes(syncCustomizers, asyncCustomizers);
+		if (type == McpClientType.SYNC && !asyncOnly.isEmpty()) {
+			throw new McpClientTypeMismatchException(type, asyncOnly);
 		}
-		if (type == McpClientType.ASYNC && syncOnly > 0) {
-			throw new IllegalStateException(mismatch(syncOnly, "SyncSpec", type, "sync"));
+		if (type == McpClientType.ASYNC && !syncOnly.isEmpty()) {
+			throw new McpClientTypeMismatchException(type, syncOnly);
 		}
 		this.type = type;
 		this.syncCustomizers = List.copyOf(syncCustomizers);
@@ -65,14 +63,14 @@ final class SpringAiMcpClientFactory implements McpClientFactory {
 		this.publisher = publisher;
 	}
 
-	private static boolean containsSame(List<?> list, Object element) {
-		return list.stream().anyMatch((candidate) -> candidate == element);
-	}
-
-	private static String mismatch(long count, String spec, McpClientType type, String other) {
-		return count + " McpClientCustomizer<McpClient." + spec + "> bean(s) cannot be applied: mcp.client-type is "
-				+ type.name().toLowerCase() + ". Set mcp.client-type=" + other
-				+ " (as spring.ai.mcp.client.type chooses for Spring AI's clients), or customize the other spec.";
+	// The classes of the customizers that are not also in the other list: a bean whose
+	// generic type cannot be resolved (a raw lambda) is in both, and belongs to the
+	// configured type.
+	private static List<String> classes(List<?> customizers, List<?> others) {
+		return customizers.stream()
+			.filter((customizer) -> others.stream().noneMatch((other) -> other == customizer))
+			.map((customizer) -> customizer.getClass().getName())
+			.toList();
 	}
 
 	@Override

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.mcpsupervisor.autoconfigure.McpClientTypeMismatchException;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.client.McpServerClient;
 import io.github.mcpsupervisor.client.McpServerClients;
@@ -181,6 +182,7 @@ class SpringAiClientParityTests {
 					"mcp.servers.everything.args[0]=" + TestServers.everythingScript())
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
+				.isInstanceOf(McpClientTypeMismatchException.class)
 				.hasMessage("1 McpClientCustomizer<McpClient.AsyncSpec> bean(s) cannot be applied: mcp.client-type is"
 						+ " sync. Set mcp.client-type=async (as spring.ai.mcp.client.type chooses for Spring AI's"
 						+ " clients), or customize the other spec."));
