@@ -10,11 +10,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
+import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
 
 /**
  * Fake generations that model a server process: alive from open until it is terminated (a
@@ -127,9 +129,19 @@ public final class FakeConnector implements McpConnector {
 
 		public Function<CallToolRequest, CallToolResult> onCall;
 
+		/** Answers a request other than a tool call, by its method. */
+		public Function<String, Object> onRequest;
+
 		FakeConnection(int generation, Runnable toolsChanged) {
 			this.generation = generation;
 			this.toolsChanged = toolsChanged;
+			this.onRequest = (method) -> {
+				if (FakeConnector.this.crashOnCalls) {
+					crash(137);
+					throw new IllegalStateException("MCP session with server terminated");
+				}
+				return method + " from g" + generation;
+			};
 			this.onCall = (request) -> {
 				if (FakeConnector.this.crashOnCalls) {
 					crash(137);
@@ -185,6 +197,17 @@ public final class FakeConnector implements McpConnector {
 				throw new IllegalStateException("closed client called");
 			}
 			return this.onCall.apply(request);
+		}
+
+		// The fake has no client: the request is answered by onRequest.
+		@Override
+		@SuppressWarnings("unchecked")
+		public <T> T request(String method, Function<McpAsyncClient, Mono<T>> request) {
+			if (this.clientClosed) {
+				FakeConnector.this.callsOnClosedClients++;
+				throw new IllegalStateException("closed client called");
+			}
+			return (T) this.onRequest.apply(method);
 		}
 
 		@Override

@@ -19,6 +19,7 @@ import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -145,6 +146,48 @@ class McpServerSupervisorCallTests {
 		assertThat(call("read").content().toString()).contains("read from g2");
 		assertThat(this.connector.spawns()).isEqualTo(2);
 		assertThat(this.restarts).containsExactly(RestartCause.CRASH);
+	}
+
+	@Test
+	void aRequestDuringReconnectWaitsAndRunsOnTheNextGeneration() throws Exception {
+		startStable();
+		this.connector.last().crash(137);
+		this.scheduler.runReady();
+		CompletableFuture<Object> request = CompletableFuture
+			.supplyAsync(() -> this.supervisor.request("resources/read", (client) -> Mono.empty()));
+		await().until(() -> this.supervisor.waitingCalls() == 1);
+		this.scheduler.advance(INITIAL);
+		assertThat(request.get(10, TimeUnit.SECONDS)).isEqualTo("resources/read from g2");
+	}
+
+	@Test
+	void aRequestWhoseGenerationDiesUnderItRunsOnceMoreOnTheNext() {
+		startStable();
+		FakeConnection first = this.connector.last();
+		first.onRequest = (method) -> {
+			first.crash(137);
+			this.scheduler.runReady();
+			this.scheduler.advance(INITIAL);
+			throw new IllegalStateException("MCP session with server terminated");
+		};
+		assertThat(this.supervisor.<Object>request("prompts/get", (client) -> Mono.empty()))
+			.isEqualTo("prompts/get from g2");
+	}
+
+	@Test
+	void aRequestIsRetriedAtMostOnce() {
+		startStable();
+		this.connector.crashOnCalls = true;
+		CompletableFuture<Object> request = CompletableFuture
+			.supplyAsync(() -> this.supervisor.request("resources/read", (client) -> Mono.empty()));
+		await().until(() -> this.supervisor.waitingCalls() == 1);
+		this.scheduler.advance(INITIAL);
+		assertThat(request).failsWithin(Duration.ofSeconds(10))
+			.withThrowableThat()
+			.havingCause()
+			.isInstanceOf(McpServerUnavailableException.class)
+			.withMessage("MCP server 'demo' crashed during request 'resources/read' (exit code 137 (signal 9,"
+					+ " SIGKILL)). It was retried" + " once already. Reconnecting.");
 	}
 
 	@Test
