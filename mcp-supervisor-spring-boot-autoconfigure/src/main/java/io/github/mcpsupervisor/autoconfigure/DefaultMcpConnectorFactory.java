@@ -7,6 +7,7 @@ import io.github.mcpsupervisor.client.McpClientFactory;
 import io.github.mcpsupervisor.client.McpClientSessions;
 import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
+import io.github.mcpsupervisor.transport.HttpTransportCustomizer;
 import io.github.mcpsupervisor.transport.StdioConnector;
 import io.github.mcpsupervisor.transport.StreamableHttpConnector;
 
@@ -25,13 +26,16 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 
 	private final McpClientSessions sessions;
 
+	private final HttpTransportCustomizer httpCustomizer;
+
 	private final List<StreamableHttpConnector> httpConnectors = new CopyOnWriteArrayList<>();
 
 	DefaultMcpConnectorFactory(SupervisorScheduler scheduler, McpClientFactory clientFactory,
-			McpClientSessions sessions) {
+			McpClientSessions sessions, HttpTransportCustomizer httpCustomizer) {
 		this.scheduler = scheduler;
 		this.clientFactory = clientFactory;
 		this.sessions = sessions;
+		this.httpCustomizer = httpCustomizer;
 	}
 
 	@Override
@@ -41,7 +45,7 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 					this.sessions.session(server.name()));
 			case STREAMABLE_HTTP -> {
 				StreamableHttpConnector connector = new StreamableHttpConnector(server.toHttpDefinition(),
-						this.clientFactory, this.sessions.session(server.name()));
+						this.clientFactory, this.sessions.session(server.name()), this.httpCustomizer);
 				this.httpConnectors.add(connector);
 				yield connector;
 			}

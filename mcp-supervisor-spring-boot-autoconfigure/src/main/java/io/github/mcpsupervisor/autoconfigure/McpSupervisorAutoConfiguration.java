@@ -1,7 +1,9 @@
 package io.github.mcpsupervisor.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
 
 import io.github.mcpsupervisor.client.McpClientFactory;
 import io.github.mcpsupervisor.client.McpClientSession;
@@ -16,8 +18,12 @@ import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import io.github.mcpsupervisor.tool.ToolCallObserver;
+import io.github.mcpsupervisor.transport.HttpTransportCustomizer;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.client.transport.customizer.McpAsyncHttpClientRequestCustomizer;
+import io.modelcontextprotocol.client.transport.customizer.McpSyncHttpClientRequestCustomizer;
 import io.modelcontextprotocol.spec.McpSchema.Root;
 
 import org.springframework.ai.mcp.McpToolFilter;
@@ -117,8 +123,21 @@ public final class McpSupervisorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	McpConnectorFactory mcpConnectorFactory(SupervisorScheduler scheduler, McpClientFactory clientFactory,
-			McpClientSessions sessions) {
-		return new DefaultMcpConnectorFactory(scheduler, clientFactory, sessions);
+			McpClientSessions sessions, ObjectProvider<McpSyncHttpClientRequestCustomizer> syncRequestCustomizers,
+			ObjectProvider<McpAsyncHttpClientRequestCustomizer> asyncRequestCustomizers,
+			ObjectProvider<McpClientCustomizer<HttpClientStreamableHttpTransport.Builder>> transportCustomizers) {
+		// as Spring AI orders them: sync request customizers, then async ones
+		List<McpAsyncHttpClientRequestCustomizer> requestCustomizers = new ArrayList<>();
+		syncRequestCustomizers.orderedStream()
+			.map(McpAsyncHttpClientRequestCustomizer::fromSync)
+			.forEach(requestCustomizers::add);
+		asyncRequestCustomizers.orderedStream().forEach(requestCustomizers::add);
+		List<BiConsumer<String, HttpClientStreamableHttpTransport.Builder>> builders = transportCustomizers
+			.orderedStream().<BiConsumer<String, HttpClientStreamableHttpTransport
+					.Builder>>map((customizer) -> customizer::customize)
+			.toList();
+		return new DefaultMcpConnectorFactory(scheduler, clientFactory, sessions,
+				new HttpTransportCustomizer(requestCustomizers, builders));
 	}
 
 	@Bean

@@ -3,6 +3,7 @@ package io.github.mcpsupervisor.transport;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.util.ArrayList;
 import java.util.List;
 
 import io.github.mcpsupervisor.supervisor.Failures;
@@ -11,6 +12,8 @@ import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.client.transport.McpHttpClientTransportAuthorizationException;
+import io.modelcontextprotocol.client.transport.customizer.DelegatingMcpAsyncHttpClientRequestCustomizer;
+import io.modelcontextprotocol.client.transport.customizer.McpAsyncHttpClientRequestCustomizer;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -36,12 +39,15 @@ final class StreamableHttpConnection extends ClientConnection {
 
 	private final HttpClient httpClient;
 
+	private final HttpTransportCustomizer customizer;
+
 	StreamableHttpConnection(StreamableHttpServerDefinition definition, int generation, ClientSetup setup,
-			McpJsonMapper jsonMapper, HttpClient httpClient) {
+			McpJsonMapper jsonMapper, HttpClient httpClient, HttpTransportCustomizer customizer) {
 		super(definition.name(), generation, definition.requestTimeout(), setup, "connection closed");
 		this.definition = definition;
 		this.jsonMapper = jsonMapper;
 		this.httpClient = httpClient;
+		this.customizer = customizer;
 	}
 
 	@Override
@@ -52,12 +58,18 @@ final class StreamableHttpConnection extends ClientConnection {
 		if (url.getRawQuery() != null) {
 			endpoint = endpoint + "?" + url.getRawQuery();
 		}
-		HttpClientStreamableHttpTransport sdkTransport = HttpClientStreamableHttpTransport.builder(base)
+		List<McpAsyncHttpClientRequestCustomizer> requestCustomizers = new ArrayList<>();
+		requestCustomizers.add(McpAsyncHttpClientRequestCustomizer
+			.fromSync((request, method, uri, body, context) -> this.definition.headers().forEach(request::header)));
+		requestCustomizers.addAll(this.customizer.requestCustomizers());
+		HttpClientStreamableHttpTransport.Builder builder = HttpClientStreamableHttpTransport.builder(base)
 			.endpoint(endpoint)
-			.jsonMapper(this.jsonMapper)
+			.asyncHttpRequestCustomizer(new DelegatingMcpAsyncHttpClientRequestCustomizer(requestCustomizers));
+		this.customizer.transportCustomizers()
+			.forEach((customizer) -> customizer.accept(this.definition.name(), builder));
+		// the HTTP client is the server's, shared by its generations and closed with it
+		HttpClientStreamableHttpTransport sdkTransport = builder.jsonMapper(this.jsonMapper)
 			.clientBuilder(new SharedHttpClientBuilder(this.httpClient))
-			.httpRequestCustomizer(
-					(request, method, uri, body, context) -> this.definition.headers().forEach(request::header))
 			.build();
 		MalformedAnswerTransport transport = new MalformedAnswerTransport(sdkTransport, this.definition.name(),
 				generation());

@@ -34,6 +34,8 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 
 	private final McpClientSession session;
 
+	private final HttpTransportCustomizer transportCustomizer;
+
 	private volatile @Nullable HttpClient httpClient;
 
 	/**
@@ -52,9 +54,22 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 	 */
 	public StreamableHttpConnector(StreamableHttpServerDefinition definition, McpClientFactory clientFactory,
 			McpClientSession session) {
+		this(definition, clientFactory, session, HttpTransportCustomizer.NONE);
+	}
+
+	/**
+	 * Creates a connector.
+	 * @param definition how to reach the server
+	 * @param clientFactory builds the client of each generation
+	 * @param session the server's client session
+	 * @param transportCustomizer what the application adds to each generation's transport
+	 */
+	public StreamableHttpConnector(StreamableHttpServerDefinition definition, McpClientFactory clientFactory,
+			McpClientSession session, HttpTransportCustomizer transportCustomizer) {
 		this.definition = definition;
 		this.clientFactory = clientFactory;
 		this.session = session;
+		this.transportCustomizer = transportCustomizer;
 		this.executor = Executors.newCachedThreadPool(daemonThreads("mcp-" + definition.name() + "-http-"));
 		this.httpClient = HttpClient.newBuilder()
 			.version(HttpClient.Version.HTTP_1_1)
@@ -74,7 +89,8 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 			throw new IllegalStateException("The connector of MCP server '" + this.definition.name() + "' is closed");
 		}
 		return new StreamableHttpConnection(this.definition, generation,
-				new ClientSetup(this.clientFactory, this.session, toolsChanged), McpJsonDefaults.getMapper(), current);
+				new ClientSetup(this.clientFactory, this.session, toolsChanged), McpJsonDefaults.getMapper(), current,
+				this.transportCustomizer);
 	}
 
 	/**

@@ -29,11 +29,14 @@ import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerStateChange;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
+import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.transport.StreamableHttpConnector;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.client.transport.customizer.McpSyncHttpClientRequestCustomizer;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import org.apache.commons.logging.Log;
@@ -41,11 +44,14 @@ import org.apache.commons.logging.LogFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.ai.mcp.customizer.McpClientCustomizer;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -190,6 +196,27 @@ class StreamableHttpSupervisionTests {
 			});
 	}
 
+	@Test
+	void springAisRequestAndTransportCustomizerBeansApplyToEveryGeneration() throws Exception {
+		startServer();
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(McpSupervisorAutoConfiguration.class))
+			.withUserConfiguration(HttpCustomizers.class)
+			.withPropertyValues("mcp.servers.remote.transport=streamable-http", "mcp.servers.remote.url=" + url(),
+					"mcp.servers.remote.reconnect.initial-delay=100ms")
+			.run((context) -> {
+				McpServerSupervisor remote = context.getBean(McpSupervisors.class).supervisor("remote");
+				List<String> requests = context.getBean(HttpCustomizers.class).requests;
+				List<String> transports = context.getBean(HttpCustomizers.class).transports;
+				assertThat(remote.state()).isEqualTo(McpServerState.UP);
+				assertThat(requests).contains("POST " + url());
+				assertThat(transports).containsExactly("remote");
+				remote.restart();
+				await().atMost(TestServers.PATIENCE)
+					.until(() -> remote.state() == McpServerState.UP && remote.status().generation() == 2);
+				assertThat(transports).containsExactly("remote", "remote");
+			});
+	}
+
 	private StreamableHttpServerDefinition definition(Map<String, String> headers) {
 		return new StreamableHttpServerDefinition("remote", url(), headers, Duration.ofSeconds(10),
 				Duration.ofSeconds(10));
@@ -261,6 +288,28 @@ class StreamableHttpSupervisionTests {
 		catch (IOException ex) {
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	/**
+	 * Spring AI's HTTP customizer beans, as an application has them.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class HttpCustomizers {
+
+		final List<String> requests = new CopyOnWriteArrayList<>();
+
+		final List<String> transports = new CopyOnWriteArrayList<>();
+
+		@Bean
+		McpSyncHttpClientRequestCustomizer recordingRequestCustomizer() {
+			return (request, method, uri, body, context) -> this.requests.add(method + " " + uri);
+		}
+
+		@Bean
+		McpClientCustomizer<HttpClientStreamableHttpTransport.Builder> recordingTransportCustomizer() {
+			return (name, builder) -> this.transports.add(name);
+		}
+
 	}
 
 }
