@@ -10,12 +10,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.github.mcpsupervisor.supervisor.McpConnection;
 import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.McpJsonMapper;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Creates the generations of one Streamable HTTP server: each a new client and session,
- * all over the server's one JDK {@link HttpClient}. {@link #close() Close} it once its
- * supervisor has stopped.
+ * all over the server's one JDK {@link HttpClient}, which resumes the event streams the
+ * server closes before their answer. {@link #close() Close} it once its supervisor has
+ * stopped.
  */
 public final class StreamableHttpConnector implements McpConnector, AutoCloseable {
 
@@ -26,16 +28,18 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 
 	private final ExecutorService executor;
 
+	private final McpJsonMapper jsonMapper = McpJsonDefaults.getMapper();
+
 	private volatile @Nullable HttpClient httpClient;
 
 	public StreamableHttpConnector(StreamableHttpServerDefinition definition) {
 		this.definition = definition;
 		this.executor = Executors.newCachedThreadPool(daemonThreads("mcp-" + definition.name() + "-http-"));
-		this.httpClient = HttpClient.newBuilder()
+		this.httpClient = new EventStreamResumingHttpClient(HttpClient.newBuilder()
 			.version(HttpClient.Version.HTTP_1_1)
 			.connectTimeout(CONNECT_TIMEOUT)
 			.executor(this.executor)
-			.build();
+			.build(), this.jsonMapper, definition.name());
 	}
 
 	public StreamableHttpServerDefinition definition() {
@@ -48,8 +52,7 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 		if (current == null) {
 			throw new IllegalStateException("The connector of MCP server '" + this.definition.name() + "' is closed");
 		}
-		return new StreamableHttpConnection(this.definition, generation, toolsChanged, McpJsonDefaults.getMapper(),
-				current);
+		return new StreamableHttpConnection(this.definition, generation, toolsChanged, this.jsonMapper, current);
 	}
 
 	/**
