@@ -1,6 +1,8 @@
 package io.github.mcpsupervisor.client;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
@@ -59,7 +61,7 @@ public final class McpClientSession {
 	 * @return their URIs
 	 */
 	public Set<String> subscriptions() {
-		return Set.copyOf(this.subscriptions);
+		return Collections.unmodifiableSet(new LinkedHashSet<>(this.subscriptions));
 	}
 
 	boolean subscribe(String uri) {

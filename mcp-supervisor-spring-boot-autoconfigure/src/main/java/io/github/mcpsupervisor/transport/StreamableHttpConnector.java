@@ -14,12 +14,14 @@ import io.github.mcpsupervisor.supervisor.McpConnection;
 import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.transport.ClientConnection.ClientSetup;
 import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.McpJsonMapper;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Creates the generations of one Streamable HTTP server: each a new client and session,
- * all over the server's one JDK {@link HttpClient}. {@link #close() Close} it once its
- * supervisor has stopped.
+ * all over the server's one JDK {@link HttpClient}, which resumes the event streams the
+ * server closes before their answer. {@link #close() Close} it once its supervisor has
+ * stopped.
  */
 public final class StreamableHttpConnector implements McpConnector, AutoCloseable {
 
@@ -35,6 +37,8 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 	private final McpClientSession session;
 
 	private final HttpTransportCustomizer transportCustomizer;
+
+	private final McpJsonMapper jsonMapper = McpJsonDefaults.getMapper();
 
 	private volatile @Nullable HttpClient httpClient;
 
@@ -71,11 +75,11 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 		this.session = session;
 		this.transportCustomizer = transportCustomizer;
 		this.executor = Executors.newCachedThreadPool(daemonThreads("mcp-" + definition.name() + "-http-"));
-		this.httpClient = HttpClient.newBuilder()
+		this.httpClient = new EventStreamResumingHttpClient(HttpClient.newBuilder()
 			.version(HttpClient.Version.HTTP_1_1)
 			.connectTimeout(CONNECT_TIMEOUT)
 			.executor(this.executor)
-			.build();
+			.build(), this.jsonMapper, definition.name());
 	}
 
 	public StreamableHttpServerDefinition definition() {
@@ -89,7 +93,7 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 			throw new IllegalStateException("The connector of MCP server '" + this.definition.name() + "' is closed");
 		}
 		return new StreamableHttpConnection(this.definition, generation,
-				new ClientSetup(this.clientFactory, this.session, toolsChanged), McpJsonDefaults.getMapper(), current,
+				new ClientSetup(this.clientFactory, this.session, toolsChanged), this.jsonMapper, current,
 				this.transportCustomizer);
 	}
 

@@ -6,12 +6,16 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -20,9 +24,11 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A minimal Streamable HTTP MCP server on a loopback port, written against the wire
- * protocol (JSON responses, no server-sent events), that can be told to misbehave: refuse
- * every request with HTTP 401, or answer the next calls with a body that is not JSON. Its
- * one tool, {@code echo}, returns its {@code message}.
+ * protocol (JSON responses, a session id if asked, no server-to-client stream), that can
+ * be told to misbehave: refuse every request with HTTP 401, answer the next calls with a
+ * body that is not JSON, or close the event stream of a call before its result, to be
+ * resumed with a GET carrying {@code Last-Event-ID}. Its one tool, {@code echo}, returns
+ * its {@code message}.
  */
 final class LoopbackMcpHttpServer implements AutoCloseable {
 
@@ -40,7 +46,26 @@ final class LoopbackMcpHttpServer implements AutoCloseable {
 
 	private volatile boolean unauthorized;
 
+	private final String sessionId = "session-" + System.nanoTime();
+
+	private final boolean sessions;
+
+	private final AtomicReference<Duration> interruptNextCall = new AtomicReference<>();
+
+	private final AtomicReference<Interrupted> interrupted = new AtomicReference<>();
+
+	private final List<Resumption> resumptions = new CopyOnWriteArrayList<>();
+
 	LoopbackMcpHttpServer() throws IOException {
+		this(false);
+	}
+
+	/**
+	 * Starts a server.
+	 * @param sessions whether it gives each initialized client a session id
+	 */
+	LoopbackMcpHttpServer(boolean sessions) throws IOException {
+		this.sessions = sessions;
 		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
 		this.server.createContext("/", this::handle);
 		this.server.setExecutor(this.executor);
@@ -69,6 +94,31 @@ final class LoopbackMcpHttpServer implements AutoCloseable {
 		this.malformedAnswers.set(count);
 	}
 
+	/**
+	 * The next tool call is answered with an event stream that carries one event with an
+	 * {@code id}, a {@code retry} field and no data, and then closes without the result;
+	 * a GET with that {@code Last-Event-ID} gets the result.
+	 * @param retry the reconnection time the event announces
+	 */
+	void interruptNextCall(Duration retry) {
+		this.interruptNextCall.set(retry);
+	}
+
+	/** The GET requests that resumed an interrupted call's event stream. */
+	List<Resumption> resumptions() {
+		return List.copyOf(this.resumptions);
+	}
+
+	/** The id of the last event sent before an interrupted call's stream was closed. */
+	String interruptedEventId() {
+		Interrupted current = this.interrupted.get();
+		return (current != null) ? current.eventId() : null;
+	}
+
+	String sessionId() {
+		return this.sessionId;
+	}
+
 	/** How many sessions were initialized. */
 	int initializations() {
 		return this.initializations.get();
@@ -78,6 +128,9 @@ final class LoopbackMcpHttpServer implements AutoCloseable {
 		try (exchange) {
 			if (this.unauthorized) {
 				exchange.sendResponseHeaders(401, -1);
+				return;
+			}
+			if ("GET".equals(exchange.getRequestMethod()) && resume(exchange)) {
 				return;
 			}
 			if (!"POST".equals(exchange.getRequestMethod())) {
@@ -104,8 +157,49 @@ final class LoopbackMcpHttpServer implements AutoCloseable {
 			response.put("jsonrpc", "2.0");
 			response.put("id", message.get("id"));
 			response.put("result", result(method, message));
+			Duration retry = "tools/call".equals(method) ? this.interruptNextCall.getAndSet(null) : null;
+			if (retry != null) {
+				interrupt(exchange, retry, this.json.writeValueAsString(response));
+				return;
+			}
+			if ("initialize".equals(method) && this.sessions) {
+				exchange.getResponseHeaders().set("Mcp-Session-Id", this.sessionId);
+			}
 			respond(exchange, "application/json", this.json.writeValueAsString(response));
 		}
+	}
+
+	// Sends the priming event of a resumable stream and closes it, keeping the result.
+	private void interrupt(HttpExchange exchange, Duration retry, String result) throws IOException {
+		String eventId = "call-" + System.nanoTime();
+		exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+		exchange.sendResponseHeaders(200, 0);
+		OutputStream out = exchange.getResponseBody();
+		out.write(
+				("id: " + eventId + "\nretry: " + retry.toMillis() + "\ndata: \n\n").getBytes(StandardCharsets.UTF_8));
+		out.flush();
+		this.interrupted.set(new Interrupted(eventId, result, System.nanoTime()));
+		out.close();
+	}
+
+	// Answers a GET that resumes the interrupted stream with the result; false for any
+	// other GET.
+	private boolean resume(HttpExchange exchange) throws IOException {
+		long arrived = System.nanoTime();
+		String lastEventId = exchange.getRequestHeaders().getFirst("Last-Event-ID");
+		Interrupted current = this.interrupted.get();
+		if (lastEventId == null || current == null) {
+			return false;
+		}
+		this.resumptions.add(new Resumption(lastEventId, exchange.getRequestHeaders().getFirst("Mcp-Session-Id"),
+				TimeUnit.NANOSECONDS.toMillis(arrived - current.closedAt())));
+		if (!lastEventId.equals(current.eventId())) {
+			exchange.sendResponseHeaders(404, -1);
+			return true;
+		}
+		respond(exchange, "text/event-stream",
+				"id: " + current.eventId() + "-result\ndata: " + current.result() + "\n\n");
+		return true;
 	}
 
 	private Object result(String method, JsonNode message) {
@@ -136,6 +230,19 @@ final class LoopbackMcpHttpServer implements AutoCloseable {
 	public void close() {
 		this.server.stop(0);
 		this.executor.shutdownNow();
+	}
+
+	/**
+	 * A GET that resumed an interrupted call's event stream.
+	 *
+	 * @param lastEventId its {@code Last-Event-ID}
+	 * @param sessionId its {@code Mcp-Session-Id}
+	 * @param millisAfterClose how long after the interrupted stream was closed it came
+	 */
+	record Resumption(String lastEventId, String sessionId, long millisAfterClose) {
+	}
+
+	private record Interrupted(String eventId, String result, long closedAt) {
 	}
 
 }

@@ -32,7 +32,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The HTTP side of a Streamable HTTP server's generations, against a loopback server: one
- * JDK HTTP client per server, and a malformed answer that is not an outage.
+ * JDK HTTP client per server, a malformed answer that is not an outage, and an event
+ * stream closed before its result that is resumed, not an outage.
  */
 class StreamableHttpClientTests {
 
@@ -132,8 +133,35 @@ class StreamableHttpClientTests {
 			.hasMessageNotContaining("oops");
 	}
 
+	@Test
+	void aCallWhoseEventStreamClosesBeforeTheResultIsResumedAfterTheRetryInterval() throws Exception {
+		start(new LoopbackMcpHttpServer(true));
+		Duration retry = Duration.ofMillis(500);
+		this.server.interruptNextCall(retry);
+		long started = System.nanoTime();
+		CallToolResult result = call("resumed");
+		long tookMillis = TestServers.millis(System.nanoTime() - started);
+		assertThat(TestServers.text(result)).isEqualTo("resumed");
+		assertThat(this.server.resumptions()).singleElement().satisfies((resumption) -> {
+			logger.info("Interrupted call: resumed " + resumption.millisAfterClose() + " ms after its stream closed ("
+					+ "retry " + retry.toMillis() + " ms), result after " + tookMillis + " ms");
+			assertThat(resumption.lastEventId()).isEqualTo(this.server.interruptedEventId());
+			assertThat(resumption.sessionId()).isEqualTo(this.server.sessionId());
+			assertThat(resumption.millisAfterClose()).as("ms from the stream's close to the GET that resumed it")
+				.isGreaterThanOrEqualTo(retry.toMillis());
+		});
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.supervisor.status().generation()).as("generation after a resumed stream").isOne();
+		assertThat(this.server.initializations()).as("sessions initialized").isOne();
+		assertThat(TestServers.text(call("after"))).isEqualTo("after");
+	}
+
 	private void start() throws Exception {
-		this.server = new LoopbackMcpHttpServer();
+		start(new LoopbackMcpHttpServer());
+	}
+
+	private void start(LoopbackMcpHttpServer server) throws Exception {
+		this.server = server;
 		StreamableHttpServerDefinition definition = new StreamableHttpServerDefinition("remote", this.server.url(null),
 				Map.of(), Duration.ofSeconds(10), Duration.ofSeconds(10));
 		this.connector = new StreamableHttpConnector(definition);
