@@ -36,7 +36,9 @@ import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
  * {@code flood-stderr}, {@code flood-stdout}, {@code spawn-helper}, {@code notify-flood},
  * {@code big-result}). {@code slow} and {@code slow-write} write {@value #CALL_STARTED}
  * and their name to stderr when a call reaches them. With the environment variable
- * {@code DEMO_EXIT_AFTER_MS} set it exits with code 1 that long after it started.
+ * {@code DEMO_EXIT_AFTER_MS} set it exits with code 1 that long after it started. It also
+ * offers a few resources, one of them updated for its subscribers
+ * ({@link DemoResources}), and two prompts ({@link DemoPrompts}).
  *
  * <p>
  * It exits when its standard input closes, as a stdio server should. Run it with
@@ -69,12 +71,16 @@ public final class DemoMcpServer {
 		var transport = new SerializedStdioTransportProvider(
 				new StdioServerTransportProvider(McpJsonDefaults.getMapper(), stdin, protocol));
 		AtomicReference<McpSyncServer> server = new AtomicReference<>();
+		DemoResources resources = new DemoResources(server);
 		server.set(McpServer.sync(transport)
 			.serverInfo("mcp-supervisor-demo", "1.0.0")
-			.capabilities(ServerCapabilities.builder().tools(true).build())
+			.capabilities(ServerCapabilities.builder().tools(true).resources(true, false).prompts(false).build())
 			.tools(echo(), add(), crash(), slow(), slowWrite(), pid(), addTool(server), freeze(stdin),
 					garbage(protocol), floodStderr(), floodStdout(protocol), spawnHelper(), notifyFlood(server),
 					listRequests(listings), bigResult())
+			.resources(resources.resources())
+			.resourceTemplates(resources.templates())
+			.prompts(DemoPrompts.prompts())
 			.build());
 		exitLaterIfAsked(System.getenv("DEMO_EXIT_AFTER_MS"));
 		System.err.println("demo MCP server ready, pid " + ProcessHandle.current().pid());

@@ -33,6 +33,12 @@ final class SerializedStdioTransportProvider implements McpServerTransportProvid
 		return this.delegate.notifyClients(method, params);
 	}
 
+	// Resource updates go to the subscribed session: the SDK's default fails them.
+	@Override
+	public Mono<Void> notifyClient(String sessionId, String method, Object params) {
+		return this.delegate.notifyClient(sessionId, method, params);
+	}
+
 	@Override
 	public Mono<Void> closeGracefully() {
 		return this.delegate.closeGracefully();

@@ -4,7 +4,7 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
 /**
- * Supervises the demo MCP server and exposes its tools over HTTP.
+ * Supervises the demo MCP server and exposes its tools, resources and prompts over HTTP.
  */
 @SpringBootApplication
 public class SampleApplication {

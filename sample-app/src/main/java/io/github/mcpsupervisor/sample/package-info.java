@@ -1,6 +1,6 @@
 /**
- * The sample application: supervised demo server, its tools over HTTP, health and the
- * {@code mcp} endpoint.
+ * The sample application: supervised demo server, its tools, resources and prompts over
+ * HTTP, health and the {@code mcp} endpoint.
  */
 @NullMarked
 package io.github.mcpsupervisor.sample;
