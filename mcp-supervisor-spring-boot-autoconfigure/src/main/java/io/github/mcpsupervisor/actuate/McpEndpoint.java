@@ -65,7 +65,7 @@ public class McpEndpoint {
 
 	/**
 	 * Returns every server with its state and counters.
-	 * @return the servers by name, in configuration order
+	 * @return the servers by name, in the order of their names
 	 */
 	@ReadOperation
 	public McpServersDescriptor servers() {
@@ -132,7 +132,7 @@ public class McpEndpoint {
 	/**
 	 * Every server with its state and counters.
 	 *
-	 * @param servers the servers by name, in configuration order
+	 * @param servers the servers by name, in the order of their names
 	 */
 	public record McpServersDescriptor(Map<String, McpServerDetails> servers) implements OperationResponseBody {
 

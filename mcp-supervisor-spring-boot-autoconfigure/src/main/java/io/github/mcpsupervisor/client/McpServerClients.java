@@ -43,7 +43,7 @@ public final class McpServerClients {
 	}
 
 	/**
-	 * Returns the clients of every server, in configuration order.
+	 * Returns the clients of every server, in the order of their names.
 	 * @return the clients
 	 */
 	public List<McpServerClient> clients() {

@@ -132,7 +132,8 @@ public class McpSupervisors implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
-	 * Returns the supervisors in configuration order.
+	 * Returns the supervisors in the order they were given (by name when
+	 * auto-configured).
 	 * @return the supervisors
 	 */
 	public List<McpServerSupervisor> supervisors() {
@@ -174,7 +175,8 @@ public class McpSupervisors implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
-	 * Returns the status of every server, in configuration order.
+	 * Returns the status of every server, in the order they were given (by name when
+	 * auto-configured).
 	 * @return the statuses
 	 */
 	public List<McpServerStatus> status() {
@@ -182,8 +184,8 @@ public class McpSupervisors implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
-	 * Returns the supervised servers with how the application treats them, in
-	 * configuration order.
+	 * Returns the supervised servers with how the application treats them, in the order
+	 * they were given (by name when auto-configured).
 	 * @return the servers
 	 */
 	public List<SupervisedServer> servers() {

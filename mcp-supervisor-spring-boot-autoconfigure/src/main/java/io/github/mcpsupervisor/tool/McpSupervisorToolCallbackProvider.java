@@ -89,7 +89,7 @@ public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvid
 	/**
 	 * Returns the callbacks of the current tool sets; rebuilt only after a swap. Their
 	 * names are unique, and a tool's name does not depend on which other servers are up.
-	 * @return the callbacks, in configuration order of the servers
+	 * @return the callbacks, in the order of the servers (by name when auto-configured)
 	 */
 	@Override
 	public ToolCallback[] getToolCallbacks() {

@@ -10,7 +10,10 @@ import java.util.function.Function;
 import io.github.mcpsupervisor.client.McpClientFactory;
 import io.github.mcpsupervisor.client.McpClientSession;
 import io.github.mcpsupervisor.supervisor.ExitStatus;
+import io.github.mcpsupervisor.supervisor.Failures;
 import io.github.mcpsupervisor.supervisor.McpCapabilityException;
+import io.github.mcpsupervisor.supervisor.McpConnectException;
+import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 import io.github.mcpsupervisor.supervisor.McpConnection;
 import io.github.mcpsupervisor.supervisor.SessionInfo;
 import io.modelcontextprotocol.client.McpAsyncClient;
@@ -74,6 +77,23 @@ abstract class ClientConnection implements McpConnection {
 	 */
 	protected final McpAsyncClient createClient(McpClientTransport transport, Duration initializationTimeout) {
 		return McpClients.create(this.setup, transport, this.requestTimeout, initializationTimeout);
+	}
+
+	/**
+	 * Describes a client that could not be built: the application's client factory or one
+	 * of its customizers threw, which no new attempt changes.
+	 * @param ex what was thrown
+	 * @param confirmed whether the generation's process tree is confirmed gone
+	 * @return the failure of the attempt
+	 */
+	protected static McpConnectException clientBuildFailure(RuntimeException ex, boolean confirmed) {
+		String message = "building the MCP client failed: " + Failures.rootMessage(ex);
+		if (!confirmed) {
+			return new McpConnectException(Kind.NOT_CONFIRMED_DEAD, message
+					+ "; its process tree could not be confirmed gone, not reconnecting so that two servers never run",
+					null, ex);
+		}
+		return new McpConnectException(Kind.CONFIGURATION, message, null, ex);
 	}
 
 	/**

@@ -71,7 +71,13 @@ final class StdioConnection extends ClientConnection {
 		}
 		ProcessStdioTransport createdTransport = new ProcessStdioTransport(started, this.jsonMapper, label, this::end);
 		this.transport = createdTransport;
-		McpAsyncClient created = createClient(createdTransport, this.definition.initializationTimeout());
+		McpAsyncClient created;
+		try {
+			created = createClient(createdTransport, this.definition.initializationTimeout());
+		}
+		catch (RuntimeException ex) {
+			throw clientBuildFailure(ex, started.terminate(this.definition.terminationGracePeriod()));
+		}
 		this.client = created;
 		// The exit is the one signal of a dead stdio server: closing the client fails the
 		// requests in flight at once instead of after their timeout.

@@ -73,7 +73,13 @@ final class StreamableHttpConnection extends ClientConnection {
 			.build();
 		MalformedAnswerTransport transport = new MalformedAnswerTransport(sdkTransport, this.definition.name(),
 				generation());
-		McpAsyncClient created = createClient(transport, this.definition.initializationTimeout());
+		McpAsyncClient created;
+		try {
+			created = createClient(transport, this.definition.initializationTimeout());
+		}
+		catch (RuntimeException ex) {
+			throw clientBuildFailure(ex, true);
+		}
 		this.client = created;
 		try {
 			initialize(created);

@@ -205,6 +205,27 @@ class SpringAiClientParityTests {
 	}
 
 	@Test
+	void aCustomizerThatThrowsFailsTheServerWithoutLeavingItsProcess() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(McpSupervisorAutoConfiguration.class))
+			.withBean("broken", McpClientCustomizer.class,
+					() -> (McpClientCustomizer<McpClient.SyncSpec>) (name, spec) -> {
+						throw new IllegalStateException("customizer bug");
+					})
+			.withPropertyValues("mcp.servers.everything.command=node",
+					"mcp.servers.everything.args[0]=" + TestServers.everythingScript(),
+					"mcp.servers.everything.reconnect.initial-delay=100ms",
+					"mcp.servers.everything.reconnect.max-attempts=3")
+			.run((context) -> {
+				McpServerSupervisor everything = context.getBean(McpSupervisors.class).supervisor("everything");
+				await().atMost(TestServers.PATIENCE).until(() -> everything.state() == McpServerState.FAILED);
+				assertThat(everything.status().lastError())
+					.isEqualTo("configuration error: building the MCP client failed: customizer bug");
+				assertThat(everything.status().generation()).isOne();
+				assertThat(ProcessHandle.current().children()).as("no server process is left").isEmpty();
+			});
+	}
+
+	@Test
 	void aRequestForACapabilityTheServerLacksNamesIt() {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(McpSupervisorAutoConfiguration.class))
 			.withPropertyValues("mcp.servers.demo.command=" + TestServers.java(), "mcp.servers.demo.args[0]=-cp",
