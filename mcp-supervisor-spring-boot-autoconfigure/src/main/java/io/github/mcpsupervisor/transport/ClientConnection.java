@@ -132,20 +132,7 @@ abstract class ClientConnection implements McpConnection {
 
 	@Override
 	public CallToolResult callTool(CallToolRequest request) {
-		this.callsInFlight.incrementAndGet();
-		try {
-			return McpClients.requireResult(requireClient().callTool(request).timeout(this.requestTimeout).block());
-		}
-		catch (McpError ex) {
-			throw ex; // the server answered
-		}
-		catch (RuntimeException ex) {
-			callFailed(ex);
-			throw ex;
-		}
-		finally {
-			this.callsInFlight.decrementAndGet();
-		}
+		return McpClients.requireResult(request("tools/call", (client) -> client.callTool(request)));
 	}
 
 	@Override

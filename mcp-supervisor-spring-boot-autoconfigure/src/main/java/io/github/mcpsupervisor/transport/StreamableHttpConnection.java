@@ -5,6 +5,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 import io.github.mcpsupervisor.supervisor.Failures;
 import io.github.mcpsupervisor.supervisor.McpConnectException;
@@ -16,13 +17,12 @@ import io.modelcontextprotocol.client.transport.customizer.DelegatingMcpAsyncHtt
 import io.modelcontextprotocol.client.transport.customizer.McpAsyncHttpClientRequestCustomizer;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpError;
-import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
-import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.ErrorCodes;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
 import io.modelcontextprotocol.spec.McpTransportException;
 import io.modelcontextprotocol.spec.McpTransportSessionNotFoundException;
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
 
 /**
  * One generation of a Streamable HTTP server: its own client and session. A transport
@@ -100,9 +100,9 @@ final class StreamableHttpConnection extends ClientConnection {
 	}
 
 	@Override
-	public CallToolResult callTool(CallToolRequest request) {
+	public <T> @Nullable T request(String method, Function<McpAsyncClient, Mono<T>> request) {
 		try {
-			return super.callTool(request);
+			return super.request(method, request);
 		}
 		catch (RuntimeException ex) {
 			if (!(ex instanceof McpError) && MalformedAnswerTransport.isMalformedAnswer(ex)) {
