@@ -137,10 +137,13 @@ final class CallRouter {
 	// or reconnecting (or while the failed one is not yet seen as lost).
 	private McpConnection awaitConnection(String what, @Nullable McpConnection failed) {
 		McpConnection connection = this.supervisor.current();
-		if (connection != null && connection != failed) {
+		if (connection != null && connection != failed && !connection.isLost()) {
 			return connection;
 		}
-		CompletableFuture<McpConnection> next = this.supervisor.nextGeneration(failed);
+		// a generation that is lost but not yet retired is not called: the call was
+		// never sent, so it waits for the next generation like any call during a restart
+		McpConnection skipped = (connection != null && connection.isLost()) ? connection : failed;
+		CompletableFuture<McpConnection> next = this.supervisor.nextGeneration(skipped);
 		if (next == null) {
 			throw this.supervisor.unavailable(what, "");
 		}

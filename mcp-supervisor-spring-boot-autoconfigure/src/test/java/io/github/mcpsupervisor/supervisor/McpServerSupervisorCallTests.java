@@ -149,6 +149,18 @@ class McpServerSupervisorCallTests {
 	}
 
 	@Test
+	void aCallThatArrivesAfterTheLossButBeforeTheSupervisorSawItWaitsForTheNextGeneration() throws Exception {
+		startStable();
+		this.connector.last().crash(137); // lost, not yet retired: the reaction is
+											// scheduled
+		CompletableFuture<CallToolResult> call = callAsync("write");
+		await().until(() -> this.supervisor.waitingCalls() == 1);
+		this.scheduler.runReady();
+		this.scheduler.advance(INITIAL);
+		assertThat(call.get(10, TimeUnit.SECONDS).content().toString()).contains("write from g2");
+	}
+
+	@Test
 	void aRequestDuringReconnectWaitsAndRunsOnTheNextGeneration() throws Exception {
 		startStable();
 		this.connector.last().crash(137);
