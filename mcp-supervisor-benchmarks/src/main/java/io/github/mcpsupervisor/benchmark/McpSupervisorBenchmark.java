@@ -1,6 +1,5 @@
 package io.github.mcpsupervisor.benchmark;
 
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -15,7 +14,6 @@ import java.util.stream.Collectors;
 
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
-import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
@@ -31,8 +29,7 @@ import org.springframework.ai.tool.ToolCallback;
 
 /**
  * Runs every benchmark scenario against real server processes and prints one
- * {@code name=value} line per figure, then a table. Options:
- * {@code --kills=30 --calls=2000 --chaos=120 --scale=50} (chaos in seconds).
+ * {@code name=value} line per figure, then a table. Options: see {@link Options}.
  */
 public final class McpSupervisorBenchmark {
 
@@ -66,16 +63,26 @@ public final class McpSupervisorBenchmark {
 
 	private void run() throws Exception {
 		System.err.println("benchmark: " + this.options);
-		DetectionAndRecovery demo = new DetectionAndRecovery("demo", BenchmarkServers.demo("demo", Map.of()),
-				this.options.kills(), this::supervisor, this.results);
-		demo.run();
-		DetectionAndRecovery everything = new DetectionAndRecovery("everything", BenchmarkServers.everything(),
-				this.options.kills(), this::supervisor, this.results);
-		everything.run();
-		inFlight();
-		overhead();
-		chaos();
-		scale(demo.coldStartMillis());
+		if (this.options.runs("recovery")) {
+			new DetectionAndRecovery("demo", BenchmarkServers.demo("demo", Map.of()), this.options.kills(),
+					this::supervisor, this.results)
+				.run();
+			new DetectionAndRecovery("everything", BenchmarkServers.everything(), this.options.kills(),
+					this::supervisor, this.results)
+				.run();
+		}
+		if (this.options.runs("inflight")) {
+			inFlight();
+		}
+		if (this.options.runs("overhead")) {
+			overhead();
+		}
+		if (this.options.runs("chaos")) {
+			chaos();
+		}
+		if (this.options.runs("scale")) {
+			scale();
+		}
 		this.scheduler.close();
 	}
 
@@ -185,40 +192,23 @@ public final class McpSupervisorBenchmark {
 		this.results.put("chaos_processes_left_after_shutdown", BenchmarkServers.demoProcesses());
 	}
 
-	// Scenario 6: many demo servers in one application.
-	private void scale(double coldStartMillis) throws Exception {
-		int count = this.options.scale();
-		System.gc();
-		long heapBefore = usedHeap();
-		int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
-		List<SupervisedServer> servers = new ArrayList<>();
-		for (int i = 0; i < count; i++) {
-			StdioServerDefinition definition = BenchmarkServers.demo("scale-" + i, Map.of());
-			definition = new StdioServerDefinition(definition.name(), definition.command(), definition.args(), Map.of(),
-					null, Duration.ofSeconds(120), Duration.ofSeconds(180), Duration.ofSeconds(2));
-			McpServerSupervisor supervisor = supervisor(definition, ReconnectPolicy.defaults(), CallPolicy.defaults(),
-					SupervisorListener.NONE);
-			servers
-				.add(new SupervisedServer(supervisor, false, false, Duration.ofSeconds(200), Duration.ofSeconds(10)));
+	// Scenario 6: many servers in one application, next to the floor and Spring AI.
+	private void scale() throws Exception {
+		for (int count : this.options.fixtureScales()) {
+			new Scale("fixture", (i) -> BenchmarkServers.fixture("fixture-" + i), count, 3, this::supervisor,
+					this.results)
+				.run();
 		}
-		McpSupervisors supervisors = new McpSupervisors(servers);
-		long started = System.nanoTime();
-		supervisors.start();
-		double wall = BenchmarkServers.millis(System.nanoTime() - started);
-		long up = supervisors.status().stream().filter((status) -> status.state() == McpServerState.UP).count();
-		System.gc();
-		long heapAfter = usedHeap();
-		int threadsAfter = ManagementFactory.getThreadMXBean().getThreadCount();
-		long stopping = System.nanoTime();
-		supervisors.stop();
-		double stopWall = BenchmarkServers.millis(System.nanoTime() - stopping);
-		this.results.put("scale_servers", count);
-		this.results.put("scale_servers_up", up);
-		this.results.put("scale_startup_wall_ms", Stats.round(wall));
-		this.results.put("scale_startup_over_one_cold_start", Stats.round(wall / coldStartMillis));
-		this.results.put("scale_threads_per_server", Stats.round((threadsAfter - threadsBefore) / (double) count));
-		this.results.put("scale_heap_kb_per_server", Stats.round((heapAfter - heapBefore) / 1024.0 / count));
-		this.results.put("scale_stop_wall_ms", Stats.round(stopWall));
+		int largest = this.options.fixtureScales().stream().mapToInt(Integer::intValue).max().orElse(0);
+		if (largest > 0) {
+			this.results.put("scale_threads_per_server",
+					this.results.get("scale_fixture_" + largest + "_threads_per_server"));
+		}
+		if (this.options.scale() > 0) {
+			new Scale("demo", (i) -> BenchmarkServers.demo("demo-" + i, Map.of()), this.options.scale(), 1,
+					this::supervisor, this.results)
+				.run();
+		}
 		Thread.sleep(500);
 		this.results.put("processes_left_after_shutdown", BenchmarkServers.demoProcesses());
 	}
@@ -263,11 +253,6 @@ public final class McpSupervisorBenchmark {
 			.children()
 			.map(ProcessHandle::pid)
 			.collect(Collectors.toCollection(HashSet::new));
-	}
-
-	private static long usedHeap() {
-		Runtime runtime = Runtime.getRuntime();
-		return runtime.totalMemory() - runtime.freeMemory();
 	}
 
 }
