@@ -134,7 +134,7 @@ final class Scale {
 	private double supervised(boolean census) throws Exception {
 		System.gc();
 		long heapBefore = usedHeap();
-		int threadsBefore = ThreadCensus.settled(Duration.ofSeconds(10));
+		int threadsBefore = census ? ThreadCensus.settled(Duration.ofSeconds(30)) : 0;
 		List<SupervisedServer> servers = new ArrayList<>();
 		for (int i = 0; i < this.count; i++) {
 			StdioServerDefinition definition = this.definitions.apply(i);
@@ -155,7 +155,7 @@ final class Scale {
 			throw new IllegalStateException(up + " of " + this.count + " " + this.label + " servers started");
 		}
 		if (census) {
-			int threadsAfter = ThreadCensus.settled(Duration.ofSeconds(20));
+			int threadsAfter = ThreadCensus.settled(Duration.ofSeconds(30));
 			System.err.println("benchmark: threads of " + this.count + " " + this.label + " servers: "
 					+ ThreadCensus.describe(Math.max(2, this.count / 4)));
 			System.gc();

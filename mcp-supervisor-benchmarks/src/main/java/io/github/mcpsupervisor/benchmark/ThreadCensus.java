@@ -19,8 +19,8 @@ final class ThreadCensus {
 	}
 
 	/**
-	 * Waits until the thread count has not fallen for a second (idle pool threads time
-	 * out), at most the bound, and returns it.
+	 * Waits until the thread count has not fallen for longer than idle pool threads are
+	 * kept (5 s), at most the bound, and returns it.
 	 * @param bound the longest wait
 	 * @return the settled count
 	 * @throws InterruptedException if interrupted while waiting
@@ -29,7 +29,7 @@ final class ThreadCensus {
 		long deadline = System.nanoTime() + bound.toNanos();
 		int last = count();
 		int stable = 0;
-		while (stable < 4 && System.nanoTime() < deadline) {
+		while (stable < 24 && System.nanoTime() < deadline) {
 			Thread.sleep(250);
 			int now = count();
 			stable = (now < last) ? 0 : stable + 1;
