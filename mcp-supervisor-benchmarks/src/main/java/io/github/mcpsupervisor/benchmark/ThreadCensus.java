@@ -7,7 +7,9 @@ import java.util.TreeMap;
 
 /**
  * Counts the JVM's platform threads once their number has settled, by role (the thread
- * name without its numbers).
+ * name without its numbers). Idle threads of the JDK's process reaper pool, kept for a
+ * minute after the process they waited for ended, are not counted: a reaper waiting for a
+ * live process is named after it.
  */
 final class ThreadCensus {
 
@@ -15,7 +17,12 @@ final class ThreadCensus {
 	}
 
 	static int count() {
-		return ManagementFactory.getThreadMXBean().getThreadCount();
+		long idleReapers = Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> thread.getName().equals("process reaper"))
+			.count();
+		return ManagementFactory.getThreadMXBean().getThreadCount() - (int) idleReapers;
 	}
 
 	/**
@@ -45,6 +52,9 @@ final class ThreadCensus {
 	static Map<String, Integer> roles() {
 		Map<String, Integer> roles = new TreeMap<>();
 		for (Thread thread : Thread.getAllStackTraces().keySet()) {
+			if (thread.getName().equals("process reaper")) {
+				continue;
+			}
 			roles.merge(thread.getName().replaceAll("\\d+", "#"), 1, Integer::sum);
 		}
 		return roles;
