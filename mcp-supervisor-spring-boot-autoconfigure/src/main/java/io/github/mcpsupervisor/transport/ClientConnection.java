@@ -82,7 +82,8 @@ abstract class ClientConnection implements McpConnection {
 	public CallToolResult callTool(CallToolRequest request) {
 		this.callsInFlight.incrementAndGet();
 		try {
-			return McpClients.requireResult(requireClient().callTool(request).timeout(this.requestTimeout).block());
+			// block's own bound, not a timeout operator: no timer is scheduled per call
+			return McpClients.requireResult(requireClient().callTool(request).block(this.requestTimeout));
 		}
 		catch (McpError ex) {
 			throw ex; // the server answered
