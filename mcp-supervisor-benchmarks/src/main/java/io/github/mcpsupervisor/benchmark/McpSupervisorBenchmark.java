@@ -83,6 +83,9 @@ public final class McpSupervisorBenchmark {
 		if (this.options.runs("http")) {
 			new HttpRecovery(this.options.httpKills(), this.scheduler, this.results).run();
 		}
+		if (this.options.runs("fleet")) {
+			new FleetHerd(this.results).run();
+		}
 		if (this.options.runs("scale")) {
 			scale();
 		}
