@@ -64,12 +64,13 @@ public final class McpSupervisorBenchmark {
 	private void run() throws Exception {
 		System.err.println("benchmark: " + this.options);
 		if (this.options.runs("recovery")) {
-			new DetectionAndRecovery("demo", BenchmarkServers.demo("demo", Map.of()), this.options.kills(),
-					this::supervisor, this.results)
-				.run();
-			new DetectionAndRecovery("everything", BenchmarkServers.everything(), this.options.kills(),
-					this::supervisor, this.results)
-				.run();
+			DetectionAndRecovery demo = new DetectionAndRecovery("demo", BenchmarkServers.demo("demo", Map.of()),
+					this.options.kills(), this::supervisor, this.results);
+			demo.run();
+			DetectionAndRecovery everything = new DetectionAndRecovery("everything", BenchmarkServers.everything(),
+					this.options.kills(), this::supervisor, this.results);
+			everything.run();
+			Charts.mttr(demo.mttrMillis(), everything.mttrMillis());
 		}
 		if (this.options.runs("inflight")) {
 			inFlight();
@@ -210,6 +211,7 @@ public final class McpSupervisorBenchmark {
 		supervisor.start().join();
 		Chaos chaos = new Chaos(supervisor, this.options.chaos());
 		chaos.run();
+		Charts.chaos(chaos.timeline);
 		supervisor.stop().get(30, TimeUnit.SECONDS);
 		Thread.sleep(500);
 		this.results.put("chaos_seconds", this.options.chaos().toSeconds());

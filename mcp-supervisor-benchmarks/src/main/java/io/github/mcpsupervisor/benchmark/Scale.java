@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 
 import io.github.mcpsupervisor.benchmark.DetectionAndRecovery.SupervisorFactory;
@@ -21,7 +22,6 @@ import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.modelcontextprotocol.client.McpSyncClient;
 
-import org.springframework.ai.mcp.DefaultMcpToolNamePrefixGenerator;
 import org.springframework.ai.mcp.SyncMcpToolCallbackProvider;
 
 /**
@@ -114,9 +114,11 @@ final class Scale {
 			clients.add(client);
 			client.initialize();
 		}
+		AtomicInteger names = new AtomicInteger();
 		int tools = SyncMcpToolCallbackProvider.builder()
 			.mcpClients(clients)
-			.toolNamePrefixGenerator(new DefaultMcpToolNamePrefixGenerator())
+			// identical servers: names made unique by a counter
+			.toolNamePrefixGenerator((connection, tool) -> "s" + names.incrementAndGet() + "_" + tool.name())
 			.build()
 			.getToolCallbacks().length;
 		double wall = BenchmarkServers.millis(System.nanoTime() - started);
