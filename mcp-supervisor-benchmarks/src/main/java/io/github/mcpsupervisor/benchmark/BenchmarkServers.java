@@ -24,8 +24,22 @@ final class BenchmarkServers {
 	}
 
 	static StdioServerDefinition everything() {
-		return definition("everything",
-				ServerCommands.everything(Path.of(System.getProperty("benchmark.npm-dir", "test-servers"))), Map.of());
+		return definition("everything", ServerCommands.everything(npmDirectory()), Map.of());
+	}
+
+	/**
+	 * The minimal stdio server of {@code test-servers}: node, no dependencies, tens of
+	 * milliseconds to start.
+	 * @param name the server's name
+	 * @return its definition
+	 */
+	static StdioServerDefinition fixture(String name) {
+		Path script = npmDirectory().resolve("minimal-mcp-server.js");
+		return definition(name, List.of("node", script.toString(), name), Map.of());
+	}
+
+	static Path npmDirectory() {
+		return Path.of(System.getProperty("benchmark.npm-dir", "test-servers"));
 	}
 
 	static StdioServerDefinition definition(String name, List<String> command, Map<String, String> env) {

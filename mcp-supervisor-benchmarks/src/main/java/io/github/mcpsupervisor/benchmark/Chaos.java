@@ -8,6 +8,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
 
@@ -34,6 +35,8 @@ final class Chaos {
 
 	int kills;
 
+	final ChaosTimeline timeline = new ChaosTimeline();
+
 	Chaos(McpServerSupervisor supervisor, Duration duration) {
 		this.supervisor = supervisor;
 		this.duration = duration;
@@ -47,8 +50,15 @@ final class Chaos {
 			threads.add(started(() -> call(safe, end)));
 		}
 		Thread monitor = started(() -> {
+			boolean wasUp = false;
+			this.timeline.state(false);
 			while (System.nanoTime() < end) {
 				this.maxLive.accumulateAndGet(BenchmarkServers.demoProcesses(), Math::max);
+				boolean up = this.supervisor.state() == McpServerState.UP;
+				if (up != wasUp) {
+					this.timeline.state(up);
+					wasUp = up;
+				}
 				try {
 					Thread.sleep(2);
 				}
@@ -60,6 +70,7 @@ final class Chaos {
 		while (System.nanoTime() < end - TimeUnit.SECONDS.toNanos(2)) {
 			Thread.sleep(ThreadLocalRandom.current().nextLong(2000, 5001));
 			if (System.nanoTime() < end) {
+				this.timeline.kill();
 				BenchmarkServers.kill(this.supervisor);
 				this.kills++;
 			}
@@ -83,17 +94,21 @@ final class Chaos {
 				if (safe) {
 					this.supervisor.callTool(BenchmarkServers.request("slow", Map.of("millis", 20)));
 					this.safeSucceeded.incrementAndGet();
+					this.timeline.call(ChaosTimeline.Outcome.SUCCEEDED);
 				}
 				else {
 					this.supervisor.callTool(BenchmarkServers.request("slow-write", Map.of("millis", 20)));
 					this.unsafeSucceeded.incrementAndGet();
+					this.timeline.call(ChaosTimeline.Outcome.SUCCEEDED);
 				}
 			}
 			catch (McpServerUnavailableException ex) {
 				(safe ? this.otherFailures : this.unsafeFailedFast).incrementAndGet();
+				this.timeline.call(safe ? ChaosTimeline.Outcome.OTHER_FAILURE : ChaosTimeline.Outcome.FAILED_FAST);
 			}
 			catch (RuntimeException ex) {
 				this.otherFailures.incrementAndGet();
+				this.timeline.call(ChaosTimeline.Outcome.OTHER_FAILURE);
 			}
 		}
 	}

@@ -34,6 +34,8 @@ final class DetectionAndRecovery {
 
 	private double coldStart;
 
+	private final List<Double> mttr = new ArrayList<>();
+
 	DetectionAndRecovery(String label, StdioServerDefinition definition, int kills, SupervisorFactory supervisors,
 			Results results) {
 		this.label = label;
@@ -45,6 +47,10 @@ final class DetectionAndRecovery {
 
 	double coldStartMillis() {
 		return this.coldStart;
+	}
+
+	List<Double> mttrMillis() {
+		return this.mttr;
 	}
 
 	void run() throws Exception {
@@ -70,7 +76,7 @@ final class DetectionAndRecovery {
 				});
 		supervisor.start().join();
 		List<Double> detection = new ArrayList<>();
-		List<Double> mttr = new ArrayList<>();
+		List<Double> mttr = this.mttr;
 		for (int i = 0; i < this.kills; i++) {
 			Thread.sleep(1100); // past the stability window: every kill opens a fresh
 								// outage

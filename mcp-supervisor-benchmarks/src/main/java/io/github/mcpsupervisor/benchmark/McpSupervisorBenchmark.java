@@ -1,6 +1,5 @@
 package io.github.mcpsupervisor.benchmark;
 
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -15,7 +14,6 @@ import java.util.stream.Collectors;
 
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
-import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
@@ -31,8 +29,7 @@ import org.springframework.ai.tool.ToolCallback;
 
 /**
  * Runs every benchmark scenario against real server processes and prints one
- * {@code name=value} line per figure, then a table. Options:
- * {@code --kills=30 --calls=2000 --chaos=120 --scale=50} (chaos in seconds).
+ * {@code name=value} line per figure, then a table. Options: see {@link Options}.
  */
 public final class McpSupervisorBenchmark {
 
@@ -66,16 +63,33 @@ public final class McpSupervisorBenchmark {
 
 	private void run() throws Exception {
 		System.err.println("benchmark: " + this.options);
-		DetectionAndRecovery demo = new DetectionAndRecovery("demo", BenchmarkServers.demo("demo", Map.of()),
-				this.options.kills(), this::supervisor, this.results);
-		demo.run();
-		DetectionAndRecovery everything = new DetectionAndRecovery("everything", BenchmarkServers.everything(),
-				this.options.kills(), this::supervisor, this.results);
-		everything.run();
-		inFlight();
-		overhead();
-		chaos();
-		scale(demo.coldStartMillis());
+		if (this.options.runs("recovery")) {
+			DetectionAndRecovery demo = new DetectionAndRecovery("demo", BenchmarkServers.demo("demo", Map.of()),
+					this.options.kills(), this::supervisor, this.results);
+			demo.run();
+			DetectionAndRecovery everything = new DetectionAndRecovery("everything", BenchmarkServers.everything(),
+					this.options.kills(), this::supervisor, this.results);
+			everything.run();
+			Charts.mttr(demo.mttrMillis(), everything.mttrMillis());
+		}
+		if (this.options.runs("inflight")) {
+			inFlight();
+		}
+		if (this.options.runs("overhead")) {
+			overhead();
+		}
+		if (this.options.runs("chaos")) {
+			chaos();
+		}
+		if (this.options.runs("http")) {
+			new HttpRecovery(this.options.httpKills(), this.scheduler, this.results).run();
+		}
+		if (this.options.runs("fleet")) {
+			new FleetHerd(this.results).run();
+		}
+		if (this.options.runs("scale")) {
+			scale();
+		}
 		this.scheduler.close();
 	}
 
@@ -122,7 +136,10 @@ public final class McpSupervisorBenchmark {
 	}
 
 	/**
-	 * Scenario 4: echo through our callback next to Spring AI's, alternating, same JVM.
+	 * Scenario 4: echo through our callback next to Spring AI's, same JVM, identical
+	 * servers, in interleaved batches (ours first in one, Spring AI's first in the next):
+	 * the ratio of each batch pair, then the median of those ratios and their spread, so
+	 * that the machine's drifts cancel out.
 	 */
 	private void overhead() throws Exception {
 		StdioServerDefinition definition = BenchmarkServers.demo("overhead", Map.of());
@@ -136,29 +153,54 @@ public final class McpSupervisorBenchmark {
 		McpSyncClient client = PlainSpringAi.client(definition, Duration.ofSeconds(20));
 		ToolCallback plain = PlainSpringAi.callback(client, "echo");
 		String input = "{\"message\":\"hello\"}";
-		for (int i = 0; i < 300; i++) {
+		for (int i = 0; i < 500; i++) {
 			ours.call(input);
 			plain.call(input);
 		}
-		List<Double> oursNanos = new ArrayList<>();
-		List<Double> plainNanos = new ArrayList<>();
-		for (int i = 0; i < this.options.calls(); i++) {
-			long t0 = System.nanoTime();
-			ours.call(input);
-			long t1 = System.nanoTime();
-			plain.call(input);
-			long t2 = System.nanoTime();
-			oursNanos.add((double) (t1 - t0));
-			plainNanos.add((double) (t2 - t1));
+		int batchSize = 100;
+		int batches = Math.max(2, this.options.calls() / batchSize);
+		List<Double> oursAll = new ArrayList<>();
+		List<Double> plainAll = new ArrayList<>();
+		List<Double> p50Ratios = new ArrayList<>();
+		List<Double> p99Ratios = new ArrayList<>();
+		for (int batch = 0; batch < batches; batch++) {
+			List<Double> oursNanos;
+			List<Double> plainNanos;
+			if (batch % 2 == 0) {
+				oursNanos = timed(ours, input, batchSize);
+				plainNanos = timed(plain, input, batchSize);
+			}
+			else {
+				plainNanos = timed(plain, input, batchSize);
+				oursNanos = timed(ours, input, batchSize);
+			}
+			oursAll.addAll(oursNanos);
+			plainAll.addAll(plainNanos);
+			p50Ratios.add(Stats.median(oursNanos) / Stats.median(plainNanos));
+			p99Ratios.add(Stats.percentile(oursNanos, 99) / Stats.percentile(plainNanos, 99));
 		}
 		client.closeGracefully();
 		supervisor.stop().get(30, TimeUnit.SECONDS);
-		this.results.put("call_ours_us_p50", Stats.round(Stats.median(oursNanos) / 1000));
-		this.results.put("call_plain_spring_ai_us_p50", Stats.round(Stats.median(plainNanos) / 1000));
-		this.results.put("call_ours_us_p99", Stats.round(Stats.percentile(oursNanos, 99) / 1000));
-		this.results.put("call_plain_spring_ai_us_p99", Stats.round(Stats.percentile(plainNanos, 99) / 1000));
-		this.results.put("call_overhead_ratio", Stats.round(Stats.median(oursNanos) / Stats.median(plainNanos)));
-		this.results.put("calls_per_client", this.options.calls());
+		this.results.put("call_ours_us_p50", Stats.round(Stats.median(oursAll) / 1000));
+		this.results.put("call_plain_spring_ai_us_p50", Stats.round(Stats.median(plainAll) / 1000));
+		this.results.put("call_ours_us_p99", Stats.round(Stats.percentile(oursAll, 99) / 1000));
+		this.results.put("call_plain_spring_ai_us_p99", Stats.round(Stats.percentile(plainAll, 99) / 1000));
+		this.results.put("call_overhead_ratio_p50", Stats.round(Stats.median(p50Ratios)));
+		this.results.put("call_overhead_ratio_p50_iqr", Stats.round(Stats.interquartileRange(p50Ratios)));
+		this.results.put("call_overhead_ratio_p99", Stats.round(Stats.median(p99Ratios)));
+		this.results.put("call_overhead_ratio_p99_iqr", Stats.round(Stats.interquartileRange(p99Ratios)));
+		this.results.put("call_overhead_batches", batches);
+		this.results.put("calls_per_client", batches * batchSize);
+	}
+
+	private static List<Double> timed(ToolCallback callback, String input, int calls) {
+		List<Double> nanos = new ArrayList<>(calls);
+		for (int i = 0; i < calls; i++) {
+			long started = System.nanoTime();
+			callback.call(input);
+			nanos.add((double) (System.nanoTime() - started));
+		}
+		return nanos;
 	}
 
 	/** Scenario 5: 8 callers while the server is killed every 2 to 5 s. */
@@ -169,6 +211,7 @@ public final class McpSupervisorBenchmark {
 		supervisor.start().join();
 		Chaos chaos = new Chaos(supervisor, this.options.chaos());
 		chaos.run();
+		Charts.chaos(chaos.timeline);
 		supervisor.stop().get(30, TimeUnit.SECONDS);
 		Thread.sleep(500);
 		this.results.put("chaos_seconds", this.options.chaos().toSeconds());
@@ -185,40 +228,23 @@ public final class McpSupervisorBenchmark {
 		this.results.put("chaos_processes_left_after_shutdown", BenchmarkServers.demoProcesses());
 	}
 
-	// Scenario 6: many demo servers in one application.
-	private void scale(double coldStartMillis) throws Exception {
-		int count = this.options.scale();
-		System.gc();
-		long heapBefore = usedHeap();
-		int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
-		List<SupervisedServer> servers = new ArrayList<>();
-		for (int i = 0; i < count; i++) {
-			StdioServerDefinition definition = BenchmarkServers.demo("scale-" + i, Map.of());
-			definition = new StdioServerDefinition(definition.name(), definition.command(), definition.args(), Map.of(),
-					null, Duration.ofSeconds(120), Duration.ofSeconds(180), Duration.ofSeconds(2));
-			McpServerSupervisor supervisor = supervisor(definition, ReconnectPolicy.defaults(), CallPolicy.defaults(),
-					SupervisorListener.NONE);
-			servers
-				.add(new SupervisedServer(supervisor, false, false, Duration.ofSeconds(200), Duration.ofSeconds(10)));
+	// Scenario 6: many servers in one application, next to the floor and Spring AI.
+	private void scale() throws Exception {
+		for (int count : this.options.fixtureScales()) {
+			new Scale("fixture", (i) -> BenchmarkServers.fixture("fixture-" + i), count, 3, this::supervisor,
+					this.results)
+				.run();
 		}
-		McpSupervisors supervisors = new McpSupervisors(servers);
-		long started = System.nanoTime();
-		supervisors.start();
-		double wall = BenchmarkServers.millis(System.nanoTime() - started);
-		long up = supervisors.status().stream().filter((status) -> status.state() == McpServerState.UP).count();
-		System.gc();
-		long heapAfter = usedHeap();
-		int threadsAfter = ManagementFactory.getThreadMXBean().getThreadCount();
-		long stopping = System.nanoTime();
-		supervisors.stop();
-		double stopWall = BenchmarkServers.millis(System.nanoTime() - stopping);
-		this.results.put("scale_servers", count);
-		this.results.put("scale_servers_up", up);
-		this.results.put("scale_startup_wall_ms", Stats.round(wall));
-		this.results.put("scale_startup_over_one_cold_start", Stats.round(wall / coldStartMillis));
-		this.results.put("scale_threads_per_server", Stats.round((threadsAfter - threadsBefore) / (double) count));
-		this.results.put("scale_heap_kb_per_server", Stats.round((heapAfter - heapBefore) / 1024.0 / count));
-		this.results.put("scale_stop_wall_ms", Stats.round(stopWall));
+		int largest = this.options.fixtureScales().stream().mapToInt(Integer::intValue).max().orElse(0);
+		if (largest > 0) {
+			this.results.put("scale_threads_per_server",
+					this.results.get("scale_fixture_" + largest + "_threads_per_server"));
+		}
+		if (this.options.scale() > 0) {
+			new Scale("demo", (i) -> BenchmarkServers.demo("demo-" + i, Map.of()), this.options.scale(), 1,
+					this::supervisor, this.results)
+				.run();
+		}
 		Thread.sleep(500);
 		this.results.put("processes_left_after_shutdown", BenchmarkServers.demoProcesses());
 	}
@@ -263,11 +289,6 @@ public final class McpSupervisorBenchmark {
 			.children()
 			.map(ProcessHandle::pid)
 			.collect(Collectors.toCollection(HashSet::new));
-	}
-
-	private static long usedHeap() {
-		Runtime runtime = Runtime.getRuntime();
-		return runtime.totalMemory() - runtime.freeMemory();
 	}
 
 }

@@ -23,12 +23,25 @@ final class PlainSpringAi {
 	}
 
 	static McpSyncClient client(StdioServerDefinition definition, Duration requestTimeout) {
-		ServerParameters parameters = ServerParameters.builder(definition.command()).args(definition.args()).build();
-		McpSyncClient client = McpClient.sync(new StdioClientTransport(parameters, McpJsonDefaults.getMapper()))
-			.requestTimeout(requestTimeout)
-			.build();
+		McpSyncClient client = client(definition, requestTimeout, Duration.ofSeconds(20));
 		client.initialize();
 		return client;
+	}
+
+	/**
+	 * Builds an SDK client of the server, not yet initialized.
+	 * @param definition the server
+	 * @param requestTimeout the client's request timeout
+	 * @param initializationTimeout the client's initialization timeout
+	 * @return the client
+	 */
+	static McpSyncClient client(StdioServerDefinition definition, Duration requestTimeout,
+			Duration initializationTimeout) {
+		ServerParameters parameters = ServerParameters.builder(definition.command()).args(definition.args()).build();
+		return McpClient.sync(new StdioClientTransport(parameters, McpJsonDefaults.getMapper()))
+			.requestTimeout(requestTimeout)
+			.initializationTimeout(initializationTimeout)
+			.build();
 	}
 
 	static ToolCallback callback(McpSyncClient client, String toolName) {

@@ -15,6 +15,14 @@ final class Results {
 		System.err.println("benchmark: " + name + "=" + format(value));
 	}
 
+	Object get(String name) {
+		Object value = this.figures.get(name);
+		if (value == null) {
+			throw new IllegalStateException("no figure " + name);
+		}
+		return value;
+	}
+
 	void print() {
 		this.figures.forEach((name, value) -> System.out.println(name + "=" + format(value)));
 		System.out.println();

@@ -31,6 +31,16 @@ final class Stats {
 		return sorted.get(Math.max(0, Math.min(sorted.size() - 1, rank - 1)));
 	}
 
+	/**
+	 * Returns the spread of the middle half of the samples: the 75th percentile minus the
+	 * 25th.
+	 * @param samples the samples
+	 * @return the interquartile range
+	 */
+	static double interquartileRange(List<Double> samples) {
+		return percentile(samples, 75) - percentile(samples, 25);
+	}
+
 	static double round(double value) {
 		return BigDecimal.valueOf(value).setScale((value >= 100) ? 0 : 2, RoundingMode.HALF_UP).doubleValue();
 	}

@@ -3,10 +3,11 @@ package io.github.mcpsupervisor.supervisor;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -15,10 +16,14 @@ import org.apache.commons.logging.LogFactory;
 
 /**
  * The production {@link SupervisorScheduler}: one daemon timer thread that only hands
- * tasks over, and a cached pool of daemon workers for blocking work. Daemon threads never
- * keep the JVM alive.
+ * tasks over, and an elastic pool of daemon workers for blocking work, each ending after
+ * a few idle seconds (many servers connecting at once need as many workers, but only
+ * while they connect). Daemon threads never keep the JVM alive.
  */
 public final class ThreadPoolSupervisorScheduler implements SupervisorScheduler, AutoCloseable {
+
+	/** How long an idle worker is kept for the next task. */
+	static final Duration WORKER_KEEP_ALIVE = Duration.ofSeconds(5);
 
 	private static final Log logger = LogFactory.getLog(ThreadPoolSupervisorScheduler.class);
 
@@ -36,7 +41,8 @@ public final class ThreadPoolSupervisorScheduler implements SupervisorScheduler,
 		this.clock = clock;
 		this.timer = new ScheduledThreadPoolExecutor(1, daemonThreads("mcp-supervisor-timer"));
 		this.timer.setRemoveOnCancelPolicy(true);
-		this.workers = Executors.newCachedThreadPool(daemonThreads("mcp-supervisor-worker"));
+		this.workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, WORKER_KEEP_ALIVE.toNanos(), TimeUnit.NANOSECONDS,
+				new SynchronousQueue<>(), daemonThreads("mcp-supervisor-worker"));
 	}
 
 	@Override

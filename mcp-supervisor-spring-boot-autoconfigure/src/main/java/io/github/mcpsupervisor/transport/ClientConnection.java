@@ -139,7 +139,8 @@ abstract class ClientConnection implements McpConnection {
 	public <T> @Nullable T request(String method, Function<McpAsyncClient, Mono<T>> request) {
 		this.callsInFlight.incrementAndGet();
 		try {
-			return request.apply(requireClient()).timeout(this.requestTimeout).block();
+			// block's own bound, not a timeout operator: no timer is scheduled per call
+			return request.apply(requireClient()).block(this.requestTimeout);
 		}
 		catch (McpError | McpCapabilityException ex) {
 			throw ex; // the server answered, or was not asked

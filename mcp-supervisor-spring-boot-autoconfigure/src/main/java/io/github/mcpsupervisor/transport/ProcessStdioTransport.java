@@ -3,8 +3,6 @@ package io.github.mcpsupervisor.transport;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -19,6 +17,7 @@ import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
 
 /**
  * An MCP client transport over a {@link StdioServerProcess} that someone else owns.
@@ -46,7 +45,8 @@ final class ProcessStdioTransport implements McpClientTransport {
 
 	private final String label;
 
-	private final ExecutorService writer;
+	/** Writes this transport's messages in order, on the threads shared by all. */
+	private final Scheduler.Worker writer;
 
 	private final Consumer<String> violated;
 
@@ -62,7 +62,7 @@ final class ProcessStdioTransport implements McpClientTransport {
 	 * Creates the transport of one generation.
 	 * @param process the server process
 	 * @param jsonMapper reads and writes messages
-	 * @param label names the reader and writer threads
+	 * @param label names the reader thread
 	 * @param violated told why, when the server broke the protocol in a way that ends the
 	 * generation
 	 */
@@ -72,11 +72,7 @@ final class ProcessStdioTransport implements McpClientTransport {
 		this.jsonMapper = jsonMapper;
 		this.label = label;
 		this.violated = violated;
-		this.writer = Executors.newSingleThreadExecutor((runnable) -> {
-			Thread thread = new Thread(runnable, label + "-stdin");
-			thread.setDaemon(true);
-			return thread;
-		});
+		this.writer = StdinWriters.newWriter();
 	}
 
 	@Override
@@ -98,7 +94,7 @@ final class ProcessStdioTransport implements McpClientTransport {
 				return Mono.error(new IllegalStateException("transport " + this.label + " is closed"));
 			}
 			try {
-				return Mono.fromFuture(CompletableFuture.runAsync(() -> write(message), this.writer));
+				return Mono.fromFuture(CompletableFuture.runAsync(() -> write(message), this.writer::schedule));
 			}
 			catch (RejectedExecutionException ex) {
 				return Mono.error(new IllegalStateException("transport " + this.label + " is closed", ex));
@@ -110,7 +106,7 @@ final class ProcessStdioTransport implements McpClientTransport {
 	public Mono<Void> closeGracefully() {
 		return Mono.fromRunnable(() -> {
 			this.closed = true;
-			this.writer.shutdown();
+			this.writer.dispose();
 		});
 	}
 

@@ -14,7 +14,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.UnaryOperator;
 
 import io.github.mcpsupervisor.supervisor.ExitStatus;
-import io.github.mcpsupervisor.transport.LineReader.LineTooLongException;
 import io.github.mcpsupervisor.transport.ProcessTree.Launch;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -22,9 +21,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A server process owned by its generation: spawned with the configured command,
- * environment and working directory, its stderr always drained into a {@link StderrTail},
- * its exit observed at once through {@link Process#onExit()}, and its whole process tree
- * terminated within a bound.
+ * environment and working directory, its stderr always drained into a {@link StderrTail}
+ * (by the {@link StderrPump} shared by every server), its exit observed at once through
+ * {@link Process#onExit()}, and its whole process tree terminated within a bound.
  */
 final class StdioServerProcess {
 
@@ -49,10 +48,7 @@ final class StdioServerProcess {
 
 	private final StderrTail stderr = new StderrTail(STDERR_LINES);
 
-	/**
-	 * Completes when stderr reached its end: everything the process wrote is in the tail.
-	 */
-	private final CompletableFuture<Void> stderrDrained = new CompletableFuture<>();
+	private final StderrPump.Drain stderrDrain;
 
 	private final CompletableFuture<ExitStatus> exited;
 
@@ -61,7 +57,8 @@ final class StdioServerProcess {
 
 	private boolean terminated;
 
-	private volatile long longStderrLines;
+	// written on the pump's thread only
+	private long longStderrLines;
 
 	/** Whether the process leads its own process group, which holds its whole tree. */
 	private final boolean ownGroup;
@@ -74,9 +71,12 @@ final class StdioServerProcess {
 		this.process = process;
 		this.label = label;
 		this.ownGroup = ownGroup;
-		// A grandchild may hold stderr open after the exit: its last lines get a bound.
+		this.stderrDrain = StderrPump.shared()
+			.drain(process.getErrorStream(), new StderrLines(MAX_STDERR_LINE_BYTES, new StderrSink()));
+		// Everything the process wrote before its exit is read at once after it; the
+		// bound is a safety net.
 		this.exited = process.onExit()
-			.thenCompose((ignored) -> this.stderrDrained.copy()
+			.thenCompose((ignored) -> this.stderrDrain.finish()
 				.completeOnTimeout(null, STDERR_SETTLE_TIME.toMillis(), TimeUnit.MILLISECONDS))
 			.thenApply((ignored) -> new ExitStatus(process.exitValue(), this.stderr.lastLine()));
 	}
@@ -84,7 +84,7 @@ final class StdioServerProcess {
 	/**
 	 * Spawns the server and starts draining its stderr.
 	 * @param definition the server
-	 * @param label names the drain thread
+	 * @param label names the server in log lines
 	 * @return the running process
 	 * @throws IOException if the process cannot be started
 	 */
@@ -95,12 +95,7 @@ final class StdioServerProcess {
 		if (definition.workingDirectory() != null) {
 			builder.directory(definition.workingDirectory().toFile());
 		}
-		StdioServerProcess server = new StdioServerProcess(builder.start(), label, launch.ownGroup(),
-				definition::redact);
-		Thread drain = new Thread(server::drainStderr, label + "-stderr");
-		drain.setDaemon(true);
-		drain.start();
-		return server;
+		return new StdioServerProcess(builder.start(), label, launch.ownGroup(), definition::redact);
 	}
 
 	long pid() {
@@ -233,38 +228,29 @@ final class StdioServerProcess {
 		}
 	}
 
-	private void drainStderr() {
-		LineReader reader = new LineReader(this.process.getErrorStream(), MAX_STDERR_LINE_BYTES);
-		try {
-			while (true) {
-				String line;
-				try {
-					line = reader.readLine();
-				}
-				catch (LineTooLongException ex) {
-					line = reader.startOfLongLine();
-					long discarded = reader.skipLine();
-					long count = ++this.longStderrLines;
-					if (ProcessStdioTransport.isPowerOfTen(count)) {
-						logger.warn(this.label + ": cut " + count + " stderr line(s) longer than "
-								+ MAX_STDERR_LINE_BYTES + " bytes so far (the last lost " + discarded + " bytes)");
-					}
-				}
-				if (line == null) {
-					break;
-				}
-				this.stderr.add(line);
-				if (logger.isDebugEnabled()) {
-					logger.debug(this.label + " stderr: " + this.redaction.apply(StderrTail.sanitize(line)));
-				}
+	/**
+	 * Keeps the lines of stderr in the tail, logs them at DEBUG.
+	 */
+	private final class StderrSink implements StderrLines.Sink {
+
+		@Override
+		public void line(String line) {
+			StdioServerProcess.this.stderr.add(line);
+			if (logger.isDebugEnabled()) {
+				logger.debug(StdioServerProcess.this.label + " stderr: "
+						+ StdioServerProcess.this.redaction.apply(StderrTail.sanitize(line)));
 			}
 		}
-		catch (IOException ex) {
-			// the stream closes with the process
+
+		@Override
+		public void cut(long discardedBytes) {
+			long count = ++StdioServerProcess.this.longStderrLines;
+			if (ProcessStdioTransport.isPowerOfTen(count)) {
+				logger.warn(StdioServerProcess.this.label + ": cut " + count + " stderr line(s) longer than "
+						+ MAX_STDERR_LINE_BYTES + " bytes so far (the last lost " + discardedBytes + " bytes)");
+			}
 		}
-		finally {
-			this.stderrDrained.complete(null);
-		}
+
 	}
 
 }

@@ -81,11 +81,11 @@ class HostileServerTests {
 	@Test
 	void aStderrLineWithoutEndCostsABoundedBufferAndTheServerKeepsWorking(CapturedOutput output) {
 		start(TestServers.demo("flood", Map.of()));
-		long before = allocatedBy("mcp-flood-g1-stderr");
+		long before = allocatedBy("mcp-stderr-pump");
 		assertThat(TestServers.text(call("flood-stderr", Map.of("megabytes", 256))))
 			.isEqualTo("wrote 256 MB to stderr");
 		await().atMost(TestServers.PATIENCE).until(() -> this.supervisor.status().stderrTail().contains("flood done"));
-		long allocated = allocatedBy("mcp-flood-g1-stderr") - before;
+		long allocated = allocatedBy("mcp-stderr-pump") - before;
 		logger.info("a 256 MB stderr line cost its reader " + allocated / MB + " MB of allocations");
 		assertThat(allocated).as("bytes allocated by the stderr reader for a 256 MB line").isLessThan(32 * MB);
 		assertThat(this.supervisor.status().stderrTail()).anySatisfy((line) -> assertThat(line).startsWith("xxxx"));
@@ -144,13 +144,36 @@ class HostileServerTests {
 		assertThat(TestServers.text(call("freeze", Map.of()))).isEqualTo("frozen");
 		// a request larger than the pipe's buffer: its write blocks, holding the stream
 		CompletableFuture.runAsync(() -> call("echo", Map.of("message", "x".repeat(1024 * 1024))));
-		await().atMost(TestServers.PATIENCE).until(() -> isBlockedWriting("mcp-frozen-g1-stdin"));
+		await().atMost(TestServers.PATIENCE).until(HostileServerTests::isAWriteBlocked);
 		long stopping = System.nanoTime();
 		this.supervisor.stop().get(30, TimeUnit.SECONDS);
 		long took = TestServers.millis(System.nanoTime() - stopping);
 		logger.info("a server blocked on its full stdin pipe was stopped in " + took + " ms (grace 1000 ms)");
 		assertThat(took).isLessThan(1000 + 2000 + 2000);
 		assertThat(TestServers.isRunning(pid)).isFalse();
+	}
+
+	@Test
+	void aServerThatStopsReadingItsInputDelaysNoOtherServersWrites() throws Exception {
+		start(TestServers.demo("frozen", Map.of()));
+		McpServerSupervisor other = builder(TestServers.demo("other", Map.of()),
+				HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
+			.build();
+		try {
+			assertThat(other.start().join().state()).isEqualTo(McpServerState.UP);
+			assertThat(TestServers.text(call("freeze", Map.of()))).isEqualTo("frozen");
+			// writes to stdin run on threads shared by all servers: this one blocks one
+			CompletableFuture.runAsync(() -> call("echo", Map.of("message", "x".repeat(1024 * 1024))));
+			await().atMost(TestServers.PATIENCE).until(HostileServerTests::isAWriteBlocked);
+			for (int i = 0; i < 20; i++) {
+				CallToolResult answer = other
+					.callTool(CallToolRequest.builder("echo").arguments(Map.of("message", "still here " + i)).build());
+				assertThat(TestServers.text(answer)).isEqualTo("still here " + i);
+			}
+		}
+		finally {
+			other.stop().get(30, TimeUnit.SECONDS);
+		}
 	}
 
 	@Test
@@ -298,13 +321,15 @@ class HostileServerTests {
 		return this.supervisor.start().get(TestServers.PATIENCE.toSeconds(), TimeUnit.SECONDS);
 	}
 
-	private static boolean isBlockedWriting(String threadName) {
-		return Thread.getAllStackTraces()
-			.entrySet()
-			.stream()
-			.filter((entry) -> entry.getKey().getName().equals(threadName))
-			.flatMap((entry) -> Arrays.stream(entry.getValue()))
-			.anyMatch((frame) -> frame.getMethodName().equals("writeBytes"));
+	// Whether a thread is blocked writing a message to a server's stdin.
+	private static boolean isAWriteBlocked() {
+		return Thread.getAllStackTraces().values().stream().anyMatch((frames) -> {
+			List<String> methods = Arrays.stream(frames)
+				.map((frame) -> frame.getClassName() + "." + frame.getMethodName())
+				.toList();
+			return methods.stream().anyMatch((method) -> method.endsWith(".writeBytes"))
+					&& methods.contains("io.github.mcpsupervisor.transport.ProcessStdioTransport.write");
+		});
 	}
 
 	// Bytes the named live thread has allocated so far.
