@@ -106,8 +106,8 @@ public final class McpSupervisorAutoConfiguration {
 			ObjectProvider<ClientMcpSyncHandlersRegistry> syncHandlers,
 			ObjectProvider<ClientMcpAsyncHandlersRegistry> asyncHandlers, ApplicationEventPublisher eventPublisher) {
 		boolean sync = properties.clientType() == McpClientType.SYNC;
-		return new SpringAiMcpClientFactory(properties.clientType(), syncCustomizers.orderedStream().toList(),
-				asyncCustomizers.orderedStream().toList(), sync ? syncHandlers.getIfAvailable() : null,
+		return new SpringAiMcpClientFactory(properties.clientType(), () -> syncCustomizers.orderedStream().toList(),
+				() -> asyncCustomizers.orderedStream().toList(), sync ? syncHandlers.getIfAvailable() : null,
 				sync ? null : asyncHandlers.getIfAvailable(), eventPublisher);
 	}
 

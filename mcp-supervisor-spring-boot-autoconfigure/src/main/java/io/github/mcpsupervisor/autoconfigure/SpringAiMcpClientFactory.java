@@ -2,6 +2,7 @@ package io.github.mcpsupervisor.autoconfigure;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 
 import io.github.mcpsupervisor.client.ClientSpecs;
 import io.github.mcpsupervisor.client.McpClientFactory;
@@ -19,6 +20,7 @@ import reactor.core.publisher.Mono;
 import org.springframework.ai.mcp.annotation.spring.ClientMcpAsyncHandlersRegistry;
 import org.springframework.ai.mcp.annotation.spring.ClientMcpSyncHandlersRegistry;
 import org.springframework.ai.mcp.customizer.McpClientCustomizer;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.ApplicationEventPublisher;
 
 /**
@@ -29,13 +31,13 @@ import org.springframework.context.ApplicationEventPublisher;
  * generation's own and the timeouts are re-applied after the customizers: both belong to
  * the supervisor. Resource and prompt changes are published as application events.
  */
-final class SpringAiMcpClientFactory implements McpClientFactory {
+final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializingSingleton {
 
 	private final McpClientType type;
 
-	private final List<McpClientCustomizer<McpClient.SyncSpec>> syncCustomizers;
+	private final Supplier<List<McpClientCustomizer<McpClient.SyncSpec>>> syncCustomizerBeans;
 
-	private final List<McpClientCustomizer<McpClient.AsyncSpec>> asyncCustomizers;
+	private final Supplier<List<McpClientCustomizer<McpClient.AsyncSpec>>> asyncCustomizerBeans;
 
 	private final @Nullable ClientMcpSyncHandlersRegistry syncHandlers;
 
@@ -43,24 +45,56 @@ final class SpringAiMcpClientFactory implements McpClientFactory {
 
 	private final ApplicationEventPublisher publisher;
 
-	SpringAiMcpClientFactory(McpClientType type, List<McpClientCustomizer<McpClient.SyncSpec>> syncCustomizers,
-			List<McpClientCustomizer<McpClient.AsyncSpec>> asyncCustomizers,
+	private volatile @Nullable Customizers customizers;
+
+	// The customizers are looked up once every singleton exists: they often depend on
+	// the application's chat model, which depends (through Spring AI's tool calling) on
+	// the supervised tools, and so on this factory.
+	SpringAiMcpClientFactory(McpClientType type,
+			Supplier<List<McpClientCustomizer<McpClient.SyncSpec>>> syncCustomizerBeans,
+			Supplier<List<McpClientCustomizer<McpClient.AsyncSpec>>> asyncCustomizerBeans,
 			@Nullable ClientMcpSyncHandlersRegistry syncHandlers,
 			@Nullable ClientMcpAsyncHandlersRegistry asyncHandlers, ApplicationEventPublisher publisher) {
-		List<String> asyncOnly = classes(asyncCustomizers, syncCustomizers);
-		List<String> syncOnly = classes(syncCustomizers, asyncCustomizers);
-		if (type == McpClientType.SYNC && !asyncOnly.isEmpty()) {
-			throw new McpClientTypeMismatchException(type, asyncOnly);
-		}
-		if (type == McpClientType.ASYNC && !syncOnly.isEmpty()) {
-			throw new McpClientTypeMismatchException(type, syncOnly);
-		}
 		this.type = type;
-		this.syncCustomizers = List.copyOf(syncCustomizers);
-		this.asyncCustomizers = List.copyOf(asyncCustomizers);
+		this.syncCustomizerBeans = syncCustomizerBeans;
+		this.asyncCustomizerBeans = asyncCustomizerBeans;
 		this.syncHandlers = syncHandlers;
 		this.asyncHandlers = asyncHandlers;
 		this.publisher = publisher;
+	}
+
+	@Override
+	public void afterSingletonsInstantiated() {
+		customizers();
+	}
+
+	// The customizers, looked up and checked once.
+	private Customizers customizers() {
+		Customizers resolved = this.customizers;
+		if (resolved == null) {
+			synchronized (this) {
+				resolved = this.customizers;
+				if (resolved == null) {
+					resolved = resolve();
+					this.customizers = resolved;
+				}
+			}
+		}
+		return resolved;
+	}
+
+	private Customizers resolve() {
+		List<McpClientCustomizer<McpClient.SyncSpec>> sync = this.syncCustomizerBeans.get();
+		List<McpClientCustomizer<McpClient.AsyncSpec>> async = this.asyncCustomizerBeans.get();
+		List<String> asyncOnly = classes(async, sync);
+		List<String> syncOnly = classes(sync, async);
+		if (this.type == McpClientType.SYNC && !asyncOnly.isEmpty()) {
+			throw new McpClientTypeMismatchException(this.type, asyncOnly);
+		}
+		if (this.type == McpClientType.ASYNC && !syncOnly.isEmpty()) {
+			throw new McpClientTypeMismatchException(this.type, syncOnly);
+		}
+		return new Customizers(List.copyOf(sync), List.copyOf(async));
 	}
 
 	// The classes of the customizers that are not also in the other list: a bean whose
@@ -104,7 +138,7 @@ final class SpringAiMcpClientFactory implements McpClientFactory {
 			declared = handlers.getCapabilities(server);
 		}
 		spec.capabilities(ClientSpecs.capabilities(session, declared));
-		this.syncCustomizers.forEach((customizer) -> customizer.customize(server, spec));
+		customizers().sync().forEach((customizer) -> customizer.customize(server, spec));
 		spec.requestTimeout(requestTimeout).initializationTimeout(initializationTimeout);
 		return SyncClients.asyncOf(spec.build());
 	}
@@ -133,9 +167,14 @@ final class SpringAiMcpClientFactory implements McpClientFactory {
 			declared = handlers.getCapabilities(server);
 		}
 		spec.capabilities(ClientSpecs.capabilities(session, declared));
-		this.asyncCustomizers.forEach((customizer) -> customizer.customize(server, spec));
+		customizers().async().forEach((customizer) -> customizer.customize(server, spec));
 		spec.requestTimeout(requestTimeout).initializationTimeout(initializationTimeout);
 		return spec.build();
+	}
+
+	private record Customizers(List<McpClientCustomizer<McpClient.SyncSpec>> sync,
+			List<McpClientCustomizer<McpClient.AsyncSpec>> async) {
+
 	}
 
 }

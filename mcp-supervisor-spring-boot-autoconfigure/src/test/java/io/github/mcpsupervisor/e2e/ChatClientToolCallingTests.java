@@ -12,20 +12,28 @@ import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.spec.McpSchema.CreateMessageResult;
+import io.modelcontextprotocol.spec.McpSchema.Role;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.ai.chat.client.ChatClient;
+import org.springframework.ai.chat.model.ChatModel;
 import org.springframework.ai.mcp.McpToolFilter;
 import org.springframework.ai.mcp.McpToolNamePrefixGenerator;
 import org.springframework.ai.mcp.McpToolsChangedEvent;
+import org.springframework.ai.mcp.customizer.McpClientCustomizer;
+import org.springframework.ai.model.tool.ToolCallingManager;
 import org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfiguration;
 import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.ai.tool.resolution.ToolCallbackResolver;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -167,6 +175,16 @@ class ChatClientToolCallingTests {
 	}
 
 	@Test
+	void aSamplingCustomizerMayUseTheChatModelThatCallsTheSupervisedTools() {
+		// chat model -> tool calling manager -> tools -> supervisors -> client factory ->
+		// customizer -> chat model: the customizers are looked up once all beans exist
+		this.contextRunner.withUserConfiguration(ChatModelSampling.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(McpSupervisors.class).supervisor("demo").state()).isEqualTo(McpServerState.UP);
+		});
+	}
+
+	@Test
 	void springAiDoesNotFreezeTheSupervisedToolsAtStartup() {
 		this.contextRunner.run((context) -> {
 			assertThat(context.getBean(ToolCallbackProvider.class).getToolCallbacks()).isNotEmpty();
@@ -211,6 +229,28 @@ class ChatClientToolCallingTests {
 					.contains("demo_late");
 			});
 		assertThat(events.get(events.size() - 1).getTools()).as("withdrawn at stop").isEmpty();
+	}
+
+	/**
+	 * A chat model that calls tools, and a customizer that samples with it, as an
+	 * application with a model starter has them.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class ChatModelSampling {
+
+		@Bean
+		ChatModel chatModel(ToolCallingManager toolCallingManager) {
+			return new ScriptedChatModel();
+		}
+
+		@Bean
+		McpClientCustomizer<McpClient.SyncSpec> samplingWithTheChatModel(ChatModel chatModel) {
+			return (name,
+					spec) -> spec.sampling((request) -> CreateMessageResult
+						.builder(Role.ASSISTANT, String.valueOf(chatModel.call("sample")), "scripted")
+						.build());
+		}
+
 	}
 
 }

@@ -47,6 +47,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
+import org.springframework.core.NestedExceptionUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -180,8 +181,7 @@ class SpringAiClientParityTests {
 			.withUserConfiguration(AsyncCustomizer.class)
 			.withPropertyValues("mcp.servers.everything.command=node",
 					"mcp.servers.everything.args[0]=" + TestServers.everythingScript())
-			.run((context) -> assertThat(context).getFailure()
-				.rootCause()
+			.run((context) -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
 				.isInstanceOf(McpClientTypeMismatchException.class)
 				.hasMessage("1 McpClientCustomizer<McpClient.AsyncSpec> bean(s) cannot be applied: mcp.client-type is"
 						+ " sync. Set mcp.client-type=async (as spring.ai.mcp.client.type chooses for Spring AI's"
