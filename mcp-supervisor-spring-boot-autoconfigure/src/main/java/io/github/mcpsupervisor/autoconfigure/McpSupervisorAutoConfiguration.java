@@ -25,7 +25,9 @@ import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTranspor
 import io.modelcontextprotocol.client.transport.customizer.McpAsyncHttpClientRequestCustomizer;
 import io.modelcontextprotocol.client.transport.customizer.McpSyncHttpClientRequestCustomizer;
 import io.modelcontextprotocol.spec.McpSchema.Root;
+import org.jspecify.annotations.Nullable;
 
+import org.springframework.ai.mcp.DefaultMcpToolNamePrefixGenerator;
 import org.springframework.ai.mcp.McpToolFilter;
 import org.springframework.ai.mcp.McpToolNamePrefixGenerator;
 import org.springframework.ai.mcp.SyncMcpToolCallbackProvider;
@@ -168,6 +170,15 @@ public final class McpSupervisorAutoConfiguration {
 		return new McpSupervisors(servers);
 	}
 
+	// Spring AI's own default generator (registered by its client starter's
+	// auto-configuration) names tools by the order it first saw them: the deterministic
+	// names stay in force unless the application brings a generator of its own.
+	private static @Nullable McpToolNamePrefixGenerator deterministicUnlessCustom(
+			@Nullable McpToolNamePrefixGenerator generator) {
+		return (generator == null || generator.getClass() == DefaultMcpToolNamePrefixGenerator.class) ? null
+				: generator;
+	}
+
 	@Bean
 	@ConditionalOnMissingBean
 	McpServerClients mcpServerClients(McpSupervisors supervisors, McpClientSessions sessions) {
@@ -184,7 +195,8 @@ public final class McpSupervisorAutoConfiguration {
 		return new McpSupervisorToolCallbackProvider(supervisors,
 				(server, tool, outcome, duration) -> all
 					.forEach((observer) -> observer.called(server, tool, outcome, duration)),
-				filter.getIfUnique(() -> (connection, tool) -> true), nameGenerator.getIfUnique(),
+				filter.getIfUnique(() -> (connection, tool) -> true),
+				deterministicUnlessCustom(nameGenerator.getIfUnique()),
 				metaConverter.getIfUnique(ToolContextToMcpMetaConverter::defaultConverter));
 	}
 

@@ -14,8 +14,10 @@ import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema.ClientCapabilities;
+import io.modelcontextprotocol.spec.McpSchema.ResourceContents;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.ai.mcp.annotation.spring.ClientMcpAsyncHandlersRegistry;
 import org.springframework.ai.mcp.annotation.spring.ClientMcpSyncHandlersRegistry;
@@ -120,8 +122,7 @@ final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializ
 		McpClient.SyncSpec spec = McpClient.sync(transport)
 			.clientInfo(ClientSpecs.clientInfo(server))
 			.roots(session.roots())
-			.resourcesUpdateConsumer(
-					(contents) -> this.publisher.publishEvent(new McpResourcesUpdatedEvent(server, contents)))
+			.resourcesUpdateConsumer((contents) -> updated(session, contents))
 			.resourcesChangeConsumer(
 					(resources) -> this.publisher.publishEvent(new McpResourcesChangedEvent(server, resources)))
 			.promptsChangeConsumer(
@@ -149,12 +150,11 @@ final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializ
 		McpClient.AsyncSpec spec = McpClient.async(transport)
 			.clientInfo(ClientSpecs.clientInfo(server))
 			.roots(session.roots())
-			.resourcesUpdateConsumer((contents) -> Mono
-				.fromRunnable(() -> this.publisher.publishEvent(new McpResourcesUpdatedEvent(server, contents))))
-			.resourcesChangeConsumer((resources) -> Mono
-				.fromRunnable(() -> this.publisher.publishEvent(new McpResourcesChangedEvent(server, resources))))
-			.promptsChangeConsumer((prompts) -> Mono
-				.fromRunnable(() -> this.publisher.publishEvent(new McpPromptsChangedEvent(server, prompts))));
+			.resourcesUpdateConsumer((contents) -> offTheReader(() -> updated(session, contents)))
+			.resourcesChangeConsumer((resources) -> offTheReader(
+					() -> this.publisher.publishEvent(new McpResourcesChangedEvent(server, resources))))
+			.promptsChangeConsumer((prompts) -> offTheReader(
+					() -> this.publisher.publishEvent(new McpPromptsChangedEvent(server, prompts))));
 		ClientCapabilities declared = null;
 		ClientMcpAsyncHandlersRegistry handlers = this.asyncHandlers;
 		if (handlers != null) {
@@ -170,6 +170,23 @@ final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializ
 		customizers().async().forEach((customizer) -> customizer.customize(server, spec));
 		spec.requestTimeout(requestTimeout).initializationTimeout(initializationTimeout);
 		return spec.build();
+	}
+
+	// Application listeners may call the server: never on the thread that reads its
+	// answers (the SDK moves sync consumers off it the same way).
+	private static Mono<Void> offTheReader(Runnable listener) {
+		return Mono.<Void>fromRunnable(listener).subscribeOn(Schedulers.boundedElastic());
+	}
+
+	// An update is published for a resource the application subscribed to only: a server
+	// cannot make it hear about others.
+	private void updated(McpClientSession session, List<ResourceContents> contents) {
+		List<ResourceContents> subscribed = contents.stream()
+			.filter((content) -> session.subscriptions().contains(content.uri()))
+			.toList();
+		if (!subscribed.isEmpty()) {
+			this.publisher.publishEvent(new McpResourcesUpdatedEvent(session.server(), subscribed));
+		}
 	}
 
 	private record Customizers(List<McpClientCustomizer<McpClient.SyncSpec>> sync,

@@ -2,6 +2,9 @@ package io.github.mcpsupervisor.supervisor;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
+
+import org.apache.commons.logging.LogFactory;
 
 /**
  * Receives what a supervisor does, in order, outside its lock. Implementations must be
@@ -54,6 +57,16 @@ public interface SupervisorListener {
 	default void restarting(String server, RestartCause cause) {
 	}
 
+	// One listener that fails (an application's handler) costs the others nothing.
+	private static void safely(SupervisorListener listener, Consumer<SupervisorListener> call) {
+		try {
+			call.accept(listener);
+		}
+		catch (RuntimeException ex) {
+			LogFactory.getLog(SupervisorListener.class).error("MCP supervisor listener " + listener + " failed", ex);
+		}
+	}
+
 	/**
 	 * Combines listeners, called in order.
 	 * @param listeners the listeners
@@ -65,27 +78,28 @@ public interface SupervisorListener {
 
 			@Override
 			public void toolsChanged(String server, ToolSet tools) {
-				all.forEach((listener) -> listener.toolsChanged(server, tools));
+				all.forEach((listener) -> safely(listener, (each) -> each.toolsChanged(server, tools)));
 			}
 
 			@Override
 			public void stateChanged(McpServerStateChange change) {
-				all.forEach((listener) -> listener.stateChanged(change));
+				all.forEach((listener) -> safely(listener, (each) -> each.stateChanged(change)));
 			}
 
 			@Override
 			public void attemptFinished(String server, int generation, boolean connected) {
-				all.forEach((listener) -> listener.attemptFinished(server, generation, connected));
+				all.forEach(
+						(listener) -> safely(listener, (each) -> each.attemptFinished(server, generation, connected)));
 			}
 
 			@Override
 			public void recovered(String server, int attempts, Duration outage) {
-				all.forEach((listener) -> listener.recovered(server, attempts, outage));
+				all.forEach((listener) -> safely(listener, (each) -> each.recovered(server, attempts, outage)));
 			}
 
 			@Override
 			public void restarting(String server, RestartCause cause) {
-				all.forEach((listener) -> listener.restarting(server, cause));
+				all.forEach((listener) -> safely(listener, (each) -> each.restarting(server, cause)));
 			}
 
 		};

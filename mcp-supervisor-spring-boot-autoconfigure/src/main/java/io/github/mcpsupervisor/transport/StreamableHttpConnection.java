@@ -62,20 +62,20 @@ final class StreamableHttpConnection extends ClientConnection {
 		requestCustomizers.add(McpAsyncHttpClientRequestCustomizer
 			.fromSync((request, method, uri, body, context) -> this.definition.headers().forEach(request::header)));
 		requestCustomizers.addAll(this.customizer.requestCustomizers());
-		HttpClientStreamableHttpTransport.Builder builder = HttpClientStreamableHttpTransport.builder(base)
-			.endpoint(endpoint)
-			.asyncHttpRequestCustomizer(new DelegatingMcpAsyncHttpClientRequestCustomizer(requestCustomizers));
-		this.customizer.transportCustomizers()
-			.forEach((customizer) -> customizer.accept(this.definition.name(), builder));
-		// the HTTP client is the server's, shared by its generations and closed with it
-		HttpClientStreamableHttpTransport sdkTransport = builder.jsonMapper(this.jsonMapper)
-			.clientBuilder(new SharedHttpClientBuilder(this.httpClient))
-			.build();
-		MalformedAnswerTransport transport = new MalformedAnswerTransport(sdkTransport, this.definition.name(),
-				generation());
 		McpAsyncClient created;
 		try {
-			created = createClient(transport, this.definition.initializationTimeout());
+			HttpClientStreamableHttpTransport.Builder builder = HttpClientStreamableHttpTransport.builder(base)
+				.endpoint(endpoint)
+				.asyncHttpRequestCustomizer(new DelegatingMcpAsyncHttpClientRequestCustomizer(requestCustomizers));
+			this.customizer.transportCustomizers()
+				.forEach((customizer) -> customizer.accept(this.definition.name(), builder));
+			// the HTTP client is the server's, shared by its generations and closed with
+			// it
+			HttpClientStreamableHttpTransport sdkTransport = builder.jsonMapper(this.jsonMapper)
+				.clientBuilder(new SharedHttpClientBuilder(this.httpClient))
+				.build();
+			created = createClient(new MalformedAnswerTransport(sdkTransport, this.definition.name(), generation()),
+					this.definition.initializationTimeout());
 		}
 		catch (RuntimeException ex) {
 			throw clientBuildFailure(ex, true);

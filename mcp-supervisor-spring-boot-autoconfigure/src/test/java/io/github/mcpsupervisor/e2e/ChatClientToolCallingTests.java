@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.model.ChatModel;
+import org.springframework.ai.mcp.DefaultMcpToolNamePrefixGenerator;
 import org.springframework.ai.mcp.McpToolFilter;
 import org.springframework.ai.mcp.McpToolNamePrefixGenerator;
 import org.springframework.ai.mcp.McpToolsChangedEvent;
@@ -172,6 +173,14 @@ class ChatClientToolCallingTests {
 				assertThat(chatClient.prompt("What is 2 + 3?").call().content())
 					.isEqualTo("The tool said: [{\"text\":\"5\"}]");
 			});
+	}
+
+	@Test
+	void springAisStatefulDefaultNameGeneratorDoesNotReplaceTheDeterministicNames() {
+		this.contextRunner.withBean(McpToolNamePrefixGenerator.class, DefaultMcpToolNamePrefixGenerator::new)
+			.run((context) -> assertThat(context.getBean(ToolCallbackProvider.class).getToolCallbacks())
+				.extracting((tool) -> tool.getToolDefinition().name())
+				.contains("demo_add", "demo_echo"));
 	}
 
 	@Test

@@ -217,6 +217,21 @@ class StreamableHttpSupervisionTests {
 			});
 	}
 
+	@Test
+	void aTransportCustomizerThatThrowsIsAConfigurationErrorThatFailsAtOnce() throws Exception {
+		startServer();
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(McpSupervisorAutoConfiguration.class))
+			.withUserConfiguration(BrokenTransportCustomizer.class)
+			.withPropertyValues("mcp.servers.remote.transport=streamable-http", "mcp.servers.remote.url=" + url())
+			.run((context) -> {
+				McpServerSupervisor remote = context.getBean(McpSupervisors.class).supervisor("remote");
+				await().atMost(TestServers.PATIENCE).until(() -> remote.state() == McpServerState.FAILED);
+				assertThat(remote.status().lastError())
+					.isEqualTo("configuration error: building the MCP client failed: transport customizer bug");
+				assertThat(remote.status().generation()).isOne();
+			});
+	}
+
 	private StreamableHttpServerDefinition definition(Map<String, String> headers) {
 		return new StreamableHttpServerDefinition("remote", url(), headers, Duration.ofSeconds(10),
 				Duration.ofSeconds(10));
@@ -308,6 +323,21 @@ class StreamableHttpSupervisionTests {
 		@Bean
 		McpClientCustomizer<HttpClientStreamableHttpTransport.Builder> recordingTransportCustomizer() {
 			return (name, builder) -> this.transports.add(name);
+		}
+
+	}
+
+	/**
+	 * A transport customizer with a bug.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class BrokenTransportCustomizer {
+
+		@Bean
+		McpClientCustomizer<HttpClientStreamableHttpTransport.Builder> brokenTransportCustomizer() {
+			return (name, builder) -> {
+				throw new IllegalStateException("transport customizer bug");
+			};
 		}
 
 	}

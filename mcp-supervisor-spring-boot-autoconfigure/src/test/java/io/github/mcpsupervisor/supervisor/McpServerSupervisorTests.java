@@ -56,6 +56,35 @@ class McpServerSupervisorTests {
 	}
 
 	@Test
+	void aListenerThatFailsCostsTheOthersNothing() {
+		List<McpServerStateChange> seen = new ArrayList<>();
+		SupervisorListener failing = new SupervisorListener() {
+
+			@Override
+			public void stateChanged(McpServerStateChange change) {
+				throw new IllegalStateException("a handler's bug");
+			}
+
+		};
+		SupervisorListener recording = new SupervisorListener() {
+
+			@Override
+			public void stateChanged(McpServerStateChange change) {
+				seen.add(change);
+			}
+
+		};
+		McpServerSupervisor supervisor = McpServerSupervisor.builder("demo", this.connector, this.scheduler)
+			.listener(SupervisorListener.composite(List.of(failing, recording)))
+			.build();
+		supervisor.start();
+		this.scheduler.runReady();
+		assertThat(supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(seen).extracting(McpServerStateChange::to)
+			.containsExactly(McpServerState.STARTING, McpServerState.UP);
+	}
+
+	@Test
 	void listenersRunOutsideTheStateLock() {
 		// a listener that needs the supervisor from another thread deadlocks if it is
 		// called under the lock
