@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.function.Function;
 
 import io.github.mcpsupervisor.supervisor.McpCapabilityException;
+import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
 import io.modelcontextprotocol.client.McpAsyncClient;
@@ -25,6 +26,7 @@ import io.modelcontextprotocol.spec.McpSchema.SubscribeRequest;
 import io.modelcontextprotocol.spec.McpSchema.UnsubscribeRequest;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -178,11 +180,11 @@ public final class McpServerClient {
 	 * the roots capability, which a generation does when it started with roots.
 	 * @param roots the roots, usually {@code file://} URIs
 	 */
-	public void setRoots(List<Root> roots) {
+	public synchronized void setRoots(List<Root> roots) {
 		List<Root> previous = this.session.roots();
 		this.session.roots(roots);
-		if (this.supervisor.tools().session() == null) {
-			return; // not up: the next generation is offered them
+		if (this.supervisor.state() != McpServerState.UP || this.supervisor.tools().session() == null) {
+			return; // the next generation is offered them
 		}
 		this.supervisor.request("notifications/roots/list_changed", (client) -> {
 			if (client.getClientCapabilities().roots() == null) {
@@ -190,15 +192,20 @@ public final class McpServerClient {
 						+ " offered from the next generation on");
 				return Mono.empty();
 			}
-			// each change is announced by the SDK with its own list_changed notification
+			// each change is announced by the SDK with its own list_changed notification;
+			// a
+			// generation that started with the new roots already has them
 			List<Mono<Void>> changes = new ArrayList<>();
 			previous.stream()
 				.filter((root) -> !roots.contains(root))
-				.forEach((root) -> changes.add(client.removeRoot(root.uri())));
+				.forEach((root) -> changes.add(client.removeRoot(root.uri())
+					.onErrorResume(IllegalStateException.class, (ex) -> Mono.empty())));
 			roots.stream()
 				.filter((root) -> !previous.contains(root))
-				.forEach((root) -> changes.add(client.addRoot(root)));
-			return Mono.when(changes);
+				.forEach((root) -> changes
+					.add(client.addRoot(root).onErrorResume(IllegalStateException.class, (ex) -> Mono.empty())));
+			return Flux.concat(changes).then(); // removals first: a renamed root is
+												// removed, then added
 		});
 	}
 

@@ -35,6 +35,9 @@ public final class FakeConnector implements McpConnector {
 
 	public List<Tool> serverTools = List.of(tool("echo"), tool("add"));
 
+	/** What each generation's client and server told each other, if anything. */
+	public @Nullable SessionInfo session;
+
 	boolean terminationConfirmed = true;
 
 	int alive;
@@ -197,6 +200,11 @@ public final class FakeConnector implements McpConnector {
 				throw new IllegalStateException("closed client called");
 			}
 			return this.onCall.apply(request);
+		}
+
+		@Override
+		public @Nullable SessionInfo session() {
+			return FakeConnector.this.session;
 		}
 
 		// The fake has no client: the request is answered by onRequest.
