@@ -14,6 +14,8 @@ import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema.ClientCapabilities;
+import io.modelcontextprotocol.spec.McpSchema.Prompt;
+import io.modelcontextprotocol.spec.McpSchema.Resource;
 import io.modelcontextprotocol.spec.McpSchema.ResourceContents;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
@@ -122,20 +124,14 @@ final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializ
 		McpClient.SyncSpec spec = McpClient.sync(transport)
 			.clientInfo(ClientSpecs.clientInfo(server))
 			.roots(session.roots())
-			.resourcesUpdateConsumer((contents) -> updated(session, contents))
-			.resourcesChangeConsumer(
-					(resources) -> this.publisher.publishEvent(new McpResourcesChangedEvent(server, resources)))
-			.promptsChangeConsumer(
-					(prompts) -> this.publisher.publishEvent(new McpPromptsChangedEvent(server, prompts)));
+			.resourcesUpdateConsumer((contents) -> updated(session, contents));
 		ClientCapabilities declared = null;
 		ClientMcpSyncHandlersRegistry handlers = this.syncHandlers;
 		if (handlers != null) {
 			spec.sampling((request) -> handlers.handleSampling(server, request))
 				.elicitation((request) -> handlers.handleElicitation(server, request))
 				.loggingConsumer((notification) -> handlers.handleLogging(server, notification))
-				.progressConsumer((notification) -> handlers.handleProgress(server, notification))
-				.promptsChangeConsumer((prompts) -> handlers.handlePromptListChanged(server, prompts))
-				.resourcesChangeConsumer((resources) -> handlers.handleResourceListChanged(server, resources));
+				.progressConsumer((notification) -> handlers.handleProgress(server, notification));
 			declared = handlers.getCapabilities(server);
 		}
 		spec.capabilities(ClientSpecs.capabilities(session, declared));
@@ -150,26 +146,42 @@ final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializ
 		McpClient.AsyncSpec spec = McpClient.async(transport)
 			.clientInfo(ClientSpecs.clientInfo(server))
 			.roots(session.roots())
-			.resourcesUpdateConsumer((contents) -> offTheReader(() -> updated(session, contents)))
-			.resourcesChangeConsumer((resources) -> offTheReader(
-					() -> this.publisher.publishEvent(new McpResourcesChangedEvent(server, resources))))
-			.promptsChangeConsumer((prompts) -> offTheReader(
-					() -> this.publisher.publishEvent(new McpPromptsChangedEvent(server, prompts))));
+			.resourcesUpdateConsumer((contents) -> offTheReader(() -> updated(session, contents)));
 		ClientCapabilities declared = null;
 		ClientMcpAsyncHandlersRegistry handlers = this.asyncHandlers;
 		if (handlers != null) {
 			spec.sampling((request) -> handlers.handleSampling(server, request))
 				.elicitation((request) -> handlers.handleElicitation(server, request))
 				.loggingConsumer((notification) -> handlers.handleLogging(server, notification))
-				.progressConsumer((notification) -> handlers.handleProgress(server, notification))
-				.promptsChangeConsumer((prompts) -> handlers.handlePromptListChanged(server, prompts))
-				.resourcesChangeConsumer((resources) -> handlers.handleResourceListChanged(server, resources));
+				.progressConsumer((notification) -> handlers.handleProgress(server, notification));
 			declared = handlers.getCapabilities(server);
 		}
 		spec.capabilities(ClientSpecs.capabilities(session, declared));
 		customizers().async().forEach((customizer) -> customizer.customize(server, spec));
 		spec.requestTimeout(requestTimeout).initializationTimeout(initializationTimeout);
 		return spec.build();
+	}
+
+	@Override
+	public void resourcesChanged(McpClientSession session, List<Resource> resources) {
+		this.publisher.publishEvent(new McpResourcesChangedEvent(session.server(), resources));
+		if (this.syncHandlers != null) {
+			this.syncHandlers.handleResourceListChanged(session.server(), resources);
+		}
+		if (this.asyncHandlers != null) {
+			this.asyncHandlers.handleResourceListChanged(session.server(), resources).block();
+		}
+	}
+
+	@Override
+	public void promptsChanged(McpClientSession session, List<Prompt> prompts) {
+		this.publisher.publishEvent(new McpPromptsChangedEvent(session.server(), prompts));
+		if (this.syncHandlers != null) {
+			this.syncHandlers.handlePromptListChanged(session.server(), prompts);
+		}
+		if (this.asyncHandlers != null) {
+			this.asyncHandlers.handlePromptListChanged(session.server(), prompts).block();
+		}
 	}
 
 	// Application listeners may call the server: never on the thread that reads its

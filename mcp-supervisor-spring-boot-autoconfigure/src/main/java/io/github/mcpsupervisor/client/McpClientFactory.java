@@ -1,10 +1,13 @@
 package io.github.mcpsupervisor.client;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema.Prompt;
+import io.modelcontextprotocol.spec.McpSchema.Resource;
 
 /**
  * Builds the SDK client of every generation of a server. The transport and the timeouts
@@ -24,6 +27,23 @@ public interface McpClientFactory {
 	 */
 	McpAsyncClient create(McpClientSession session, McpClientTransport transport, Duration requestTimeout,
 			Duration initializationTimeout);
+
+	/**
+	 * Takes a server's new list of resources, listed after it announced a change (the
+	 * SDK's client never sees those announcements).
+	 * @param session the server's client session
+	 * @param resources every resource it now lists
+	 */
+	default void resourcesChanged(McpClientSession session, List<Resource> resources) {
+	}
+
+	/**
+	 * Takes a server's new list of prompts, listed after it announced a change.
+	 * @param session the server's client session
+	 * @param prompts every prompt it now lists
+	 */
+	default void promptsChanged(McpClientSession session, List<Prompt> prompts) {
+	}
 
 	/**
 	 * Returns the factory of plain clients: the supervisor's client info, the timeouts,

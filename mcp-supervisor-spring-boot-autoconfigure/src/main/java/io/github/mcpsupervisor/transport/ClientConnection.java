@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
+import io.github.mcpsupervisor.client.ListChanges;
 import io.github.mcpsupervisor.client.McpClientFactory;
 import io.github.mcpsupervisor.client.McpClientSession;
 import io.github.mcpsupervisor.supervisor.ExitStatus;
@@ -76,7 +77,14 @@ abstract class ClientConnection implements McpConnection {
 	 * @return the client, not yet initialized
 	 */
 	protected final McpAsyncClient createClient(McpClientTransport transport, Duration initializationTimeout) {
-		return McpClients.create(this.setup, transport, this.requestTimeout, initializationTimeout);
+		ListChanges listChanges = new ListChanges(this.setup.factory(), this.setup.session(), this.requestTimeout,
+				() -> !this.lost.isDone());
+		return McpClients.create(this.setup, transport, this.requestTimeout, initializationTimeout, (method) -> {
+			McpAsyncClient current = this.client;
+			if (current != null && !this.lost.isDone()) {
+				listChanges.changed(current, method);
+			}
+		});
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package io.github.mcpsupervisor.transport;
 
 import java.time.Duration;
+import java.util.function.Consumer;
 
 import io.github.mcpsupervisor.transport.ClientConnection.ClientSetup;
 import io.modelcontextprotocol.client.McpAsyncClient;
@@ -19,14 +20,15 @@ final class McpClients {
 	// Builds the asynchronous client of a generation; the supervisor blocks on it itself
 	// so that a ping can have its own timeout. The SDK applies its request timeout to the
 	// initialize request too: it gets the longer of the two, and calls are bounded by the
-	// request timeout where they are blocked on (ClientConnection). Tool change
-	// notifications bypass the client, which would list the tools for each of them.
+	// request timeout where they are blocked on (ClientConnection). List change
+	// notifications bypass the client, which would list for each of them.
 	static McpAsyncClient create(ClientSetup setup, McpClientTransport transport, Duration requestTimeout,
-			Duration initializationTimeout) {
+			Duration initializationTimeout, Consumer<String> otherListChanged) {
 		Duration sdkRequestTimeout = (requestTimeout.compareTo(initializationTimeout) >= 0) ? requestTimeout
 				: initializationTimeout;
 		return setup.factory()
-			.create(setup.session(), new ToolsChangeDivertingTransport(transport, setup.toolsChanged()),
+			.create(setup.session(),
+					new ListChangeDivertingTransport(transport, setup.toolsChanged(), otherListChanged),
 					sdkRequestTimeout, initializationTimeout);
 	}
 

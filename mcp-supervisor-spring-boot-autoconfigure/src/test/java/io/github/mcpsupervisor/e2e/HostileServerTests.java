@@ -214,6 +214,22 @@ class HostileServerTests {
 	}
 
 	@Test
+	void aFloodOfResourceListChangesIsListedTwiceWithinThePageLimit() throws Exception {
+		// 1,000 announcements, each of a list whose pages never end: one listing runs,
+		// one
+		// waits, each stopped at 100 pages
+		supervise(listing("flood", Duration.ofSeconds(20), "resources-flood"));
+		assertThat(TestServers.text(call("flood", Map.of()))).isEqualTo("flooded");
+		await().atMost(TestServers.PATIENCE).until(() -> resourceListings() >= 200);
+		await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() -> resourceListings() == 200);
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+	}
+
+	private int resourceListings() {
+		return Integer.parseInt(TestServers.text(call("count", Map.of())));
+	}
+
+	@Test
 	void linesThatAreNotJsonAreCountedAtWarnWithoutTheirContent(CapturedOutput output) {
 		start(TestServers.demo("noisy", Map.of()));
 		for (int i = 0; i < 12; i++) {

@@ -2,6 +2,7 @@ package io.github.mcpsupervisor.e2e;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 /**
@@ -13,7 +14,11 @@ import java.util.stream.IntStream;
  * <li>{@code many <count> <perPage>}: that many tools, in pages of that size;</li>
  * <li>{@code tools <name>…}: the given tools in one page, duplicates included;</li>
  * <li>{@code prompts-only}: declares the prompts capability and not the tools one, and
- * answers {@code tools/list} with "method not found", as such servers do.</li>
+ * answers {@code tools/list} with "method not found", as such servers do;</li>
+ * <li>{@code resources-flood}: tools {@code flood}, which announces 1,000 times that its
+ * resources changed before it answers, and {@code count}, which answers how many
+ * {@code resources/list} requests it was sent; every page of its resources names a next
+ * page.</li>
  * </ul>
  * Every tool answers a call with {@code <name> called}.
  */
@@ -24,6 +29,10 @@ public final class ListingMcpServer {
 
 	public static void main(String[] args) throws Exception {
 		boolean promptsOnly = args[0].equals("prompts-only");
+		if (args[0].equals("resources-flood")) {
+			floodResources();
+			return;
+		}
 		RawMcpServer.serve("listing", promptsOnly ? Map.of("prompts", Map.of()) : Map.of("tools", Map.of()),
 				(method, request) -> {
 					if (promptsOnly && method.startsWith("tools/")) {
@@ -35,6 +44,33 @@ public final class ListingMcpServer {
 							.of(Map.of("type", "text", "text", request.at("/params/name").asString() + " called")));
 						default -> Map.of();
 					};
+				});
+	}
+
+	private static void floodResources() throws Exception {
+		AtomicInteger listings = new AtomicInteger();
+		RawMcpServer.serve("flooding", Map.of("tools", Map.of(), "resources", Map.of("listChanged", true)),
+				(method, request) -> {
+					switch (method) {
+						case "tools/list" -> {
+							return Map.of("tools", tools(List.of("flood", "count")));
+						}
+						case "resources/list" -> {
+							int index = listings.getAndIncrement();
+							return Map.of("resources", List.of(Map.of("uri", "flood:/" + index, "name", "r" + index)),
+									"nextCursor", String.valueOf(index + 1));
+						}
+						case "tools/call" -> {
+							boolean flood = request.at("/params/name").asString().equals("flood");
+							Map<String, Object> answer = Map.of("content", List.of(Map.of("type", "text", "text",
+									flood ? "flooded" : String.valueOf(listings.get()))));
+							return flood ? new RawMcpServer.AfterNotifications(answer,
+									"notifications/resources/list_changed", 1000) : answer;
+						}
+						default -> {
+							return Map.of();
+						}
+					}
 				});
 	}
 

@@ -45,6 +45,13 @@ final class RawMcpServer {
 					? Map.of("protocolVersion", request.at("/params/protocolVersion").asString(), "capabilities",
 							capabilities, "serverInfo", Map.of("name", name, "version", "1.0.0"))
 					: handler.answer(method, request);
+			if (answer instanceof AfterNotifications after) {
+				String notification = json.writeValueAsString(Map.of("jsonrpc", "2.0", "method", after.method()));
+				for (int i = 0; i < after.count(); i++) {
+					protocol.println(notification);
+				}
+				answer = after.answer();
+			}
 			Map<String, Object> response = new LinkedHashMap<>();
 			response.put("jsonrpc", "2.0");
 			response.put("id", request.get("id"));
@@ -74,6 +81,17 @@ final class RawMcpServer {
 		 * @throws InterruptedException if answering was interrupted
 		 */
 		Object answer(String method, JsonNode request) throws IOException, InterruptedException;
+
+	}
+
+	/**
+	 * An answer sent after as many notifications of a method.
+	 *
+	 * @param answer the answer
+	 * @param method the notifications' method
+	 * @param count how many are sent first
+	 */
+	record AfterNotifications(Object answer, String method, int count) {
 
 	}
 
