@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.mcpsupervisor.client.McpClientFactory;
-import io.github.mcpsupervisor.client.McpClientSessions;
+import io.github.mcpsupervisor.client.McpServerSessions;
 import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.transport.HttpTransportCustomizer;
@@ -24,14 +24,14 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 
 	private final McpClientFactory clientFactory;
 
-	private final McpClientSessions sessions;
+	private final McpServerSessions sessions;
 
 	private final HttpTransportCustomizer httpCustomizer;
 
 	private final List<StreamableHttpConnector> httpConnectors = new CopyOnWriteArrayList<>();
 
 	DefaultMcpConnectorFactory(SupervisorScheduler scheduler, McpClientFactory clientFactory,
-			McpClientSessions sessions, HttpTransportCustomizer httpCustomizer) {
+			McpServerSessions sessions, HttpTransportCustomizer httpCustomizer) {
 		this.scheduler = scheduler;
 		this.clientFactory = clientFactory;
 		this.sessions = sessions;

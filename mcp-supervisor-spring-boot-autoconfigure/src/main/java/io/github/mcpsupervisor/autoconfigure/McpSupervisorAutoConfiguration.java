@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.function.BiConsumer;
 
 import io.github.mcpsupervisor.client.McpClientFactory;
-import io.github.mcpsupervisor.client.McpClientSession;
-import io.github.mcpsupervisor.client.McpClientSessions;
 import io.github.mcpsupervisor.client.McpServerClients;
+import io.github.mcpsupervisor.client.McpServerSession;
+import io.github.mcpsupervisor.client.McpServerSessions;
 import io.github.mcpsupervisor.event.McpSupervisorEventPublisher;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
@@ -87,10 +87,10 @@ public final class McpSupervisorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	McpClientSessions mcpClientSessions(McpSupervisorProperties properties) {
-		return new McpClientSessions(properties.effectiveServers()
+	McpServerSessions mcpServerSessions(McpSupervisorProperties properties) {
+		return new McpServerSessions(properties.effectiveServers()
 			.stream()
-			.map((server) -> new McpClientSession(server.name(),
+			.map((server) -> new McpServerSession(server.name(),
 					server.roots().stream().map((uri) -> new Root(uri.toString(), rootName(uri.getPath()))).toList()))
 			.toList());
 	}
@@ -125,7 +125,7 @@ public final class McpSupervisorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	McpConnectorFactory mcpConnectorFactory(SupervisorScheduler scheduler, McpClientFactory clientFactory,
-			McpClientSessions sessions, ObjectProvider<McpSyncHttpClientRequestCustomizer> syncRequestCustomizers,
+			McpServerSessions sessions, ObjectProvider<McpSyncHttpClientRequestCustomizer> syncRequestCustomizers,
 			ObjectProvider<McpAsyncHttpClientRequestCustomizer> asyncRequestCustomizers,
 			ObjectProvider<McpClientCustomizer<HttpClientStreamableHttpTransport.Builder>> transportCustomizers) {
 		// as Spring AI orders them: sync request customizers, then async ones
@@ -181,7 +181,7 @@ public final class McpSupervisorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	McpServerClients mcpServerClients(McpSupervisors supervisors, McpClientSessions sessions) {
+	McpServerClients mcpServerClients(McpSupervisors supervisors, McpServerSessions sessions) {
 		return new McpServerClients(supervisors, sessions);
 	}
 

@@ -6,7 +6,7 @@ import java.util.function.Supplier;
 
 import io.github.mcpsupervisor.client.ClientSpecs;
 import io.github.mcpsupervisor.client.McpClientFactory;
-import io.github.mcpsupervisor.client.McpClientSession;
+import io.github.mcpsupervisor.client.McpServerSession;
 import io.github.mcpsupervisor.event.McpPromptsChangedEvent;
 import io.github.mcpsupervisor.event.McpResourcesChangedEvent;
 import io.github.mcpsupervisor.event.McpResourcesUpdatedEvent;
@@ -112,13 +112,13 @@ final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializ
 	}
 
 	@Override
-	public McpAsyncClient create(McpClientSession session, McpClientTransport transport, Duration requestTimeout,
+	public McpAsyncClient create(McpServerSession session, McpClientTransport transport, Duration requestTimeout,
 			Duration initializationTimeout) {
 		return (this.type == McpClientType.SYNC) ? sync(session, transport, requestTimeout, initializationTimeout)
 				: async(session, transport, requestTimeout, initializationTimeout);
 	}
 
-	private McpAsyncClient sync(McpClientSession session, McpClientTransport transport, Duration requestTimeout,
+	private McpAsyncClient sync(McpServerSession session, McpClientTransport transport, Duration requestTimeout,
 			Duration initializationTimeout) {
 		String server = session.server();
 		McpClient.SyncSpec spec = McpClient.sync(transport)
@@ -140,7 +140,7 @@ final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializ
 		return SyncClients.asyncOf(spec.build());
 	}
 
-	private McpAsyncClient async(McpClientSession session, McpClientTransport transport, Duration requestTimeout,
+	private McpAsyncClient async(McpServerSession session, McpClientTransport transport, Duration requestTimeout,
 			Duration initializationTimeout) {
 		String server = session.server();
 		McpClient.AsyncSpec spec = McpClient.async(transport)
@@ -163,7 +163,7 @@ final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializ
 	}
 
 	@Override
-	public void resourcesChanged(McpClientSession session, List<Resource> resources) {
+	public void resourcesChanged(McpServerSession session, List<Resource> resources) {
 		this.publisher.publishEvent(new McpResourcesChangedEvent(session.server(), resources));
 		if (this.syncHandlers != null) {
 			this.syncHandlers.handleResourceListChanged(session.server(), resources);
@@ -174,7 +174,7 @@ final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializ
 	}
 
 	@Override
-	public void promptsChanged(McpClientSession session, List<Prompt> prompts) {
+	public void promptsChanged(McpServerSession session, List<Prompt> prompts) {
 		this.publisher.publishEvent(new McpPromptsChangedEvent(session.server(), prompts));
 		if (this.syncHandlers != null) {
 			this.syncHandlers.handlePromptListChanged(session.server(), prompts);
@@ -192,7 +192,7 @@ final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializ
 
 	// An update is published for a resource the application subscribed to only: a server
 	// cannot make it hear about others.
-	private void updated(McpClientSession session, List<ResourceContents> contents) {
+	private void updated(McpServerSession session, List<ResourceContents> contents) {
 		List<ResourceContents> subscribed = contents.stream()
 			.filter((content) -> session.subscriptions().contains(content.uri()))
 			.toList();

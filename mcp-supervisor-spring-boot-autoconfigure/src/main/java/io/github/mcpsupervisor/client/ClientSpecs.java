@@ -40,7 +40,7 @@ public final class ClientSpecs {
 	 * @param declared capabilities declared by handlers or customizations, if any
 	 * @return the capabilities
 	 */
-	public static ClientCapabilities capabilities(McpClientSession session, @Nullable ClientCapabilities declared) {
+	public static ClientCapabilities capabilities(McpServerSession session, @Nullable ClientCapabilities declared) {
 		RootCapabilities roots = (declared != null) ? declared.roots() : null;
 		if (roots == null && !session.roots().isEmpty()) {
 			roots = new RootCapabilities(true);

@@ -35,7 +35,7 @@ public final class ListChanges {
 
 	private final McpClientFactory factory;
 
-	private final McpClientSession session;
+	private final McpServerSession session;
 
 	private final Duration timeout;
 
@@ -51,7 +51,7 @@ public final class ListChanges {
 	 * @param live whether the generation still lives: a lost generation's client is never
 	 * called again
 	 */
-	public ListChanges(McpClientFactory factory, McpClientSession session, Duration timeout, BooleanSupplier live) {
+	public ListChanges(McpClientFactory factory, McpServerSession session, Duration timeout, BooleanSupplier live) {
 		this.factory = factory;
 		this.session = session;
 		this.timeout = timeout;

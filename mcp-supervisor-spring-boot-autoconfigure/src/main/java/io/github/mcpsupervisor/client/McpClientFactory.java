@@ -25,7 +25,7 @@ public interface McpClientFactory {
 	 * @param initializationTimeout the SDK's timeout of the initialize handshake
 	 * @return the client, not yet initialized
 	 */
-	McpAsyncClient create(McpClientSession session, McpClientTransport transport, Duration requestTimeout,
+	McpAsyncClient create(McpServerSession session, McpClientTransport transport, Duration requestTimeout,
 			Duration initializationTimeout);
 
 	/**
@@ -34,7 +34,7 @@ public interface McpClientFactory {
 	 * @param session the server's client session
 	 * @param resources every resource it now lists
 	 */
-	default void resourcesChanged(McpClientSession session, List<Resource> resources) {
+	default void resourcesChanged(McpServerSession session, List<Resource> resources) {
 	}
 
 	/**
@@ -42,7 +42,7 @@ public interface McpClientFactory {
 	 * @param session the server's client session
 	 * @param prompts every prompt it now lists
 	 */
-	default void promptsChanged(McpClientSession session, List<Prompt> prompts) {
+	default void promptsChanged(McpServerSession session, List<Prompt> prompts) {
 	}
 
 	/**

@@ -50,14 +50,14 @@ public final class McpServerClient {
 
 	private final McpServerSupervisor supervisor;
 
-	private final McpClientSession session;
+	private final McpServerSession session;
 
 	/**
 	 * Creates the client of a server.
 	 * @param supervisor the server's supervisor
 	 * @param session the server's client session
 	 */
-	public McpServerClient(McpServerSupervisor supervisor, McpClientSession session) {
+	public McpServerClient(McpServerSupervisor supervisor, McpServerSession session) {
 		this.supervisor = supervisor;
 		this.session = session;
 	}

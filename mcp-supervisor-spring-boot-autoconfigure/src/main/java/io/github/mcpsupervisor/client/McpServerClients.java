@@ -21,7 +21,7 @@ public final class McpServerClients {
 	 * @param supervisors the supervisors
 	 * @param sessions the servers' client sessions
 	 */
-	public McpServerClients(McpSupervisors supervisors, McpClientSessions sessions) {
+	public McpServerClients(McpSupervisors supervisors, McpServerSessions sessions) {
 		for (McpServerSupervisor supervisor : supervisors.supervisors()) {
 			this.clients.put(supervisor.name(), new McpServerClient(supervisor, sessions.session(supervisor.name())));
 		}

@@ -9,7 +9,7 @@ import java.util.function.Function;
 
 import io.github.mcpsupervisor.client.ListChanges;
 import io.github.mcpsupervisor.client.McpClientFactory;
-import io.github.mcpsupervisor.client.McpClientSession;
+import io.github.mcpsupervisor.client.McpServerSession;
 import io.github.mcpsupervisor.supervisor.ExitStatus;
 import io.github.mcpsupervisor.supervisor.Failures;
 import io.github.mcpsupervisor.supervisor.McpCapabilityException;
@@ -271,7 +271,7 @@ abstract class ClientConnection implements McpConnection {
 	 * @param session the server's client session
 	 * @param toolsChanged called when the server announces that its tools changed
 	 */
-	record ClientSetup(McpClientFactory factory, McpClientSession session, Runnable toolsChanged) {
+	record ClientSetup(McpClientFactory factory, McpServerSession session, Runnable toolsChanged) {
 
 	}
 

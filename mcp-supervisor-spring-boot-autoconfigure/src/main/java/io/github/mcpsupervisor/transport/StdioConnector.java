@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.concurrent.Executor;
 
 import io.github.mcpsupervisor.client.McpClientFactory;
-import io.github.mcpsupervisor.client.McpClientSession;
+import io.github.mcpsupervisor.client.McpServerSession;
 import io.github.mcpsupervisor.supervisor.McpConnection;
 import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.transport.ClientConnection.ClientSetup;
@@ -21,7 +21,7 @@ public final class StdioConnector implements McpConnector {
 
 	private final McpClientFactory clientFactory;
 
-	private final McpClientSession session;
+	private final McpServerSession session;
 
 	/**
 	 * Creates a connector whose generations have plain clients.
@@ -29,7 +29,7 @@ public final class StdioConnector implements McpConnector {
 	 * @param executor runs the short reaction to a process exit
 	 */
 	public StdioConnector(StdioServerDefinition definition, Executor executor) {
-		this(definition, executor, McpClientFactory.standard(), new McpClientSession(definition.name(), List.of()));
+		this(definition, executor, McpClientFactory.standard(), new McpServerSession(definition.name(), List.of()));
 	}
 
 	/**
@@ -40,7 +40,7 @@ public final class StdioConnector implements McpConnector {
 	 * @param session the server's client session
 	 */
 	public StdioConnector(StdioServerDefinition definition, Executor executor, McpClientFactory clientFactory,
-			McpClientSession session) {
+			McpServerSession session) {
 		this.definition = definition;
 		this.executor = executor;
 		this.clientFactory = clientFactory;

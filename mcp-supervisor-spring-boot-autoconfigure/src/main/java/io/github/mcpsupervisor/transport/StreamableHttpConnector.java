@@ -9,7 +9,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.mcpsupervisor.client.McpClientFactory;
-import io.github.mcpsupervisor.client.McpClientSession;
+import io.github.mcpsupervisor.client.McpServerSession;
 import io.github.mcpsupervisor.supervisor.McpConnection;
 import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.transport.ClientConnection.ClientSetup;
@@ -34,7 +34,7 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 
 	private final McpClientFactory clientFactory;
 
-	private final McpClientSession session;
+	private final McpServerSession session;
 
 	private final HttpTransportCustomizer transportCustomizer;
 
@@ -47,7 +47,7 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 	 * @param definition how to reach the server
 	 */
 	public StreamableHttpConnector(StreamableHttpServerDefinition definition) {
-		this(definition, McpClientFactory.standard(), new McpClientSession(definition.name(), List.of()));
+		this(definition, McpClientFactory.standard(), new McpServerSession(definition.name(), List.of()));
 	}
 
 	/**
@@ -57,7 +57,7 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 	 * @param session the server's client session
 	 */
 	public StreamableHttpConnector(StreamableHttpServerDefinition definition, McpClientFactory clientFactory,
-			McpClientSession session) {
+			McpServerSession session) {
 		this(definition, clientFactory, session, HttpTransportCustomizer.NONE);
 	}
 
@@ -69,7 +69,7 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 	 * @param transportCustomizer what the application adds to each generation's transport
 	 */
 	public StreamableHttpConnector(StreamableHttpServerDefinition definition, McpClientFactory clientFactory,
-			McpClientSession session, HttpTransportCustomizer transportCustomizer) {
+			McpServerSession session, HttpTransportCustomizer transportCustomizer) {
 		this.definition = definition;
 		this.clientFactory = clientFactory;
 		this.session = session;

@@ -27,7 +27,7 @@ class McpServerClientTests {
 	private final McpServerSupervisor supervisor = McpServerSupervisor.builder("demo", this.connector, this.scheduler)
 		.build();
 
-	private final McpClientSession session = new McpClientSession("demo", List.of(new Root("file:///srv/a", "a")));
+	private final McpServerSession session = new McpServerSession("demo", List.of(new Root("file:///srv/a", "a")));
 
 	private final McpServerClient client = new McpServerClient(this.supervisor, this.session);
 

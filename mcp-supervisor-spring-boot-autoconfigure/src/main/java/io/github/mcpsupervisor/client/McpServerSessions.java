@@ -8,15 +8,15 @@ import java.util.NoSuchElementException;
 /**
  * The client sessions of every supervised server, by name.
  */
-public final class McpClientSessions {
+public final class McpServerSessions {
 
-	private final Map<String, McpClientSession> sessions = new LinkedHashMap<>();
+	private final Map<String, McpServerSession> sessions = new LinkedHashMap<>();
 
 	/**
 	 * Creates the sessions.
 	 * @param sessions the session of each server
 	 */
-	public McpClientSessions(Collection<McpClientSession> sessions) {
+	public McpServerSessions(Collection<McpServerSession> sessions) {
 		sessions.forEach((session) -> this.sessions.put(session.server(), session));
 	}
 
@@ -26,8 +26,8 @@ public final class McpClientSessions {
 	 * @return its session
 	 * @throws NoSuchElementException if no server has that name
 	 */
-	public McpClientSession session(String server) {
-		McpClientSession session = this.sessions.get(server);
+	public McpServerSession session(String server) {
+		McpServerSession session = this.sessions.get(server);
 		if (session == null) {
 			throw new NoSuchElementException(
 					"No MCP server named '" + server + "'; configured servers: " + this.sessions.keySet());

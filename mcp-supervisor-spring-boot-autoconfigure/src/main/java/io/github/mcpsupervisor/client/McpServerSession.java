@@ -20,9 +20,9 @@ import reactor.core.publisher.Mono;
  * offers and the resources it subscribed to. Every new generation is given them again,
  * before it is up.
  */
-public final class McpClientSession {
+public final class McpServerSession {
 
-	private static final Log logger = LogFactory.getLog(McpClientSession.class);
+	private static final Log logger = LogFactory.getLog(McpServerSession.class);
 
 	private final String server;
 
@@ -35,7 +35,7 @@ public final class McpClientSession {
 	 * @param server the server's name
 	 * @param roots the roots offered to it
 	 */
-	public McpClientSession(String server, List<Root> roots) {
+	public McpServerSession(String server, List<Root> roots) {
 		this.server = server;
 		this.roots = List.copyOf(roots);
 	}
