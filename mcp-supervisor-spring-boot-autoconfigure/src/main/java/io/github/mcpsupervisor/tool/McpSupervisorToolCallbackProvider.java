@@ -14,6 +14,8 @@ import io.github.mcpsupervisor.supervisor.SessionInfo;
 import io.github.mcpsupervisor.supervisor.ToolSet;
 import io.modelcontextprotocol.spec.McpSchema.ClientCapabilities;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.ai.mcp.McpConnectionInfo;
@@ -44,6 +46,8 @@ import org.springframework.ai.tool.ToolCallback;
  * and every tool sync.
  */
 public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvider {
+
+	private static final Log logger = LogFactory.getLog(McpSupervisorToolCallbackProvider.class);
 
 	private final McpSupervisors supervisors;
 
@@ -125,16 +129,21 @@ public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvid
 				// a tool listed twice is exposed once (its listing warned about it)
 				if (seen.add(tool.name()) && this.filter.test(connection, tool)) {
 					String name = name(names, owners, supervisor.name(), connection, tool);
-					callbacks
-						.add(new SupervisedToolCallback(supervisor, tool, name, this.observer, this.metaConverter));
+					if (name != null) {
+						callbacks
+							.add(new SupervisedToolCallback(supervisor, tool, name, this.observer, this.metaConverter));
+					}
 				}
 			}
 		}
 		return callbacks.toArray(ToolCallback[]::new);
 	}
 
-	private String name(McpToolNames names, Map<String, String> owners, String server, McpConnectionInfo connection,
-			Tool tool) {
+	// The name of a tool, or null when the application's generator gave it a name that
+	// another tool has: that tool is left out, with an error naming both, so that one
+	// collision costs one tool, not every tool of every server.
+	private @Nullable String name(McpToolNames names, Map<String, String> owners, String server,
+			McpConnectionInfo connection, Tool tool) {
 		McpToolNamePrefixGenerator generator = this.nameGenerator;
 		if (generator == null) {
 			return names.assign(server, tool.name());
@@ -142,8 +151,10 @@ public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvid
 		String name = generator.prefixedToolName(connection, tool);
 		String owner = owners.putIfAbsent(name, server + "/" + tool.name());
 		if (owner != null) {
-			throw new IllegalStateException("The McpToolNamePrefixGenerator named two MCP tools '" + name + "': "
-					+ owner + " and " + server + "/" + tool.name() + "; tool names must be unique");
+			logger.error("The McpToolNamePrefixGenerator named two MCP tools '" + name + "': " + owner + " and "
+					+ server + "/" + tool.name() + "; tool names must be unique, so " + server + "/" + tool.name()
+					+ " is left out");
+			return null;
 		}
 		return name;
 	}

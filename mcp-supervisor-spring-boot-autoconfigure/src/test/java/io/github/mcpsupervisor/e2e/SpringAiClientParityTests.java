@@ -162,6 +162,24 @@ class SpringAiClientParityTests {
 	}
 
 	@Test
+	void annotatedHandlersAndConfiguredRootsDeclareTheirCapabilitiesWithoutACustomizer() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(McpSupervisorAutoConfiguration.class))
+			.withUserConfiguration(ElicitationOnly.class)
+			.withPropertyValues("mcp.servers.everything.command=node",
+					"mcp.servers.everything.args[0]=" + TestServers.everythingScript(),
+					"mcp.servers.everything.roots[0]=file:///srv/first")
+			.run((context) -> {
+				McpServerSupervisor everything = context.getBean(McpSupervisors.class).supervisor("everything");
+				await().atMost(TestServers.PATIENCE)
+					.until(() -> everything.tools().find("trigger-elicitation-request") != null
+							&& everything.tools().find("get-roots-list") != null);
+				assertThat(everything.tools().find("trigger-sampling-request")).isNull();
+				assertThat(elicit(everything)).contains("Ada");
+				assertThat(roots(everything)).contains("file:///srv/first");
+			});
+	}
+
+	@Test
 	void asyncCustomizersApplyWithTheAsyncClientType() {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(McpSupervisorAutoConfiguration.class))
 			.withUserConfiguration(AsyncCustomizer.class)
@@ -361,6 +379,19 @@ class SpringAiClientParityTests {
 						.sampling((request) -> Mono.just(CreateMessageResult
 							.builder(Role.ASSISTANT, "sampled asynchronously for " + name, "scripted")
 							.build()));
+		}
+
+	}
+
+	/**
+	 * An annotated elicitation handler alone.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class ElicitationOnly {
+
+		@McpElicitation(clients = "everything")
+		ElicitResult elicit(ElicitRequest request) {
+			return new ElicitResult(ElicitResult.Action.ACCEPT, Map.of("name", "Ada"), null);
 		}
 
 	}
