@@ -44,6 +44,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.core.env.Environment;
 
 /**
@@ -55,6 +56,7 @@ import org.springframework.core.env.Environment;
 @ConditionalOnClass({ McpSyncClient.class, SyncMcpToolCallbackProvider.class })
 @ConditionalOnBooleanProperty(name = "mcp.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(McpSupervisorProperties.class)
+@ImportRuntimeHints(McpSupervisorRuntimeHints.class)
 public final class McpSupervisorAutoConfiguration {
 
 	/** Margin over the bounded steps of an attempt or a termination. */
@@ -95,9 +97,11 @@ public final class McpSupervisorAutoConfiguration {
 			.toList());
 	}
 
+	// The last segment of the path, or the whole path for the root directory.
 	private static String rootName(String path) {
 		String trimmed = (path.length() > 1 && path.endsWith("/")) ? path.substring(0, path.length() - 1) : path;
-		return trimmed.substring(trimmed.lastIndexOf('/') + 1);
+		String name = trimmed.substring(trimmed.lastIndexOf('/') + 1);
+		return name.isEmpty() ? path : name;
 	}
 
 	@Bean
