@@ -28,10 +28,13 @@ import reactor.core.publisher.Mono;
  * One generation of a Streamable HTTP server: its own client and session. A transport
  * failure (refused or reset connection, lost session) ends the generation at once, so
  * that the supervisor reconnects with a new client and session; an HTTP 401 or 403 is a
- * configuration error. An answer that is not valid JSON fails its request only. The
- * generations of a server share its one JDK HTTP client.
+ * configuration error. A lost session is seen by the transport itself, before the SDK
+ * could re-initialize this client. An answer that is not valid JSON fails its request
+ * only. The generations of a server share its one JDK HTTP client.
  */
 final class StreamableHttpConnection extends ClientConnection {
+
+	private static final String SESSION_NOT_FOUND = "session not found (the server forgot it, e.g. after a restart)";
 
 	private final StreamableHttpServerDefinition definition;
 
@@ -71,7 +74,8 @@ final class StreamableHttpConnection extends ClientConnection {
 		HttpClientStreamableHttpTransport sdkTransport = builder.jsonMapper(this.jsonMapper)
 			.clientBuilder(new SharedHttpClientBuilder(this.httpClient))
 			.build();
-		MalformedAnswerTransport transport = new MalformedAnswerTransport(sdkTransport, this.definition.name(),
+		MalformedAnswerTransport transport = new MalformedAnswerTransport(
+				new SessionLossTransport(sdkTransport, (ex) -> end(SESSION_NOT_FOUND)), this.definition.name(),
 				generation());
 		McpAsyncClient created;
 		try {
@@ -153,7 +157,7 @@ final class StreamableHttpConnection extends ClientConnection {
 			// a bad message, not a dead transport: it failed its own request only
 		}
 		else if (Failures.cause(ex, McpTransportSessionNotFoundException.class) != null) {
-			end("session not found (the server forgot it, e.g. after a restart)");
+			end(SESSION_NOT_FOUND);
 		}
 		else if (Failures.cause(ex, IOException.class) != null
 				|| Failures.cause(ex, McpTransportException.class) != null) {
