@@ -222,6 +222,10 @@ public final class McpSupervisorBenchmark {
 		this.results.put("chaos_unsafe_calls", chaos.unsafeCalls.get());
 		this.results.put("chaos_unsafe_succeeded", chaos.unsafeSucceeded.get());
 		this.results.put("chaos_unsafe_failed_fast", chaos.unsafeFailedFast.get());
+		// a kill fails at most the unsafe calls in flight (4 callers): more in a second
+		// means calls fail fast that were never sent to a dead generation
+		this.results.put("chaos_unsafe_failed_fast_peak_per_s",
+				chaos.timeline.failedFast().stream().mapToDouble(Double::doubleValue).max().orElse(0));
 		this.results.put("chaos_other_failures", chaos.otherFailures.get());
 		this.results.put("chaos_spawns", supervisor.status().generation());
 		this.results.put("chaos_max_live_processes", chaos.maxLive.get());
