@@ -5,9 +5,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 
+import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.BackOffExecution;
 import org.springframework.util.backoff.ExponentialBackOff;
 
@@ -17,7 +20,7 @@ import org.springframework.util.backoff.ExponentialBackOff;
  * default backoff while it restarts. Attempts while it is down are refused at once; the
  * reconnects that reach it once it is back (a new session, initialize and the tools
  * listing each) are the load: their peak per second over their mean, from the restart to
- * the last one.
+ * the last one, as the median of several fleets.
  */
 final class FleetHerd {
 
@@ -25,6 +28,9 @@ final class FleetHerd {
 
 	/** How long the shared server takes to come back. */
 	static final Duration RESTART = Duration.ofSeconds(20);
+
+	/** Fleets played per jitter. */
+	static final int RUNS = 21;
 
 	private final Results results;
 
@@ -34,39 +40,63 @@ final class FleetHerd {
 
 	void run() {
 		ReconnectPolicy defaults = ReconnectPolicy.defaults();
-		double[] jitters = { 0.1, 0.5, 1.0 };
-		for (double jitter : jitters) {
+		Random random = new Random(42);
+		for (double jitter : new double[] { 0.1, 0.5, 1.0 }) {
 			ReconnectPolicy policy = new ReconnectPolicy(true, defaults.initialDelay(), defaults.maxDelay(),
 					defaults.maxAttempts(), jitter);
-			Herd herd = simulate(policy, new Random(42));
-			String name = "fleet_jitter_" + Math.round(jitter * 100);
-			this.results.put(name + "_refused_attempts_peak_per_s", herd.refusedPeak());
-			this.results.put(name + "_reconnects_peak_per_s", herd.peak());
-			this.results.put(name + "_reconnects_mean_per_s", Stats.round(herd.mean()));
-			this.results.put(name + "_peak_over_mean", Stats.round(herd.peak() / herd.mean()));
-			this.results.put(name + "_last_reconnect_s", Stats.round(herd.lastSuccess()));
-			this.results.put(name + "_gave_up", herd.gaveUp());
+			List<Herd> herds = play(() -> springBackOff(policy), policy.maxAttempts(), random);
+			double peakOverMean = report("fleet_jitter_" + Math.round(jitter * 100), herds);
 			if (jitter == defaults.jitter()) {
-				this.results.put("fleet_peak_over_mean", Stats.round(herd.peak() / herd.mean()));
+				this.results.put("fleet_peak_over_mean", peakOverMean);
+				this.results.put("fleet_default_jitter", jitter);
 			}
 		}
+		// AWS's "full jitter" for comparison: each delay uniform in [0, min(cap,
+		// base·2^n)]
+		report("fleet_full_jitter", play(() -> fullJitter(defaults, random), defaults.maxAttempts(), random));
 		this.results.put("fleet_instances", INSTANCES);
+		this.results.put("fleet_runs", RUNS);
 		this.results.put("fleet_restart_s", RESTART.toSeconds());
+	}
+
+	// Spring's jitter draws from Math.random, so one fleet is one noisy sample: the
+	// figures are the median and the worst of several fleets.
+	private static List<Herd> play(Supplier<BackOff> backOff, int maxAttempts, Random random) {
+		List<Herd> herds = new ArrayList<>();
+		for (int run = 0; run < RUNS; run++) {
+			herds.add(simulate(backOff, maxAttempts, random));
+		}
+		return herds;
+	}
+
+	private double report(String name, List<Herd> herds) {
+		double[] ratios = herds.stream().mapToDouble((herd) -> herd.peak() / herd.mean()).sorted().toArray();
+		double median = Stats.round(ratios[ratios.length / 2]);
+		Herd first = herds.get(0);
+		this.results.put(name + "_refused_attempts_peak_per_s", first.refusedPeak());
+		this.results.put(name + "_reconnects_peak_per_s", first.peak());
+		this.results.put(name + "_reconnects_mean_per_s", Stats.round(first.mean()));
+		this.results.put(name + "_peak_over_mean", median);
+		this.results.put(name + "_peak_over_mean_max", Stats.round(ratios[ratios.length - 1]));
+		this.results.put(name + "_last_reconnect_s", Stats.round(first.lastSuccess()));
+		this.results.put(name + "_gave_up", herds.stream().mapToInt(Herd::gaveUp).sum());
+		return median;
 	}
 
 	/**
 	 * Plays the reconnect attempts of the fleet.
-	 * @param policy the reconnect policy of every instance
+	 * @param backOff the backoff of every instance
+	 * @param maxAttempts the attempts of an outage
 	 * @param random where the loss times come from
 	 * @return the attempts, per second
 	 */
-	static Herd simulate(ReconnectPolicy policy, Random random) {
+	static Herd simulate(Supplier<BackOff> backOff, int maxAttempts, Random random) {
 		// each instance: (time of its next attempt in ms, its backoff)
 		PriorityQueue<Instance> queue = new PriorityQueue<>((a, b) -> Double.compare(a.next, b.next));
 		for (int i = 0; i < INSTANCES; i++) {
-			BackOffExecution backOff = backOff(policy).start();
+			BackOffExecution execution = backOff.get().start();
 			double lost = random.nextDouble() * 100;
-			queue.add(new Instance(lost + backOff.nextBackOff(), backOff, 1));
+			queue.add(new Instance(lost + execution.nextBackOff(), execution, 1));
 		}
 		List<Integer> refused = new ArrayList<>();
 		List<Integer> reconnects = new ArrayList<>();
@@ -80,7 +110,7 @@ final class FleetHerd {
 			}
 			else {
 				count(refused, (int) (instance.next / 1000));
-				if (instance.attempt < policy.maxAttempts()) {
+				if (instance.attempt < maxAttempts) {
 					queue.add(new Instance(instance.next + instance.backOff.nextBackOff(), instance.backOff,
 							instance.attempt + 1));
 				}
@@ -101,12 +131,22 @@ final class FleetHerd {
 
 	// As ReconnectPolicy.backOff(): Spring's jitter is in ms of the initial delay and
 	// scales with each interval.
-	private static ExponentialBackOff backOff(ReconnectPolicy policy) {
+	private static BackOff springBackOff(ReconnectPolicy policy) {
 		ExponentialBackOff backOff = new ExponentialBackOff(policy.initialDelay().toMillis(),
 				ReconnectPolicy.MULTIPLIER);
 		backOff.setMaxInterval(policy.maxDelay().toMillis());
 		backOff.setJitter(Math.round(policy.jitter() * policy.initialDelay().toMillis()));
 		return backOff;
+	}
+
+	private static BackOff fullJitter(ReconnectPolicy policy, Random random) {
+		long base = policy.initialDelay().toMillis();
+		long cap = policy.maxDelay().toMillis();
+		return () -> {
+			AtomicInteger attempt = new AtomicInteger();
+			return () -> (long) (random.nextDouble()
+					* Math.min(cap, base * (long) Math.pow(ReconnectPolicy.MULTIPLIER, attempt.getAndIncrement())));
+		};
 	}
 
 	private record Instance(double next, BackOffExecution backOff, int attempt) {

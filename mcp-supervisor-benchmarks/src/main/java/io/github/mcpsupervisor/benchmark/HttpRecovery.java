@@ -14,6 +14,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.github.mcpsupervisor.client.McpClientFactory;
+import io.github.mcpsupervisor.client.McpServerSession;
 import io.github.mcpsupervisor.demo.ServerCommands;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.CallPolicy.Retry;
@@ -22,6 +24,8 @@ import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
+import io.github.mcpsupervisor.transport.HttpTransportCustomizer;
+import io.github.mcpsupervisor.transport.SharedHttpClient;
 import io.github.mcpsupervisor.transport.StreamableHttpConnector;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
 
@@ -56,6 +60,7 @@ final class HttpRecovery {
 		startServer();
 		try {
 			measure();
+			countThreads();
 		}
 		finally {
 			stopServer();
@@ -132,6 +137,42 @@ final class HttpRecovery {
 		this.results.put("http_restarts_seen_as_reconnects", reconnects);
 		this.results.put("http_calls_failed_per_restart", Stats.round(callsFailed / (double) this.kills));
 		this.results.put("http_kills", this.kills);
+	}
+
+	// Many HTTP servers (here the same one under different names) over the shared HTTP
+	// client: the platform threads they add, once settled, per server.
+	private void countThreads() throws Exception {
+		int servers = 20;
+		int before = ThreadCensus.settled(Duration.ofSeconds(20));
+		Map<String, Integer> rolesBefore = ThreadCensus.roles();
+		List<McpServerSupervisor> supervisors = new ArrayList<>();
+		try (SharedHttpClient httpClient = new SharedHttpClient()) {
+			for (int i = 0; i < servers; i++) {
+				StreamableHttpServerDefinition definition = new StreamableHttpServerDefinition("remote-" + i,
+						URI.create("http://127.0.0.1:" + this.port + "/mcp"), Map.of(), Duration.ofSeconds(20),
+						Duration.ofSeconds(20));
+				McpServerSupervisor supervisor = supervisor(new StreamableHttpConnector(definition,
+						McpClientFactory.standard(), new McpServerSession(definition.name(), List.of()),
+						HttpTransportCustomizer.NONE, httpClient));
+				supervisor.start().join();
+				supervisor.callTool(BenchmarkServers.request("echo", Map.of("message", "x")));
+				supervisors.add(supervisor);
+			}
+			int after = ThreadCensus.settled(Duration.ofSeconds(20));
+			StringBuilder added = new StringBuilder();
+			ThreadCensus.roles().forEach((role, count) -> {
+				int more = count - rolesBefore.getOrDefault(role, 0);
+				if (more != 0) {
+					added.append((added.length() > 0) ? ", " : "").append(role).append('=').append(more);
+				}
+			});
+			System.err.println("benchmark: threads added by " + servers + " HTTP servers: " + added);
+			this.results.put("http_servers_counted", servers);
+			this.results.put("http_threads_per_server", Stats.round((after - before) / (double) servers));
+			for (McpServerSupervisor supervisor : supervisors) {
+				supervisor.stop().get(30, TimeUnit.SECONDS);
+			}
+		}
 	}
 
 	private McpServerSupervisor supervisor(StreamableHttpConnector connector) {

@@ -20,12 +20,12 @@ record Options(int kills, int calls, Duration chaos, int scale, List<Integer> fi
 			+ "--http-kills=N --only=" + String.join(",", SCENARIOS);
 
 	static Options parse(String[] args) {
-		int kills = 30;
+		int kills = 20;
 		int calls = 2000;
-		long chaos = 120;
+		long chaos = 60;
 		int scale = 50;
 		List<Integer> fixtureScales = List.of(50, 200);
-		int httpKills = 20;
+		int httpKills = 10;
 		Set<String> only = new LinkedHashSet<>(SCENARIOS);
 		for (String arg : String.join(" ", args).trim().split("\\s+")) {
 			if (arg.isBlank()) {

@@ -8,15 +8,17 @@ import io.github.mcpsupervisor.client.McpServerSessions;
 import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.transport.HttpTransportCustomizer;
+import io.github.mcpsupervisor.transport.SharedHttpClient;
 import io.github.mcpsupervisor.transport.StdioConnector;
 import io.github.mcpsupervisor.transport.StreamableHttpConnector;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
 
 /**
- * Creates the connector of each configured server by its transport, and closes those that
- * hold resources (the HTTP client of a streamable-http server) when the context closes,
- * after the servers have stopped.
+ * Creates the connector of each configured server by its transport, and closes the JDK
+ * HTTP client that the streamable-http servers share when the context closes, after the
+ * servers have stopped.
  */
 final class DefaultMcpConnectorFactory implements McpConnectorFactory, DisposableBean {
 
@@ -29,6 +31,10 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 	private final HttpTransportCustomizer httpCustomizer;
 
 	private final List<StreamableHttpConnector> httpConnectors = new CopyOnWriteArrayList<>();
+
+	// created with the first streamable-http server: an application without one has no
+	// HTTP threads
+	private @Nullable SharedHttpClient httpClient;
 
 	DefaultMcpConnectorFactory(SupervisorScheduler scheduler, McpClientFactory clientFactory,
 			McpServerSessions sessions, HttpTransportCustomizer httpCustomizer) {
@@ -45,18 +51,31 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 					this.sessions.session(server.name()));
 			case STREAMABLE_HTTP -> {
 				StreamableHttpConnector connector = new StreamableHttpConnector(server.toHttpDefinition(),
-						this.clientFactory, this.sessions.session(server.name()), this.httpCustomizer);
+						this.clientFactory, this.sessions.session(server.name()), this.httpCustomizer, httpClient());
 				this.httpConnectors.add(connector);
 				yield connector;
 			}
 		};
 	}
 
+	private synchronized SharedHttpClient httpClient() {
+		SharedHttpClient current = this.httpClient;
+		if (current == null) {
+			current = new SharedHttpClient();
+			this.httpClient = current;
+		}
+		return current;
+	}
+
 	@Override
-	public void destroy() {
+	public synchronized void destroy() {
 		// the supervisors depend on this factory: they have stopped by now
 		this.httpConnectors.forEach(StreamableHttpConnector::close);
 		this.httpConnectors.clear();
+		if (this.httpClient != null) {
+			this.httpClient.close();
+			this.httpClient = null;
+		}
 	}
 
 }

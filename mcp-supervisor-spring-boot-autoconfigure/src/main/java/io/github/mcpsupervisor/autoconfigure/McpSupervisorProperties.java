@@ -287,7 +287,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@DefaultValue("500ms") @DurationMin(nanos = 1, message = "must be positive") Duration initialDelay,
 			@DefaultValue("30s") @DurationMin(nanos = 1, message = "must be positive") Duration maxDelay,
 			@DefaultValue("10") @Min(1) int maxAttempts,
-			@DefaultValue("0.1") @DecimalMin("0.0") @DecimalMax("1.0") double jitter) {
+			@DefaultValue("0.5") @DecimalMin("0.0") @DecimalMax("1.0") double jitter) {
 
 		/**
 		 * Returns the policy of the supervisor.

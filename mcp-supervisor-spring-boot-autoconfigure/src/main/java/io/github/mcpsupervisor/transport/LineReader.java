@@ -37,8 +37,8 @@ final class LineReader {
 
 	/**
 	 * Reads the next line. A line longer than the bound throws after its first
-	 * {@code maxLineBytes} bytes were read; {@link #skipLine()} then discards the rest of
-	 * it.
+	 * {@code maxLineBytes} bytes were read: the stream is not read further, as a server
+	 * that sends such a line ends its generation.
 	 * @return the line without its newline, or {@code null} at the end of the stream
 	 * @throws LineTooLongException if the line is longer than the bound
 	 * @throws IOException if the stream cannot be read
@@ -57,34 +57,6 @@ final class LineReader {
 				return text();
 			}
 		}
-	}
-
-	/**
-	 * Discards the rest of the current line, up to and including its newline.
-	 * @return the number of bytes discarded
-	 * @throws IOException if the stream cannot be read
-	 */
-	long skipLine() throws IOException {
-		long skipped = 0;
-		while (this.position < this.limit || fill()) {
-			int newline = indexOfNewline();
-			int end = (newline >= 0) ? newline + 1 : this.limit;
-			skipped += end - this.position;
-			this.position = end;
-			if (newline >= 0) {
-				return skipped;
-			}
-		}
-		return skipped;
-	}
-
-	/**
-	 * Returns the part of a too-long line that was read: its first {@code maxLineBytes}
-	 * bytes.
-	 * @return the start of the line
-	 */
-	String startOfLongLine() {
-		return text();
 	}
 
 	private boolean fill() throws IOException {

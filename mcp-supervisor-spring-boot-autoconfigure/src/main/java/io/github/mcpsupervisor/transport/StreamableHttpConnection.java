@@ -28,10 +28,13 @@ import reactor.core.publisher.Mono;
  * One generation of a Streamable HTTP server: its own client and session. A transport
  * failure (refused or reset connection, lost session) ends the generation at once, so
  * that the supervisor reconnects with a new client and session; an HTTP 401 or 403 is a
- * configuration error. An answer that is not valid JSON fails its request only. The
- * generations of a server share its one JDK HTTP client.
+ * configuration error. A lost session is seen by the transport itself, before the SDK
+ * could re-initialize this client. An answer that is not valid JSON fails its request
+ * only. The generations of a server share its one JDK HTTP client.
  */
 final class StreamableHttpConnection extends ClientConnection {
+
+	private static final String SESSION_NOT_FOUND = "session not found (the server forgot it, e.g. after a restart)";
 
 	private final StreamableHttpServerDefinition definition;
 
@@ -69,13 +72,14 @@ final class StreamableHttpConnection extends ClientConnection {
 				.asyncHttpRequestCustomizer(new DelegatingMcpAsyncHttpClientRequestCustomizer(requestCustomizers));
 			this.customizer.transportCustomizers()
 				.forEach((customizer) -> customizer.accept(this.definition.name(), builder));
-			// the HTTP client is the server's, shared by its generations and closed with
-			// it
+			// the HTTP client is shared by the generations and closed with the context
 			HttpClientStreamableHttpTransport sdkTransport = builder.jsonMapper(this.jsonMapper)
 				.clientBuilder(new SharedHttpClientBuilder(this.httpClient))
 				.build();
-			created = createClient(new MalformedAnswerTransport(sdkTransport, this.definition.name(), generation()),
-					this.definition.initializationTimeout());
+			MalformedAnswerTransport transport = new MalformedAnswerTransport(
+					new SessionLossTransport(sdkTransport, (ex) -> end(SESSION_NOT_FOUND)), this.definition.name(),
+					generation());
+			created = createClient(transport, this.definition.initializationTimeout());
 		}
 		catch (RuntimeException ex) {
 			throw clientBuildFailure(ex, true);
@@ -153,7 +157,7 @@ final class StreamableHttpConnection extends ClientConnection {
 			// a bad message, not a dead transport: it failed its own request only
 		}
 		else if (Failures.cause(ex, McpTransportSessionNotFoundException.class) != null) {
-			end("session not found (the server forgot it, e.g. after a restart)");
+			end(SESSION_NOT_FOUND);
 		}
 		else if (Failures.cause(ex, IOException.class) != null
 				|| Failures.cause(ex, McpTransportException.class) != null) {

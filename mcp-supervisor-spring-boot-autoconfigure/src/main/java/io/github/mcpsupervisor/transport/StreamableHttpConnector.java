@@ -1,12 +1,7 @@
 package io.github.mcpsupervisor.transport;
 
 import java.net.http.HttpClient;
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.mcpsupervisor.client.McpClientFactory;
 import io.github.mcpsupervisor.client.McpServerSession;
@@ -19,18 +14,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Creates the generations of one Streamable HTTP server: each a new client and session,
- * all over the server's one JDK {@link HttpClient}, which resumes the event streams the
- * server closes before their answer. {@link #close() Close} it once its supervisor has
- * stopped.
+ * all over the application's shared JDK {@link HttpClient}, through a view of it that
+ * resumes the event streams this server closes before their answer. {@link #close()
+ * Close} it once its supervisor has stopped.
  */
 public final class StreamableHttpConnector implements McpConnector, AutoCloseable {
 
-	/** The connect timeout of the SDK's own clients. */
-	static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
-
 	private final StreamableHttpServerDefinition definition;
-
-	private final ExecutorService executor;
 
 	private final McpClientFactory clientFactory;
 
@@ -40,10 +30,16 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 
 	private final McpJsonMapper jsonMapper = McpJsonDefaults.getMapper();
 
+	private final SharedHttpClient sharedClient;
+
+	private final boolean ownsClient;
+
+	// released at close: the JDK client's selector thread ends once it is unreachable
 	private volatile @Nullable HttpClient httpClient;
 
 	/**
-	 * Creates a connector whose generations have plain clients.
+	 * Creates a connector whose generations have plain clients, over an HTTP client of
+	 * its own.
 	 * @param definition how to reach the server
 	 */
 	public StreamableHttpConnector(StreamableHttpServerDefinition definition) {
@@ -51,35 +47,40 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 	}
 
 	/**
-	 * Creates a connector.
+	 * Creates a connector over an HTTP client of its own.
 	 * @param definition how to reach the server
 	 * @param clientFactory builds the client of each generation
 	 * @param session the server's client session
 	 */
 	public StreamableHttpConnector(StreamableHttpServerDefinition definition, McpClientFactory clientFactory,
 			McpServerSession session) {
-		this(definition, clientFactory, session, HttpTransportCustomizer.NONE);
+		this(definition, clientFactory, session, HttpTransportCustomizer.NONE, new SharedHttpClient(), true);
 	}
 
 	/**
-	 * Creates a connector.
+	 * Creates a connector over the application's shared HTTP client, which it does not
+	 * close.
 	 * @param definition how to reach the server
 	 * @param clientFactory builds the client of each generation
 	 * @param session the server's client session
 	 * @param transportCustomizer what the application adds to each generation's transport
+	 * @param httpClient the HTTP client shared by the servers
 	 */
 	public StreamableHttpConnector(StreamableHttpServerDefinition definition, McpClientFactory clientFactory,
-			McpServerSession session, HttpTransportCustomizer transportCustomizer) {
+			McpServerSession session, HttpTransportCustomizer transportCustomizer, SharedHttpClient httpClient) {
+		this(definition, clientFactory, session, transportCustomizer, httpClient, false);
+	}
+
+	private StreamableHttpConnector(StreamableHttpServerDefinition definition, McpClientFactory clientFactory,
+			McpServerSession session, HttpTransportCustomizer transportCustomizer, SharedHttpClient httpClient,
+			boolean ownsClient) {
 		this.definition = definition;
 		this.clientFactory = clientFactory;
 		this.session = session;
 		this.transportCustomizer = transportCustomizer;
-		this.executor = Executors.newCachedThreadPool(daemonThreads("mcp-" + definition.name() + "-http-"));
-		this.httpClient = new EventStreamResumingHttpClient(HttpClient.newBuilder()
-			.version(HttpClient.Version.HTTP_1_1)
-			.connectTimeout(CONNECT_TIMEOUT)
-			.executor(this.executor)
-			.build(), this.jsonMapper, definition.name());
+		this.sharedClient = httpClient;
+		this.ownsClient = ownsClient;
+		this.httpClient = new EventStreamResumingHttpClient(httpClient.client(), this.jsonMapper, definition.name());
 	}
 
 	public StreamableHttpServerDefinition definition() {
@@ -98,24 +99,15 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 	}
 
 	/**
-	 * Releases the HTTP client of the server: the threads of its executor end, and the
-	 * selector thread of the JDK's client ends once the client is unreachable (Java 17's
-	 * {@link HttpClient} has no {@code close()}; the one of Java 21 waits for exchanges
-	 * in flight, which a shutdown should not).
+	 * Closes the connector: no generation is created any more, and an HTTP client of its
+	 * own is released.
 	 */
 	@Override
 	public void close() {
 		this.httpClient = null;
-		this.executor.shutdown();
-	}
-
-	private static ThreadFactory daemonThreads(String prefix) {
-		AtomicInteger count = new AtomicInteger();
-		return (task) -> {
-			Thread thread = new Thread(task, prefix + count.incrementAndGet());
-			thread.setDaemon(true);
-			return thread;
-		};
+		if (this.ownsClient) {
+			this.sharedClient.close();
+		}
 	}
 
 }

@@ -1,10 +1,13 @@
 package io.github.mcpsupervisor.e2e;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
@@ -91,19 +94,33 @@ class StreamableHttpClientTests {
 	}
 
 	@Test
-	void runWhenTheContextClosesShouldReleaseTheHttpClientOfEachServer() throws Exception {
+	void runWithSeveralHttpServersShouldShareOneHttpClientAndReleaseItWhenTheContextCloses() throws Exception {
 		this.server = new LoopbackMcpHttpServer();
+		Set<Thread> before = selectors();
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(McpSupervisorAutoConfiguration.class))
-			.withPropertyValues("mcp.servers.remote.transport=streamable-http",
-					"mcp.servers.remote.url=" + this.server.url(null))
+			.withPropertyValues(servers("one", "two", "three"))
 			.run((context) -> {
-				assertThat(context.getBean(McpSupervisors.class).supervisor("remote").state())
-					.isEqualTo(McpServerState.UP);
-				assertThat(httpThreads()).as("threads of the server's HTTP client").isNotEmpty();
+				for (String name : List.of("one", "two", "three")) {
+					assertThat(context.getBean(McpSupervisors.class).supervisor(name).state())
+						.isEqualTo(McpServerState.UP);
+				}
+				Set<Thread> started = selectors();
+				started.removeAll(before);
+				assertThat(started).as("HTTP client selector threads started for three servers").hasSize(1);
+				assertThat(httpThreads()).as("threads of the shared HTTP client").isNotEmpty();
 			});
 		await().atMost(TestServers.PATIENCE)
-			.untilAsserted(() -> assertThat(httpThreads()).as("threads of the server's HTTP client after the close")
-				.isEmpty());
+			.untilAsserted(
+					() -> assertThat(httpThreads()).as("threads of the shared HTTP client after the close").isEmpty());
+	}
+
+	private String[] servers(String... names) {
+		List<String> properties = new ArrayList<>();
+		for (String name : names) {
+			properties.add("mcp.servers." + name + ".transport=streamable-http");
+			properties.add("mcp.servers." + name + ".url=" + this.server.url(null));
+		}
+		return properties.toArray(String[]::new);
 	}
 
 	@Test
@@ -183,8 +200,17 @@ class StreamableHttpClientTests {
 			.stream()
 			.filter(Thread::isAlive)
 			.map(Thread::getName)
-			.filter((name) -> name.startsWith("mcp-remote-http-"))
+			.filter((name) -> name.startsWith("mcp-http-"))
 			.toList();
+	}
+
+	private static Set<Thread> selectors() {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> thread.isAlive() && thread.getName().startsWith("HttpClient-")
+					&& thread.getName().endsWith("-SelectorManager"))
+			.collect(Collectors.toCollection(HashSet::new));
 	}
 
 	private static long selectorThreads() {

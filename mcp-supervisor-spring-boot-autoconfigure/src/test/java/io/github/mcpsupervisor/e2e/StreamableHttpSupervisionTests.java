@@ -139,6 +139,38 @@ class StreamableHttpSupervisionTests {
 	}
 
 	@Test
+	void aServerRestartedUnnoticedLosesTheGenerationAndAnUnsafeCallFailsFast() throws Exception {
+		startServer();
+		start(definition(Map.of()), new CallPolicy(Duration.ZERO, CallPolicy.Retry.NEVER, true, Set.of()));
+		// a new process on the same port, before any call or probe saw the old one die:
+		// it answers the old session id with 404
+		stopServer();
+		startServer();
+		assertThatExceptionOfType(McpServerUnavailableException.class)
+			.isThrownBy(() -> call("echo", Map.of("message", "x")))
+			.withMessageContaining("It was not retried");
+		McpServerStateChange loss = await().atMost(TestServers.PATIENCE)
+			.until(() -> this.changes.stream().filter((change) -> change.from() == McpServerState.UP).findFirst(),
+					Optional::isPresent)
+			.orElseThrow();
+		assertThat(loss.cause()).contains("session not found");
+		await().atMost(TestServers.PATIENCE).until(() -> this.supervisor.state() == McpServerState.UP);
+		assertThat(this.supervisor.status().generation()).isEqualTo(2);
+		assertThat(TestServers.text(call("echo", Map.of("message", "after the restart"))))
+			.contains("after the restart");
+	}
+
+	@Test
+	void aServerRestartedUnnoticedGetsARetryEligibleCallOnTheNextGeneration() throws Exception {
+		startServer();
+		start(definition(Map.of()), new CallPolicy(Duration.ofSeconds(20), CallPolicy.Retry.ALWAYS, true, Set.of()));
+		stopServer();
+		startServer();
+		assertThat(TestServers.text(call("echo", Map.of("message", "retried")))).contains("retried");
+		assertThat(this.supervisor.status().generation()).isEqualTo(2);
+	}
+
+	@Test
 	void aServerThatNeverStartsIsRetriedWithinTheBudgetThenFails() {
 		this.supervisor = supervisor(definition(Map.of()),
 				new ReconnectPolicy(true, Duration.ofMillis(50), Duration.ofMillis(200), 3, 0), CallPolicy.defaults());

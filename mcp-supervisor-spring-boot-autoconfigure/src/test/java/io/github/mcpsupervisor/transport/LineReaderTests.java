@@ -43,14 +43,10 @@ class LineReaderTests {
 	}
 
 	@Test
-	void readLineShouldRefuseALineOverTheBoundAndSkipLineShouldDiscardItsRest() throws IOException {
+	void readLineShouldRefuseALineOverTheBound() throws IOException {
 		LineReader reader = reader("x".repeat(51) + "yyy\nnext\n", 50);
 		assertThatExceptionOfType(LineTooLongException.class).isThrownBy(reader::readLine)
 			.withMessage("a line is longer than 50 bytes");
-		assertThat(reader.startOfLongLine()).isEqualTo("x".repeat(50));
-		assertThat(reader.skipLine()).isEqualTo(5);
-		assertThat(reader.readLine()).isEqualTo("next");
-		assertThat(reader.readLine()).isNull();
 	}
 
 	@Test
@@ -63,6 +59,11 @@ class LineReaderTests {
 			@Override
 			public int read() {
 				return (this.left-- > 0) ? 'x' : -1;
+			}
+
+			@Override
+			public int available() {
+				return (int) Math.max(0, this.left);
 			}
 
 			@Override
@@ -79,8 +80,8 @@ class LineReaderTests {
 		};
 		LineReader reader = new LineReader(endless, 1024 * 1024);
 		assertThatExceptionOfType(LineTooLongException.class).isThrownBy(reader::readLine);
-		assertThat(reader.skipLine()).isEqualTo((1L << 30) - 1024 * 1024);
-		assertThat(reader.readLine()).isNull();
+		// read no further than the chunk that crossed the bound
+		assertThat(endless.available()).isGreaterThanOrEqualTo((1 << 30) - 1024 * 1024 - 8192);
 	}
 
 	private static LineReader reader(String text, int maxLineBytes) {
