@@ -2,9 +2,7 @@ package io.github.mcpsupervisor.benchmark;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -214,11 +212,7 @@ final class HttpRecovery {
 	}
 
 	private void startServer() throws IOException, InterruptedException {
-		ProcessBuilder builder = new ProcessBuilder(List.of("node",
-				ServerCommands.everythingScript(BenchmarkServers.npmDirectory()).toString(), "streamableHttp"));
-		builder.environment().put("PORT", String.valueOf(this.port));
-		builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
-		this.server = builder.start();
+		this.server = ServerCommands.everythingOverHttp(BenchmarkServers.npmDirectory(), this.port).start();
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
 		while (!listening()) {
 			if (System.nanoTime() > deadline || !this.server.isAlive()) {
@@ -241,13 +235,7 @@ final class HttpRecovery {
 	}
 
 	private boolean listening() {
-		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.port), 200);
-			return true;
-		}
-		catch (IOException ex) {
-			return false;
-		}
+		return ServerCommands.isListening(this.port);
 	}
 
 	private static int freePort() {

@@ -1,5 +1,9 @@
 package io.github.mcpsupervisor.demo;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -73,6 +77,37 @@ public final class ServerCommands {
 	 */
 	public static List<String> everything(Path npmDirectory) {
 		return List.of("node", everythingScript(npmDirectory).toString());
+	}
+
+	/**
+	 * Return a process builder of npm's server-everything over Streamable HTTP on a
+	 * loopback port, its output discarded.
+	 * @param npmDirectory the directory holding {@code package.json} and
+	 * {@code node_modules}
+	 * @param port the port it listens on
+	 * @return the process builder, not started
+	 * @throws IllegalStateException if it is not installed
+	 */
+	public static ProcessBuilder everythingOverHttp(Path npmDirectory, int port) {
+		ProcessBuilder builder = new ProcessBuilder("node", everythingScript(npmDirectory).toString(),
+				"streamableHttp");
+		builder.environment().put("PORT", String.valueOf(port));
+		return builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+	}
+
+	/**
+	 * Return whether something accepts connections on a loopback port.
+	 * @param port the port
+	 * @return whether a connection succeeds within 200 ms
+	 */
+	public static boolean isListening(int port) {
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
+		}
 	}
 
 }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -23,6 +22,7 @@ import io.github.mcpsupervisor.actuate.McpServersHealthIndicator;
 import io.github.mcpsupervisor.autoconfigure.McpEndpointAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.McpHealthContributorAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
+import io.github.mcpsupervisor.demo.ServerCommands;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpServerState;
@@ -297,11 +297,7 @@ class StreamableHttpSupervisionTests {
 	}
 
 	private void startServer() throws IOException {
-		ProcessBuilder builder = new ProcessBuilder("node", TestServers.everythingScript().toString(),
-				"streamableHttp");
-		builder.environment().put("PORT", String.valueOf(this.port));
-		builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
-		this.server = builder.start();
+		this.server = ServerCommands.everythingOverHttp(TestServers.npmDirectory(), this.port).start();
 		await().atMost(TestServers.PATIENCE).until(this::listening);
 	}
 
@@ -315,13 +311,7 @@ class StreamableHttpSupervisionTests {
 	}
 
 	private boolean listening() {
-		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.port), 200);
-			return true;
-		}
-		catch (IOException ex) {
-			return false;
-		}
+		return ServerCommands.isListening(this.port);
 	}
 
 	private CallToolResult call(String tool, Map<String, Object> arguments) {

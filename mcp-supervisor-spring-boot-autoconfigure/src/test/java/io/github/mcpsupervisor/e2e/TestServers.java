@@ -40,7 +40,12 @@ final class TestServers {
 	}
 
 	static Path everythingScript() {
-		return ServerCommands.everythingScript(Path.of(System.getProperty("mcp.test.npm-dir", "../test-servers")));
+		return ServerCommands.everythingScript(npmDirectory());
+	}
+
+	/** Where the build installed the npm servers. */
+	static Path npmDirectory() {
+		return Path.of(System.getProperty("mcp.test.npm-dir", "../test-servers"));
 	}
 
 	static StdioServerDefinition demo(String name, Map<String, String> env) {
