@@ -2,6 +2,7 @@ package io.github.mcpsupervisor.autoconfigure;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 
 import io.github.mcpsupervisor.client.ClientSpecs;
@@ -193,8 +194,9 @@ final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializ
 	// An update is published for a resource the application subscribed to only: a server
 	// cannot make it hear about others.
 	private void updated(McpServerSession session, List<ResourceContents> contents) {
+		Set<String> subscriptions = session.subscriptions();
 		List<ResourceContents> subscribed = contents.stream()
-			.filter((content) -> session.subscriptions().contains(content.uri()))
+			.filter((content) -> subscriptions.contains(content.uri()))
 			.toList();
 		if (!subscribed.isEmpty()) {
 			this.publisher.publishEvent(new McpResourcesUpdatedEvent(session.server(), subscribed));

@@ -140,10 +140,7 @@ final class CallRouter {
 		if (connection != null && connection != failed && !connection.isLost()) {
 			return connection;
 		}
-		// a generation that is lost but not yet retired is not called: the call was
-		// never sent, so it waits for the next generation like any call during a restart
-		McpConnection skipped = (connection != null && connection.isLost()) ? connection : failed;
-		CompletableFuture<McpConnection> next = this.supervisor.nextGeneration(skipped);
+		CompletableFuture<McpConnection> next = this.supervisor.nextGeneration(failed);
 		if (next == null) {
 			throw this.supervisor.unavailable(what, "");
 		}

@@ -279,7 +279,9 @@ public final class McpServerSupervisor {
 	@Nullable CompletableFuture<McpConnection> nextGeneration(@Nullable McpConnection failed) {
 		return this.lock.read(() -> {
 			McpConnection connection = this.state.current;
-			if (connection != null && connection != failed) {
+			// a generation that is lost but not yet retired is not called: a call waits
+			// for the next one, like any call during a restart
+			if (connection != null && connection != failed && !connection.isLost()) {
 				return CompletableFuture.completedFuture(connection);
 			}
 			McpServerState now = this.state.state;
