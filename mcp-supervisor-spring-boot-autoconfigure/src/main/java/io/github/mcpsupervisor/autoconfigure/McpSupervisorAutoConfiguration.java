@@ -10,6 +10,7 @@ import io.github.mcpsupervisor.client.McpServerClients;
 import io.github.mcpsupervisor.client.McpServerSession;
 import io.github.mcpsupervisor.client.McpServerSessions;
 import io.github.mcpsupervisor.event.McpSupervisorEventPublisher;
+import io.github.mcpsupervisor.supervisor.ListenerDispatcher;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
@@ -73,6 +74,12 @@ public final class McpSupervisorAutoConfiguration {
 		return new ThreadPoolSupervisorScheduler();
 	}
 
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	ListenerDispatcher mcpListenerDispatcher() {
+		return new ListenerDispatcher();
+	}
+
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnProperty(name = "mcp.client-type", havingValue = "sync", matchIfMissing = true)
@@ -110,11 +117,12 @@ public final class McpSupervisorAutoConfiguration {
 			ObjectProvider<McpClientCustomizer<McpClient.SyncSpec>> syncCustomizers,
 			ObjectProvider<McpClientCustomizer<McpClient.AsyncSpec>> asyncCustomizers,
 			ObjectProvider<ClientMcpSyncHandlersRegistry> syncHandlers,
-			ObjectProvider<ClientMcpAsyncHandlersRegistry> asyncHandlers, ApplicationEventPublisher eventPublisher) {
+			ObjectProvider<ClientMcpAsyncHandlersRegistry> asyncHandlers, ApplicationEventPublisher eventPublisher,
+			ListenerDispatcher listenerDispatcher) {
 		boolean sync = properties.clientType() == McpClientType.SYNC;
 		return new SpringAiMcpClientFactory(properties.clientType(), () -> syncCustomizers.orderedStream().toList(),
 				() -> asyncCustomizers.orderedStream().toList(), sync ? syncHandlers.getIfAvailable() : null,
-				sync ? null : asyncHandlers.getIfAvailable(), eventPublisher);
+				sync ? null : asyncHandlers.getIfAvailable(), eventPublisher, listenerDispatcher);
 	}
 
 	@Bean
@@ -155,8 +163,12 @@ public final class McpSupervisorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	McpSupervisors mcpSupervisors(McpSupervisorProperties properties, SupervisorScheduler scheduler,
-			McpConnectorFactory connectorFactory, ObjectProvider<SupervisorListener> listeners) {
-		SupervisorListener listener = SupervisorListener.composite(listeners.orderedStream().toList());
+			McpConnectorFactory connectorFactory, ObjectProvider<SupervisorListener> listeners,
+			ListenerDispatcher listenerDispatcher) {
+		// the application's listeners may call the server they hear from: never on the
+		// thread that reads it, nor in a supervisor's step
+		SupervisorListener listener = SupervisorListener
+			.dispatched(SupervisorListener.composite(listeners.orderedStream().toList()), listenerDispatcher);
 		List<SupervisedServer> servers = properties.effectiveServers().stream().map((server) -> {
 			McpServerSupervisor supervisor = McpServerSupervisor
 				.builder(server.name(), connectorFactory.create(server), scheduler)

@@ -6,6 +6,7 @@ import java.util.function.Consumer;
 import io.github.mcpsupervisor.transport.ClientConnection.ClientSetup;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCNotification;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,7 +24,7 @@ final class McpClients {
 	// request timeout where they are blocked on (ClientConnection). List change
 	// notifications bypass the client, which would list for each of them.
 	static McpAsyncClient create(ClientSetup setup, McpClientTransport transport, Duration requestTimeout,
-			Duration initializationTimeout, Consumer<String> otherListChanged) {
+			Duration initializationTimeout, Consumer<JSONRPCNotification> otherListChanged) {
 		Duration sdkRequestTimeout = (requestTimeout.compareTo(initializationTimeout) >= 0) ? requestTimeout
 				: initializationTimeout;
 		return setup.factory()
