@@ -9,6 +9,7 @@ import io.github.mcpsupervisor.client.McpClientFactory;
 import io.github.mcpsupervisor.client.McpServerClients;
 import io.github.mcpsupervisor.client.McpServerSession;
 import io.github.mcpsupervisor.client.McpServerSessions;
+import io.github.mcpsupervisor.client.SamplingGate;
 import io.github.mcpsupervisor.event.McpSupervisorEventPublisher;
 import io.github.mcpsupervisor.supervisor.ListenerDispatcher;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
@@ -96,11 +97,12 @@ public final class McpSupervisorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	McpServerSessions mcpServerSessions(McpSupervisorProperties properties) {
+	McpServerSessions mcpServerSessions(McpSupervisorProperties properties, SupervisorScheduler scheduler) {
 		return new McpServerSessions(properties.effectiveServers()
 			.stream()
 			.map((server) -> new McpServerSession(server.name(),
-					server.roots().stream().map((uri) -> new Root(uri.toString(), rootName(uri.getPath()))).toList()))
+					server.roots().stream().map((uri) -> new Root(uri.toString(), rootName(uri.getPath()))).toList(),
+					new SamplingGate(server.name(), server.sampling().toLimits(), scheduler.clock())))
 			.toList());
 	}
 
