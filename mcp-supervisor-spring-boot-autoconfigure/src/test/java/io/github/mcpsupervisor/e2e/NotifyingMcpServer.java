@@ -28,6 +28,7 @@ public final class NotifyingMcpServer {
 		switch (args[0]) {
 			case "tools-changing" -> toolsChanging();
 			case "updates" -> updates(Integer.parseInt(args[1]), Integer.parseInt(args[2]));
+			case "logging" -> logging();
 			default -> throw new IllegalArgumentException("unknown mode " + args[0]);
 		}
 	}
@@ -86,6 +87,26 @@ public final class NotifyingMcpServer {
 						}
 					}
 				});
+	}
+
+	private static void logging() throws Exception {
+		RawMcpServer.serve("logging", Map.of("tools", Map.of(), "logging", Map.of()), (method, request) -> {
+			switch (method) {
+				case "tools/list" -> {
+					return Map.of("tools", tools(List.of("log", "echo")));
+				}
+				case "tools/call" -> {
+					if (request.at("/params/name").asString().equals("echo")) {
+						return text("echo called");
+					}
+					return new RawMcpServer.AfterMessages(text("logged"), List.of(Map.of("method",
+							"notifications/message", "params", Map.of("level", "info", "data", "hello"))));
+				}
+				default -> {
+					return Map.of();
+				}
+			}
+		});
 	}
 
 	private static Map<String, Object> text(String text) {

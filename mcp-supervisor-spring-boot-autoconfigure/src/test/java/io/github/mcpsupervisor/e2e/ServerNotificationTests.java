@@ -14,12 +14,15 @@ import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.LoggingMessageNotification;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
 
+import org.springframework.ai.mcp.annotation.McpLogging;
 import org.springframework.ai.mcp.annotation.McpToolListChanged;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -58,6 +61,23 @@ class ServerNotificationTests {
 				assertThat(handler.threads).noneMatch((thread) -> thread.endsWith("-stdout"));
 				assertThat(changing.state()).isEqualTo(McpServerState.UP);
 				assertThat(changing.status().generation()).isOne();
+			});
+	}
+
+	@Test
+	void anAsynchronousLoggingHandlerThatCallsItsServerDoesNotBlockTheReader() {
+		this.contextRunner.withUserConfiguration(CallingLoggingHandler.class)
+			.withPropertyValues(server("logging", "logging", "request-timeout=3s", "health-check.timeout=1s"))
+			.withPropertyValues("mcp.client-type=async")
+			.run((context) -> {
+				CallingLoggingHandler handler = context.getBean(CallingLoggingHandler.class);
+				McpServerSupervisor logging = context.getBean(McpSupervisors.class).supervisor("logging");
+				assertThat(
+						TestServers.text(logging.callTool(CallToolRequest.builder("log").arguments(Map.of()).build())))
+					.isEqualTo("logged");
+				await().atMost(TestServers.PATIENCE).until(() -> !handler.answers.isEmpty());
+				assertThat(handler.answers).containsExactly("echo called");
+				assertThat(logging.status().generation()).isOne();
 			});
 	}
 
@@ -132,6 +152,37 @@ class ServerNotificationTests {
 			catch (RuntimeException ex) {
 				this.answers.add(ex.toString());
 			}
+		}
+
+	}
+
+	/**
+	 * An asynchronous logging handler that calls the server it hears from, blocking as
+	 * handlers written with a blocking body do.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class CallingLoggingHandler {
+
+		final List<String> answers = new CopyOnWriteArrayList<>();
+
+		private final ObjectProvider<McpSupervisors> supervisors;
+
+		CallingLoggingHandler(ObjectProvider<McpSupervisors> supervisors) {
+			this.supervisors = supervisors;
+		}
+
+		@McpLogging(clients = "logging")
+		Mono<Void> log(LoggingMessageNotification notification) {
+			return Mono.fromRunnable(() -> {
+				McpServerSupervisor logging = this.supervisors.getObject().supervisor("logging");
+				try {
+					this.answers.add(TestServers
+						.text(logging.callTool(CallToolRequest.builder("echo").arguments(Map.of()).build())));
+				}
+				catch (RuntimeException ex) {
+					this.answers.add(ex.toString());
+				}
+			});
 		}
 
 	}
