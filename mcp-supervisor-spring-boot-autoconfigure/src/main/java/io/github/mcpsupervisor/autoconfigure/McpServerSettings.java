@@ -10,6 +10,7 @@ import java.util.Objects;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorProperties.Call;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorProperties.HealthCheck;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorProperties.Reconnect;
+import io.github.mcpsupervisor.autoconfigure.McpSupervisorProperties.Sampling;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
 import org.jspecify.annotations.Nullable;
@@ -35,12 +36,14 @@ import org.jspecify.annotations.Nullable;
  * @param reconnect how a lost server is reconnected
  * @param call how tool calls behave around outages
  * @param healthCheck the liveness probe
+ * @param sampling the bounds of the server's sampling requests
  * @since 0.1.0
  */
 public record McpServerSettings(String name, McpTransportType transport, @Nullable String command, List<String> args,
 		Map<String, String> env, @Nullable Path workingDirectory, @Nullable URI url, Map<String, String> headers,
 		List<URI> roots, Duration requestTimeout, Duration initializationTimeout, Duration terminationGracePeriod,
-		boolean failOnStartupError, boolean required, Reconnect reconnect, Call call, HealthCheck healthCheck) {
+		boolean failOnStartupError, boolean required, Reconnect reconnect, Call call, HealthCheck healthCheck,
+		Sampling sampling) {
 
 	/**
 	 * Returns how to reach this server over Streamable HTTP.

@@ -9,7 +9,9 @@ import io.github.mcpsupervisor.client.McpClientFactory;
 import io.github.mcpsupervisor.client.McpServerClients;
 import io.github.mcpsupervisor.client.McpServerSession;
 import io.github.mcpsupervisor.client.McpServerSessions;
+import io.github.mcpsupervisor.client.SamplingGate;
 import io.github.mcpsupervisor.event.McpSupervisorEventPublisher;
+import io.github.mcpsupervisor.supervisor.ListenerDispatcher;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
@@ -73,6 +75,12 @@ public final class McpSupervisorAutoConfiguration {
 		return new ThreadPoolSupervisorScheduler();
 	}
 
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	ListenerDispatcher mcpListenerDispatcher() {
+		return new ListenerDispatcher();
+	}
+
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnProperty(name = "mcp.client-type", havingValue = "sync", matchIfMissing = true)
@@ -89,11 +97,12 @@ public final class McpSupervisorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	McpServerSessions mcpServerSessions(McpSupervisorProperties properties) {
+	McpServerSessions mcpServerSessions(McpSupervisorProperties properties, SupervisorScheduler scheduler) {
 		return new McpServerSessions(properties.effectiveServers()
 			.stream()
 			.map((server) -> new McpServerSession(server.name(),
-					server.roots().stream().map((uri) -> new Root(uri.toString(), rootName(uri.getPath()))).toList()))
+					server.roots().stream().map((uri) -> new Root(uri.toString(), rootName(uri.getPath()))).toList(),
+					new SamplingGate(server.name(), server.sampling().toLimits(), scheduler.clock())))
 			.toList());
 	}
 
@@ -110,11 +119,12 @@ public final class McpSupervisorAutoConfiguration {
 			ObjectProvider<McpClientCustomizer<McpClient.SyncSpec>> syncCustomizers,
 			ObjectProvider<McpClientCustomizer<McpClient.AsyncSpec>> asyncCustomizers,
 			ObjectProvider<ClientMcpSyncHandlersRegistry> syncHandlers,
-			ObjectProvider<ClientMcpAsyncHandlersRegistry> asyncHandlers, ApplicationEventPublisher eventPublisher) {
+			ObjectProvider<ClientMcpAsyncHandlersRegistry> asyncHandlers, ApplicationEventPublisher eventPublisher,
+			ListenerDispatcher listenerDispatcher) {
 		boolean sync = properties.clientType() == McpClientType.SYNC;
 		return new SpringAiMcpClientFactory(properties.clientType(), () -> syncCustomizers.orderedStream().toList(),
 				() -> asyncCustomizers.orderedStream().toList(), sync ? syncHandlers.getIfAvailable() : null,
-				sync ? null : asyncHandlers.getIfAvailable(), eventPublisher);
+				sync ? null : asyncHandlers.getIfAvailable(), eventPublisher, listenerDispatcher);
 	}
 
 	@Bean
@@ -155,8 +165,12 @@ public final class McpSupervisorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	McpSupervisors mcpSupervisors(McpSupervisorProperties properties, SupervisorScheduler scheduler,
-			McpConnectorFactory connectorFactory, ObjectProvider<SupervisorListener> listeners) {
-		SupervisorListener listener = SupervisorListener.composite(listeners.orderedStream().toList());
+			McpConnectorFactory connectorFactory, ObjectProvider<SupervisorListener> listeners,
+			ListenerDispatcher listenerDispatcher) {
+		// the application's listeners may call the server they hear from: never on the
+		// thread that reads it, nor in a supervisor's step
+		SupervisorListener listener = SupervisorListener
+			.dispatched(SupervisorListener.composite(listeners.orderedStream().toList()), listenerDispatcher);
 		List<SupervisedServer> servers = properties.effectiveServers().stream().map((server) -> {
 			McpServerSupervisor supervisor = McpServerSupervisor
 				.builder(server.name(), connectorFactory.create(server), scheduler)

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
+import io.github.mcpsupervisor.client.SamplingLimits;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
@@ -85,6 +86,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @param reconnect How a lost server is reconnected
 	 * @param call How tool calls behave around outages
 	 * @param healthCheck The liveness probe of a connected server
+	 * @param sampling The bounds of each server's sampling requests
 	 */
 	public record Defaults(
 			@DefaultValue("20s") @DurationMin(nanos = 1, message = "must be positive") Duration requestTimeout,
@@ -92,7 +94,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@DefaultValue("2s") @DurationMin(nanos = 1, message = "must be positive") Duration terminationGracePeriod,
 			@DefaultValue("false") boolean failOnStartupError, @DefaultValue("false") boolean required,
 			@DefaultValue @Valid Reconnect reconnect, @DefaultValue @Valid Call call,
-			@DefaultValue @Valid HealthCheck healthCheck) {
+			@DefaultValue @Valid HealthCheck healthCheck, @DefaultValue @Valid Sampling sampling) {
 
 	}
 
@@ -128,6 +130,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @param reconnect How a lost server is reconnected; each value not set is inherited
 	 * @param call How tool calls behave around outages; each value not set is inherited
 	 * @param healthCheck The liveness probe; each value not set is inherited
+	 * @param sampling The bounds of the server's sampling requests; each value not set is
+	 * inherited
 	 */
 	@ValidServer
 	public record Server(@DefaultValue("true") boolean enabled, @DefaultValue("stdio") McpTransportType transport,
@@ -139,7 +143,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration terminationGracePeriod,
 			@Nullable Boolean failOnStartupError, @Nullable Boolean required,
 			@DefaultValue @Valid ReconnectOverrides reconnect, @DefaultValue @Valid CallOverrides call,
-			@DefaultValue @Valid HealthCheckOverrides healthCheck) {
+			@DefaultValue @Valid HealthCheckOverrides healthCheck, @DefaultValue @Valid SamplingOverrides sampling) {
 
 		McpServerSettings resolve(String name, Defaults defaults) {
 			return new McpServerSettings(name, this.transport, this.command, this.args, this.env, this.workingDirectory,
@@ -148,7 +152,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 					or(this.terminationGracePeriod, defaults.terminationGracePeriod()),
 					or(this.failOnStartupError, defaults.failOnStartupError()), or(this.required, defaults.required()),
 					this.reconnect.over(defaults.reconnect()), this.call.over(defaults.call()),
-					this.healthCheck.over(defaults.healthCheck()));
+					this.healthCheck.over(defaults.healthCheck()), this.sampling.over(defaults.sampling()));
 		}
 
 	}
@@ -214,6 +218,48 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 		HealthCheck over(HealthCheck defaults) {
 			return new HealthCheck(or(this.interval, defaults.interval()), or(this.timeout, defaults.timeout()),
 					or(this.failureThreshold, defaults.failureThreshold()));
+		}
+
+	}
+
+	/**
+	 * A server's own bounds of its sampling requests; each one not set is inherited from
+	 * {@code mcp.defaults.sampling}.
+	 *
+	 * @param maxConcurrent Sampling requests that may be in flight at once
+	 * @param maxPerMinute Sampling requests admitted per minute
+	 * @param maxTokens The most tokens a sampling request may ask for
+	 */
+	public record SamplingOverrides(@Nullable @Min(1) Integer maxConcurrent, @Nullable @Min(1) Integer maxPerMinute,
+			@Nullable @Min(1) Integer maxTokens) {
+
+		Sampling over(Sampling defaults) {
+			return new Sampling(or(this.maxConcurrent, defaults.maxConcurrent()),
+					or(this.maxPerMinute, defaults.maxPerMinute()), or(this.maxTokens, defaults.maxTokens()));
+		}
+
+	}
+
+	/**
+	 * The bounds of a server's sampling requests ({@code sampling/createMessage}),
+	 * whatever handler answers them: a request over a bound is refused with a JSON-RPC
+	 * error naming it, before any handler sees it.
+	 *
+	 * @param maxConcurrent Sampling requests of one server that may be in flight at once
+	 * @param maxPerMinute Sampling requests of one server admitted per minute, as a
+	 * bucket of that many that refills evenly over the minute
+	 * @param maxTokens The most tokens a sampling request may ask for: a request that
+	 * asks for more reaches the handler with this many
+	 */
+	public record Sampling(@DefaultValue("2") @Min(1) int maxConcurrent, @DefaultValue("10") @Min(1) int maxPerMinute,
+			@DefaultValue("4096") @Min(1) int maxTokens) {
+
+		/**
+		 * Returns the sampling limits of the client.
+		 * @return the limits
+		 */
+		public SamplingLimits toLimits() {
+			return new SamplingLimits(this.maxConcurrent, this.maxPerMinute, this.maxTokens);
 		}
 
 	}

@@ -2,7 +2,9 @@ package io.github.mcpsupervisor.autoconfigure;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 import io.github.mcpsupervisor.client.ClientSpecs;
@@ -11,6 +13,7 @@ import io.github.mcpsupervisor.client.McpServerSession;
 import io.github.mcpsupervisor.event.McpPromptsChangedEvent;
 import io.github.mcpsupervisor.event.McpResourcesChangedEvent;
 import io.github.mcpsupervisor.event.McpResourcesUpdatedEvent;
+import io.github.mcpsupervisor.supervisor.ListenerDispatcher;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.spec.McpClientTransport;
@@ -20,7 +23,6 @@ import io.modelcontextprotocol.spec.McpSchema.Resource;
 import io.modelcontextprotocol.spec.McpSchema.ResourceContents;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
 
 import org.springframework.ai.mcp.annotation.spring.ClientMcpAsyncHandlersRegistry;
 import org.springframework.ai.mcp.annotation.spring.ClientMcpSyncHandlersRegistry;
@@ -50,6 +52,10 @@ final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializ
 
 	private final ApplicationEventPublisher publisher;
 
+	private final ListenerDispatcher dispatcher;
+
+	private final Map<String, Executor> lanes = new ConcurrentHashMap<>();
+
 	private volatile @Nullable Customizers customizers;
 
 	// The customizers are looked up once every singleton exists: they often depend on
@@ -59,13 +65,15 @@ final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializ
 			Supplier<List<McpClientCustomizer<McpClient.SyncSpec>>> syncCustomizerBeans,
 			Supplier<List<McpClientCustomizer<McpClient.AsyncSpec>>> asyncCustomizerBeans,
 			@Nullable ClientMcpSyncHandlersRegistry syncHandlers,
-			@Nullable ClientMcpAsyncHandlersRegistry asyncHandlers, ApplicationEventPublisher publisher) {
+			@Nullable ClientMcpAsyncHandlersRegistry asyncHandlers, ApplicationEventPublisher publisher,
+			ListenerDispatcher dispatcher) {
 		this.type = type;
 		this.syncCustomizerBeans = syncCustomizerBeans;
 		this.asyncCustomizerBeans = asyncCustomizerBeans;
 		this.syncHandlers = syncHandlers;
 		this.asyncHandlers = asyncHandlers;
 		this.publisher = publisher;
+		this.dispatcher = dispatcher;
 	}
 
 	@Override
@@ -124,15 +132,15 @@ final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializ
 		String server = session.server();
 		McpClient.SyncSpec spec = McpClient.sync(transport)
 			.clientInfo(ClientSpecs.clientInfo(server))
-			.roots(session.roots())
-			.resourcesUpdateConsumer((contents) -> updated(session, contents));
+			.roots(session.roots());
 		ClientCapabilities declared = null;
 		ClientMcpSyncHandlersRegistry handlers = this.syncHandlers;
 		if (handlers != null) {
+			Executor lane = lane(server);
 			spec.sampling((request) -> handlers.handleSampling(server, request))
 				.elicitation((request) -> handlers.handleElicitation(server, request))
-				.loggingConsumer((notification) -> handlers.handleLogging(server, notification))
-				.progressConsumer((notification) -> handlers.handleProgress(server, notification));
+				.loggingConsumer((notification) -> lane.execute(() -> handlers.handleLogging(server, notification)))
+				.progressConsumer((notification) -> lane.execute(() -> handlers.handleProgress(server, notification)));
 			declared = handlers.getCapabilities(server);
 		}
 		spec.capabilities(ClientSpecs.capabilities(session, declared));
@@ -146,15 +154,18 @@ final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializ
 		String server = session.server();
 		McpClient.AsyncSpec spec = McpClient.async(transport)
 			.clientInfo(ClientSpecs.clientInfo(server))
-			.roots(session.roots())
-			.resourcesUpdateConsumer((contents) -> offTheReader(() -> updated(session, contents)));
+			.roots(session.roots());
 		ClientCapabilities declared = null;
 		ClientMcpAsyncHandlersRegistry handlers = this.asyncHandlers;
 		if (handlers != null) {
+			Executor lane = lane(server);
+			// the SDK calls asynchronous consumers on the thread that reads the server
 			spec.sampling((request) -> handlers.handleSampling(server, request))
 				.elicitation((request) -> handlers.handleElicitation(server, request))
-				.loggingConsumer((notification) -> handlers.handleLogging(server, notification))
-				.progressConsumer((notification) -> handlers.handleProgress(server, notification));
+				.loggingConsumer((notification) -> dispatched(lane,
+						() -> handlers.handleLogging(server, notification).subscribe()))
+				.progressConsumer((notification) -> dispatched(lane,
+						() -> handlers.handleProgress(server, notification).subscribe()));
 			declared = handlers.getCapabilities(server);
 		}
 		spec.capabilities(ClientSpecs.capabilities(session, declared));
@@ -165,42 +176,50 @@ final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializ
 
 	@Override
 	public void resourcesChanged(McpServerSession session, List<Resource> resources) {
-		this.publisher.publishEvent(new McpResourcesChangedEvent(session.server(), resources));
-		if (this.syncHandlers != null) {
-			this.syncHandlers.handleResourceListChanged(session.server(), resources);
-		}
-		if (this.asyncHandlers != null) {
-			this.asyncHandlers.handleResourceListChanged(session.server(), resources).block();
-		}
+		String server = session.server();
+		lane(server).execute(() -> {
+			this.publisher.publishEvent(new McpResourcesChangedEvent(server, resources));
+			if (this.syncHandlers != null) {
+				this.syncHandlers.handleResourceListChanged(server, resources);
+			}
+			if (this.asyncHandlers != null) {
+				this.asyncHandlers.handleResourceListChanged(server, resources).subscribe();
+			}
+		});
 	}
 
 	@Override
 	public void promptsChanged(McpServerSession session, List<Prompt> prompts) {
-		this.publisher.publishEvent(new McpPromptsChangedEvent(session.server(), prompts));
-		if (this.syncHandlers != null) {
-			this.syncHandlers.handlePromptListChanged(session.server(), prompts);
-		}
-		if (this.asyncHandlers != null) {
-			this.asyncHandlers.handlePromptListChanged(session.server(), prompts).block();
-		}
+		String server = session.server();
+		lane(server).execute(() -> {
+			this.publisher.publishEvent(new McpPromptsChangedEvent(server, prompts));
+			if (this.syncHandlers != null) {
+				this.syncHandlers.handlePromptListChanged(server, prompts);
+			}
+			if (this.asyncHandlers != null) {
+				this.asyncHandlers.handlePromptListChanged(server, prompts).subscribe();
+			}
+		});
 	}
 
-	// Application listeners may call the server: never on the thread that reads its
-	// answers (the SDK moves sync consumers off it the same way).
-	private static Mono<Void> offTheReader(Runnable listener) {
-		return Mono.<Void>fromRunnable(listener).subscribeOn(Schedulers.boundedElastic());
+	// Published while the resource is still subscribed to only; the contents are those
+	// of the resource read, whatever URIs the server gave them.
+	@Override
+	public void resourceUpdated(McpServerSession session, String uri, List<ResourceContents> contents) {
+		lane(session.server()).execute(() -> {
+			if (session.subscriptions().contains(uri)) {
+				this.publisher.publishEvent(new McpResourcesUpdatedEvent(session.server(), contents));
+			}
+		});
 	}
 
-	// An update is published for a resource the application subscribed to only: a server
-	// cannot make it hear about others.
-	private void updated(McpServerSession session, List<ResourceContents> contents) {
-		Set<String> subscriptions = session.subscriptions();
-		List<ResourceContents> subscribed = contents.stream()
-			.filter((content) -> subscriptions.contains(content.uri()))
-			.toList();
-		if (!subscribed.isEmpty()) {
-			this.publisher.publishEvent(new McpResourcesUpdatedEvent(session.server(), subscribed));
-		}
+	private Executor lane(String server) {
+		return this.lanes.computeIfAbsent(server, this.dispatcher::lane);
+	}
+
+	private static Mono<Void> dispatched(Executor lane, Runnable callback) {
+		lane.execute(callback);
+		return Mono.empty();
 	}
 
 	private record Customizers(List<McpClientCustomizer<McpClient.SyncSpec>> sync,

@@ -8,22 +8,33 @@ import java.util.function.BooleanSupplier;
 
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCNotification;
+import io.modelcontextprotocol.spec.McpSchema.ReadResourceRequest;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Schedulers;
 
 /**
  * Lists a generation's resources or prompts again when the server announces that the list
- * changed, in place of the SDK's client, which lists them for every notification, without
- * coalescing and without a page limit: one listing runs at a time and one waits, each
- * within the request timeout and the limits of {@link Pages}, 100 ms apart. The new list
- * goes to the {@link McpClientFactory}, off the thread that reads the server.
+ * changed, and reads a resource again when the server announces that it was updated, in
+ * place of the SDK's client, which lists or reads for every notification, without
+ * coalescing and without a page limit. One listing of a kind runs at a time and one
+ * waits, each within the request timeout and the limits of {@link Pages}, 100 ms apart.
+ * Updates are read for the resources subscribed to only, the same way per resource (one
+ * read running, one waiting), and at most {@link #MAX_READS_IN_FLIGHT} reads run at once.
+ * The new list or contents go to the {@link McpClientFactory}, off the thread that reads
+ * the server.
  */
 public final class ListChanges {
 
 	/** The pause between two listings of one kind. */
 	static final Duration PAUSE = Duration.ofMillis(100);
+
+	/** The reads of updated resources that run at once. */
+	static final int MAX_READS_IN_FLIGHT = 4;
 
 	private static final Log logger = LogFactory.getLog(ListChanges.class);
 
@@ -43,6 +54,13 @@ public final class ListChanges {
 
 	private final Map<String, AtomicInteger> states = new ConcurrentHashMap<>();
 
+	// by URI, for the resources subscribed to only
+	private final Map<String, AtomicInteger> updates = new ConcurrentHashMap<>();
+
+	// Each URI is in it at most once (while its state goes from idle to running): its
+	// buffer is bounded by the subscriptions.
+	private final Sinks.Many<Update> reads = Sinks.many().unicast().onBackpressureBuffer();
+
 	/**
 	 * Creates the list changes of one generation.
 	 * @param factory told of every new list
@@ -56,6 +74,7 @@ public final class ListChanges {
 		this.session = session;
 		this.timeout = timeout;
 		this.live = live;
+		this.reads.asFlux().flatMap(this::read, MAX_READS_IN_FLIGHT).subscribe();
 	}
 
 	/**
@@ -65,16 +84,22 @@ public final class ListChanges {
 	 */
 	public static boolean handles(String method) {
 		return McpSchema.METHOD_NOTIFICATION_RESOURCES_LIST_CHANGED.equals(method)
-				|| McpSchema.METHOD_NOTIFICATION_PROMPTS_LIST_CHANGED.equals(method);
+				|| McpSchema.METHOD_NOTIFICATION_PROMPTS_LIST_CHANGED.equals(method)
+				|| McpSchema.METHOD_NOTIFICATION_RESOURCES_UPDATED.equals(method);
 	}
 
 	/**
-	 * Takes a notification that a list changed: lists it now, or after the listing that
-	 * runs.
+	 * Takes a notification that a list changed or a resource was updated: lists or reads
+	 * it now, or after the listing or read of it that runs.
 	 * @param client the generation's client
-	 * @param method the notification's method
+	 * @param notification the notification
 	 */
-	public void changed(McpAsyncClient client, String method) {
+	public void changed(McpAsyncClient client, JSONRPCNotification notification) {
+		String method = notification.method();
+		if (McpSchema.METHOD_NOTIFICATION_RESOURCES_UPDATED.equals(method)) {
+			updated(client, notification.params());
+			return;
+		}
 		AtomicInteger state = this.states.computeIfAbsent(method, (key) -> new AtomicInteger());
 		if (state.getAndUpdate((now) -> Math.min(now + 1, PENDING)) == IDLE) {
 			list(client, method, state, Mono.empty());
@@ -98,6 +123,41 @@ public final class ListChanges {
 			.subscribe();
 	}
 
+	// A server cannot make the application read resources it did not subscribe to.
+	private void updated(McpAsyncClient client, @Nullable Object params) {
+		if (!(params instanceof Map<?, ?> map) || !(map.get("uri") instanceof String uri)
+				|| !this.session.subscriptions().contains(uri)) {
+			return;
+		}
+		AtomicInteger state = this.updates.computeIfAbsent(uri, (key) -> new AtomicInteger());
+		if (state.getAndUpdate((now) -> Math.min(now + 1, PENDING)) == IDLE) {
+			emit(new Update(client, uri, state));
+		}
+	}
+
+	private void emit(Update update) {
+		this.reads.emitNext(update, Sinks.EmitFailureHandler.busyLooping(PAUSE));
+	}
+
+	private Mono<Void> read(Update update) {
+		return Mono
+			.defer(() -> this.live.getAsBoolean()
+					? update.client().readResource(ReadResourceRequest.builder(update.uri()).build()) : Mono.empty())
+			.timeout(this.timeout)
+			.publishOn(Schedulers.boundedElastic())
+			.doOnNext((result) -> this.factory.resourceUpdated(this.session, update.uri(), result.contents()))
+			.doOnError((ex) -> logger.warn("MCP server '" + this.session.server() + "': reading resource '"
+					+ update.uri() + "' after its update failed: " + ex.getMessage()))
+			.onErrorResume((ex) -> Mono.empty())
+			.doFinally((signal) -> {
+				if (!update.state().compareAndSet(RUNNING, IDLE)) {
+					update.state().set(RUNNING);
+					Mono.delay(PAUSE).subscribe((tick) -> emit(update));
+				}
+			})
+			.then();
+	}
+
 	// The listing, as the delivery of its result.
 	private Mono<Runnable> listing(McpAsyncClient client, String method) {
 		String server = this.session.server();
@@ -109,6 +169,17 @@ public final class ListChanges {
 		}
 		return Pages.all(server, "prompts", client::listPrompts, (page) -> page.prompts(), (page) -> page.nextCursor())
 			.map((prompts) -> () -> this.factory.promptsChanged(this.session, prompts));
+	}
+
+	/**
+	 * A resource to read again.
+	 *
+	 * @param client the generation's client
+	 * @param uri the resource's URI
+	 * @param state the state of its reads
+	 */
+	private record Update(McpAsyncClient client, String uri, AtomicInteger state) {
+
 	}
 
 }

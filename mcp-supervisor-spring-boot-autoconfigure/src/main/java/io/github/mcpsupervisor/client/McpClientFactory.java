@@ -8,6 +8,7 @@ import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema.Prompt;
 import io.modelcontextprotocol.spec.McpSchema.Resource;
+import io.modelcontextprotocol.spec.McpSchema.ResourceContents;
 
 /**
  * Builds the SDK client of every generation of a server. The transport and the timeouts
@@ -43,6 +44,16 @@ public interface McpClientFactory {
 	 * @param prompts every prompt it now lists
 	 */
 	default void promptsChanged(McpServerSession session, List<Prompt> prompts) {
+	}
+
+	/**
+	 * Takes the new contents of a resource subscribed to, read after the server announced
+	 * its update (the SDK's client never sees those announcements).
+	 * @param session the server's client session
+	 * @param uri the resource's URI
+	 * @param contents its contents as read
+	 */
+	default void resourceUpdated(McpServerSession session, String uri, List<ResourceContents> contents) {
 	}
 
 	/**

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import io.github.mcpsupervisor.supervisor.McpCapabilityException;
@@ -51,6 +52,8 @@ public final class McpServerClient {
 	private final McpServerSupervisor supervisor;
 
 	private final McpServerSession session;
+
+	private final Map<String, Object> subscriptionLocks = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates the client of a server.
@@ -102,17 +105,19 @@ public final class McpServerClient {
 	 * @param uri the resource's URI
 	 */
 	public void subscribe(String uri) {
-		boolean added = this.session.subscribe(uri);
-		try {
-			send("resources/subscribe", "resource subscriptions", ServerCapabilities::resources,
-					(client) -> requireSubscribe(client)
-						.then(client.subscribeResource(SubscribeRequest.builder(uri).build())));
-		}
-		catch (RuntimeException ex) {
-			if (added) {
-				this.session.unsubscribe(uri);
+		synchronized (lock(uri)) {
+			boolean added = this.session.subscribe(uri);
+			try {
+				send("resources/subscribe", "resource subscriptions", ServerCapabilities::resources,
+						(client) -> requireSubscribe(client)
+							.then(client.subscribeResource(SubscribeRequest.builder(uri).build())));
 			}
-			throw ex;
+			catch (RuntimeException ex) {
+				if (added) {
+					this.session.unsubscribe(uri);
+				}
+				throw ex;
+			}
 		}
 	}
 
@@ -122,10 +127,19 @@ public final class McpServerClient {
 	 * @param uri the resource's URI
 	 */
 	public void unsubscribe(String uri) {
-		if (this.session.unsubscribe(uri)) {
-			send("resources/unsubscribe", "resource subscriptions", ServerCapabilities::resources,
-					(client) -> client.unsubscribeResource(UnsubscribeRequest.builder(uri).build()));
+		synchronized (lock(uri)) {
+			if (this.session.unsubscribe(uri)) {
+				send("resources/unsubscribe", "resource subscriptions", ServerCapabilities::resources,
+						(client) -> client.unsubscribeResource(UnsubscribeRequest.builder(uri).build()));
+			}
 		}
+	}
+
+	// The subscribes and unsubscribes of one resource run one at a time, its record and
+	// its request together: a failed subscribe can only take back the record it made,
+	// and the server hears them in the order the record took them.
+	private Object lock(String uri) {
+		return this.subscriptionLocks.computeIfAbsent(uri, (key) -> new Object());
 	}
 
 	/**

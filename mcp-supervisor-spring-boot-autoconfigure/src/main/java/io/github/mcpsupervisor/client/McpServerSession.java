@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.client;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -17,8 +18,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * What the application asked of one server that outlives its generations: the roots it
- * offers and the resources it subscribed to. Every new generation is given them again,
- * before it is up.
+ * offers, the resources it subscribed to and the bounds of its sampling requests. Every
+ * new generation is given them again, before it is up.
  */
 public final class McpServerSession {
 
@@ -30,18 +31,40 @@ public final class McpServerSession {
 
 	private final Set<String> subscriptions = new CopyOnWriteArraySet<>();
 
+	private final SamplingGate sampling;
+
 	/**
-	 * Creates the session of a server.
+	 * Creates the session of a server whose sampling requests have the
+	 * {@link SamplingLimits#DEFAULT default bounds}.
 	 * @param server the server's name
 	 * @param roots the roots offered to it
 	 */
 	public McpServerSession(String server, List<Root> roots) {
+		this(server, roots, new SamplingGate(server, SamplingLimits.DEFAULT, Clock.systemUTC()));
+	}
+
+	/**
+	 * Creates the session of a server.
+	 * @param server the server's name
+	 * @param roots the roots offered to it
+	 * @param sampling admits its sampling requests
+	 */
+	public McpServerSession(String server, List<Root> roots, SamplingGate sampling) {
 		this.server = server;
 		this.roots = List.copyOf(roots);
+		this.sampling = sampling;
 	}
 
 	public String server() {
 		return this.server;
+	}
+
+	/**
+	 * Returns what admits the server's sampling requests, whatever handler answers them.
+	 * @return the gate
+	 */
+	public SamplingGate sampling() {
+		return this.sampling;
 	}
 
 	/**

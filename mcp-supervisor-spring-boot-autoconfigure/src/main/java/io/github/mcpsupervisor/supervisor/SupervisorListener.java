@@ -8,7 +8,9 @@ import org.apache.commons.logging.LogFactory;
 
 /**
  * Receives what a supervisor does, in order, outside its lock. Implementations must be
- * quick and must not throw; a failure is logged and ignored.
+ * quick and must not throw; a failure is logged and ignored. The application's listeners
+ * are {@link #dispatched} off the supervisor's threads, so that they may call the server
+ * they hear from.
  */
 public interface SupervisorListener {
 
@@ -65,6 +67,18 @@ public interface SupervisorListener {
 		catch (RuntimeException ex) {
 			LogFactory.getLog(SupervisorListener.class).error("MCP supervisor listener " + listener + " failed", ex);
 		}
+	}
+
+	/**
+	 * Returns a listener that calls the given one on the lanes of a dispatcher, one lane
+	 * per server: each server's notifications in order, none of them on the thread of the
+	 * step that made it (which may be the thread that reads the server).
+	 * @param listener the listener
+	 * @param dispatcher the dispatcher
+	 * @return the dispatching listener
+	 */
+	static SupervisorListener dispatched(SupervisorListener listener, ListenerDispatcher dispatcher) {
+		return new DispatchingListener(listener, dispatcher);
 	}
 
 	/**

@@ -79,10 +79,10 @@ abstract class ClientConnection implements McpConnection {
 	protected final McpAsyncClient createClient(McpClientTransport transport, Duration initializationTimeout) {
 		ListChanges listChanges = new ListChanges(this.setup.factory(), this.setup.session(), this.requestTimeout,
 				() -> !this.lost.isDone());
-		return McpClients.create(this.setup, transport, this.requestTimeout, initializationTimeout, (method) -> {
+		return McpClients.create(this.setup, transport, this.requestTimeout, initializationTimeout, (notification) -> {
 			McpAsyncClient current = this.client;
 			if (current != null && !this.lost.isDone()) {
-				listChanges.changed(current, method);
+				listChanges.changed(current, notification);
 			}
 		});
 	}

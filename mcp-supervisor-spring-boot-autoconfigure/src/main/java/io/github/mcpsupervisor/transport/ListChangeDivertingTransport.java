@@ -12,18 +12,19 @@ import reactor.core.publisher.Mono;
 
 /**
  * A transport that hands the server's announcements of changed lists of tools, resources
- * and prompts to the supervisor instead of the SDK's client: the client would list them
- * again for each notification, without coalescing and without a page limit, and the
- * supervisor lists them itself, coalesced and bounded. Everything else passes through.
+ * and prompts, and of updated resources, to the supervisor instead of the SDK's client:
+ * the client would list or read them again for each notification, without coalescing and
+ * without a page limit, and the supervisor does it itself, filtered, coalesced and
+ * bounded. Everything else passes through.
  */
 final class ListChangeDivertingTransport extends DelegatingClientTransport {
 
 	private final Runnable toolsChanged;
 
-	private final Consumer<String> otherListChanged;
+	private final Consumer<JSONRPCNotification> otherListChanged;
 
 	ListChangeDivertingTransport(McpClientTransport delegate, Runnable toolsChanged,
-			Consumer<String> otherListChanged) {
+			Consumer<JSONRPCNotification> otherListChanged) {
 		super(delegate);
 		this.toolsChanged = toolsChanged;
 		this.otherListChanged = otherListChanged;
@@ -41,7 +42,7 @@ final class ListChangeDivertingTransport extends DelegatingClientTransport {
 				return false;
 			}
 			if (ListChanges.handles(notification.method())) {
-				this.otherListChanged.accept(notification.method());
+				this.otherListChanged.accept(notification);
 				return false;
 			}
 		}

@@ -6,6 +6,7 @@ import java.util.function.Consumer;
 import io.github.mcpsupervisor.transport.ClientConnection.ClientSetup;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCNotification;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,14 +22,17 @@ final class McpClients {
 	// so that a ping can have its own timeout. The SDK applies its request timeout to the
 	// initialize request too: it gets the longer of the two, and calls are bounded by the
 	// request timeout where they are blocked on (ClientConnection). List change
-	// notifications bypass the client, which would list for each of them.
+	// notifications bypass the client, which would list for each of them; sampling
+	// requests reach it within the server's bounds.
 	static McpAsyncClient create(ClientSetup setup, McpClientTransport transport, Duration requestTimeout,
-			Duration initializationTimeout, Consumer<String> otherListChanged) {
+			Duration initializationTimeout, Consumer<JSONRPCNotification> otherListChanged) {
 		Duration sdkRequestTimeout = (requestTimeout.compareTo(initializationTimeout) >= 0) ? requestTimeout
 				: initializationTimeout;
 		return setup.factory()
 			.create(setup.session(),
-					new ListChangeDivertingTransport(transport, setup.toolsChanged(), otherListChanged),
+					new ListChangeDivertingTransport(
+							new SamplingLimitingTransport(transport, setup.session().sampling()), setup.toolsChanged(),
+							otherListChanged),
 					sdkRequestTimeout, initializationTimeout);
 	}
 

@@ -3,14 +3,20 @@ package io.github.mcpsupervisor.client;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.mcpsupervisor.supervisor.FakeConnector;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.SessionInfo;
 import io.github.mcpsupervisor.supervisor.VirtualScheduler;
+import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.ClientCapabilities;
 import io.modelcontextprotocol.spec.McpSchema.Root;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -19,6 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The per-server client around outages, on virtual time.
  */
 class McpServerClientTests {
+
+	private static final String URI = "file:///srv/a/status.json";
 
 	private final VirtualScheduler scheduler = new VirtualScheduler();
 
@@ -44,6 +52,85 @@ class McpServerClientTests {
 			.runAsync(() -> this.client.setRoots(List.of(new Root("file:///srv/b", "b"))));
 		assertThat(set).succeedsWithin(Duration.ofSeconds(10));
 		assertThat(this.client.roots()).extracting(Root::uri).containsExactly("file:///srv/b");
+	}
+
+	@Test
+	void aSubscribeThatFailsKeepsTheSubscriptionAConcurrentSubscribeMade() throws Exception {
+		this.supervisor.start();
+		this.scheduler.runReady();
+		CountDownLatch firstSent = new CountDownLatch(1);
+		CountDownLatch failFirst = new CountDownLatch(1);
+		AtomicInteger subscribes = new AtomicInteger();
+		List<String> server = new CopyOnWriteArrayList<>();
+		this.connector.last().onRequest = (method) -> {
+			if (method.equals("resources/subscribe") && subscribes.incrementAndGet() == 1) {
+				firstSent.countDown();
+				await(failFirst);
+				throw McpError.builder(-32603).message("scripted refusal").build();
+			}
+			server.add(method);
+			return null;
+		};
+		CompletableFuture<Void> first = CompletableFuture.runAsync(() -> this.client.subscribe(URI));
+		await(firstSent);
+		Thread second = new Thread(() -> this.client.subscribe(URI));
+		second.start();
+		// the second subscribe is sent, or waits for the first one
+		Awaitility.await()
+			.atMost(Duration.ofSeconds(10))
+			.until(() -> subscribes.get() == 2 || second.getState() == Thread.State.WAITING
+					|| second.getState() == Thread.State.BLOCKED);
+		failFirst.countDown();
+		assertThat(first).failsWithin(Duration.ofSeconds(10));
+		second.join(10_000);
+		assertThat(server).containsExactly("resources/subscribe");
+		assertThat(this.client.subscriptions()).as("the subscription the server holds is kept for every generation")
+			.containsExactly(URI);
+	}
+
+	@Test
+	void anUnsubscribeBetweenTwoSubscribesCannotDropTheLastOne() throws Exception {
+		this.supervisor.start();
+		this.scheduler.runReady();
+		CountDownLatch firstSent = new CountDownLatch(1);
+		CountDownLatch failFirst = new CountDownLatch(1);
+		AtomicInteger requests = new AtomicInteger();
+		List<String> server = new CopyOnWriteArrayList<>();
+		this.connector.last().onRequest = (method) -> {
+			if (requests.incrementAndGet() == 1) {
+				firstSent.countDown();
+				await(failFirst);
+				throw McpError.builder(-32603).message("scripted refusal").build();
+			}
+			server.add(method);
+			return null;
+		};
+		CompletableFuture<Void> first = CompletableFuture.runAsync(() -> this.client.subscribe(URI));
+		await(firstSent);
+		Thread later = new Thread(() -> {
+			this.client.unsubscribe(URI);
+			this.client.subscribe(URI);
+		});
+		later.start();
+		Awaitility.await()
+			.atMost(Duration.ofSeconds(10))
+			.until(() -> requests.get() == 3 || later.getState() == Thread.State.WAITING
+					|| later.getState() == Thread.State.BLOCKED);
+		failFirst.countDown();
+		assertThat(first).failsWithin(Duration.ofSeconds(10));
+		later.join(10_000);
+		assertThat(server).last().isEqualTo("resources/subscribe");
+		assertThat(this.client.subscriptions()).as("the last subscribe won").containsExactly(URI);
+	}
+
+	private static void await(CountDownLatch latch) {
+		try {
+			assertThat(latch.await(10, TimeUnit.SECONDS)).isTrue();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
 	}
 
 }

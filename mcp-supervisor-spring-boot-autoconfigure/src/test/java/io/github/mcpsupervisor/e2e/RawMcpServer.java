@@ -52,6 +52,15 @@ final class RawMcpServer {
 				}
 				answer = after.answer();
 			}
+			if (answer instanceof AfterMessages after) {
+				for (Map<String, Object> message : after.notifications()) {
+					Map<String, Object> notification = new LinkedHashMap<>();
+					notification.put("jsonrpc", "2.0");
+					notification.putAll(message);
+					protocol.println(json.writeValueAsString(notification));
+				}
+				answer = after.answer();
+			}
 			Map<String, Object> response = new LinkedHashMap<>();
 			response.put("jsonrpc", "2.0");
 			response.put("id", request.get("id"));
@@ -92,6 +101,16 @@ final class RawMcpServer {
 	 * @param count how many are sent first
 	 */
 	record AfterNotifications(Object answer, String method, int count) {
+
+	}
+
+	/**
+	 * An answer sent after the given notifications, each a method and its params.
+	 *
+	 * @param answer the answer
+	 * @param notifications the notifications sent first, produced as they are sent
+	 */
+	record AfterMessages(Object answer, Iterable<Map<String, Object>> notifications) {
 
 	}
 

@@ -1,0 +1,151 @@
+package io.github.mcpsupervisor.supervisor;
+
+import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * Runs the application's callbacks (listeners, events, handlers of server notifications)
+ * off the threads that read the servers and outside the supervisors' steps, so that a
+ * callback that calls its own server can neither block the reading of the answer nor
+ * deadlock the supervisor. Each lane runs its callbacks one at a time, in order, on a
+ * small pool of daemon threads shared by every server ({@link #THREADS}, none while
+ * idle); a lane holds at most {@link #MAX_WAITING} callbacks waiting, and drops the ones
+ * given to it beyond that with a warning, so that a server that floods notifications
+ * while a callback of its own is stuck costs bounded memory.
+ *
+ * @since 0.1.0
+ */
+public final class ListenerDispatcher implements AutoCloseable {
+
+	/** The threads shared by every lane. */
+	public static final int THREADS = 4;
+
+	/** The callbacks of one lane that may wait while one runs. */
+	public static final int MAX_WAITING = 1024;
+
+	/** How long an idle thread is kept for the next callback. */
+	static final Duration KEEP_ALIVE = Duration.ofSeconds(5);
+
+	/** How long a close waits for the callbacks already given to run. */
+	static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(2);
+
+	private static final Log logger = LogFactory.getLog(ListenerDispatcher.class);
+
+	private final ThreadPoolExecutor pool;
+
+	private final Scheduler scheduler;
+
+	/**
+	 * Creates a dispatcher with {@link #THREADS} threads.
+	 */
+	public ListenerDispatcher() {
+		this(THREADS);
+	}
+
+	ListenerDispatcher(int threads) {
+		AtomicInteger count = new AtomicInteger();
+		// each lane queues at most one task here at a time: the queue is bounded by the
+		// lanes
+		this.pool = new ThreadPoolExecutor(threads, threads, KEEP_ALIVE.toNanos(), TimeUnit.NANOSECONDS,
+				new LinkedBlockingQueue<>(), (task) -> {
+					Thread thread = new Thread(task, "mcp-listener-" + count.incrementAndGet());
+					thread.setDaemon(true);
+					return thread;
+				});
+		this.pool.allowCoreThreadTimeOut(true);
+		this.scheduler = Schedulers.fromExecutor(this.pool, true);
+	}
+
+	/**
+	 * Returns a new lane: its callbacks run one at a time, in the order given.
+	 * @param name what the lane serves, for its warnings (a server's name)
+	 * @return the lane
+	 */
+	public Executor lane(String name) {
+		return new Lane(name, this.scheduler.createWorker());
+	}
+
+	/**
+	 * Lets the callbacks already given run for a moment, then stops the threads.
+	 */
+	@Override
+	public void close() {
+		this.pool.shutdown();
+		try {
+			this.pool.awaitTermination(CLOSE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		this.pool.shutdownNow();
+	}
+
+	// Whether a count is 1, 10, 100…: when a repeated warning is logged again.
+	private static boolean isPowerOfTen(long n) {
+		long power = 1;
+		while (power < n) {
+			power *= 10;
+		}
+		return power == n;
+	}
+
+	private static final class Lane implements Executor {
+
+		private final String name;
+
+		private final Scheduler.Worker worker;
+
+		private final AtomicInteger waiting = new AtomicInteger();
+
+		private final AtomicLong dropped = new AtomicLong();
+
+		Lane(String name, Scheduler.Worker worker) {
+			this.name = name;
+			this.worker = worker;
+		}
+
+		@Override
+		public void execute(Runnable callback) {
+			if (this.waiting.incrementAndGet() > MAX_WAITING) {
+				this.waiting.decrementAndGet();
+				drop("more than " + MAX_WAITING + " wait for a callback that is still running");
+				return;
+			}
+			try {
+				this.worker.schedule(() -> {
+					this.waiting.decrementAndGet();
+					try {
+						callback.run();
+					}
+					catch (RuntimeException ex) {
+						logger.warn("MCP server '" + this.name + "': a listener failed", ex);
+					}
+				});
+			}
+			catch (RuntimeException ex) {
+				this.waiting.decrementAndGet();
+				drop("the application is shutting down");
+			}
+		}
+
+		private void drop(String why) {
+			long count = this.dropped.incrementAndGet();
+			if (isPowerOfTen(count)) {
+				logger.warn("MCP server '" + this.name + "': dropped " + count + " listener notification(s) so far: "
+						+ why);
+			}
+		}
+
+	}
+
+}

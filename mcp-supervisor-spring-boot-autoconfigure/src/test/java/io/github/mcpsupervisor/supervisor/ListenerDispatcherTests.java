@@ -1,0 +1,84 @@
+package io.github.mcpsupervisor.supervisor;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The lanes of the application's callbacks: in order, bounded, and independent of each
+ * other.
+ */
+class ListenerDispatcherTests {
+
+	private final ListenerDispatcher dispatcher = new ListenerDispatcher(2);
+
+	@AfterEach
+	void close() {
+		this.dispatcher.close();
+	}
+
+	@Test
+	void aFloodWhileACallbackIsStuckKeepsTheBoundAndTheOrderAndSparesOtherLanes() throws Exception {
+		Executor flooded = this.dispatcher.lane("flooded");
+		Executor quiet = this.dispatcher.lane("quiet");
+		CountDownLatch stuck = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		List<Integer> ran = new CopyOnWriteArrayList<>();
+		flooded.execute(() -> {
+			stuck.countDown();
+			awaitQuietly(release);
+		});
+		assertThat(stuck.await(10, TimeUnit.SECONDS)).isTrue();
+		IntStream.range(0, 200_000).forEach((i) -> flooded.execute(() -> ran.add(i)));
+		List<String> others = new CopyOnWriteArrayList<>();
+		quiet.execute(() -> others.add(Thread.currentThread().getName()));
+		await().atMost(Duration.ofSeconds(10)).until(() -> others.size() == 1);
+		assertThat(others.get(0)).startsWith("mcp-listener-");
+		release.countDown();
+		await().atMost(Duration.ofSeconds(10)).until(() -> ran.size() == ListenerDispatcher.MAX_WAITING);
+		assertThat(ran).isEqualTo(IntStream.range(0, ListenerDispatcher.MAX_WAITING).boxed().toList());
+		flooded.execute(() -> ran.add(-1));
+		await().atMost(Duration.ofSeconds(10)).until(() -> ran.get(ran.size() - 1) == -1);
+	}
+
+	@Test
+	void aListenerIsCalledOffTheCallersThreadInOrderAndOneThatThrowsCostsTheOthersNothing() {
+		List<String> calls = new CopyOnWriteArrayList<>();
+		SupervisorListener listener = SupervisorListener.dispatched(new SupervisorListener() {
+
+			@Override
+			public void restarting(String server, RestartCause cause) {
+				calls.add(server + " " + cause + " " + Thread.currentThread().getName());
+				if (cause == RestartCause.RESTART) {
+					throw new IllegalStateException("listener bug");
+				}
+			}
+
+		}, this.dispatcher);
+		listener.restarting("files", RestartCause.RESTART);
+		listener.restarting("files", RestartCause.CRASH);
+		await().atMost(Duration.ofSeconds(10)).until(() -> calls.size() == 2);
+		assertThat(calls.get(0)).startsWith("files RESTART mcp-listener-");
+		assertThat(calls.get(1)).startsWith("files CRASH mcp-listener-");
+	}
+
+	private static void awaitQuietly(CountDownLatch latch) {
+		try {
+			latch.await(30, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}
