@@ -21,15 +21,15 @@ final class McpClients {
 	// so that a ping can have its own timeout. The SDK applies its request timeout to the
 	// initialize request too: it gets the longer of the two, and calls are bounded by the
 	// request timeout where they are blocked on (ClientConnection). List change
-	// notifications bypass the client, which would list for each of them.
+	// notifications bypass the client, which would list for each of them; errors reach
+	// it bounded.
 	static McpAsyncClient create(ClientSetup setup, McpClientTransport transport, Duration requestTimeout,
 			Duration initializationTimeout, Consumer<String> otherListChanged) {
 		Duration sdkRequestTimeout = (requestTimeout.compareTo(initializationTimeout) >= 0) ? requestTimeout
 				: initializationTimeout;
 		return setup.factory()
-			.create(setup.session(),
-					new ListChangeDivertingTransport(transport, setup.toolsChanged(), otherListChanged),
-					sdkRequestTimeout, initializationTimeout);
+			.create(setup.session(), new ListChangeDivertingTransport(new BoundedErrorTransport(transport),
+					setup.toolsChanged(), otherListChanged), sdkRequestTimeout, initializationTimeout);
 	}
 
 	// Pings within the timeout: null when answered, otherwise why not.

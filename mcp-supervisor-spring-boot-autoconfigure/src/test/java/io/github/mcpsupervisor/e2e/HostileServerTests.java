@@ -27,6 +27,7 @@ import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import io.github.mcpsupervisor.transport.StdioConnector;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
+import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import org.apache.commons.logging.Log;
@@ -39,10 +40,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.ai.tool.ToolCallback;
+import org.springframework.ai.tool.execution.ToolExecutionException;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -311,6 +314,24 @@ class HostileServerTests {
 		String result = bigResult.call("{\"megabytes\": 12}");
 		assertThat(result).endsWith("…[truncated: 12 MB result, limit 1 MB]");
 		assertThat(result.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo((int) MB + 100);
+	}
+
+	@Test
+	void aJsonRpcErrorLargerThanTheLimitReachesTheModelAndTheLogsCut(CapturedOutput output) {
+		start(listing("erring", Duration.ofSeconds(20), "error", String.valueOf(8 * MB)));
+		int logged = output.length();
+		ToolCallback fail = callbacks()[0];
+		assertThatExceptionOfType(ToolExecutionException.class).isThrownBy(() -> fail.call("{}"))
+			.satisfies((ex) -> assertThat(ex.getMessage().getBytes(StandardCharsets.UTF_8).length)
+				.as("bytes of the error the model reads")
+				.isLessThanOrEqualTo((int) MB + 200))
+			.withMessageEndingWith("x…[truncated: 8 MB error message, limit 1 MB]");
+		assertThatExceptionOfType(McpError.class).isThrownBy(() -> call("fail", Map.of()))
+			.satisfies((ex) -> assertThat(ex.getMessage().getBytes(StandardCharsets.UTF_8).length)
+				.as("bytes of the error an application's request gets")
+				.isLessThanOrEqualTo((int) MB + 200));
+		logger.info("two 8 MiB JSON-RPC errors logged " + (output.length() - logged) + " characters");
+		assertThat(output.length() - logged).as("characters logged for two 8 MiB errors").isLessThan((int) (3 * MB));
 	}
 
 	private ToolCallback[] callbacks() {

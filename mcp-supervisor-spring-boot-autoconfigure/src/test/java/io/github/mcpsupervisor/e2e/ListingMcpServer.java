@@ -13,6 +13,9 @@ import java.util.stream.IntStream;
  * <li>{@code cycle}: the cursors go {@code a}, {@code b}, {@code a}, …;</li>
  * <li>{@code many <count> <perPage>}: that many tools, in pages of that size;</li>
  * <li>{@code tools <name>…}: the given tools in one page, duplicates included;</li>
+ * <li>{@code error <bytes> [secret]}: tool {@code fail}, which answers every call with a
+ * JSON-RPC error whose message is a forged log line, the secret and that many bytes
+ * more;</li>
  * <li>{@code prompts-only}: declares the prompts capability and not the tools one, and
  * answers {@code tools/list} with "method not found", as such servers do;</li>
  * <li>{@code resources-flood}: tools {@code flood}, which announces 1,000 times that its
@@ -37,6 +40,10 @@ public final class ListingMcpServer {
 				(method, request) -> {
 					if (promptsOnly && method.startsWith("tools/")) {
 						return new RawMcpServer.Error(-32601, "Method not found: " + method);
+					}
+					if (args[0].equals("error") && method.equals("tools/call")) {
+						return new RawMcpServer.Error(-32603, "\n2026-12-01 ERROR forged "
+								+ ((args.length > 2) ? args[2] : "") + " " + "x".repeat(Integer.parseInt(args[1])));
 					}
 					return switch (method) {
 						case "tools/list" -> page(args, request.at("/params/cursor").asString(""));
@@ -97,6 +104,9 @@ public final class ListingMcpServer {
 			}
 			case "tools" -> {
 				return Map.of("tools", tools(List.of(args).subList(1, args.length)));
+			}
+			case "error" -> {
+				return Map.of("tools", tools(List.of("fail")));
 			}
 			default -> throw new IllegalArgumentException("unknown mode " + args[0]);
 		}
