@@ -281,6 +281,24 @@ class HostileServerTests {
 	}
 
 	@Test
+	void aToolWhoseDescriptionOrSchemaIsOverItsLimitIsLeftOutWithAWarning(CapturedOutput output) throws Exception {
+		McpServerStatus status = supervise(listing("big", Duration.ofSeconds(20), "big-tools", String.valueOf(4 * MB)));
+		assertThat(status.state()).isEqualTo(McpServerState.UP);
+		assertThat(status.tools()).containsExactly("small");
+		assertThat(output).contains("MCP server 'big': tool 'wordy' is left out: its description is 4 MB (limit 16 KB)")
+			.contains("MCP server 'big': tool 'schematic' is left out: its input schema is 4 MB (limit 64 KB)")
+			.doesNotContain("yyyyyyyy");
+	}
+
+	@Test
+	void aToolListingLargerThanItsLimitFailsTheConnection() throws Exception {
+		McpServerStatus status = supervise(
+				listing("fat", Duration.ofSeconds(20), "fat-cursors", String.valueOf(MB), "20"));
+		assertThat(status.state()).isNotEqualTo(McpServerState.UP);
+		assertThat(status.lastError()).contains("the tool listing is larger than 16 MB (the limit), cursors included");
+	}
+
+	@Test
 	void aToolChangeNotificationCostsOneListing() {
 		start(TestServers.demo("changing", Map.of()));
 		long before = listRequests();

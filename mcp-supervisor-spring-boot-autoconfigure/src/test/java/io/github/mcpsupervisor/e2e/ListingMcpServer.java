@@ -16,6 +16,10 @@ import java.util.stream.IntStream;
  * <li>{@code error <bytes> [secret]}: tool {@code fail}, which answers every call with a
  * JSON-RPC error whose message is a forged log line, the secret and that many bytes
  * more;</li>
+ * <li>{@code big-tools <bytes>}: tool {@code small}, tool {@code wordy} whose description
+ * is that many bytes and tool {@code schematic} whose input schema is as large;</li>
+ * <li>{@code fat-cursors <bytes> <pages>}: that many pages of one tool each, whose
+ * cursors are that many bytes long;</li>
  * <li>{@code prompts-only}: declares the prompts capability and not the tools one, and
  * answers {@code tools/list} with "method not found", as such servers do;</li>
  * <li>{@code resources-flood}: tools {@code flood}, which announces 1,000 times that its
@@ -107,6 +111,20 @@ public final class ListingMcpServer {
 			}
 			case "error" -> {
 				return Map.of("tools", tools(List.of("fail")));
+			}
+			case "big-tools" -> {
+				String big = "y".repeat(Integer.parseInt(args[1]));
+				return Map.of("tools",
+						List.of(tools(List.of("small")).get(0),
+								Map.of("name", "wordy", "description", big, "inputSchema", Map.of("type", "object")),
+								Map.of("name", "schematic", "inputSchema", Map.of("type", "object", "properties",
+										Map.of("text", Map.of("type", "string", "description", big))))));
+			}
+			case "fat-cursors" -> {
+				int index = cursor.isEmpty() ? 0 : Integer.parseInt(cursor.substring(0, cursor.indexOf('-')));
+				Map<String, Object> page = Map.of("tools", tools(List.of("t" + index)));
+				return (index + 1 < Integer.parseInt(args[2])) ? Map.of("tools", page.get("tools"), "nextCursor",
+						(index + 1) + "-" + "c".repeat(Integer.parseInt(args[1]))) : page;
 			}
 			default -> throw new IllegalArgumentException("unknown mode " + args[0]);
 		}
