@@ -94,6 +94,17 @@ public final class ServerText {
 	}
 
 	/**
+	 * Returns the text on one line: a tab or a line break becomes a space, other control
+	 * characters (ANSI escapes, Unicode line separators, bidirectional overrides) are
+	 * dropped. The text gets no longer.
+	 * @param text the text
+	 * @return the text without control characters
+	 */
+	public static String singleLine(String text) {
+		return bounded(text, Integer.MAX_VALUE);
+	}
+
+	/**
 	 * Returns the text without control characters (a tab or a line break becomes a space)
 	 * and at most {@code maxLength} characters long, followed by a marker when it was
 	 * cut.
@@ -103,6 +114,9 @@ public final class ServerText {
 	 */
 	static String bounded(String text, int maxLength) {
 		StringBuilder printable = new StringBuilder(Math.min(text.length(), maxLength));
+		if (text.length() <= maxLength && text.chars().noneMatch((c) -> isUnsafe((char) c))) {
+			return text;
+		}
 		int length = 0;
 		for (int i = 0; i < text.length(); i++) {
 			char c = text.charAt(i);

@@ -2,6 +2,7 @@ package io.github.mcpsupervisor.transport;
 
 import java.time.Duration;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 import io.github.mcpsupervisor.transport.ClientConnection.ClientSetup;
 import io.modelcontextprotocol.client.McpAsyncClient;
@@ -23,13 +24,16 @@ final class McpClients {
 	// request timeout where they are blocked on (ClientConnection). List change
 	// notifications bypass the client, which would list for each of them; errors reach
 	// it bounded.
-	static McpAsyncClient create(ClientSetup setup, McpClientTransport transport, Duration requestTimeout,
-			Duration initializationTimeout, Consumer<String> otherListChanged) {
+	static McpAsyncClient create(ClientSetup setup, McpClientTransport transport, UnaryOperator<String> redaction,
+			Duration requestTimeout, Duration initializationTimeout, Consumer<String> otherListChanged) {
 		Duration sdkRequestTimeout = (requestTimeout.compareTo(initializationTimeout) >= 0) ? requestTimeout
 				: initializationTimeout;
 		return setup.factory()
-			.create(setup.session(), new ListChangeDivertingTransport(new BoundedErrorTransport(transport),
-					setup.toolsChanged(), otherListChanged), sdkRequestTimeout, initializationTimeout);
+			.create(setup.session(),
+					new ListChangeDivertingTransport(
+							new BoundedAnswerTransport(transport, setup.session().server(), redaction),
+							setup.toolsChanged(), otherListChanged),
+					sdkRequestTimeout, initializationTimeout);
 	}
 
 	// Pings within the timeout: null when answered, otherwise why not.

@@ -3,7 +3,6 @@ package io.github.mcpsupervisor.transport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -11,9 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
+import java.util.function.UnaryOperator;
 
 import io.github.mcpsupervisor.supervisor.Failures;
-import io.github.mcpsupervisor.supervisor.ServerText;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpSchema.ListToolsResult;
@@ -79,10 +78,11 @@ final class ToolListing {
 	 * @param client the client of the generation
 	 * @param server the server's name
 	 * @param timeout how long the whole listing may take, all pages together
+	 * @param loggable makes a text of the server fit for a log line
 	 * @return the tools in the server's order
 	 * @throws ToolListingException if the listing broke a limit
 	 */
-	static List<Tool> listAll(McpAsyncClient client, String server, Duration timeout) {
+	static List<Tool> listAll(McpAsyncClient client, String server, Duration timeout, UnaryOperator<String> loggable) {
 		ServerCapabilities capabilities = client.getServerCapabilities();
 		if (capabilities == null || capabilities.tools() == null) {
 			return List.of();
@@ -99,8 +99,8 @@ final class ToolListing {
 				listed = requireWithinListingLimit(listed + json(tool).length);
 				String oversized = oversized(tool);
 				if (oversized != null) {
-					logger.warn("MCP server '" + server + "': tool '" + ServerText.forLog(String.valueOf(tool.name()))
-							+ "' is left out: " + oversized);
+					logger.warn("MCP server '" + server + "': tool '" + loggable.apply(tool.name()) + "' is left out: "
+							+ oversized);
 					continue;
 				}
 				if (tools.putIfAbsent(tool.name(), tool) != null) {
@@ -124,7 +124,7 @@ final class ToolListing {
 			}
 		}
 		if (!duplicates.isEmpty()) {
-			logger.warn("MCP server '" + server + "' listed tool(s) " + new ArrayList<>(duplicates)
+			logger.warn("MCP server '" + server + "' listed tool(s) " + loggable.apply(duplicates.toString())
 					+ " more than once; each keeps its first definition");
 		}
 		return List.copyOf(tools.values());

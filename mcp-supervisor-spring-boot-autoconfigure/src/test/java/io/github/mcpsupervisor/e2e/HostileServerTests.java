@@ -210,6 +210,20 @@ class HostileServerTests {
 	}
 
 	@Test
+	void toolNamesAndErrorsOfAServerCannotForgeLogLinesNorShowItsSecrets(CapturedOutput output) {
+		start(TestServers.definition("forging", TestServers.java(),
+				List.of("-cp", System.getProperty("java.class.path"), ListingMcpServer.class.getName(), "forging"),
+				Map.of("API_TOKEN", "tok-8f3a9c2e71")));
+		assertThat(TestServers.text(call("poke", Map.of()))).isEqualTo("poked");
+		await().atMost(TestServers.PATIENCE)
+			.until(() -> output.toString().contains("re-listing tools after a change notification failed"));
+		assertThat(output).contains("tool 'evil\\n2026-12-01 ERROR forged ******' is left out: its name has control")
+			.contains("cannot list 2026-12-01 ERROR forged ******")
+			.doesNotContain("\n2026-12-01 ERROR forged")
+			.doesNotContain("tok-8f3a9c2e71");
+	}
+
+	@Test
 	void aServerWithoutTheToolsCapabilityConnectsWithNoTools() throws Exception {
 		McpServerStatus status = supervise(listing("prompts", Duration.ofSeconds(20), "prompts-only"));
 		assertThat(status.state()).isEqualTo(McpServerState.UP);
