@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
+import io.github.mcpsupervisor.supervisor.ServerText;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCNotification;
@@ -112,7 +113,7 @@ public final class ListChanges {
 			.publishOn(Schedulers.boundedElastic())
 			.doOnNext(Runnable::run)
 			.doOnError((ex) -> logger.warn("MCP server '" + this.session.server() + "': listing after " + method
-					+ " failed: " + ex.getMessage()))
+					+ " failed: " + ServerText.forLog(String.valueOf(ex.getMessage()))))
 			.onErrorResume((ex) -> Mono.empty())
 			.doFinally((signal) -> {
 				if (!state.compareAndSet(RUNNING, IDLE)) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
 
+import io.github.mcpsupervisor.supervisor.ServerText;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpSchema.Root;
 import io.modelcontextprotocol.spec.McpSchema.SubscribeRequest;
@@ -118,7 +119,7 @@ public final class McpServerSession {
 				.flatMap(
 						(uri) -> client.subscribeResource(SubscribeRequest.builder(uri).build()).onErrorResume((ex) -> {
 							logger.warn("MCP server '" + this.server + "' refused the subscription to resource '" + uri
-									+ "': " + ex.getMessage());
+									+ "': " + ServerText.forLog(String.valueOf(ex.getMessage())));
 							return Mono.empty();
 						}))
 				.then()
@@ -128,7 +129,7 @@ public final class McpServerSession {
 		}
 		catch (RuntimeException ex) {
 			logger.warn("MCP server '" + this.server + "': re-establishing " + uris.size()
-					+ " resource subscription(s) failed: " + ex.getMessage());
+					+ " resource subscription(s) failed: " + ServerText.forLog(String.valueOf(ex.getMessage())));
 		}
 	}
 

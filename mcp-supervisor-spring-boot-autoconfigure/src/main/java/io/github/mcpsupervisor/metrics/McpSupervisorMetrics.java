@@ -1,8 +1,11 @@
 package io.github.mcpsupervisor.metrics;
 
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -10,6 +13,7 @@ import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerStateChange;
 import io.github.mcpsupervisor.supervisor.RestartCause;
 import io.github.mcpsupervisor.supervisor.SupervisorListener;
+import io.github.mcpsupervisor.supervisor.ToolSet;
 import io.github.mcpsupervisor.tool.ToolCallObserver;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -20,16 +24,38 @@ import io.micrometer.core.instrument.Timer;
  * Micrometer metrics, tagged by {@code server}: {@code mcp.supervisor.state} (1 for the
  * current state, tag {@code state}), {@code mcp.supervisor.restarts} (tag {@code cause}),
  * {@code mcp.supervisor.attempts} (tag {@code outcome}), {@code mcp.supervisor.outage}
- * (loss to recovery) and {@code mcp.tool.calls} (tags {@code tool}, {@code outcome}).
+ * (loss to recovery) and {@code mcp.tool.calls} (tags {@code tool}, {@code outcome}). The
+ * {@code tool} tags of a server are its listed tools, at most {@value #MAX_TOOL_TAGS} of
+ * them; the meters of a tool that is no longer listed are removed.
  */
 public class McpSupervisorMetrics implements SupervisorListener, ToolCallObserver {
+
+	/**
+	 * The most distinct {@code tool} tags of one server's {@code mcp.tool.calls}: the
+	 * calls of its other tools are tagged {@value #OTHER_TOOLS}. A server chooses its
+	 * tool names; this keeps one that renames its tools, or lists hundreds, from growing
+	 * the meter registry without bound.
+	 */
+	public static final int MAX_TOOL_TAGS = 100;
+
+	/** The {@code tool} tag of the calls of tools beyond {@link #MAX_TOOL_TAGS}. */
+	public static final String OTHER_TOOLS = "other";
 
 	private final MeterRegistry registry;
 
 	private final Map<String, AtomicReference<McpServerState>> states = new ConcurrentHashMap<>();
 
+	private final Map<String, ToolTags> toolTags = new ConcurrentHashMap<>();
+
 	public McpSupervisorMetrics(MeterRegistry registry) {
 		this.registry = registry;
+	}
+
+	@Override
+	public void toolsChanged(String server, ToolSet tools) {
+		this.toolTags.computeIfAbsent(server, (name) -> new ToolTags())
+			.listed(new HashSet<>(tools.names()))
+			.forEach((tool) -> removeToolMeters(server, tool));
 	}
 
 	@Override
@@ -71,10 +97,18 @@ public class McpSupervisorMetrics implements SupervisorListener, ToolCallObserve
 		Timer.builder("mcp.tool.calls")
 			.description("Calls of the tools of supervised MCP servers")
 			.tag("server", server)
-			.tag("tool", tool)
+			.tag("tool", this.toolTags.computeIfAbsent(server, (name) -> new ToolTags()).tag(tool))
 			.tag("outcome", outcome.name().toLowerCase(Locale.ROOT))
 			.register(this.registry)
 			.record(duration);
+	}
+
+	private void removeToolMeters(String server, String tool) {
+		this.registry.find("mcp.tool.calls")
+			.tag("server", server)
+			.tag("tool", tool)
+			.meters()
+			.forEach(this.registry::remove);
 	}
 
 	private AtomicReference<McpServerState> registerStateGauges(String server) {
@@ -87,6 +121,29 @@ public class McpSupervisorMetrics implements SupervisorListener, ToolCallObserve
 				.register(this.registry);
 		}
 		return current;
+	}
+
+	/**
+	 * The tools of one server that have a tag of their own.
+	 */
+	private static final class ToolTags {
+
+		private final Set<String> tagged = new HashSet<>();
+
+		synchronized String tag(String tool) {
+			if (this.tagged.contains(tool) || (this.tagged.size() < MAX_TOOL_TAGS && this.tagged.add(tool))) {
+				return tool;
+			}
+			return OTHER_TOOLS;
+		}
+
+		// Frees the tags of the tools no longer listed and returns them.
+		synchronized List<String> listed(Set<String> tools) {
+			List<String> unlisted = this.tagged.stream().filter((tool) -> !tools.contains(tool)).toList();
+			unlisted.forEach(this.tagged::remove);
+			return unlisted;
+		}
+
 	}
 
 }

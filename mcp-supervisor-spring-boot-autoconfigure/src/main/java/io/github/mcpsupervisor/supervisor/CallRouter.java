@@ -57,9 +57,9 @@ final class CallRouter {
 				throw lostDuringCall(connection, request.name(), lost,
 						" It could not be retried: " + ex.getMessage() + ".");
 			}
-			logger.info("MCP server '" + this.supervisor.name() + "': retrying a call to tool '" + request.name()
-					+ "' on generation " + next.generation() + " after generation " + connection.generation()
-					+ " was lost under it");
+			logger.info("MCP server '" + this.supervisor.name() + "': retrying a call to tool '"
+					+ this.supervisor.loggable(request.name()) + "' on generation " + next.generation()
+					+ " after generation " + connection.generation() + " was lost under it");
 			try {
 				return callOnce(next, request);
 			}

@@ -15,4 +15,15 @@ public interface McpConnector {
 	 */
 	McpConnection create(int generation, Runnable toolsChanged);
 
+	/**
+	 * Masks the secrets of the server's configuration (arguments, URL, headers,
+	 * credential-like environment variables) wherever a text of the server quotes them,
+	 * before the text is logged.
+	 * @param text a text of the server (an error message, a tool name)
+	 * @return the text with the secrets masked; by default the text itself
+	 */
+	default String redact(String text) {
+		return text;
+	}
+
 }

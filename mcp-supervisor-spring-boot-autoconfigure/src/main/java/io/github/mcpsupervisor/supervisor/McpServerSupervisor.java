@@ -49,7 +49,7 @@ public final class McpServerSupervisor {
 		this.work = new WorkTracker(builder.scheduler, builder.name);
 		this.waiters = new RecoveryWaiters(builder.calls.waitForRecovery(), builder.scheduler, this.lock);
 		this.state = new ServerState(builder.name, this.policy, this.lock, builder.scheduler, builder.listener,
-				this.waiters);
+				this.waiters, builder.connector::redact);
 		this.retirements = new Retirements(this.state, this.lock, this.policy, this.work);
 		LivenessProbe probe = new LivenessProbe(builder.healthCheck, builder.scheduler, this.lock, this);
 		ToolSync toolSync = new ToolSync(this, this.lock, this.work, builder.scheduler);
@@ -72,6 +72,18 @@ public final class McpServerSupervisor {
 
 	public String name() {
 		return this.state.name;
+	}
+
+	/**
+	 * Returns a text of the server (a tool name, an error message) fit to be quoted in a
+	 * log line: the secrets of its configuration masked, control characters escaped, at
+	 * most {@value ServerText#MAX_LOG_LENGTH} characters.
+	 * @param text the server's text
+	 * @return the text for a log line
+	 * @see ServerText#forLog(String)
+	 */
+	public String loggable(@Nullable String text) {
+		return ServerText.forLog(this.state.redact(String.valueOf(text)));
 	}
 
 	public ReconnectPolicy policy() {

@@ -3,6 +3,7 @@ package io.github.mcpsupervisor.supervisor;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.UnaryOperator;
 
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler.Cancellable;
 import org.apache.commons.logging.Log;
@@ -29,6 +30,8 @@ final class ServerState {
 	private final SupervisorListener listener;
 
 	private final RecoveryWaiters waiters;
+
+	private final UnaryOperator<String> redaction;
 
 	McpServerState state = McpServerState.STOPPED;
 
@@ -73,8 +76,9 @@ final class ServerState {
 	volatile ToolSet tools = ToolSet.EMPTY;
 
 	ServerState(String name, ReconnectPolicy policy, SupervisorLock lock, SupervisorScheduler scheduler,
-			SupervisorListener listener, RecoveryWaiters waiters) {
+			SupervisorListener listener, RecoveryWaiters waiters, UnaryOperator<String> redaction) {
 		this.name = name;
+		this.redaction = redaction;
 		this.budget = new OutageBudget(policy);
 		this.lock = lock;
 		this.scheduler = scheduler;
@@ -152,8 +156,12 @@ final class ServerState {
 
 	// The line is logged after the step, outside the lock.
 	void log(Level level, String message) {
-		String line = ServerText.bounded("MCP server '" + this.name + "': " + message, ServerText.MAX_LOG_LENGTH);
+		String line = "MCP server '" + this.name + "': " + ServerText.forLog(redact(message));
 		this.lock.later(() -> level.log(line));
+	}
+
+	String redact(String text) {
+		return this.redaction.apply(text);
 	}
 
 	String resetHint() {

@@ -117,7 +117,8 @@ final class ToolSync {
 		}
 		catch (RuntimeException ex) {
 			logger.warn("MCP server '" + this.supervisor.name()
-					+ "': re-listing tools after a change notification failed (retried later): " + ex.getMessage());
+					+ "': re-listing tools after a change notification failed (retried later): "
+					+ this.supervisor.loggable(ex.getMessage()));
 			return null;
 		}
 	}

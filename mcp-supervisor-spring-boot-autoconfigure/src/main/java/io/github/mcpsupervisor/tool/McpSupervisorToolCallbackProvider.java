@@ -128,7 +128,7 @@ public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvid
 			for (Tool tool : toolSets.get(i).tools()) {
 				// a tool listed twice is exposed once (its listing warned about it)
 				if (seen.add(tool.name()) && this.filter.test(connection, tool)) {
-					String name = name(names, owners, supervisor.name(), connection, tool);
+					String name = name(names, owners, supervisor, connection, tool);
 					if (name != null) {
 						callbacks
 							.add(new SupervisedToolCallback(supervisor, tool, name, this.observer, this.metaConverter));
@@ -142,8 +142,9 @@ public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvid
 	// The name of a tool, or null when the application's generator gave it a name that
 	// another tool has: that tool is left out, with an error naming both, so that one
 	// collision costs one tool, not every tool of every server.
-	private @Nullable String name(McpToolNames names, Map<String, String> owners, String server,
+	private @Nullable String name(McpToolNames names, Map<String, String> owners, McpServerSupervisor supervisor,
 			McpConnectionInfo connection, Tool tool) {
+		String server = supervisor.name();
 		McpToolNamePrefixGenerator generator = this.nameGenerator;
 		if (generator == null) {
 			return names.assign(server, tool.name());
@@ -151,8 +152,9 @@ public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvid
 		String name = generator.prefixedToolName(connection, tool);
 		String owner = owners.putIfAbsent(name, server + "/" + tool.name());
 		if (owner != null) {
-			logger.error("The McpToolNamePrefixGenerator named two MCP tools '" + name + "': " + owner + " and "
-					+ server + "/" + tool.name() + "; tool names must be unique, so " + server + "/" + tool.name()
+			String later = supervisor.loggable(server + "/" + tool.name());
+			logger.error("The McpToolNamePrefixGenerator named two MCP tools '" + supervisor.loggable(name) + "': "
+					+ supervisor.loggable(owner) + " and " + later + "; tool names must be unique, so " + later
 					+ " is left out");
 			return null;
 		}

@@ -1,11 +1,11 @@
 package io.github.mcpsupervisor.tool;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
+import io.github.mcpsupervisor.supervisor.ServerText;
 import io.github.mcpsupervisor.tool.ToolCallObserver.Outcome;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -35,9 +35,11 @@ public final class SupervisedToolCallback implements ToolCallback {
 	 * more than most models' whole context, yet short enough that one result cannot
 	 * exhaust the application's memory or a request's cost.
 	 */
-	public static final int MAX_RESULT_BYTES = 1024 * 1024;
+	public static final int MAX_RESULT_BYTES = ServerText.MAX_MODEL_BYTES;
 
-	private static final int MB = 1024 * 1024;
+	private static final String RESULT = "result";
+
+	private static final String ERROR_MESSAGE = "error message";
 
 	private static final JsonHelper jsonHelper = new JsonHelper();
 
@@ -94,18 +96,19 @@ public final class SupervisedToolCallback implements ToolCallback {
 			CallToolResult result = callServer(toolInput, toolContext);
 			if (Boolean.TRUE.equals(result.isError())) {
 				outcome = Outcome.ERROR;
-				throw new ToolExecutionException(this.definition,
-						new IllegalStateException(bounded("Error calling tool: " + result.content())));
+				throw new ToolExecutionException(this.definition, new IllegalStateException(
+						ServerText.forModel("Error calling tool: " + result.content(), RESULT)));
 			}
 			outcome = Outcome.SUCCESS;
-			return bounded(jsonHelper.toJson(result.content()));
+			return ServerText.forModel(jsonHelper.toJson(result.content()), RESULT);
 		}
 		catch (McpError ex) {
 			outcome = Outcome.ERROR;
 			// The server answered with a JSON-RPC error: a tool failure the model can
 			// see.
-			throw new ToolExecutionException(this.definition, new IllegalStateException(
-					"MCP server '" + this.supervisor.name() + "' rejected the call: " + ex.getMessage(), ex));
+			throw new ToolExecutionException(this.definition,
+					new IllegalStateException("MCP server '" + this.supervisor.name() + "' rejected the call: "
+							+ ServerText.forModel(String.valueOf(ex.getMessage()), ERROR_MESSAGE), ex));
 		}
 		catch (McpServerUnavailableException ex) {
 			outcome = Outcome.UNAVAILABLE;
@@ -115,7 +118,7 @@ public final class SupervisedToolCallback implements ToolCallback {
 			throw ex;
 		}
 		catch (RuntimeException ex) {
-			throw new ToolExecutionException(this.definition, ex);
+			throw new ToolExecutionException(this.definition, bounded(ex));
 		}
 		finally {
 			this.observer.called(this.supervisor.name(), this.tool.name(), outcome,
@@ -123,30 +126,15 @@ public final class SupervisedToolCallback implements ToolCallback {
 		}
 	}
 
-	/**
-	 * Cuts a text longer than {@link #MAX_RESULT_BYTES} in UTF-8, never inside a
-	 * character, and marks the cut.
-	 * @param text the text for the model
-	 * @return the text, or its start followed by the marker
-	 */
-	static String bounded(String text) {
-		if ((long) text.length() * 3 <= MAX_RESULT_BYTES) {
-			return text; // a char is at most 3 bytes in UTF-8
+	// A failure whose message would reach the model beyond the limit is wrapped in one
+	// with the message cut: the model reads the message of the cause.
+	private static RuntimeException bounded(RuntimeException ex) {
+		String message = ex.getMessage();
+		if (message == null) {
+			return ex;
 		}
-		byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-		if (bytes.length <= MAX_RESULT_BYTES) {
-			return text;
-		}
-		int end = MAX_RESULT_BYTES;
-		while (end > 0 && (bytes[end] & 0xC0) == 0x80) {
-			end--; // a continuation byte: the character started before
-		}
-		return new String(bytes, 0, end, StandardCharsets.UTF_8) + "…[truncated: " + size(bytes.length)
-				+ " result, limit " + size(MAX_RESULT_BYTES) + "]";
-	}
-
-	private static String size(long bytes) {
-		return (bytes >= MB) ? Math.round((double) bytes / MB) + " MB" : Math.round((double) bytes / 1024) + " KB";
+		String cut = ServerText.forModel(message, ERROR_MESSAGE);
+		return (cut.equals(message)) ? ex : new IllegalStateException(cut, ex);
 	}
 
 	private CallToolResult callServer(String toolInput, @Nullable ToolContext toolContext) {

@@ -16,6 +16,7 @@ import io.github.mcpsupervisor.supervisor.McpCapabilityException;
 import io.github.mcpsupervisor.supervisor.McpConnectException;
 import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 import io.github.mcpsupervisor.supervisor.McpConnection;
+import io.github.mcpsupervisor.supervisor.ServerText;
 import io.github.mcpsupervisor.supervisor.SessionInfo;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpClientTransport;
@@ -79,12 +80,28 @@ abstract class ClientConnection implements McpConnection {
 	protected final McpAsyncClient createClient(McpClientTransport transport, Duration initializationTimeout) {
 		ListChanges listChanges = new ListChanges(this.setup.factory(), this.setup.session(), this.requestTimeout,
 				() -> !this.lost.isDone());
-		return McpClients.create(this.setup, transport, this.requestTimeout, initializationTimeout, (notification) -> {
-			McpAsyncClient current = this.client;
-			if (current != null && !this.lost.isDone()) {
-				listChanges.changed(current, notification);
-			}
-		});
+		return McpClients.create(this.setup, transport, this::redact, this.requestTimeout, initializationTimeout,
+				(notification) -> {
+					McpAsyncClient current = this.client;
+					if (current != null && !this.lost.isDone()) {
+						listChanges.changed(current, notification);
+					}
+				});
+	}
+
+	/**
+	 * Masks the secrets of the server's configuration wherever a text of the server
+	 * quotes them.
+	 * @param text a text of the server
+	 * @return the text with the secrets masked
+	 */
+	protected String redact(String text) {
+		return text;
+	}
+
+	// A text of the server fit for a log line.
+	final String loggable(@Nullable String text) {
+		return ServerText.forLog(redact(String.valueOf(text)));
 	}
 
 	/**
@@ -111,7 +128,7 @@ abstract class ClientConnection implements McpConnection {
 	 */
 	protected final void initialize(McpAsyncClient created) {
 		created.initialize().block();
-		this.tools = ToolListing.listAll(created, this.server, this.requestTimeout);
+		this.tools = ToolListing.listAll(created, this.server, this.requestTimeout, this::loggable);
 		this.setup.session().restore(created, this.requestTimeout);
 	}
 
@@ -128,7 +145,7 @@ abstract class ClientConnection implements McpConnection {
 	@Override
 	public List<Tool> listTools() {
 		try {
-			List<Tool> listed = ToolListing.listAll(requireClient(), this.server, this.requestTimeout);
+			List<Tool> listed = ToolListing.listAll(requireClient(), this.server, this.requestTimeout, this::loggable);
 			afterListing();
 			return listed;
 		}

@@ -7,6 +7,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.github.mcpsupervisor.supervisor.Failures;
+import io.github.mcpsupervisor.supervisor.ServerText;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema.ErrorCodes;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
@@ -92,7 +93,9 @@ final class MalformedAnswerTransport extends DelegatingClientTransport {
 		}
 		Object requestId = (id.group(1) != null) ? id.group(1) : Integer.valueOf(id.group(2));
 		logger.warn(prefix + " failed its request; the session goes on");
-		logger.debug(prefix, ex);
+		if (logger.isDebugEnabled()) {
+			logger.debug(prefix + ": " + ServerText.forLog(Failures.rootMessage(ex)));
+		}
 		JSONRPCResponse parseError = JSONRPCResponse.error(requestId,
 				new JSONRPCError(ErrorCodes.PARSE_ERROR, message(this.server)));
 		current.apply(Mono.just(parseError))

@@ -2,6 +2,7 @@ package io.github.mcpsupervisor.transport;
 
 import java.time.Duration;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 import io.github.mcpsupervisor.transport.ClientConnection.ClientSetup;
 import io.modelcontextprotocol.client.McpAsyncClient;
@@ -23,16 +24,16 @@ final class McpClients {
 	// initialize request too: it gets the longer of the two, and calls are bounded by the
 	// request timeout where they are blocked on (ClientConnection). List change
 	// notifications bypass the client, which would list for each of them; sampling
-	// requests reach it within the server's bounds.
-	static McpAsyncClient create(ClientSetup setup, McpClientTransport transport, Duration requestTimeout,
-			Duration initializationTimeout, Consumer<JSONRPCNotification> otherListChanged) {
+	// requests reach it within the server's bounds, and errors bounded.
+	static McpAsyncClient create(ClientSetup setup, McpClientTransport transport, UnaryOperator<String> redaction,
+			Duration requestTimeout, Duration initializationTimeout, Consumer<JSONRPCNotification> otherListChanged) {
 		Duration sdkRequestTimeout = (requestTimeout.compareTo(initializationTimeout) >= 0) ? requestTimeout
 				: initializationTimeout;
 		return setup.factory()
 			.create(setup.session(),
-					new ListChangeDivertingTransport(
-							new SamplingLimitingTransport(transport, setup.session().sampling()), setup.toolsChanged(),
-							otherListChanged),
+					new ListChangeDivertingTransport(new SamplingLimitingTransport(
+							new BoundedAnswerTransport(transport, setup.session().server(), redaction),
+							setup.session().sampling()), setup.toolsChanged(), otherListChanged),
 					sdkRequestTimeout, initializationTimeout);
 	}
 

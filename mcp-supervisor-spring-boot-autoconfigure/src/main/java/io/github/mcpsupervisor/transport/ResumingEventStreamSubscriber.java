@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
 
+import io.github.mcpsupervisor.supervisor.ServerText;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -134,7 +135,7 @@ final class ResumingEventStreamSubscriber<T> implements BodySubscriber<T> {
 		}
 		Duration retry = this.scanner.retry();
 		logger.debug("MCP server '" + this.server + "' closed the event stream of a request before the answer: "
-				+ "resuming it in " + retry.toMillis() + " ms after event '" + lastEventId + "'");
+				+ "resuming it in " + retry.toMillis() + " ms after event '" + ServerText.forLog(lastEventId) + "'");
 		HttpRequest resumption = HttpRequest
 			.newBuilder(this.request, (name, value) -> !"Content-Type".equalsIgnoreCase(name))
 			.GET()

@@ -215,4 +215,9 @@ final class StdioConnection extends ClientConnection {
 		return (current != null) ? current.stderr().lines().stream().map(this.definition::redact).toList() : List.of();
 	}
 
+	@Override
+	protected String redact(String text) {
+		return this.definition.redact(text);
+	}
+
 }

@@ -58,4 +58,9 @@ public final class StdioConnector implements McpConnector {
 				McpJsonDefaults.getMapper());
 	}
 
+	@Override
+	public String redact(String text) {
+		return this.definition.redact(text);
+	}
+
 }

@@ -165,4 +165,9 @@ final class StreamableHttpConnection extends ClientConnection {
 		}
 	}
 
+	@Override
+	protected String redact(String text) {
+		return this.definition.redact(text);
+	}
+
 }

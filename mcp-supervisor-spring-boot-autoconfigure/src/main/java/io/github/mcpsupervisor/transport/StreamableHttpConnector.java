@@ -110,4 +110,9 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 		}
 	}
 
+	@Override
+	public String redact(String text) {
+		return this.definition.redact(text);
+	}
+
 }

@@ -27,6 +27,7 @@ import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import io.github.mcpsupervisor.transport.StdioConnector;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
+import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import org.apache.commons.logging.Log;
@@ -39,10 +40,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.ai.tool.ToolCallback;
+import org.springframework.ai.tool.execution.ToolExecutionException;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -207,6 +210,20 @@ class HostileServerTests {
 	}
 
 	@Test
+	void toolNamesAndErrorsOfAServerCannotForgeLogLinesNorShowItsSecrets(CapturedOutput output) {
+		start(TestServers.definition("forging", TestServers.java(),
+				List.of("-cp", System.getProperty("java.class.path"), ListingMcpServer.class.getName(), "forging"),
+				Map.of("API_TOKEN", "tok-8f3a9c2e71")));
+		assertThat(TestServers.text(call("poke", Map.of()))).isEqualTo("poked");
+		await().atMost(TestServers.PATIENCE)
+			.until(() -> output.toString().contains("re-listing tools after a change notification failed"));
+		assertThat(output).contains("tool 'evil\\n2026-12-01 ERROR forged ******' is left out: its name has control")
+			.contains("cannot list 2026-12-01 ERROR forged ******")
+			.doesNotContain("\n2026-12-01 ERROR forged")
+			.doesNotContain("tok-8f3a9c2e71");
+	}
+
+	@Test
 	void aServerWithoutTheToolsCapabilityConnectsWithNoTools() throws Exception {
 		McpServerStatus status = supervise(listing("prompts", Duration.ofSeconds(20), "prompts-only"));
 		assertThat(status.state()).isEqualTo(McpServerState.UP);
@@ -278,6 +295,24 @@ class HostileServerTests {
 	}
 
 	@Test
+	void aToolWhoseDescriptionOrSchemaIsOverItsLimitIsLeftOutWithAWarning(CapturedOutput output) throws Exception {
+		McpServerStatus status = supervise(listing("big", Duration.ofSeconds(20), "big-tools", String.valueOf(4 * MB)));
+		assertThat(status.state()).isEqualTo(McpServerState.UP);
+		assertThat(status.tools()).containsExactly("small");
+		assertThat(output).contains("MCP server 'big': tool 'wordy' is left out: its description is 4 MB (limit 16 KB)")
+			.contains("MCP server 'big': tool 'schematic' is left out: its input schema is 4 MB (limit 64 KB)")
+			.doesNotContain("yyyyyyyy");
+	}
+
+	@Test
+	void aToolListingLargerThanItsLimitFailsTheConnection() throws Exception {
+		McpServerStatus status = supervise(
+				listing("fat", Duration.ofSeconds(20), "fat-cursors", String.valueOf(MB), "20"));
+		assertThat(status.state()).isNotEqualTo(McpServerState.UP);
+		assertThat(status.lastError()).contains("the tool listing is larger than 16 MB (the limit), cursors included");
+	}
+
+	@Test
 	void aToolChangeNotificationCostsOneListing() {
 		start(TestServers.demo("changing", Map.of()));
 		long before = listRequests();
@@ -311,6 +346,24 @@ class HostileServerTests {
 		String result = bigResult.call("{\"megabytes\": 12}");
 		assertThat(result).endsWith("…[truncated: 12 MB result, limit 1 MB]");
 		assertThat(result.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo((int) MB + 100);
+	}
+
+	@Test
+	void aJsonRpcErrorLargerThanTheLimitReachesTheModelAndTheLogsCut(CapturedOutput output) {
+		start(listing("erring", Duration.ofSeconds(20), "error", String.valueOf(8 * MB)));
+		int logged = output.length();
+		ToolCallback fail = callbacks()[0];
+		assertThatExceptionOfType(ToolExecutionException.class).isThrownBy(() -> fail.call("{}"))
+			.satisfies((ex) -> assertThat(ex.getMessage().getBytes(StandardCharsets.UTF_8).length)
+				.as("bytes of the error the model reads")
+				.isLessThanOrEqualTo((int) MB + 200))
+			.withMessageEndingWith("x…[truncated: 8 MB error message, limit 1 MB]");
+		assertThatExceptionOfType(McpError.class).isThrownBy(() -> call("fail", Map.of()))
+			.satisfies((ex) -> assertThat(ex.getMessage().getBytes(StandardCharsets.UTF_8).length)
+				.as("bytes of the error an application's request gets")
+				.isLessThanOrEqualTo((int) MB + 200));
+		logger.info("two 8 MiB JSON-RPC errors logged " + (output.length() - logged) + " characters");
+		assertThat(output.length() - logged).as("characters logged for two 8 MiB errors").isLessThan((int) (3 * MB));
 	}
 
 	private ToolCallback[] callbacks() {

@@ -13,6 +13,16 @@ import java.util.stream.IntStream;
  * <li>{@code cycle}: the cursors go {@code a}, {@code b}, {@code a}, …;</li>
  * <li>{@code many <count> <perPage>}: that many tools, in pages of that size;</li>
  * <li>{@code tools <name>…}: the given tools in one page, duplicates included;</li>
+ * <li>{@code error <bytes> [secret]}: tool {@code fail}, which answers every call with a
+ * JSON-RPC error whose message is a forged log line, the secret and that many bytes
+ * more;</li>
+ * <li>{@code big-tools <bytes>}: tool {@code small}, tool {@code wordy} whose description
+ * is that many bytes and tool {@code schematic} whose input schema is as large;</li>
+ * <li>{@code fat-cursors <bytes> <pages>}: that many pages of one tool each, whose
+ * cursors are that many bytes long;</li>
+ * <li>{@code forging}: tool {@code poke}, which announces that the tools changed, and a
+ * tool listed twice whose name is a forged log line with the value of {@code API_TOKEN};
+ * every listing after the first answers a JSON-RPC error with such a line;</li>
  * <li>{@code prompts-only}: declares the prompts capability and not the tools one, and
  * answers {@code tools/list} with "method not found", as such servers do;</li>
  * <li>{@code resources-flood}: tools {@code flood}, which announces 1,000 times that its
@@ -33,10 +43,18 @@ public final class ListingMcpServer {
 			floodResources();
 			return;
 		}
+		if (args[0].equals("forging")) {
+			forgeLogLines();
+			return;
+		}
 		RawMcpServer.serve("listing", promptsOnly ? Map.of("prompts", Map.of()) : Map.of("tools", Map.of()),
 				(method, request) -> {
 					if (promptsOnly && method.startsWith("tools/")) {
 						return new RawMcpServer.Error(-32601, "Method not found: " + method);
+					}
+					if (args[0].equals("error") && method.equals("tools/call")) {
+						return new RawMcpServer.Error(-32603, "\n2026-12-01 ERROR forged "
+								+ ((args.length > 2) ? args[2] : "") + " " + "x".repeat(Integer.parseInt(args[1])));
 					}
 					return switch (method) {
 						case "tools/list" -> page(args, request.at("/params/cursor").asString(""));
@@ -45,6 +63,24 @@ public final class ListingMcpServer {
 						default -> Map.of();
 					};
 				});
+	}
+
+	private static void forgeLogLines() throws Exception {
+		String forged = "\n2026-12-01 ERROR forged " + System.getenv("API_TOKEN");
+		AtomicInteger listings = new AtomicInteger();
+		RawMcpServer.serve("forging", Map.of("tools", Map.of("listChanged", true)), (method, request) -> {
+			if (method.equals("tools/list")) {
+				return (listings.getAndIncrement() == 0)
+						? Map.of("tools", tools(List.of("poke", "evil" + forged, "evil" + forged)))
+						: new RawMcpServer.Error(-32603, "cannot list" + forged);
+			}
+			if (method.equals("tools/call")) {
+				return new RawMcpServer.AfterNotifications(
+						Map.of("content", List.of(Map.of("type", "text", "text", "poked"))),
+						"notifications/tools/list_changed", 1);
+			}
+			return Map.of();
+		});
 	}
 
 	private static void floodResources() throws Exception {
@@ -97,6 +133,23 @@ public final class ListingMcpServer {
 			}
 			case "tools" -> {
 				return Map.of("tools", tools(List.of(args).subList(1, args.length)));
+			}
+			case "error" -> {
+				return Map.of("tools", tools(List.of("fail")));
+			}
+			case "big-tools" -> {
+				String big = "y".repeat(Integer.parseInt(args[1]));
+				return Map.of("tools",
+						List.of(tools(List.of("small")).get(0),
+								Map.of("name", "wordy", "description", big, "inputSchema", Map.of("type", "object")),
+								Map.of("name", "schematic", "inputSchema", Map.of("type", "object", "properties",
+										Map.of("text", Map.of("type", "string", "description", big))))));
+			}
+			case "fat-cursors" -> {
+				int index = cursor.isEmpty() ? 0 : Integer.parseInt(cursor.substring(0, cursor.indexOf('-')));
+				Map<String, Object> page = Map.of("tools", tools(List.of("t" + index)));
+				return (index + 1 < Integer.parseInt(args[2])) ? Map.of("tools", page.get("tools"), "nextCursor",
+						(index + 1) + "-" + "c".repeat(Integer.parseInt(args[1]))) : page;
 			}
 			default -> throw new IllegalArgumentException("unknown mode " + args[0]);
 		}

@@ -39,4 +39,20 @@ class ServerTextTests {
 		assertThat(change.cause()).doesNotContain("\u001b", "\n").hasSize(500 + "… (truncated)".length());
 	}
 
+	@Test
+	void aLogLineQuotesLineBreaksAndEscapesEscapedAndIsCapped() {
+		assertThat(ServerText.forLog("tool\n2026-12-01 ERROR forged\r\u001b[31m\u202e"))
+			.isEqualTo("tool\\n2026-12-01 ERROR forged\\r\\u001b[31m\\u202e");
+		assertThat(ServerText.forLog(HOSTILE)).hasSize(ServerText.MAX_LOG_LENGTH + "… (truncated)".length())
+			.doesNotContain("\n", "\r", "\u001b");
+	}
+
+	@Test
+	void aTextForTheModelWithinTheLimitIsKeptAndACutOneIsNotCutAgain() {
+		assertThat(ServerText.forModel("short", "result")).isEqualTo("short");
+		String cut = ServerText.forModel("x".repeat(3 * ServerText.MAX_MODEL_BYTES), "error message");
+		assertThat(cut).endsWith("x…[truncated: 3 MB error message, limit 1 MB]");
+		assertThat(ServerText.forModel(cut, "error message")).isSameAs(cut);
+	}
+
 }

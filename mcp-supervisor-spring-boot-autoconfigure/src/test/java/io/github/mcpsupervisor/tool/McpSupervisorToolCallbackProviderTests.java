@@ -18,7 +18,9 @@ import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.VirtualScheduler;
+import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import org.junit.jupiter.api.Test;
 
@@ -195,6 +197,33 @@ class McpSupervisorToolCallbackProviderTests {
 			.havingCause()
 			.withMessageStartingWith("Error calling tool: ")
 			.withMessageEndingWith("…[truncated: 2 MB result, limit 1 MB]");
+	}
+
+	@Test
+	void aJsonRpcErrorLargerThanTheLimitIsCutAndMarked() {
+		startUp();
+		this.connector.last().onCall = (request) -> {
+			throw new McpError(new JSONRPCError(-32603, "é".repeat(1024 * 1024), null));
+		};
+		assertThatExceptionOfType(ToolExecutionException.class)
+			.isThrownBy(() -> this.provider.getToolCallbacks()[0].call("{}"))
+			.satisfies((ex) -> assertThat(ex.getMessage().getBytes(StandardCharsets.UTF_8).length)
+				.isLessThanOrEqualTo(SupervisedToolCallback.MAX_RESULT_BYTES + 128))
+			.havingCause()
+			.withMessageStartingWith("MCP server 'demo' rejected the call: éé")
+			.withMessageEndingWith("é…[truncated: 2 MB error message, limit 1 MB]");
+	}
+
+	@Test
+	void aFailureWhoseMessageIsLargerThanTheLimitIsCutAndMarked() {
+		startUp();
+		this.connector.last().onCall = (request) -> {
+			throw new IllegalStateException("x".repeat(3 * 1024 * 1024));
+		};
+		assertThatExceptionOfType(ToolExecutionException.class)
+			.isThrownBy(() -> this.provider.getToolCallbacks()[0].call("{}"))
+			.withMessageEndingWith("x…[truncated: 3 MB error message, limit 1 MB]")
+			.withRootCauseInstanceOf(IllegalStateException.class);
 	}
 
 	@Test

@@ -1,0 +1,158 @@
+package io.github.mcpsupervisor.transport;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+
+import io.github.mcpsupervisor.supervisor.ServerText;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCRequest;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+
+/**
+ * A transport that bounds the JSON-RPC errors of the server before the SDK's client sees
+ * them: the message is cut to {@value ServerText#MAX_MODEL_BYTES} bytes with a marker, as
+ * results are, put on one line and the secrets of the configuration masked in it, and
+ * {@code data} larger than {@value #MAX_DATA_CHARS} characters is replaced by a note. The
+ * client logs every error it is answered with and hands it to the caller (the model, an
+ * application) as an {@code McpError}: neither sees more than the bound, and the log line
+ * cannot be forged. A tool whose name has control characters or is longer than
+ * {@value #MAX_TOOL_NAME_LENGTH} characters is left out of the answers to
+ * {@code tools/list} with a warning: the client would log its name whole.
+ */
+final class BoundedAnswerTransport extends DelegatingClientTransport {
+
+	/**
+	 * The most characters (of its strings, keys and numbers) of the {@code data} of an
+	 * error that is kept: it is for programs, not for the model, and a few pages are
+	 * plenty.
+	 */
+	static final int MAX_DATA_CHARS = 64 * 1024;
+
+	/** The longest tool name kept, as the MCP specification asks of names. */
+	static final int MAX_TOOL_NAME_LENGTH = 128;
+
+	private static final Log logger = LogFactory.getLog(BoundedAnswerTransport.class);
+
+	private final String server;
+
+	private final UnaryOperator<String> redaction;
+
+	// the ids of the tools/list requests waiting for their answers
+	private final Set<Object> listings = ConcurrentHashMap.newKeySet();
+
+	BoundedAnswerTransport(McpClientTransport delegate, String server, UnaryOperator<String> redaction) {
+		super(delegate);
+		this.server = server;
+		this.redaction = redaction;
+	}
+
+	@Override
+	public Mono<Void> sendMessage(JSONRPCMessage message) {
+		if (message instanceof JSONRPCRequest request && McpSchema.METHOD_TOOLS_LIST.equals(request.method())) {
+			this.listings.add(request.id());
+		}
+		return this.delegate.sendMessage(message);
+	}
+
+	@Override
+	public Mono<Void> connect(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
+		return this.delegate.connect((message) -> handler.apply(message.map(this::bounded)));
+	}
+
+	JSONRPCMessage bounded(JSONRPCMessage message) {
+		if (!(message instanceof JSONRPCResponse response)) {
+			return message;
+		}
+		if (response.id() != null && this.listings.remove(response.id()) && response.error() == null) {
+			return withUsableToolNames(response);
+		}
+		if (response.error() == null) {
+			return message;
+		}
+		JSONRPCError error = response.error();
+		String text = (error.message() != null) ? error.message() : "";
+		String cut = ServerText.forModel(text, "error message");
+		cut = this.redaction.apply(ServerText.singleLine(cut));
+		long dataChars = chars(error.data(), 0);
+		if (cut.equals(text) && dataChars <= MAX_DATA_CHARS) {
+			return message;
+		}
+		Object data = (dataChars <= MAX_DATA_CHARS) ? error.data()
+				: "[error data left out: more than " + MAX_DATA_CHARS + " characters]";
+		return new JSONRPCResponse(response.jsonrpc(), response.id(), null, new JSONRPCError(error.code(), cut, data));
+	}
+
+	private JSONRPCResponse withUsableToolNames(JSONRPCResponse response) {
+		if (!(response.result() instanceof Map<?, ?> result) || !(result.get("tools") instanceof List<?> tools)) {
+			return response;
+		}
+		List<Object> usable = new ArrayList<>(tools.size());
+		for (Object tool : tools) {
+			Object name = (tool instanceof Map<?, ?> definition) ? definition.get("name") : null;
+			String unusable = (name instanceof String text) ? unusable(text) : null;
+			if (unusable == null) {
+				usable.add(tool);
+			}
+			else {
+				logger.warn("MCP server '" + this.server + "': tool '"
+						+ ServerText.forLog(this.redaction.apply((String) name)) + "' is left out: " + unusable);
+			}
+		}
+		if (usable.size() == tools.size()) {
+			return response;
+		}
+		Map<Object, Object> replaced = new LinkedHashMap<>(result);
+		replaced.put("tools", usable);
+		return new JSONRPCResponse(response.jsonrpc(), response.id(), replaced, null);
+	}
+
+	private static @Nullable String unusable(String name) {
+		if (name.length() > MAX_TOOL_NAME_LENGTH) {
+			return "its name is " + name.length() + " characters long (limit " + MAX_TOOL_NAME_LENGTH + ")";
+		}
+		return ServerText.singleLine(name).equals(name) ? null : "its name has control characters";
+	}
+
+	// The characters of a JSON value, counted until they exceed the limit.
+	private static long chars(@Nullable Object value, long counted) {
+		if (counted > MAX_DATA_CHARS || value == null) {
+			return counted;
+		}
+		if (value instanceof Map<?, ?> map) {
+			long total = counted;
+			for (Map.Entry<?, ?> entry : map.entrySet()) {
+				total = chars(entry.getValue(), chars(entry.getKey(), total));
+				if (total > MAX_DATA_CHARS) {
+					break;
+				}
+			}
+			return total;
+		}
+		if (value instanceof Collection<?> collection) {
+			long total = counted;
+			for (Object item : collection) {
+				total = chars(item, total);
+				if (total > MAX_DATA_CHARS) {
+					break;
+				}
+			}
+			return total;
+		}
+		return counted + String.valueOf(value).length();
+	}
+
+}
