@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
@@ -14,6 +15,7 @@ import io.github.mcpsupervisor.supervisor.ServerText;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCNotification;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCRequest;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
@@ -31,7 +33,9 @@ import reactor.core.publisher.Mono;
  * application) as an {@code McpError}: neither sees more than the bound, and the log line
  * cannot be forged. A tool whose name has control characters or is longer than
  * {@value #MAX_TOOL_NAME_LENGTH} characters is left out of the answers to
- * {@code tools/list} with a warning: the client would log its name whole.
+ * {@code tools/list} with a warning: the client would log its name whole. A notification
+ * the client has no handler for is dropped here, counted at DEBUG: the client would log
+ * each one whole at WARN.
  */
 final class BoundedAnswerTransport extends DelegatingClientTransport {
 
@@ -45,7 +49,15 @@ final class BoundedAnswerTransport extends DelegatingClientTransport {
 	/** The longest tool name kept, as the MCP specification asks of names. */
 	static final int MAX_TOOL_NAME_LENGTH = 128;
 
+	/** The notifications of servers that the SDK's client handles. */
+	static final Set<String> HANDLED_NOTIFICATIONS = Set.of(McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED,
+			McpSchema.METHOD_NOTIFICATION_RESOURCES_LIST_CHANGED, McpSchema.METHOD_NOTIFICATION_RESOURCES_UPDATED,
+			McpSchema.METHOD_NOTIFICATION_PROMPTS_LIST_CHANGED, McpSchema.METHOD_NOTIFICATION_MESSAGE,
+			McpSchema.METHOD_NOTIFICATION_PROGRESS, McpSchema.METHOD_NOTIFICATION_ELICITATION_COMPLETE);
+
 	private static final Log logger = LogFactory.getLog(BoundedAnswerTransport.class);
+
+	private final AtomicLong unhandled = new AtomicLong();
 
 	private final String server;
 
@@ -70,7 +82,21 @@ final class BoundedAnswerTransport extends DelegatingClientTransport {
 
 	@Override
 	public Mono<Void> connect(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
-		return this.delegate.connect((message) -> handler.apply(message.map(this::bounded)));
+		return this.delegate.connect((message) -> handler.apply(message.filter(this::handled).map(this::bounded)));
+	}
+
+	private boolean handled(JSONRPCMessage message) {
+		if (!(message instanceof JSONRPCNotification notification)
+				|| HANDLED_NOTIFICATIONS.contains(notification.method())) {
+			return true;
+		}
+		long count = this.unhandled.incrementAndGet();
+		if (logger.isDebugEnabled() && ProcessStdioTransport.isPowerOfTen(count)) {
+			logger.debug("MCP server '" + this.server + "': ignored " + count
+					+ " notification(s) the client does not handle so far, the last one '"
+					+ ServerText.forLog(this.redaction.apply(notification.method())) + "'");
+		}
+		return false;
 	}
 
 	JSONRPCMessage bounded(JSONRPCMessage message) {

@@ -220,7 +220,8 @@ class HostileServerTests {
 		assertThat(output).contains("tool 'evil\\n2026-12-01 ERROR forged ******' is left out: its name has control")
 			.contains("cannot list 2026-12-01 ERROR forged ******")
 			.doesNotContain("\n2026-12-01 ERROR forged")
-			.doesNotContain("tok-8f3a9c2e71");
+			.doesNotContain("tok-8f3a9c2e71")
+			.doesNotContain("x".repeat(64 * 1024));
 	}
 
 	@Test

@@ -75,9 +75,13 @@ public final class ListingMcpServer {
 						: new RawMcpServer.Error(-32603, "cannot list" + forged);
 			}
 			if (method.equals("tools/call")) {
-				return new RawMcpServer.AfterNotifications(
+				// a notification the client has no handler for, its method and params
+				// forged, before the announcement
+				Map<String, Object> unknown = Map.of("method", "notifications/unknown" + forged, "params",
+						Map.of("padding", "x".repeat(1024 * 1024) + forged));
+				return new RawMcpServer.AfterMessages(
 						Map.of("content", List.of(Map.of("type", "text", "text", "poked"))),
-						"notifications/tools/list_changed", 1);
+						List.of(unknown, Map.of("method", "notifications/tools/list_changed")));
 			}
 			return Map.of();
 		});
