@@ -35,12 +35,15 @@ import org.jspecify.annotations.Nullable;
  * @param reconnect how a lost server is reconnected
  * @param call how tool calls behave around outages
  * @param healthCheck the liveness probe
+ * @param inheritEnv the variables of the application's environment that a stdio server
+ * inherits besides those every process needs
  * @since 0.1.0
  */
 public record McpServerSettings(String name, McpTransportType transport, @Nullable String command, List<String> args,
 		Map<String, String> env, @Nullable Path workingDirectory, @Nullable URI url, Map<String, String> headers,
 		List<URI> roots, Duration requestTimeout, Duration initializationTimeout, Duration terminationGracePeriod,
-		boolean failOnStartupError, boolean required, Reconnect reconnect, Call call, HealthCheck healthCheck) {
+		boolean failOnStartupError, boolean required, Reconnect reconnect, Call call, HealthCheck healthCheck,
+		List<String> inheritEnv) {
 
 	/**
 	 * Returns how to reach this server over Streamable HTTP.
@@ -57,7 +60,8 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 	 */
 	public StdioServerDefinition toStdioDefinition() {
 		return new StdioServerDefinition(this.name, String.valueOf(this.command), this.args, this.env,
-				this.workingDirectory, this.requestTimeout, this.initializationTimeout, this.terminationGracePeriod);
+				this.workingDirectory, this.requestTimeout, this.initializationTimeout, this.terminationGracePeriod,
+				this.inheritEnv);
 	}
 
 }

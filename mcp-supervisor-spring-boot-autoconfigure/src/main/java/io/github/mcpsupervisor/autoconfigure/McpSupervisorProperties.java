@@ -53,6 +53,14 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	/** The rule of a server's name. */
 	static final String NAME = "[A-Za-z0-9_-]{1,32}";
 
+	/** The rule of an entry of inherit-env: a variable's name, '*' standing for any. */
+	static final String INHERITED_VARIABLE = "[A-Za-z0-9_.()*-]+";
+
+	/** Why an entry of inherit-env breaks the rule. */
+	static final String INHERITED_VARIABLE_MESSAGE = "must be the name of an environment variable (letters, digits,"
+			+ " '_', '.', '-', '(' and ')'), a pattern in which '*' stands for any characters (e.g. AWS_*),"
+			+ " or '*' for all";
+
 	/**
 	 * Returns the enabled servers with the settings they have once the defaults are
 	 * applied, in the order of their names.
@@ -85,6 +93,12 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @param reconnect How a lost server is reconnected
 	 * @param call How tool calls behave around outages
 	 * @param healthCheck The liveness probe of a connected server
+	 * @param inheritEnv Variables of the application's environment that a stdio server
+	 * inherits besides HOME, LOGNAME, PATH, SHELL, TERM, USER, TMPDIR, LANG and LC_*
+	 * (Windows: APPDATA, HOMEDRIVE, HOMEPATH, LOCALAPPDATA, PATH, PROCESSOR_ARCHITECTURE,
+	 * SYSTEMDRIVE, SYSTEMROOT, TEMP, TMP, USERNAME, USERPROFILE, PROGRAMFILES, COMSPEC,
+	 * PATHEXT): names, patterns in which '*' stands for any characters (e.g. AWS_*), or
+	 * '*' for the whole environment
 	 */
 	public record Defaults(
 			@DefaultValue("20s") @DurationMin(nanos = 1, message = "must be positive") Duration requestTimeout,
@@ -92,7 +106,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@DefaultValue("2s") @DurationMin(nanos = 1, message = "must be positive") Duration terminationGracePeriod,
 			@DefaultValue("false") boolean failOnStartupError, @DefaultValue("false") boolean required,
 			@DefaultValue @Valid Reconnect reconnect, @DefaultValue @Valid Call call,
-			@DefaultValue @Valid HealthCheck healthCheck) {
+			@DefaultValue @Valid HealthCheck healthCheck, @DefaultValue List<@Pattern(regexp = INHERITED_VARIABLE,
+					message = INHERITED_VARIABLE_MESSAGE) String> inheritEnv) {
 
 	}
 
@@ -105,7 +120,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * 'streamable-http'
 	 * @param command The executable that starts a stdio server (required for stdio)
 	 * @param args The arguments of the command
-	 * @param env Environment variables added to those the application inherits
+	 * @param env Environment variables of the server, added to those it inherits (see
+	 * inherit-env)
 	 * @param workingDirectory Working directory of the server process (must exist);
 	 * default the application's
 	 * @param url The MCP endpoint of a streamable-http server, an absolute http or https
@@ -128,6 +144,10 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @param reconnect How a lost server is reconnected; each value not set is inherited
 	 * @param call How tool calls behave around outages; each value not set is inherited
 	 * @param healthCheck The liveness probe; each value not set is inherited
+	 * @param inheritEnv Variables of the application's environment that this stdio server
+	 * inherits besides those every process needs: names, patterns in which '*' stands for
+	 * any characters (e.g. AWS_*), or '*' for the whole environment; replaces
+	 * mcp.defaults.inherit-env when set
 	 */
 	@ValidServer
 	public record Server(@DefaultValue("true") boolean enabled, @DefaultValue("stdio") McpTransportType transport,
@@ -139,7 +159,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration terminationGracePeriod,
 			@Nullable Boolean failOnStartupError, @Nullable Boolean required,
 			@DefaultValue @Valid ReconnectOverrides reconnect, @DefaultValue @Valid CallOverrides call,
-			@DefaultValue @Valid HealthCheckOverrides healthCheck) {
+			@DefaultValue @Valid HealthCheckOverrides healthCheck, @Nullable List<@Pattern(regexp = INHERITED_VARIABLE,
+					message = INHERITED_VARIABLE_MESSAGE) String> inheritEnv) {
 
 		McpServerSettings resolve(String name, Defaults defaults) {
 			return new McpServerSettings(name, this.transport, this.command, this.args, this.env, this.workingDirectory,
@@ -148,7 +169,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 					or(this.terminationGracePeriod, defaults.terminationGracePeriod()),
 					or(this.failOnStartupError, defaults.failOnStartupError()), or(this.required, defaults.required()),
 					this.reconnect.over(defaults.reconnect()), this.call.over(defaults.call()),
-					this.healthCheck.over(defaults.healthCheck()));
+					this.healthCheck.over(defaults.healthCheck()), or(this.inheritEnv, defaults.inheritEnv()));
 		}
 
 	}

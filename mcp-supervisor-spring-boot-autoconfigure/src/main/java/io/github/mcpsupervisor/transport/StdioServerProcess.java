@@ -91,7 +91,9 @@ final class StdioServerProcess {
 	static StdioServerProcess start(StdioServerDefinition definition, String label) throws IOException {
 		Launch launch = ProcessTree.launch(definition.commandLine(), definition.workingDirectory());
 		ProcessBuilder builder = new ProcessBuilder(launch.commandLine());
-		builder.environment().putAll(definition.env());
+		// never the application's whole environment: it holds the application's secrets
+		builder.environment().clear();
+		builder.environment().putAll(definition.environment());
 		if (definition.workingDirectory() != null) {
 			builder.directory(definition.workingDirectory().toFile());
 		}
