@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -173,11 +174,23 @@ final class StdioServerProcess {
 		Set<ProcessHandle> all = members();
 		all.stream().filter(this::isRunning).forEach(ProcessHandle::destroy);
 		awaitGone(all, grace);
-		// whatever the group started meanwhile is killed too
-		all.addAll(members());
-		all.stream().filter(this::isRunning).forEach(ProcessHandle::destroyForcibly);
-		awaitGone(all, KILL_CONFIRMATION);
-		return all.stream().noneMatch(this::isRunning);
+		// Whatever the group started meanwhile is killed too, until a scan of the group
+		// finds none running: a member forked after a scan, by one not yet killed, is
+		// found by the next one. Only a process that runs can fork, so a scan that finds
+		// none is final.
+		long deadline = System.nanoTime() + KILL_CONFIRMATION.toNanos();
+		while (true) {
+			all.addAll(members());
+			List<ProcessHandle> running = all.stream().filter(this::isRunning).toList();
+			if (running.isEmpty()) {
+				return true;
+			}
+			if (System.nanoTime() >= deadline) {
+				return false;
+			}
+			running.forEach(ProcessHandle::destroyForcibly);
+			awaitGone(all, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+		}
 	}
 
 	// The server process itself is the JVM's child, which the JDK reaps: it is gone once
