@@ -41,6 +41,10 @@ import org.springframework.validation.annotation.Validated;
  * handlers the application writes: 'sync' (McpClientCustomizer&lt;McpClient.SyncSpec&gt;,
  * handlers returning values) or 'async' (McpClientCustomizer&lt;McpClient.AsyncSpec&gt;,
  * handlers returning Mono), as spring.ai.mcp.client.type chooses for Spring AI's clients
+ * @param runtimeDirectory Directory where the processes of the stdio servers are recorded
+ * while they run, so that the next start of the application terminates those that
+ * outlived it (a JVM killed with SIGKILL); default a directory per user, application name
+ * and working directory under java.io.tmpdir
  */
 @ConfigurationProperties(prefix = "mcp", ignoreUnknownFields = false)
 @Validated
@@ -48,7 +52,8 @@ import org.springframework.validation.annotation.Validated;
 public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @DefaultValue @Valid Defaults defaults,
 		@DefaultValue Map<@Pattern(regexp = NAME,
 				message = "must be 1 to 32 letters, digits, '_' or '-'") String, @Valid Server> servers,
-		@DefaultValue List<String> serversConfiguration, @DefaultValue("sync") McpClientType clientType) {
+		@DefaultValue List<String> serversConfiguration, @DefaultValue("sync") McpClientType clientType,
+		@Nullable Path runtimeDirectory) {
 
 	/** The rule of a server's name. */
 	static final String NAME = "[A-Za-z0-9_-]{1,32}";

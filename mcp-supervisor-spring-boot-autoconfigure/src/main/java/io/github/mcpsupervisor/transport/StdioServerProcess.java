@@ -67,7 +67,12 @@ final class StdioServerProcess {
 	/** Masks the configuration's secrets in what the server writes. */
 	private final UnaryOperator<String> redaction;
 
-	private StdioServerProcess(Process process, String label, boolean ownGroup, UnaryOperator<String> redaction) {
+	/** Where the process is recorded until its tree is confirmed gone. */
+	private final ProcessRecords records;
+
+	private StdioServerProcess(Process process, String label, boolean ownGroup, UnaryOperator<String> redaction,
+			ProcessRecords records) {
+		this.records = records;
 		this.redaction = redaction;
 		this.process = process;
 		this.label = label;
@@ -90,6 +95,19 @@ final class StdioServerProcess {
 	 * @throws IOException if the process cannot be started
 	 */
 	static StdioServerProcess start(StdioServerDefinition definition, String label) throws IOException {
+		return start(definition, label, ProcessRecords.none());
+	}
+
+	/**
+	 * Spawns the server, records it, and starts draining its stderr.
+	 * @param definition the server
+	 * @param label names the server in log lines
+	 * @param records where the process is recorded until its tree is confirmed gone
+	 * @return the running process
+	 * @throws IOException if the process cannot be started
+	 */
+	static StdioServerProcess start(StdioServerDefinition definition, String label, ProcessRecords records)
+			throws IOException {
 		Launch launch = ProcessTree.launch(definition.commandLine(), definition.workingDirectory());
 		ProcessBuilder builder = new ProcessBuilder(launch.commandLine());
 		// never the application's whole environment: it holds the application's secrets
@@ -98,7 +116,9 @@ final class StdioServerProcess {
 		if (definition.workingDirectory() != null) {
 			builder.directory(definition.workingDirectory().toFile());
 		}
-		return new StdioServerProcess(builder.start(), label, launch.ownGroup(), definition::redact);
+		Process process = builder.start();
+		records.add(process, launch.ownGroup(), definition.commandLine());
+		return new StdioServerProcess(process, label, launch.ownGroup(), definition::redact, records);
 	}
 
 	long pid() {
@@ -162,6 +182,9 @@ final class StdioServerProcess {
 	synchronized boolean terminate(Duration grace) {
 		if (!this.terminated) {
 			this.terminated = terminateTree(grace);
+			if (this.terminated) {
+				this.records.remove(this.process.pid());
+			}
 		}
 		return this.terminated;
 	}
