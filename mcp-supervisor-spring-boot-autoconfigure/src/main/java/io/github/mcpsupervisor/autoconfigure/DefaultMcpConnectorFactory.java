@@ -2,12 +2,14 @@ package io.github.mcpsupervisor.autoconfigure;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 
 import io.github.mcpsupervisor.client.McpClientFactory;
 import io.github.mcpsupervisor.client.McpServerSessions;
 import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.transport.HttpTransportCustomizer;
+import io.github.mcpsupervisor.transport.ProcessRecords;
 import io.github.mcpsupervisor.transport.SharedHttpClient;
 import io.github.mcpsupervisor.transport.StdioConnector;
 import io.github.mcpsupervisor.transport.StreamableHttpConnector;
@@ -36,8 +38,20 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 	// HTTP threads
 	private @Nullable SharedHttpClient httpClient;
 
+	private final Supplier<ProcessRecords> openRecords;
+
+	// opened with the first stdio server: earlier runs' servers are terminated before
+	// its first spawn
+	private @Nullable ProcessRecords records;
+
 	DefaultMcpConnectorFactory(SupervisorScheduler scheduler, McpClientFactory clientFactory,
 			McpServerSessions sessions, HttpTransportCustomizer httpCustomizer) {
+		this(scheduler, clientFactory, sessions, httpCustomizer, ProcessRecords::none);
+	}
+
+	DefaultMcpConnectorFactory(SupervisorScheduler scheduler, McpClientFactory clientFactory,
+			McpServerSessions sessions, HttpTransportCustomizer httpCustomizer, Supplier<ProcessRecords> openRecords) {
+		this.openRecords = openRecords;
 		this.scheduler = scheduler;
 		this.clientFactory = clientFactory;
 		this.sessions = sessions;
@@ -48,7 +62,7 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 	public McpConnector create(McpServerSettings server) {
 		return switch (server.transport()) {
 			case STDIO -> new StdioConnector(server.toStdioDefinition(), this.scheduler::execute, this.clientFactory,
-					this.sessions.session(server.name()));
+					this.sessions.session(server.name()), records());
 			case STREAMABLE_HTTP -> {
 				StreamableHttpConnector connector = new StreamableHttpConnector(server.toHttpDefinition(),
 						this.clientFactory, this.sessions.session(server.name()), this.httpCustomizer, httpClient());
@@ -56,6 +70,15 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 				yield connector;
 			}
 		};
+	}
+
+	private synchronized ProcessRecords records() {
+		ProcessRecords current = this.records;
+		if (current == null) {
+			current = this.openRecords.get();
+			this.records = current;
+		}
+		return current;
 	}
 
 	private synchronized SharedHttpClient httpClient() {

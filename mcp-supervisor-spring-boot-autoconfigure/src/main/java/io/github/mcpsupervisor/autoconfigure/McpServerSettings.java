@@ -37,13 +37,15 @@ import org.jspecify.annotations.Nullable;
  * @param call how tool calls behave around outages
  * @param healthCheck the liveness probe
  * @param sampling the bounds of the server's sampling requests
+ * @param inheritEnv the variables of the application's environment that a stdio server
+ * inherits besides those every process needs
  * @since 0.1.0
  */
 public record McpServerSettings(String name, McpTransportType transport, @Nullable String command, List<String> args,
 		Map<String, String> env, @Nullable Path workingDirectory, @Nullable URI url, Map<String, String> headers,
 		List<URI> roots, Duration requestTimeout, Duration initializationTimeout, Duration terminationGracePeriod,
 		boolean failOnStartupError, boolean required, Reconnect reconnect, Call call, HealthCheck healthCheck,
-		Sampling sampling) {
+		Sampling sampling, List<String> inheritEnv) {
 
 	/**
 	 * Returns how to reach this server over Streamable HTTP.
@@ -60,7 +62,8 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 	 */
 	public StdioServerDefinition toStdioDefinition() {
 		return new StdioServerDefinition(this.name, String.valueOf(this.command), this.args, this.env,
-				this.workingDirectory, this.requestTimeout, this.initializationTimeout, this.terminationGracePeriod);
+				this.workingDirectory, this.requestTimeout, this.initializationTimeout, this.terminationGracePeriod,
+				this.inheritEnv);
 	}
 
 }

@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.autoconfigure;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +22,7 @@ import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import io.github.mcpsupervisor.tool.ToolCallObserver;
 import io.github.mcpsupervisor.transport.HttpTransportCustomizer;
+import io.github.mcpsupervisor.transport.ProcessRecords;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
@@ -141,7 +143,8 @@ public final class McpSupervisorAutoConfiguration {
 	McpConnectorFactory mcpConnectorFactory(SupervisorScheduler scheduler, McpClientFactory clientFactory,
 			McpServerSessions sessions, ObjectProvider<McpSyncHttpClientRequestCustomizer> syncRequestCustomizers,
 			ObjectProvider<McpAsyncHttpClientRequestCustomizer> asyncRequestCustomizers,
-			ObjectProvider<McpClientCustomizer<HttpClientStreamableHttpTransport.Builder>> transportCustomizers) {
+			ObjectProvider<McpClientCustomizer<HttpClientStreamableHttpTransport.Builder>> transportCustomizers,
+			McpSupervisorProperties properties, Environment environment) {
 		// as Spring AI orders them: sync request customizers, then async ones
 		List<McpAsyncHttpClientRequestCustomizer> requestCustomizers = new ArrayList<>();
 		syncRequestCustomizers.orderedStream()
@@ -152,8 +155,10 @@ public final class McpSupervisorAutoConfiguration {
 			.orderedStream().<BiConsumer<String, HttpClientStreamableHttpTransport
 					.Builder>>map((customizer) -> customizer::customize)
 			.toList();
+		Path runtimeDirectory = (properties.runtimeDirectory() != null) ? properties.runtimeDirectory()
+				: ProcessRecords.defaultDirectory(environment.getProperty("spring.application.name", "application"));
 		return new DefaultMcpConnectorFactory(scheduler, clientFactory, sessions,
-				new HttpTransportCustomizer(requestCustomizers, builders));
+				new HttpTransportCustomizer(requestCustomizers, builders), () -> ProcessRecords.open(runtimeDirectory));
 	}
 
 	@Bean

@@ -42,6 +42,10 @@ import org.springframework.validation.annotation.Validated;
  * handlers the application writes: 'sync' (McpClientCustomizer&lt;McpClient.SyncSpec&gt;,
  * handlers returning values) or 'async' (McpClientCustomizer&lt;McpClient.AsyncSpec&gt;,
  * handlers returning Mono), as spring.ai.mcp.client.type chooses for Spring AI's clients
+ * @param runtimeDirectory Directory where the processes of the stdio servers are recorded
+ * while they run, so that the next start of the application terminates those that
+ * outlived it (a JVM killed with SIGKILL); default a directory per user, application name
+ * and working directory under java.io.tmpdir
  */
 @ConfigurationProperties(prefix = "mcp", ignoreUnknownFields = false)
 @Validated
@@ -49,10 +53,19 @@ import org.springframework.validation.annotation.Validated;
 public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @DefaultValue @Valid Defaults defaults,
 		@DefaultValue Map<@Pattern(regexp = NAME,
 				message = "must be 1 to 32 letters, digits, '_' or '-'") String, @Valid Server> servers,
-		@DefaultValue List<String> serversConfiguration, @DefaultValue("sync") McpClientType clientType) {
+		@DefaultValue List<String> serversConfiguration, @DefaultValue("sync") McpClientType clientType,
+		@Nullable Path runtimeDirectory) {
 
 	/** The rule of a server's name. */
 	static final String NAME = "[A-Za-z0-9_-]{1,32}";
+
+	/** The rule of an entry of inherit-env: a variable's name, '*' standing for any. */
+	static final String INHERITED_VARIABLE = "[A-Za-z0-9_.()*-]+";
+
+	/** Why an entry of inherit-env breaks the rule. */
+	static final String INHERITED_VARIABLE_MESSAGE = "must be the name of an environment variable (letters, digits,"
+			+ " '_', '.', '-', '(' and ')'), a pattern in which '*' stands for any characters (e.g. AWS_*),"
+			+ " or '*' for all";
 
 	/**
 	 * Returns the enabled servers with the settings they have once the defaults are
@@ -87,6 +100,12 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @param call How tool calls behave around outages
 	 * @param healthCheck The liveness probe of a connected server
 	 * @param sampling The bounds of each server's sampling requests
+	 * @param inheritEnv Variables of the application's environment that a stdio server
+	 * inherits besides HOME, LOGNAME, PATH, SHELL, TERM, USER, TMPDIR, LANG and LC_*
+	 * (Windows: APPDATA, HOMEDRIVE, HOMEPATH, LOCALAPPDATA, PATH, PROCESSOR_ARCHITECTURE,
+	 * SYSTEMDRIVE, SYSTEMROOT, TEMP, TMP, USERNAME, USERPROFILE, PROGRAMFILES, COMSPEC,
+	 * PATHEXT): names, patterns in which '*' stands for any characters (e.g. AWS_*), or
+	 * '*' for the whole environment
 	 */
 	public record Defaults(
 			@DefaultValue("20s") @DurationMin(nanos = 1, message = "must be positive") Duration requestTimeout,
@@ -94,7 +113,9 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@DefaultValue("2s") @DurationMin(nanos = 1, message = "must be positive") Duration terminationGracePeriod,
 			@DefaultValue("false") boolean failOnStartupError, @DefaultValue("false") boolean required,
 			@DefaultValue @Valid Reconnect reconnect, @DefaultValue @Valid Call call,
-			@DefaultValue @Valid HealthCheck healthCheck, @DefaultValue @Valid Sampling sampling) {
+			@DefaultValue @Valid HealthCheck healthCheck, @DefaultValue @Valid Sampling sampling,
+			@DefaultValue List<@Pattern(regexp = INHERITED_VARIABLE,
+					message = INHERITED_VARIABLE_MESSAGE) String> inheritEnv) {
 
 	}
 
@@ -107,7 +128,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * 'streamable-http'
 	 * @param command The executable that starts a stdio server (required for stdio)
 	 * @param args The arguments of the command
-	 * @param env Environment variables added to those the application inherits
+	 * @param env Environment variables of the server, added to those it inherits (see
+	 * inherit-env)
 	 * @param workingDirectory Working directory of the server process (must exist);
 	 * default the application's
 	 * @param url The MCP endpoint of a streamable-http server, an absolute http or https
@@ -132,6 +154,10 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @param healthCheck The liveness probe; each value not set is inherited
 	 * @param sampling The bounds of the server's sampling requests; each value not set is
 	 * inherited
+	 * @param inheritEnv Variables of the application's environment that this stdio server
+	 * inherits besides those every process needs: names, patterns in which '*' stands for
+	 * any characters (e.g. AWS_*), or '*' for the whole environment; replaces
+	 * mcp.defaults.inherit-env when set
 	 */
 	@ValidServer
 	public record Server(@DefaultValue("true") boolean enabled, @DefaultValue("stdio") McpTransportType transport,
@@ -143,7 +169,9 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration terminationGracePeriod,
 			@Nullable Boolean failOnStartupError, @Nullable Boolean required,
 			@DefaultValue @Valid ReconnectOverrides reconnect, @DefaultValue @Valid CallOverrides call,
-			@DefaultValue @Valid HealthCheckOverrides healthCheck, @DefaultValue @Valid SamplingOverrides sampling) {
+			@DefaultValue @Valid HealthCheckOverrides healthCheck, @DefaultValue @Valid SamplingOverrides sampling,
+			@Nullable List<@Pattern(regexp = INHERITED_VARIABLE,
+					message = INHERITED_VARIABLE_MESSAGE) String> inheritEnv) {
 
 		McpServerSettings resolve(String name, Defaults defaults) {
 			return new McpServerSettings(name, this.transport, this.command, this.args, this.env, this.workingDirectory,
@@ -152,7 +180,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 					or(this.terminationGracePeriod, defaults.terminationGracePeriod()),
 					or(this.failOnStartupError, defaults.failOnStartupError()), or(this.required, defaults.required()),
 					this.reconnect.over(defaults.reconnect()), this.call.over(defaults.call()),
-					this.healthCheck.over(defaults.healthCheck()), this.sampling.over(defaults.sampling()));
+					this.healthCheck.over(defaults.healthCheck()), this.sampling.over(defaults.sampling()),
+					or(this.inheritEnv, defaults.inheritEnv()));
 		}
 
 	}

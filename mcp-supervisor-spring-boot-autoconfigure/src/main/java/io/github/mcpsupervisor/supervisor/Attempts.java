@@ -128,10 +128,10 @@ final class Attempts {
 
 	private void succeeded(McpConnection connection) {
 		boolean stopped = this.lock.locked(() -> {
-			this.state.connecting = null;
-			if (this.state.state == McpServerState.STOPPED) {
+			if (!isCurrentAttempt(connection)) {
 				return true;
 			}
+			this.state.connecting = null;
 			Generation generation = new Generation(connection, this.state.now());
 			this.state.live = generation;
 			this.state.current = connection;
@@ -169,15 +169,23 @@ final class Attempts {
 
 	private void failed(McpConnection connection, McpConnectException ex) {
 		this.lock.locked(() -> {
-			this.state.connecting = null;
-			if (this.state.state == McpServerState.STOPPED) {
-				return;
-			}
+			boolean current = isCurrentAttempt(connection);
 			if (ex.getKind() == Kind.NOT_CONFIRMED_DEAD) {
+				// even a stopped attempt's tree is checked again before the next launch
 				this.state.unconfirmed = connection;
 			}
+			if (!current) {
+				return;
+			}
+			this.state.connecting = null;
 			onFailure(connection.generation(), connection.stderrTail(), ex);
 		});
+	}
+
+	// Under the lock. An attempt that a stop left behind belongs to no later start: a
+	// start that follows the stop must neither adopt it nor count its failure.
+	private boolean isCurrentAttempt(McpConnection connection) {
+		return this.state.connecting == connection && this.state.state != McpServerState.STOPPED;
 	}
 
 	// Under the lock: a failed attempt, and what follows it.

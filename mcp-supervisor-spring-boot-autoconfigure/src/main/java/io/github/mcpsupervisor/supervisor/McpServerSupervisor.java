@@ -206,6 +206,8 @@ public final class McpServerSupervisor {
 			s.cancelPendingAttempt();
 			McpConnection live = (s.live != null) ? s.retire() : null;
 			McpConnection connecting = s.connecting;
+			// the attempt is the stop's now: a later start never adopts it
+			s.connecting = null;
 			McpConnection unconfirmed = s.unconfirmed;
 			s.connectWhenIdle = false;
 			s.transition(McpServerState.STOPPED, "stop", null);

@@ -155,7 +155,18 @@ final class Retirements {
 		if (wasLive) {
 			closeQuietly(connection);
 		}
-		this.work.track(() -> terminateQuietly(connection));
+		this.work.track(() -> {
+			boolean confirmed = terminateQuietly(connection);
+			this.lock.locked(() -> {
+				if (!confirmed) {
+					// a later start checks it again before it launches
+					this.state.unconfirmed = connection;
+				}
+				else if (this.state.unconfirmed == connection) {
+					this.state.unconfirmed = null;
+				}
+			});
+		});
 	}
 
 	void discard(McpConnection connection) {

@@ -18,8 +18,8 @@ import org.jspecify.annotations.Nullable;
  * ever blocking on a stream: each is read as far as it has bytes, every few milliseconds,
  * and once more at once when its process has exited. A server holds no thread of its own
  * for its stderr. A stream that still has bytes after a round is read again right away,
- * after the others: a flood is read at the speed it comes, and cannot starve the other
- * servers.
+ * after the others and after whatever else waits for the thread (a server started
+ * meanwhile): a flood is read at the speed it comes, and cannot starve the other servers.
  */
 final class StderrPump {
 
@@ -74,20 +74,25 @@ final class StderrPump {
 		return drain;
 	}
 
+	// One pass over every stream. A stream with more bytes gets the next pass queued
+	// behind what waits for the thread (a new server's drain, an exited one's finish):
+	// a flood is read at the speed it comes and never holds the thread from them.
 	private void round() {
-		boolean more = true;
-		while (more) {
-			more = false;
-			for (Iterator<Drain> iterator = this.drains.iterator(); iterator.hasNext();) {
-				Drain drain = iterator.next();
-				int read = drain.read(BYTES_PER_ROUND);
-				if (read < 0) {
-					iterator.remove();
-				}
-				more |= read >= BYTES_PER_ROUND;
+		boolean more = false;
+		for (Iterator<Drain> iterator = this.drains.iterator(); iterator.hasNext();) {
+			Drain drain = iterator.next();
+			int read = drain.read(BYTES_PER_ROUND);
+			if (read < 0) {
+				iterator.remove();
 			}
+			more |= read >= BYTES_PER_ROUND;
 		}
-		stopWhenIdle();
+		if (more) {
+			this.thread.execute(this::round);
+		}
+		else {
+			stopWhenIdle();
+		}
 	}
 
 	private void finish(Drain drain) {

@@ -44,9 +44,17 @@ final class StdioConnection extends ClientConnection {
 
 	private volatile boolean terminateRequested;
 
+	private final ProcessRecords records;
+
 	StdioConnection(StdioServerDefinition definition, int generation, ClientSetup setup, Executor executor,
 			McpJsonMapper jsonMapper) {
+		this(definition, generation, setup, executor, jsonMapper, ProcessRecords.none());
+	}
+
+	StdioConnection(StdioServerDefinition definition, int generation, ClientSetup setup, Executor executor,
+			McpJsonMapper jsonMapper, ProcessRecords records) {
 		super(definition.name(), generation, definition.requestTimeout(), setup, "process ended");
+		this.records = records;
 		this.definition = definition;
 		this.executor = executor;
 		this.jsonMapper = jsonMapper;
@@ -57,7 +65,7 @@ final class StdioConnection extends ClientConnection {
 		String label = "mcp-" + this.definition.name() + "-g" + generation();
 		StdioServerProcess started;
 		try {
-			started = StdioServerProcess.start(this.definition, label);
+			started = StdioServerProcess.start(this.definition, label, this.records);
 		}
 		catch (IOException ex) {
 			throw new McpConnectException(spawnFailureKind(this.definition), "cannot start "

@@ -23,6 +23,8 @@ public final class StdioConnector implements McpConnector {
 
 	private final McpServerSession session;
 
+	private final ProcessRecords records;
+
 	/**
 	 * Creates a connector whose generations have plain clients.
 	 * @param definition how to run the server
@@ -41,6 +43,20 @@ public final class StdioConnector implements McpConnector {
 	 */
 	public StdioConnector(StdioServerDefinition definition, Executor executor, McpClientFactory clientFactory,
 			McpServerSession session) {
+		this(definition, executor, clientFactory, session, ProcessRecords.none());
+	}
+
+	/**
+	 * Creates a connector whose processes are recorded until their trees are gone.
+	 * @param definition how to run the server
+	 * @param executor runs the short reaction to a process exit
+	 * @param clientFactory builds the client of each generation
+	 * @param session the server's client session
+	 * @param records where each generation's process is recorded
+	 */
+	public StdioConnector(StdioServerDefinition definition, Executor executor, McpClientFactory clientFactory,
+			McpServerSession session, ProcessRecords records) {
+		this.records = records;
 		this.definition = definition;
 		this.executor = executor;
 		this.clientFactory = clientFactory;
@@ -55,7 +71,7 @@ public final class StdioConnector implements McpConnector {
 	public McpConnection create(int generation, Runnable toolsChanged) {
 		return new StdioConnection(this.definition, generation,
 				new ClientSetup(this.clientFactory, this.session, toolsChanged), this.executor,
-				McpJsonDefaults.getMapper());
+				McpJsonDefaults.getMapper(), this.records);
 	}
 
 	@Override

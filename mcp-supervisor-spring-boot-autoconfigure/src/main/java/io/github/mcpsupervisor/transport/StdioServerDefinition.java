@@ -15,20 +15,53 @@ import org.jspecify.annotations.Nullable;
  * @param name the server's name (for logs and thread names)
  * @param command the executable
  * @param args its arguments
- * @param env variables added to the inherited environment
+ * @param env the server's own variables, added to those it inherits
  * @param workingDirectory the working directory, or {@code null} for the application's
  * @param requestTimeout the timeout of each request
  * @param initializationTimeout the timeout of the initialize handshake
  * @param terminationGracePeriod how long a process may take to exit after stdin is closed
  * and SIGTERM sent, before its tree is killed
+ * @param inheritEnv the variables of the application's environment that the server
+ * inherits besides those every process needs: names, patterns in which {@code *} stands
+ * for any characters (e.g. {@code AWS_*}), {@code *} for all
  */
 public record StdioServerDefinition(String name, String command, List<String> args, Map<String, String> env,
 		@Nullable Path workingDirectory, Duration requestTimeout, Duration initializationTimeout,
-		Duration terminationGracePeriod) {
+		Duration terminationGracePeriod, List<String> inheritEnv) {
 
 	public StdioServerDefinition {
 		args = List.copyOf(args);
 		env = Map.copyOf(env);
+		inheritEnv = List.copyOf(inheritEnv);
+	}
+
+	/**
+	 * Creates the definition of a server that inherits only what every process needs.
+	 * @param name the server's name
+	 * @param command the executable
+	 * @param args its arguments
+	 * @param env the server's own variables
+	 * @param workingDirectory the working directory, or {@code null} for the
+	 * application's
+	 * @param requestTimeout the timeout of each request
+	 * @param initializationTimeout the timeout of the initialize handshake
+	 * @param terminationGracePeriod how long a process may take to exit before its tree
+	 * is killed
+	 */
+	public StdioServerDefinition(String name, String command, List<String> args, Map<String, String> env,
+			@Nullable Path workingDirectory, Duration requestTimeout, Duration initializationTimeout,
+			Duration terminationGracePeriod) {
+		this(name, command, args, env, workingDirectory, requestTimeout, initializationTimeout, terminationGracePeriod,
+				List.of());
+	}
+
+	/**
+	 * Returns the environment the server starts with: what every process needs, the
+	 * variables of {@link #inheritEnv()}, and the server's own {@link #env()}.
+	 * @return the environment
+	 */
+	public Map<String, String> environment() {
+		return ServerEnvironment.of(this.inheritEnv, this.env);
 	}
 
 	/**

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -66,7 +67,12 @@ final class StdioServerProcess {
 	/** Masks the configuration's secrets in what the server writes. */
 	private final UnaryOperator<String> redaction;
 
-	private StdioServerProcess(Process process, String label, boolean ownGroup, UnaryOperator<String> redaction) {
+	/** Where the process is recorded until its tree is confirmed gone. */
+	private final ProcessRecords records;
+
+	private StdioServerProcess(Process process, String label, boolean ownGroup, UnaryOperator<String> redaction,
+			ProcessRecords records) {
+		this.records = records;
 		this.redaction = redaction;
 		this.process = process;
 		this.label = label;
@@ -89,13 +95,30 @@ final class StdioServerProcess {
 	 * @throws IOException if the process cannot be started
 	 */
 	static StdioServerProcess start(StdioServerDefinition definition, String label) throws IOException {
+		return start(definition, label, ProcessRecords.none());
+	}
+
+	/**
+	 * Spawns the server, records it, and starts draining its stderr.
+	 * @param definition the server
+	 * @param label names the server in log lines
+	 * @param records where the process is recorded until its tree is confirmed gone
+	 * @return the running process
+	 * @throws IOException if the process cannot be started
+	 */
+	static StdioServerProcess start(StdioServerDefinition definition, String label, ProcessRecords records)
+			throws IOException {
 		Launch launch = ProcessTree.launch(definition.commandLine(), definition.workingDirectory());
 		ProcessBuilder builder = new ProcessBuilder(launch.commandLine());
-		builder.environment().putAll(definition.env());
+		// never the application's whole environment: it holds the application's secrets
+		builder.environment().clear();
+		builder.environment().putAll(definition.environment());
 		if (definition.workingDirectory() != null) {
 			builder.directory(definition.workingDirectory().toFile());
 		}
-		return new StdioServerProcess(builder.start(), label, launch.ownGroup(), definition::redact);
+		Process process = builder.start();
+		records.add(process, launch.ownGroup(), definition.commandLine());
+		return new StdioServerProcess(process, label, launch.ownGroup(), definition::redact, records);
 	}
 
 	long pid() {
@@ -159,6 +182,9 @@ final class StdioServerProcess {
 	synchronized boolean terminate(Duration grace) {
 		if (!this.terminated) {
 			this.terminated = terminateTree(grace);
+			if (this.terminated) {
+				this.records.remove(this.process.pid());
+			}
 		}
 		return this.terminated;
 	}
@@ -171,11 +197,23 @@ final class StdioServerProcess {
 		Set<ProcessHandle> all = members();
 		all.stream().filter(this::isRunning).forEach(ProcessHandle::destroy);
 		awaitGone(all, grace);
-		// whatever the group started meanwhile is killed too
-		all.addAll(members());
-		all.stream().filter(this::isRunning).forEach(ProcessHandle::destroyForcibly);
-		awaitGone(all, KILL_CONFIRMATION);
-		return all.stream().noneMatch(this::isRunning);
+		// Whatever the group started meanwhile is killed too, until a scan of the group
+		// finds none running: a member forked after a scan, by one not yet killed, is
+		// found by the next one. Only a process that runs can fork, so a scan that finds
+		// none is final.
+		long deadline = System.nanoTime() + KILL_CONFIRMATION.toNanos();
+		while (true) {
+			all.addAll(members());
+			List<ProcessHandle> running = all.stream().filter(this::isRunning).toList();
+			if (running.isEmpty()) {
+				return true;
+			}
+			if (System.nanoTime() >= deadline) {
+				return false;
+			}
+			running.forEach(ProcessHandle::destroyForcibly);
+			awaitGone(all, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+		}
 	}
 
 	// The server process itself is the JVM's child, which the JDK reaps: it is gone once

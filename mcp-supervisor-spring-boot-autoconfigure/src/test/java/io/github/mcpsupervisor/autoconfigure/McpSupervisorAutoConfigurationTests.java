@@ -285,6 +285,40 @@ class McpSupervisorAutoConfigurationTests {
 	}
 
 	@Test
+	void runWithAServerShouldInheritOnlyWhatEveryProcessNeedsByDefault() {
+		withDemoServer().run((context) -> {
+			McpServerSettings server = context.getBean(McpSupervisorProperties.class).effectiveServers().get(0);
+			assertThat(server.inheritEnv()).isEmpty();
+			assertThat(server.toStdioDefinition().inheritEnv()).isEmpty();
+		});
+	}
+
+	@Test
+	void runWithInheritEnvShouldLetAServerReplaceTheDefaults() {
+		this.contextRunner
+			.withPropertyValues("mcp.defaults.inherit-env=AWS_*,JAVA_HOME", "mcp.servers.a.command=" + MISSING,
+					"mcp.servers.b.command=" + MISSING, "mcp.servers.b.inherit-env=*",
+					"mcp.servers.c.command=" + MISSING, "mcp.servers.c.inherit-env=")
+			.run((context) -> {
+				List<McpServerSettings> servers = context.getBean(McpSupervisorProperties.class).effectiveServers();
+				assertThat(servers.get(0).toStdioDefinition().inheritEnv()).containsExactly("AWS_*", "JAVA_HOME");
+				assertThat(servers.get(1).inheritEnv()).containsExactly("*");
+				assertThat(servers.get(2).inheritEnv()).isEmpty();
+			});
+	}
+
+	@Test
+	void runWithAnInheritEnvEntryThatIsNoVariableOrPatternShouldFail() {
+		withDemoServer("mcp.defaults.inherit-env=AWS KEY", "mcp.servers.demo.inherit-env[0]=TOKEN=x")
+			.run((context) -> assertThat(failure(context)).contains("defaults.inheritEnv[0]")
+				.contains("AWS KEY")
+				.contains("servers[demo].inheritEnv[0]")
+				.contains("TOKEN=x")
+				.contains("must be the name of an environment variable")
+				.contains("e.g. AWS_*"));
+	}
+
+	@Test
 	void runWithAServerShouldBindTheCallAndHealthCheckDefaults() {
 		withDemoServer().run((context) -> {
 			McpServerSettings server = context.getBean(McpSupervisorProperties.class).effectiveServers().get(0);

@@ -581,6 +581,35 @@ class McpServerSupervisorTests {
 	}
 
 	@Test
+	void anAttemptStartedBeforeAStopIsNeverAdoptedByTheNextStart() {
+		this.supervisor.start();
+		this.supervisor.stop();
+		var outcome = this.supervisor.start();
+		this.scheduler.runReady();
+		assertThat(this.attempts).as("the stopped attempt is not the new start's").containsExactly("g2 connected");
+		assertThat(outcome).isCompleted();
+		assertThat(outcome.join().generation()).isEqualTo(2);
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.supervisor.status().generation()).isEqualTo(2);
+		assertThat(this.connector.events).containsExactly("open g1", "terminate g1", "open g2");
+		assertThat(this.connector.maxAlive).isEqualTo(1);
+		assertThat(this.restarts).isEmpty();
+	}
+
+	@Test
+	void aFailureOfAnAttemptStartedBeforeAStopCostsTheNextStartNothing() {
+		this.connector.then(Outcome.FAIL);
+		this.supervisor.start();
+		this.supervisor.stop();
+		var outcome = this.supervisor.start();
+		this.scheduler.runReady();
+		assertThat(this.attempts).containsExactly("g2 connected");
+		assertThat(outcome.join().state()).isEqualTo(McpServerState.UP);
+		assertThat(this.supervisor.status().attemptsUsed()).isEqualTo(1);
+		assertThat(this.supervisor.status().lastError()).isNull();
+	}
+
+	@Test
 	void aRestartWhileAStopsTerminationsRunStartsNoSecondProcess() {
 		startUp();
 		this.supervisor.stop();

@@ -1,0 +1,244 @@
+package io.github.mcpsupervisor.transport;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The stdio server processes an application runs, recorded in a runtime directory so that
+ * a later start of the same application terminates those that outlived it (a JVM killed
+ * with SIGKILL runs no shutdown hook, and servers started under {@code setsid} survive
+ * it). A record names the server's process (pid, process group, start time, command line)
+ * and the JVM that started it (pid and start time). Only the records of a JVM that no
+ * longer runs are acted on, so applications that share the directory never kill each
+ * other's servers; and a process is only killed while it is verifiably the recorded one:
+ * same pid and start time, or a member of the recorded process group, whose id the
+ * operating system does not reuse while the group has members.
+ *
+ * @since 0.1.0
+ */
+public final class ProcessRecords {
+
+	private static final Log logger = LogFactory.getLog(ProcessRecords.class);
+
+	private static final String SUFFIX = ".process";
+
+	private static final ProcessRecords NONE = new ProcessRecords(null);
+
+	private static final Duration SWEEP_BOUND = Duration.ofSeconds(5);
+
+	private final @Nullable Path directory;
+
+	private final ProcessHandle owner = ProcessHandle.current();
+
+	private ProcessRecords(@Nullable Path directory) {
+		this.directory = directory;
+	}
+
+	/**
+	 * Returns records that are kept nowhere.
+	 * @return the records
+	 */
+	public static ProcessRecords none() {
+		return NONE;
+	}
+
+	/**
+	 * Opens the records of a runtime directory, creating it, and terminates the servers
+	 * of earlier runs that still live before anything is spawned.
+	 * @param directory the runtime directory
+	 * @return the records
+	 */
+	public static ProcessRecords open(Path directory) {
+		ProcessRecords records = new ProcessRecords(directory);
+		try {
+			Files.createDirectories(directory);
+			if (Files.getFileStore(directory).supportsFileAttributeView("posix")) {
+				Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwx------"));
+			}
+			records.sweep();
+		}
+		catch (IOException ex) {
+			logger.warn("MCP runtime directory " + directory + " cannot be used; the processes of servers are not "
+					+ "recorded: " + ex.getMessage());
+			return NONE;
+		}
+		return records;
+	}
+
+	/**
+	 * Returns the default runtime directory of an application: one per user, application
+	 * name and working directory under the temporary directory.
+	 * @param applicationName the application's name
+	 * @return the directory
+	 */
+	public static Path defaultDirectory(String applicationName) {
+		String workingDirectory = System.getProperty("user.dir", "");
+		String key = applicationName.replaceAll("[^A-Za-z0-9_.-]", "_") + "-"
+				+ Integer.toHexString(workingDirectory.hashCode());
+		return Path.of(System.getProperty("java.io.tmpdir"), "mcp-supervisor-" + System.getProperty("user.name", ""),
+				key);
+	}
+
+	@Nullable Path directory() {
+		return this.directory;
+	}
+
+	// Records a server process just started; the record ends with remove.
+	void add(Process process, boolean ownGroup, List<String> commandLine) {
+		Path file = file(process.pid());
+		if (file == null) {
+			return;
+		}
+		Properties record = new Properties();
+		record.setProperty("pid", Long.toString(process.pid()));
+		record.setProperty("group", Boolean.toString(ownGroup));
+		record.setProperty("start", startOf(process.toHandle()).map(Instant::toString).orElse(""));
+		record.setProperty("command", String.join(" ", ConfigurationSanitizer.maskCommandLine(commandLine)));
+		record.setProperty("owner.pid", Long.toString(this.owner.pid()));
+		record.setProperty("owner.start", startOf(this.owner).map(Instant::toString).orElse(""));
+		try {
+			Path written = Files.createTempFile(file.getParent(), "record", ".tmp");
+			try (Writer writer = Files.newBufferedWriter(written, StandardCharsets.UTF_8)) {
+				record.store(writer, "an MCP server process of the JVM owner.pid");
+			}
+			Files.move(written, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+		}
+		catch (IOException ex) {
+			logger.warn("MCP server process " + process.pid() + " cannot be recorded in " + this.directory + ": "
+					+ ex.getMessage());
+		}
+	}
+
+	// Once its whole tree is confirmed gone.
+	void remove(long pid) {
+		Path file = file(pid);
+		if (file != null) {
+			try {
+				Files.deleteIfExists(file);
+			}
+			catch (IOException ex) {
+				logger.debug("cannot remove " + file, ex);
+			}
+		}
+	}
+
+	private @Nullable Path file(long pid) {
+		return (this.directory != null) ? this.directory.resolve(pid + "-" + this.owner.pid() + SUFFIX) : null;
+	}
+
+	private void sweep() throws IOException {
+		List<Path> files = new ArrayList<>();
+		try (DirectoryStream<Path> entries = Files.newDirectoryStream(this.directory, "*" + SUFFIX)) {
+			entries.forEach(files::add);
+		}
+		for (Path file : files) {
+			if (!isOwn(file)) {
+				// only a record this user wrote may make this JVM kill a process
+				logger.warn("MCP runtime directory: ignoring " + file + ", which another user owns");
+				continue;
+			}
+			Properties record = new Properties();
+			try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+				record.load(reader);
+				if (ownerRuns(record)) {
+					continue;
+				}
+				if (terminate(record)) {
+					Files.deleteIfExists(file);
+				}
+			}
+			catch (IOException | RuntimeException ex) {
+				logger.warn("MCP runtime directory: the record " + file + " cannot be read: " + ex.getMessage());
+			}
+		}
+	}
+
+	private static boolean isOwn(Path file) {
+		try {
+			return Files.getOwner(file, LinkOption.NOFOLLOW_LINKS).getName().equals(System.getProperty("user.name"));
+		}
+		catch (IOException | UnsupportedOperationException ex) {
+			return false;
+		}
+	}
+
+	// The JVM that wrote the record, if it still runs, owns its processes.
+	private static boolean ownerRuns(Properties record) {
+		long pid = Long.parseLong(record.getProperty("owner.pid"));
+		String start = record.getProperty("owner.start", "");
+		return ProcessHandle.of(pid)
+			.filter(ProcessHandle::isAlive)
+			.map((handle) -> startOf(handle).map(Instant::toString).orElse("").equals(start))
+			.orElse(false);
+	}
+
+	// Kills what is left of a recorded server; true once nothing of it runs.
+	private static boolean terminate(Properties record) {
+		long pid = Long.parseLong(record.getProperty("pid"));
+		boolean group = Boolean.parseBoolean(record.getProperty("group"));
+		String start = record.getProperty("start", "");
+		List<ProcessHandle> left = new ArrayList<>();
+		Optional<ProcessHandle> leader = ProcessHandle.of(pid).filter(ProcessTree::isRunning);
+		if (leader.isPresent() && !startOf(leader.get()).map(Instant::toString).orElse("").equals(start)) {
+			// the pid was reused by another process: the recorded one is gone, and a
+			// group with that id is not the recorded one
+			return true;
+		}
+		leader.ifPresent(left::add);
+		if (group) {
+			left.addAll(ProcessTree.group(pid));
+		}
+		if (left.isEmpty()) {
+			return true;
+		}
+		logger.warn("MCP server process " + pid + " (" + record.getProperty("command")
+				+ ") of an earlier run of this application is still running with " + left.size()
+				+ " process(es) in its group: terminating it");
+		long deadline = System.nanoTime() + SWEEP_BOUND.toNanos();
+		while (!left.isEmpty() && System.nanoTime() < deadline) {
+			left.forEach(ProcessHandle::destroyForcibly);
+			left.removeIf((handle) -> !ProcessTree.isRunning(handle));
+			if (group) {
+				ProcessTree.group(pid).forEach((member) -> {
+					if (!left.contains(member)) {
+						left.add(member);
+					}
+				});
+			}
+			try {
+				Thread.sleep(10);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				break;
+			}
+		}
+		if (!left.isEmpty()) {
+			logger.warn("MCP server process " + pid + " of an earlier run could not be confirmed gone");
+		}
+		return left.isEmpty();
+	}
+
+	private static Optional<Instant> startOf(ProcessHandle handle) {
+		return handle.info().startInstant();
+	}
+
+}
