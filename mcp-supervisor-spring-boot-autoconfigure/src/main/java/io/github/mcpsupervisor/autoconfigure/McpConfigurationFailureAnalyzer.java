@@ -1,5 +1,7 @@
 package io.github.mcpsupervisor.autoconfigure;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -8,6 +10,7 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import io.github.mcpsupervisor.transport.ConfigurationSanitizer;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.bind.BindException;
@@ -32,9 +35,9 @@ import org.springframework.validation.ObjectError;
 
 /**
  * Explains invalid {@code mcp.*} configuration in the user's words: each property by the
- * name it is written with, its value as written, where it was written, and the rule it
- * breaks. Ordered before Spring Boot's analyzers of binding errors, which name the Java
- * properties of the records instead.
+ * name it is written with, its value as written with its secrets masked, where it was
+ * written, and the rule it breaks. Ordered before Spring Boot's analyzers of binding
+ * errors, which name the Java properties of the records instead.
  */
 class McpConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<BindException> implements Ordered {
 
@@ -129,19 +132,45 @@ class McpConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<BindExcept
 			@Nullable Object inEffect, String rule) {
 		StringBuilder problem = new StringBuilder(String.format("    Property: %s", written(name)));
 		if (property != null) {
-			problem.append(String.format("%n    Value: %s", property.getValue()));
+			problem.append(String.format("%n    Value: %s", masked(name, property.getValue())));
 			if (property.getOrigin() != null) {
 				problem.append(String.format("%n    Origin: %s", property.getOrigin()));
 			}
 		}
 		else if (inEffect != null) {
-			problem.append(String.format("%n    Value: not set (in effect: %s)", format(inEffect)));
+			problem.append(String.format("%n    Value: not set (in effect: %s)", masked(name, format(inEffect))));
 		}
 		else {
 			problem.append(String.format("%n    Value: not set"));
 		}
 		problem.append(String.format("%n    Rule: %s", rule));
 		return problem.toString();
+	}
+
+	// A value as it may be shown: headers and environment variables are masked whole
+	// (their values are credentials), URLs and arguments as everywhere else, and any
+	// value whose key looks like a credential's.
+	private static String masked(ConfigurationPropertyName name, @Nullable Object value) {
+		String text = String.valueOf(value);
+		for (int i = 0; i < name.getNumberOfElements(); i++) {
+			String element = name.getElement(i, Form.UNIFORM);
+			if (element.equals("headers") || element.equals("env")) {
+				return ConfigurationSanitizer.MASK;
+			}
+		}
+		String last = name.getLastElement(Form.ORIGINAL);
+		if (ConfigurationSanitizer.isLikelyCredential(last)) {
+			return ConfigurationSanitizer.MASK;
+		}
+		if (text.contains("://") || text.contains("@")) {
+			try {
+				return ConfigurationSanitizer.sanitizeUrl(new URI(text), ConfigurationSanitizer.MASK_ALL);
+			}
+			catch (URISyntaxException ex) {
+				return ConfigurationSanitizer.MASK; // not a URL after all: maybe a secret
+			}
+		}
+		return ConfigurationSanitizer.sanitizeArgs(List.of(text), ConfigurationSanitizer.MASK_ALL).get(0);
 	}
 
 	// mcp.servers.files.request-timeout rather than mcp.servers[files].request-timeout

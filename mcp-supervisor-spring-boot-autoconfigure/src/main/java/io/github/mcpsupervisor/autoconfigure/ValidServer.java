@@ -7,6 +7,9 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import java.net.URI;
 import java.nio.file.Files;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 
 import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;
@@ -17,8 +20,9 @@ import org.springframework.util.StringUtils;
 
 /**
  * The rules of a server that involve more than one property: a stdio server needs a
- * command, a streamable-http server an absolute http(s) URL; a working directory must
- * exist.
+ * command, a streamable-http server an absolute http(s) URL that names its host once and
+ * carries no credentials, and headers that HTTP can carry as written; a working directory
+ * must exist.
  */
 @Documented
 @Target(ElementType.TYPE)
@@ -37,6 +41,10 @@ public @interface ValidServer {
 	 */
 	class Validator implements ConstraintValidator<ValidServer, McpSupervisorProperties.Server> {
 
+		// Those the JDK's HTTP client refuses to be given.
+		private static final Set<String> RESTRICTED_HEADERS = Set.of("connection", "content-length", "expect", "host",
+				"upgrade");
+
 		@Override
 		public boolean isValid(McpSupervisorProperties.Server server, ConstraintValidatorContext context) {
 			boolean valid = true;
@@ -52,7 +60,20 @@ public @interface ValidServer {
 						|| !("http".equals(server.url().getScheme()) || "https".equals(server.url().getScheme()))) {
 					valid = violation(context, "url", "must be an absolute http or https URL");
 				}
+				else if (server.url().getRawUserInfo() != null) {
+					valid = violation(context, "url",
+							"must not carry user information (user:password@), which "
+									+ "the HTTP client never sends: give the credentials in headers instead, "
+									+ "e.g. headers.Authorization=Basic <base64 of user:password>");
+				}
+				else if (startsWithTwoSlashes(server.url())) {
+					valid = violation(context, "url",
+							"must not have a path that starts with //: what follows "
+									+ "reads as another host, which requests and their credentials could be sent to "
+									+ "(a base URL ending in / followed by /mcp gives this); remove the extra /");
+				}
 			}
+			valid &= validHeaders(server, context);
 			for (int i = 0; i < server.roots().size(); i++) {
 				URI root = server.roots().get(i);
 				if (!"file".equals(root.getScheme()) || !root.isAbsolute() || root.getPath() == null) {
@@ -64,6 +85,57 @@ public @interface ValidServer {
 				valid = violation(context, "workingDirectory", "must be an existing directory");
 			}
 			return valid;
+		}
+
+		private static boolean startsWithTwoSlashes(URI url) {
+			String path = url.getRawPath();
+			String normalized = url.normalize().getRawPath();
+			return (path != null && path.startsWith("//")) || (normalized != null && normalized.startsWith("//"));
+		}
+
+		// The names are told, the values never: they are credentials.
+		private static boolean validHeaders(McpSupervisorProperties.Server server, ConstraintValidatorContext context) {
+			boolean valid = true;
+			for (Map.Entry<String, String> header : server.headers().entrySet()) {
+				String name = header.getKey();
+				String value = header.getValue();
+				if (name.isEmpty() || !name.chars().allMatch(Validator::isTokenChar)) {
+					valid = violation(context, "headers", "header name '" + printable(name)
+							+ "' is not an HTTP token: letters, digits and !#$%&'*+-.^_`|~ only");
+				}
+				else if (RESTRICTED_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
+					valid = violation(context, "headers",
+							"header '" + name + "' is set by the HTTP client itself and cannot be configured");
+				}
+				else if (value.chars().anyMatch((c) -> (c < 0x20 && c != '\t') || c == 0x7f)) {
+					valid = violation(context, "headers", "the value of header '" + name
+							+ "' contains a line break or another control character (the value is not shown)");
+				}
+				else if (!value.isEmpty()
+						&& (isWhitespace(value.charAt(0)) || isWhitespace(value.charAt(value.length() - 1)))) {
+					valid = violation(context, "headers", "the value of header '" + name
+							+ "' starts or ends with whitespace (the value is not shown)");
+				}
+			}
+			return valid;
+		}
+
+		private static boolean isTokenChar(int c) {
+			return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+					|| "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+		}
+
+		private static boolean isWhitespace(char c) {
+			return c == ' ' || c == '\t';
+		}
+
+		// A header name as it may be shown in a message: control characters escaped.
+		private static String printable(String name) {
+			StringBuilder printable = new StringBuilder();
+			name.chars()
+				.forEach((c) -> printable
+					.append((c < 0x20 || c == 0x7f) ? String.format("\\u%04x", c) : String.valueOf((char) c)));
+			return printable.toString();
 		}
 
 		static boolean violation(ConstraintValidatorContext context, String property, String message) {

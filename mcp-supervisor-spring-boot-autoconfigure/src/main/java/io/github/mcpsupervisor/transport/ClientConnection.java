@@ -3,6 +3,7 @@ package io.github.mcpsupervisor.transport;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -80,7 +81,9 @@ abstract class ClientConnection implements McpConnection {
 	protected final McpAsyncClient createClient(McpClientTransport transport, Duration initializationTimeout) {
 		ListChanges listChanges = new ListChanges(this.setup.factory(), this.setup.session(), this.requestTimeout,
 				() -> !this.lost.isDone());
-		return McpClients.create(this.setup, transport, this::redact, this.requestTimeout, initializationTimeout,
+		RequestCancellingTransport cancelling = new RequestCancellingTransport(transport, this.server,
+				this::requestCancelled);
+		return McpClients.create(this.setup, cancelling, this::redact, this.requestTimeout, initializationTimeout,
 				(notification) -> {
 					McpAsyncClient current = this.client;
 					if (current != null && !this.lost.isDone()) {
@@ -163,18 +166,24 @@ abstract class ClientConnection implements McpConnection {
 	@Override
 	public <T> @Nullable T request(String method, Function<McpAsyncClient, Mono<T>> request) {
 		this.callsInFlight.incrementAndGet();
+		RequestScope scope = new RequestScope();
+		String abandoned = "the client stopped waiting for the answer";
 		try {
 			// block's own bound, not a timeout operator: no timer is scheduled per call
-			return request.apply(requireClient()).block(this.requestTimeout);
+			return request.apply(requireClient()).contextWrite(scope::addTo).block(this.requestTimeout);
 		}
 		catch (McpError | McpCapabilityException ex) {
 			throw ex; // the server answered, or was not asked
 		}
 		catch (RuntimeException ex) {
+			if (Failures.cause(ex, TimeoutException.class) != null || McpClients.isBlockTimeout(ex)) {
+				abandoned = "timed out after " + this.requestTimeout.toMillis() + " ms";
+			}
 			callFailed(ex);
 			throw ex;
 		}
 		finally {
+			scope.end(abandoned); // what is still unanswered is cancelled
 			this.callsInFlight.decrementAndGet();
 		}
 	}
@@ -255,6 +264,14 @@ abstract class ClientConnection implements McpConnection {
 		finally {
 			afterClose();
 		}
+	}
+
+	/**
+	 * A request that its call gave up on was cancelled: the transport ends what it still
+	 * holds of it.
+	 * @param requestId the request's JSON-RPC id
+	 */
+	protected void requestCancelled(Object requestId) {
 	}
 
 	// A call or a re-listing failed other than by a server-answered error.

@@ -1,21 +1,12 @@
 package io.github.mcpsupervisor.transport;
 
 import java.io.IOException;
-import java.net.Authenticator;
-import java.net.CookieHandler;
-import java.net.ProxySelector;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandler;
 import java.net.http.HttpResponse.PushPromiseHandler;
-import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
-
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLParameters;
 
 import io.modelcontextprotocol.json.McpJsonMapper;
 
@@ -27,16 +18,14 @@ import io.modelcontextprotocol.json.McpJsonMapper;
  * does not know (such as {@code retry}) are not handed to it. Everything else is the
  * delegate's.
  */
-final class EventStreamResumingHttpClient extends HttpClient {
-
-	private final HttpClient delegate;
+final class EventStreamResumingHttpClient extends DelegatingHttpClient {
 
 	private final McpJsonMapper jsonMapper;
 
 	private final String server;
 
 	EventStreamResumingHttpClient(HttpClient delegate, McpJsonMapper jsonMapper, String server) {
-		this.delegate = delegate;
+		super(delegate);
 		this.jsonMapper = jsonMapper;
 		this.server = server;
 	}
@@ -68,51 +57,6 @@ final class EventStreamResumingHttpClient extends HttpClient {
 			return new ResumingEventStreamSubscriber<>(handler.apply(info), request, this.delegate, this.jsonMapper,
 					this.server, "POST".equals(request.method()));
 		};
-	}
-
-	@Override
-	public Optional<CookieHandler> cookieHandler() {
-		return this.delegate.cookieHandler();
-	}
-
-	@Override
-	public Optional<Duration> connectTimeout() {
-		return this.delegate.connectTimeout();
-	}
-
-	@Override
-	public Redirect followRedirects() {
-		return this.delegate.followRedirects();
-	}
-
-	@Override
-	public Optional<ProxySelector> proxy() {
-		return this.delegate.proxy();
-	}
-
-	@Override
-	public SSLContext sslContext() {
-		return this.delegate.sslContext();
-	}
-
-	@Override
-	public SSLParameters sslParameters() {
-		return this.delegate.sslParameters();
-	}
-
-	@Override
-	public Optional<Authenticator> authenticator() {
-		return this.delegate.authenticator();
-	}
-
-	@Override
-	public Version version() {
-		return this.delegate.version();
-	}
-
-	@Override
-	public Optional<Executor> executor() {
-		return this.delegate.executor();
 	}
 
 }

@@ -37,15 +37,26 @@ final class McpClients {
 					sdkRequestTimeout, initializationTimeout);
 	}
 
-	// Pings within the timeout: null when answered, otherwise why not.
+	// Pings within the timeout: null when answered, otherwise why not. A ping left
+	// unanswered is cancelled.
 	static @Nullable RuntimeException ping(McpAsyncClient client, Duration timeout) {
+		RequestScope scope = new RequestScope();
 		try {
-			client.ping().block(timeout);
+			client.ping().contextWrite(scope::addTo).block(timeout);
 			return null;
 		}
 		catch (RuntimeException ex) {
 			return ex;
 		}
+		finally {
+			scope.end("no answer to the ping within " + timeout.toMillis() + " ms");
+		}
+	}
+
+	// Whether a failure is Reactor's block(Duration) giving up waiting.
+	static boolean isBlockTimeout(RuntimeException ex) {
+		return ex instanceof IllegalStateException && ex.getMessage() != null
+				&& ex.getMessage().startsWith("Timeout on blocking read");
 	}
 
 	static <T> T requireResult(@Nullable T result) {

@@ -2,18 +2,22 @@ package io.github.mcpsupervisor.transport;
 
 import java.net.http.HttpClient;
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
 
 /**
  * The one JDK {@link HttpClient} that the Streamable HTTP servers of an application
- * share, with the executor of its callbacks: one selector thread for all of them, and
- * callback threads that come and go with the load, none of them held by a server. Each
- * server still sends its own headers and customizations with every request.
+ * share, with the executor of its callbacks: one selector thread for all of them, and at
+ * most {@value #CALLBACK_THREADS} callback threads that come and go with the load, none
+ * of them held by a server; callbacks beyond them wait their turn. The callbacks read
+ * responses and hand messages to the clients, which never block there. Each server still
+ * sends its own headers and customizations with every request. Redirects are not
+ * followed: a server's requests, with their credentials, go to its own URL only.
  * {@link #close() Close} it once every server using it has stopped.
  */
 public final class SharedHttpClient implements AutoCloseable {
@@ -21,7 +25,12 @@ public final class SharedHttpClient implements AutoCloseable {
 	/** The connect timeout of every connection. */
 	static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
-	private final ExecutorService executor;
+	/** The most callback threads running at once. */
+	static final int CALLBACK_THREADS = 8;
+
+	private static final Duration IDLE_THREAD_KEEP_ALIVE = Duration.ofSeconds(30);
+
+	private final ThreadPoolExecutor executor;
 
 	private volatile @Nullable HttpClient client;
 
@@ -29,9 +38,12 @@ public final class SharedHttpClient implements AutoCloseable {
 	 * Creates the client and its executor.
 	 */
 	public SharedHttpClient() {
-		this.executor = Executors.newCachedThreadPool(daemonThreads("mcp-http-"));
+		this.executor = new ThreadPoolExecutor(CALLBACK_THREADS, CALLBACK_THREADS, IDLE_THREAD_KEEP_ALIVE.toMillis(),
+				TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), daemonThreads("mcp-http-"));
+		this.executor.allowCoreThreadTimeOut(true);
 		this.client = HttpClient.newBuilder()
 			.version(HttpClient.Version.HTTP_1_1)
+			.followRedirects(HttpClient.Redirect.NEVER)
 			.connectTimeout(CONNECT_TIMEOUT)
 			.executor(this.executor)
 			.build();

@@ -3,6 +3,7 @@ package io.github.mcpsupervisor.transport;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -30,7 +31,9 @@ import reactor.core.publisher.Mono;
  * that the supervisor reconnects with a new client and session; an HTTP 401 or 403 is a
  * configuration error. A lost session is seen by the transport itself, before the SDK
  * could re-initialize this client. An answer that is not valid JSON fails its request
- * only. The generations of a server share its one JDK HTTP client.
+ * only. The generations of a server share its one JDK HTTP client, each through a view of
+ * its own that keeps requests at the server's origin and ends their exchanges with their
+ * calls and with the generation.
  */
 final class StreamableHttpConnection extends ClientConnection {
 
@@ -40,7 +43,7 @@ final class StreamableHttpConnection extends ClientConnection {
 
 	private final McpJsonMapper jsonMapper;
 
-	private final HttpClient httpClient;
+	private final GenerationHttpClient generationClient;
 
 	private final HttpTransportCustomizer customizer;
 
@@ -49,21 +52,27 @@ final class StreamableHttpConnection extends ClientConnection {
 		super(definition.name(), generation, definition.requestTimeout(), setup, "connection closed");
 		this.definition = definition;
 		this.jsonMapper = jsonMapper;
-		this.httpClient = httpClient;
+		this.generationClient = new GenerationHttpClient(httpClient, definition.url(),
+				max(definition.requestTimeout(), definition.initializationTimeout()));
 		this.customizer = customizer;
 	}
 
 	@Override
 	public void open() throws McpConnectException {
 		URI url = this.definition.url();
+		// The endpoint is the whole URL, which the SDK takes as it is: resolved against
+		// the base, a path such as //host/mcp would name another host.
 		String base = url.getScheme() + "://" + url.getRawAuthority();
-		String endpoint = (url.getRawPath() == null || url.getRawPath().isEmpty()) ? "/" : url.getRawPath();
-		if (url.getRawQuery() != null) {
-			endpoint = endpoint + "?" + url.getRawQuery();
-		}
+		String endpoint = url.toString();
 		List<McpAsyncHttpClientRequestCustomizer> requestCustomizers = new ArrayList<>();
-		requestCustomizers.add(McpAsyncHttpClientRequestCustomizer
-			.fromSync((request, method, uri, body, context) -> this.definition.headers().forEach(request::header)));
+		requestCustomizers.add(McpAsyncHttpClientRequestCustomizer.fromSync((request, method, uri, body, context) -> {
+			this.definition.headers().forEach(request::header);
+			JsonRpcRequestBody tagged = ("POST".equals(method) && body != null)
+					? JsonRpcRequestBody.of(this.jsonMapper, body) : null;
+			if (tagged != null) {
+				request.POST(tagged);
+			}
+		}));
 		requestCustomizers.addAll(this.customizer.requestCustomizers());
 		McpAsyncClient created;
 		try {
@@ -74,7 +83,7 @@ final class StreamableHttpConnection extends ClientConnection {
 				.forEach((customizer) -> customizer.accept(this.definition.name(), builder));
 			// the HTTP client is shared by the generations and closed with the context
 			HttpClientStreamableHttpTransport sdkTransport = builder.jsonMapper(this.jsonMapper)
-				.clientBuilder(new SharedHttpClientBuilder(this.httpClient))
+				.clientBuilder(new SharedHttpClientBuilder(this.generationClient))
 				.build();
 			MalformedAnswerTransport transport = new MalformedAnswerTransport(
 					new SessionLossTransport(sdkTransport, (ex) -> end(SESSION_NOT_FOUND)), this.definition.name(),
@@ -97,6 +106,11 @@ final class StreamableHttpConnection extends ClientConnection {
 						"HTTP " + denied.getResponseInfo().statusCode() + " from " + this.definition.maskedUrl()
 								+ ": the server refuses these credentials (check the headers)",
 						null, ex);
+			}
+			ForeignOriginException foreign = Failures.cause(ex, ForeignOriginException.class);
+			if (foreign != null) {
+				throw new McpConnectException(Kind.CONFIGURATION,
+						foreign.getMessage() + ": a request customizer changed the request's URL", null, ex);
 			}
 			throw new McpConnectException(Kind.TRANSIENT, "cannot connect to " + this.definition.maskedUrl() + ": "
 					+ this.definition.redact(Failures.rootMessage(ex)), null, ex);
@@ -133,6 +147,20 @@ final class StreamableHttpConnection extends ClientConnection {
 	@Override
 	public List<String> stderrTail() {
 		return List.of();
+	}
+
+	@Override
+	protected void requestCancelled(Object requestId) {
+		this.generationClient.cancel(requestId);
+	}
+
+	@Override
+	protected void afterClose() {
+		this.generationClient.close();
+	}
+
+	private static Duration max(Duration first, Duration second) {
+		return (first.compareTo(second) >= 0) ? first : second;
 	}
 
 	@Override

@@ -81,6 +81,69 @@ class McpConfigurationFailureAnalyzerTests {
 			.contains("mcp.servers.<name>.<property>");
 	}
 
+	@Test
+	void runWhenARejectedUrlCarriesAKeyShouldMaskIt(CapturedOutput output) {
+		run("--mcp.servers.remote.transport=streamable-http",
+				"--mcp.servers.remote.url=htp://mcp.example.com/mcp?api_key=SECRET-KEY-1");
+		assertThat(output).contains("Property: mcp.servers.remote.url")
+			.contains("Value: htp://mcp.example.com/mcp?api_key=******")
+			.contains("Rule: must be an absolute http or https URL")
+			.doesNotContain("SECRET-KEY-1");
+	}
+
+	@Test
+	void runWhenAUrlPathStartsWithTwoSlashesShouldSayWhy(CapturedOutput output) {
+		run("--mcp.servers.remote.transport=streamable-http",
+				"--mcp.servers.remote.url=http://127.0.0.1:8080//127.0.0.1:9090/mcp?api_key=SECRET-KEY-2");
+		assertThat(output).contains("Property: mcp.servers.remote.url")
+			.contains("Value: http://127.0.0.1:8080//127.0.0.1:9090/mcp?api_key=******")
+			.contains("Rule: must not have a path that starts with //: what follows reads as another host")
+			.doesNotContain("SECRET-KEY-2");
+	}
+
+	@Test
+	void runWhenAUrlCarriesUserInformationShouldPointToTheHeadersAndMaskIt(CapturedOutput output) {
+		run("--mcp.servers.remote.transport=streamable-http",
+				"--mcp.servers.remote.url=http://user:PASSWORD-3@127.0.0.1:8080/mcp");
+		assertThat(output).contains("Property: mcp.servers.remote.url")
+			.contains("Value: http://******@127.0.0.1:8080/mcp")
+			.contains("Rule: must not carry user information (user:password@), which the HTTP client never sends: "
+					+ "give the credentials in headers instead, e.g. headers.Authorization=Basic")
+			.doesNotContain("PASSWORD-3");
+	}
+
+	@Test
+	void runWhenAHeaderValueEndsInALineBreakShouldNameTheHeaderButNotShowItsValue(CapturedOutput output) {
+		run("--mcp.servers.remote.transport=streamable-http", "--mcp.servers.remote.url=http://127.0.0.1:8080/mcp",
+				"--mcp.servers.remote.headers.Authorization=Bearer SECRET-TOKEN-4\n");
+		assertThat(output).contains("Property: mcp.servers.remote.headers")
+			.contains("Rule: the value of header 'Authorization' contains a line break or another control character")
+			.doesNotContain("SECRET-TOKEN-4");
+	}
+
+	@Test
+	void runWhenAHeaderValueEndsInWhitespaceShouldNameTheHeaderButNotShowItsValue(CapturedOutput output) {
+		run("--mcp.servers.remote.transport=streamable-http", "--mcp.servers.remote.url=http://127.0.0.1:8080/mcp",
+				"--mcp.servers.remote.headers.X-Api-Key=SECRET-TOKEN-5 ");
+		assertThat(output).contains("Property: mcp.servers.remote.headers")
+			.contains("Rule: the value of header 'X-Api-Key' starts or ends with whitespace")
+			.doesNotContain("SECRET-TOKEN-5");
+	}
+
+	@Test
+	void runWhenAHeaderNameIsNotATokenShouldSaySo(CapturedOutput output) {
+		run("--mcp.servers.remote.transport=streamable-http", "--mcp.servers.remote.url=http://127.0.0.1:8080/mcp",
+				"--mcp.servers.remote.headers[X Api(Key)]=value");
+		assertThat(output).contains("Rule: header name 'X Api(Key)' is not an HTTP token");
+	}
+
+	@Test
+	void runWhenAHeaderIsOneTheHttpClientSetsShouldSaySo(CapturedOutput output) {
+		run("--mcp.servers.remote.transport=streamable-http", "--mcp.servers.remote.url=http://127.0.0.1:8080/mcp",
+				"--mcp.servers.remote.headers.Host=example.org");
+		assertThat(output).contains("Rule: header 'Host' is set by the HTTP client itself and cannot be configured");
+	}
+
 	private static void run(String... args) {
 		SpringApplicationBuilder application = new SpringApplicationBuilder(
 				McpServerStartupFailureAnalyzerTests.Config.class)

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -27,7 +28,9 @@ import tools.jackson.databind.json.JsonMapper;
  * protocol (JSON responses, a session id if asked, no server-to-client stream), that can
  * be told to misbehave: refuse every request with HTTP 401, answer the next calls with a
  * body that is not JSON, or close the event stream of a call before its result, to be
- * resumed with a GET carrying {@code Last-Event-ID}. Its one tool, {@code echo}, returns
+ * resumed with a GET carrying {@code Last-Event-ID}, leave tool calls unanswered, or
+ * redirect every request elsewhere. It records the requests and notifications it receives
+ * and counts the connections its clients hold open. Its one tool, {@code echo}, returns
  * its {@code message}.
  */
 final class LoopbackMcpHttpServer implements AutoCloseable {
@@ -56,6 +59,22 @@ final class LoopbackMcpHttpServer implements AutoCloseable {
 
 	private final List<Resumption> resumptions = new CopyOnWriteArrayList<>();
 
+	private final List<Received> received = new CopyOnWriteArrayList<>();
+
+	private final List<Notification> notifications = new CopyOnWriteArrayList<>();
+
+	private final CountDownLatch closed = new CountDownLatch(1);
+
+	private final CountingProxy proxy;
+
+	private volatile boolean hangCalls;
+
+	private volatile boolean hangAfterHeaders;
+
+	private final List<JsonNode> hungCallIds = new CopyOnWriteArrayList<>();
+
+	private volatile URI redirectTo;
+
 	LoopbackMcpHttpServer() throws IOException {
 		this(false);
 	}
@@ -70,12 +89,57 @@ final class LoopbackMcpHttpServer implements AutoCloseable {
 		this.server.createContext("/", this::handle);
 		this.server.setExecutor(this.executor);
 		this.server.start();
+		this.proxy = new CountingProxy(this.server.getAddress().getPort());
 	}
 
 	/** Returns the MCP endpoint, with the given query ({@code null} for none). */
 	URI url(String query) {
-		return URI.create("http://127.0.0.1:" + this.server.getAddress().getPort() + "/mcp"
-				+ ((query != null) ? "?" + query : ""));
+		return URI.create(origin() + "/mcp" + ((query != null) ? "?" + query : ""));
+	}
+
+	/**
+	 * Returns the scheme, host and port of the server, as {@code http://127.0.0.1:port}.
+	 */
+	String origin() {
+		return "http://127.0.0.1:" + this.proxy.port();
+	}
+
+	/** How many connections its clients hold open now. */
+	int openConnections() {
+		return this.proxy.openConnections();
+	}
+
+	/**
+	 * From now on, tool calls are accepted and never answered; pings still are.
+	 * @param afterHeaders whether the answer's headers (of an event stream) are sent
+	 * first
+	 */
+	void hangCalls(boolean afterHeaders) {
+		this.hangAfterHeaders = afterHeaders;
+		this.hangCalls = true;
+	}
+
+	/** The JSON-RPC ids of the tool calls left unanswered. */
+	List<JsonNode> hungCallIds() {
+		return List.copyOf(this.hungCallIds);
+	}
+
+	/**
+	 * From now on, every request is answered with a redirect (307) to the given URL.
+	 * @param location where to
+	 */
+	void redirectTo(URI location) {
+		this.redirectTo = location;
+	}
+
+	/** The requests received, in order. */
+	List<Received> received() {
+		return List.copyOf(this.received);
+	}
+
+	/** The notifications received, in order. */
+	List<Notification> notifications() {
+		return List.copyOf(this.notifications);
 	}
 
 	/** From now on, every request is refused with HTTP 401. */
@@ -126,6 +190,14 @@ final class LoopbackMcpHttpServer implements AutoCloseable {
 
 	private void handle(HttpExchange exchange) throws IOException {
 		try (exchange) {
+			this.received.add(new Received(exchange.getRequestMethod(), exchange.getRequestURI().toString(),
+					exchange.getRequestHeaders().getFirst("Authorization")));
+			URI location = this.redirectTo;
+			if (location != null) {
+				exchange.getResponseHeaders().set("Location", location.toString());
+				exchange.sendResponseHeaders(307, -1);
+				return;
+			}
 			if (this.unauthorized) {
 				exchange.sendResponseHeaders(401, -1);
 				return;
@@ -139,10 +211,22 @@ final class LoopbackMcpHttpServer implements AutoCloseable {
 			}
 			JsonNode message = this.json.readTree(exchange.getRequestBody().readAllBytes());
 			if (!message.has("id")) {
+				this.notifications.add(new Notification(message.path("method").asString(""), message.get("params"),
+						System.nanoTime()));
 				exchange.sendResponseHeaders(202, -1); // a notification
 				return;
 			}
 			String method = message.get("method").asString();
+			if ("tools/call".equals(method) && this.hangCalls) {
+				this.hungCallIds.add(message.get("id"));
+				if (this.hangAfterHeaders) {
+					exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+					exchange.sendResponseHeaders(200, 0);
+					exchange.getResponseBody().flush();
+				}
+				awaitClose();
+				return;
+			}
 			if ("tools/call".equals(method) && this.malformedAnswers.getAndUpdate((n) -> Math.max(0, n - 1)) > 0) {
 				String malformed = "{\"jsonrpc\": \"2.0\", \"id\": " + message.get("id") + ", \"result\": {oops";
 				if (this.eventStream) {
@@ -226,10 +310,41 @@ final class LoopbackMcpHttpServer implements AutoCloseable {
 		}
 	}
 
+	private void awaitClose() {
+		try {
+			this.closed.await();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
 	@Override
 	public void close() {
+		this.closed.countDown();
+		this.proxy.close();
 		this.server.stop(0);
 		this.executor.shutdownNow();
+	}
+
+	/**
+	 * A request as it arrived.
+	 *
+	 * @param method its HTTP method
+	 * @param target its request target: the path and query
+	 * @param authorization its {@code Authorization} header, or {@code null}
+	 */
+	record Received(String method, String target, String authorization) {
+	}
+
+	/**
+	 * A JSON-RPC notification as it arrived.
+	 *
+	 * @param method its method
+	 * @param params its parameters, or {@code null}
+	 * @param nanoTime when it arrived, as {@link System#nanoTime()}
+	 */
+	record Notification(String method, JsonNode params, long nanoTime) {
 	}
 
 	/**

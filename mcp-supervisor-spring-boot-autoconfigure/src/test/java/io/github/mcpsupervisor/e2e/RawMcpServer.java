@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -17,6 +18,9 @@ import tools.jackson.databind.json.JsonMapper;
  * and every other request with what the handler returns.
  */
 final class RawMcpServer {
+
+	/** What a handler returns to leave a request unanswered. */
+	static final Object NO_ANSWER = new Object();
 
 	private RawMcpServer() {
 	}
@@ -29,6 +33,21 @@ final class RawMcpServer {
 	 * @throws Exception if the handler fails or a line is not JSON
 	 */
 	static void serve(String name, Map<String, Object> capabilities, Handler handler) throws Exception {
+		serve(name, capabilities, handler, (notification) -> {
+		});
+	}
+
+	/**
+	 * Serves requests until stdin ends, handing the notifications it receives to a
+	 * consumer.
+	 * @param name the server's name in its {@code initialize} answer
+	 * @param capabilities the capabilities it declares
+	 * @param handler answers every other request; {@link #NO_ANSWER} leaves it unanswered
+	 * @param notifications receives the notifications
+	 * @throws Exception if the handler fails or a line is not JSON
+	 */
+	static void serve(String name, Map<String, Object> capabilities, Handler handler, Consumer<JsonNode> notifications)
+			throws Exception {
 		JsonMapper json = JsonMapper.builder().build();
 		PrintStream protocol = System.out;
 		// stdout carries the protocol only
@@ -37,6 +56,10 @@ final class RawMcpServer {
 		String line;
 		while ((line = in.readLine()) != null) {
 			JsonNode request = json.readTree(line);
+			if (!request.has("id") && request.has("method")) {
+				notifications.accept(request);
+				continue;
+			}
 			if (!request.has("id") || !request.has("method")) {
 				continue;
 			}
@@ -45,6 +68,9 @@ final class RawMcpServer {
 					? Map.of("protocolVersion", request.at("/params/protocolVersion").asString(), "capabilities",
 							capabilities, "serverInfo", Map.of("name", name, "version", "1.0.0"))
 					: handler.answer(method, request);
+			if (answer == NO_ANSWER) {
+				continue;
+			}
 			if (answer instanceof AfterNotifications after) {
 				String notification = json.writeValueAsString(Map.of("jsonrpc", "2.0", "method", after.method()));
 				for (int i = 0; i < after.count(); i++) {

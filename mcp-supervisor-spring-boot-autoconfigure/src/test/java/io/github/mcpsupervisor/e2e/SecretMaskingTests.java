@@ -124,7 +124,7 @@ class SecretMaskingTests {
 			.properties("mcp.servers.files.command=" + MISSING, "mcp.servers.files.args[0]=--token=SECRET456",
 					"mcp.servers.files.args[1]=API_KEY=SECRET789", "mcp.servers.files.fail-on-startup-error=true",
 					"mcp.servers.remote.transport=streamable-http",
-					"mcp.servers.remote.url=http://user:PASSWORD1@127.0.0.1:9/mcp?api_key=SECRET123",
+					"mcp.servers.remote.url=http://127.0.0.1:9/mcp?api_key=SECRET123&password=PASSWORD1",
 					"mcp.servers.remote.fail-on-startup-error=true", "mcp.servers.remote.initialization-timeout=5s");
 		Throwable failure = catchThrowable(application::run);
 		assertThat(failure).hasRootCauseInstanceOf(McpServerStartupException.class);
@@ -136,7 +136,7 @@ class SecretMaskingTests {
 		assertThat(output).contains("APPLICATION FAILED TO START")
 			.contains("MCP server 'files'")
 			.contains("MCP server 'remote'")
-			.contains("http://******@127.0.0.1:9/mcp?api_key=******");
+			.contains("http://127.0.0.1:9/mcp?api_key=******&password=******");
 	}
 
 	private static String modelSees(ToolCallback callback) {

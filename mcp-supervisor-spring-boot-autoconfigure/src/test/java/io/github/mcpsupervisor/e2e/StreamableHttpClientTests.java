@@ -6,8 +6,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
@@ -112,6 +117,42 @@ class StreamableHttpClientTests {
 		await().atMost(TestServers.PATIENCE)
 			.untilAsserted(
 					() -> assertThat(httpThreads()).as("threads of the shared HTTP client after the close").isEmpty());
+	}
+
+	@Test
+	void twentyBusyServersShareAFewCallbackThreads() throws Exception {
+		this.server = new LoopbackMcpHttpServer();
+		String[] names = IntStream.rangeClosed(1, 20).mapToObj((i) -> "s" + i).toArray(String[]::new);
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(McpSupervisorAutoConfiguration.class))
+			.withPropertyValues(servers(names))
+			.run((context) -> {
+				McpSupervisors supervisors = context.getBean(McpSupervisors.class);
+				AtomicInteger most = new AtomicInteger();
+				ExecutorService callers = Executors.newFixedThreadPool(names.length);
+				try {
+					List<Future<?>> calls = new ArrayList<>();
+					for (String name : names) {
+						calls.add(callers.submit(() -> {
+							for (int i = 0; i < 20; i++) {
+								supervisors.supervisor(name)
+									.callTool(CallToolRequest.builder("echo")
+										.arguments(Map.of("message", name + i))
+										.build());
+								most.accumulateAndGet(httpThreads().size(), Math::max);
+							}
+							return null;
+						}));
+					}
+					for (Future<?> call : calls) {
+						call.get(60, TimeUnit.SECONDS);
+					}
+				}
+				finally {
+					callers.shutdownNow();
+				}
+				logger.info("HTTP callback threads with " + names.length + " busy servers: at most " + most.get());
+				assertThat(most.get()).as("callback threads of %d busy servers", names.length).isLessThanOrEqualTo(8);
+			});
 	}
 
 	private String[] servers(String... names) {

@@ -1,0 +1,205 @@
+package io.github.mcpsupervisor.e2e;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import io.github.mcpsupervisor.supervisor.CallPolicy;
+import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
+import io.github.mcpsupervisor.supervisor.McpConnector;
+import io.github.mcpsupervisor.supervisor.McpServerState;
+import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
+import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
+import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
+import io.github.mcpsupervisor.transport.StdioConnector;
+import io.github.mcpsupervisor.transport.StdioServerDefinition;
+import io.github.mcpsupervisor.transport.StreamableHttpConnector;
+import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A request that its call gave up on (it timed out, or its generation ended) ends with
+ * it: the server is sent {@code notifications/cancelled}, over HTTP its exchange is
+ * aborted and its connection closed, and the SDK's session forgets it.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class AbandonedRequestTests {
+
+	private static final Log logger = LogFactory.getLog(AbandonedRequestTests.class);
+
+	private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(1);
+
+	private static final int CALLS = 10;
+
+	// what the SDK's session logs, at its close, for each request it still waits for
+	private static final String PENDING_AT_CLOSE = "Abruptly terminating exchange for request";
+
+	private final ThreadPoolSupervisorScheduler scheduler = new ThreadPoolSupervisorScheduler();
+
+	private final List<AutoCloseable> closeables = new ArrayList<>();
+
+	private final Logger sessionLogger = (Logger) LoggerFactory
+		.getLogger("io.modelcontextprotocol.spec.McpClientSession");
+
+	private Level sessionLevel;
+
+	private LoopbackMcpHttpServer server;
+
+	private McpServerSupervisor supervisor;
+
+	@BeforeEach
+	void logPendingRequests() {
+		this.sessionLevel = this.sessionLogger.getLevel();
+		this.sessionLogger.setLevel(Level.INFO);
+	}
+
+	@AfterEach
+	void stop() throws Exception {
+		if (this.supervisor != null) {
+			this.supervisor.stop().get(30, TimeUnit.SECONDS);
+		}
+		for (AutoCloseable closeable : this.closeables) {
+			closeable.close();
+		}
+		this.scheduler.close();
+		if (this.server != null) {
+			this.server.close();
+		}
+		this.sessionLogger.setLevel(this.sessionLevel);
+	}
+
+	@ParameterizedTest(name = "answer headers sent first: {0}")
+	@ValueSource(booleans = { false, true })
+	void callsToAServerThatNeverAnswersLeaveNoConnectionBehind(boolean afterHeaders) throws Exception {
+		startHttp(REQUEST_TIMEOUT);
+		this.server.hangCalls(afterHeaders);
+		int before = this.server.openConnections();
+		for (int i = 0; i < CALLS; i++) {
+			assertThat(catchThrowable(() -> call("echo"))).as("call %d to a server that never answers", i).isNotNull();
+		}
+		assertThat(this.server.hungCallIds()).as("calls the server left unanswered").hasSize(CALLS);
+		Object pong = this.supervisor.request("ping", (client) -> client.ping());
+		assertThat(pong).as("the server still answers pings").isNotNull();
+		await().atMost(TestServers.PATIENCE)
+			.untilAsserted(() -> assertThat(this.server.openConnections())
+				.as("connections open after %d abandoned calls", CALLS)
+				.isLessThanOrEqualTo(2));
+		logger.info("Connections to a server that never answers: " + before + " before " + CALLS + " abandoned calls, "
+				+ this.server.openConnections() + " after");
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.supervisor.status().generation()).isOne();
+	}
+
+	@Test
+	void aTimedOutHttpCallIsCancelledAtTheServerAndForgotten(CapturedOutput output) throws Exception {
+		startHttp(REQUEST_TIMEOUT);
+		this.server.hangCalls(false);
+		long started = System.nanoTime();
+		catchThrowable(() -> call("echo"));
+		long timedOut = started + REQUEST_TIMEOUT.toNanos();
+		await().atMost(TestServers.PATIENCE).until(() -> !cancellations().isEmpty());
+		LoopbackMcpHttpServer.Notification cancelled = cancellations().get(0);
+		logger.info("notifications/cancelled arrived " + TestServers.millis(cancelled.nanoTime() - timedOut)
+				+ " ms after the call timed out");
+		assertThat(this.server.hungCallIds()).hasSize(1);
+		assertThat(cancelled.params().get("requestId")).isEqualTo(this.server.hungCallIds().get(0));
+		assertThat(cancelled.params().get("reason").asString()).isEqualTo("timed out after 1000 ms");
+		this.supervisor.stop().get(30, TimeUnit.SECONDS);
+		this.supervisor = null;
+		assertThat(output).as("requests the SDK still waited for at its close").doesNotContain(PENDING_AT_CLOSE);
+	}
+
+	@ParameterizedTest(name = "answer headers sent first: {0}")
+	@ValueSource(booleans = { false, true })
+	void aCallWhoseGenerationEndsLeavesNoConnectionBehind(boolean afterHeaders) throws Exception {
+		// calls wait longer than the test: the generation's end is what ends this one
+		startHttp(Duration.ofMinutes(5));
+		this.server.hangCalls(afterHeaders);
+		int before = this.server.openConnections();
+		CompletableFuture<Throwable> pending = CompletableFuture.supplyAsync(() -> catchThrowable(() -> call("echo")));
+		await().atMost(TestServers.PATIENCE).until(() -> !this.server.hungCallIds().isEmpty());
+		this.supervisor.restart();
+		assertThat(pending.get(30, TimeUnit.SECONDS)).isNotNull();
+		await().atMost(TestServers.PATIENCE)
+			.until(() -> this.supervisor.state() == McpServerState.UP && this.supervisor.status().generation() == 2);
+		await().atMost(TestServers.PATIENCE)
+			.untilAsserted(() -> assertThat(this.server.openConnections())
+				.as("connections open after the generation of a pending call ended (%d before)", before)
+				.isLessThanOrEqualTo(2));
+	}
+
+	@Test
+	void aTimedOutStdioCallIsCancelledAtTheServerAndForgotten(CapturedOutput output) throws Exception {
+		StdioServerDefinition definition = new StdioServerDefinition("recording", TestServers.java(),
+				List.of("-cp", System.getProperty("java.class.path"), CancellationRecordingMcpServer.class.getName()),
+				Map.of(), null, REQUEST_TIMEOUT, Duration.ofSeconds(20), Duration.ofSeconds(1));
+		start(new StdioConnector(definition, this.scheduler::execute));
+		for (int i = 0; i < 3; i++) {
+			assertThat(catchThrowable(() -> call("hang"))).isNotNull();
+		}
+		long timedOut = System.nanoTime();
+		String cancellations = TestServers.text(call("cancellations"));
+		logger.info("notifications/cancelled of a stdio call received within "
+				+ TestServers.millis(System.nanoTime() - timedOut) + " ms after its timeout: " + cancellations);
+		assertThat(cancellations.lines()).hasSize(3)
+			.allSatisfy((line) -> assertThat(line).contains("\"requestId\":\"")
+				.contains("\"reason\":\"timed out after 1000 ms\""));
+		assertThat(this.supervisor.status().generation()).isOne();
+		this.supervisor.stop().get(30, TimeUnit.SECONDS);
+		this.supervisor = null;
+		assertThat(output).as("requests the SDK still waited for at its close").doesNotContain(PENDING_AT_CLOSE);
+	}
+
+	private List<LoopbackMcpHttpServer.Notification> cancellations() {
+		return this.server.notifications()
+			.stream()
+			.filter((notification) -> "notifications/cancelled".equals(notification.method()))
+			.toList();
+	}
+
+	private void startHttp(Duration requestTimeout) throws Exception {
+		this.server = new LoopbackMcpHttpServer();
+		StreamableHttpServerDefinition definition = new StreamableHttpServerDefinition("remote", this.server.url(null),
+				Map.of(), requestTimeout, Duration.ofSeconds(10));
+		StreamableHttpConnector connector = new StreamableHttpConnector(definition);
+		this.closeables.add(connector);
+		start(connector);
+	}
+
+	private void start(McpConnector connector) {
+		this.supervisor = McpServerSupervisor.builder("remote", connector, this.scheduler)
+			.reconnect(new ReconnectPolicy(true, Duration.ofMillis(50), Duration.ofSeconds(2), 10, 0))
+			.calls(new CallPolicy(Duration.ZERO, CallPolicy.Retry.NEVER, true, Set.of()))
+			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(2)))
+			.build();
+		assertThat(this.supervisor.start().join().state()).isEqualTo(McpServerState.UP);
+	}
+
+	private CallToolResult call(String tool) {
+		return this.supervisor.callTool(CallToolRequest.builder(tool).arguments(Map.of()).build());
+	}
+
+}

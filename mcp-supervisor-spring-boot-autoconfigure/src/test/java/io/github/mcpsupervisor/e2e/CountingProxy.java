@@ -1,0 +1,100 @@
+package io.github.mcpsupervisor.e2e;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * A TCP proxy on a loopback port in front of a loopback server, that counts the
+ * connections its clients hold open: what a server sees of a client's connection pool. A
+ * connection ends when either side closes it.
+ */
+final class CountingProxy implements AutoCloseable {
+
+	private final ServerSocket listener;
+
+	private final int target;
+
+	private final ExecutorService executor = Executors.newCachedThreadPool();
+
+	private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+
+	CountingProxy(int target) throws IOException {
+		this.target = target;
+		this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+		this.executor.execute(this::accept);
+	}
+
+	int port() {
+		return this.listener.getLocalPort();
+	}
+
+	/** How many client connections are open now. */
+	int openConnections() {
+		return this.open.size();
+	}
+
+	private void accept() {
+		while (!this.listener.isClosed()) {
+			try {
+				Socket client = this.listener.accept();
+				Socket server = new Socket(InetAddress.getLoopbackAddress(), this.target);
+				this.open.add(client);
+				this.executor.execute(() -> pump(client, server));
+				this.executor.execute(() -> pump(server, client));
+			}
+			catch (IOException ex) {
+				// closed
+			}
+		}
+	}
+
+	private void pump(Socket from, Socket to) {
+		byte[] buffer = new byte[8192];
+		try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+			int read;
+			while ((read = in.read(buffer)) >= 0) {
+				out.write(buffer, 0, read);
+				out.flush();
+			}
+		}
+		catch (IOException ex) {
+			// one side closed the connection
+		}
+		finally {
+			closeQuietly(from);
+			closeQuietly(to);
+			this.open.remove(from);
+			this.open.remove(to);
+		}
+	}
+
+	private static void closeQuietly(Socket socket) {
+		try {
+			socket.close();
+		}
+		catch (IOException ex) {
+			// already closed
+		}
+	}
+
+	@Override
+	public void close() {
+		try {
+			this.listener.close();
+		}
+		catch (IOException ex) {
+			// closed already
+		}
+		this.open.forEach(CountingProxy::closeQuietly);
+		this.executor.shutdownNow();
+	}
+
+}
