@@ -78,24 +78,37 @@ public final class SamplingGate {
 		return null;
 	}
 
+	/**
+	 * Returns the name of the server whose requests this gate bounds.
+	 * @return the server's name
+	 */
+	public String server() {
+		return this.server;
+	}
+
 	/** Ends an admitted request. */
 	public void release() {
 		this.inFlight.decrementAndGet();
 	}
 
 	/**
-	 * Returns the params of a request with its {@code maxTokens} lowered to the cap.
+	 * Returns the params of a request with its {@code maxTokens} lowered to the cap. A
+	 * {@code maxTokens} that is not a number is replaced by the cap too: the SDK's JSON
+	 * mapper would coerce a string such as {@code "1000000"} for the handler.
 	 * @param params the request's params, as read
 	 * @return the same params when within the cap, otherwise a copy with the cap
 	 */
 	public @Nullable Object capped(@Nullable Object params) {
-		if (params instanceof Map<?, ?> map && map.get("maxTokens") instanceof Number asked
-				&& asked.doubleValue() > this.limits.maxTokens()) {
+		if (params instanceof Map<?, ?> map && map.containsKey("maxTokens") && overCap(map.get("maxTokens"))) {
 			Map<Object, Object> copy = new LinkedHashMap<>(map);
 			copy.put("maxTokens", this.limits.maxTokens());
 			return copy;
 		}
 		return params;
+	}
+
+	private boolean overCap(@Nullable Object asked) {
+		return !(asked instanceof Number number) || number.doubleValue() > this.limits.maxTokens();
 	}
 
 	// The bucket refills evenly: maxPerMinute tokens a minute, never more than that many.

@@ -50,6 +50,13 @@ final class SamplingLimitingTransport extends DelegatingClientTransport {
 			return message;
 		}
 		String refusal = this.gate.admit();
+		if (refusal == null && !this.inFlight.add(request.id())) {
+			// a reused id would be admitted twice and released once: the gate outlives
+			// the generation
+			this.gate.release();
+			refusal = "sampling request refused: MCP server '" + this.gate.server() + "' sent the id of a sampling"
+					+ " request still in flight";
+		}
 		if (refusal != null) {
 			long count = this.refused.incrementAndGet();
 			if (ProcessStdioTransport.isPowerOfTen(count)) {
@@ -61,7 +68,6 @@ final class SamplingLimitingTransport extends DelegatingClientTransport {
 				.subscribe(null, (ex) -> logger.debug("Refusing a sampling request failed", ex));
 			return null;
 		}
-		this.inFlight.add(request.id());
 		return new JSONRPCRequest(request.jsonrpc(), request.method(), request.id(),
 				this.gate.capped(request.params()));
 	}

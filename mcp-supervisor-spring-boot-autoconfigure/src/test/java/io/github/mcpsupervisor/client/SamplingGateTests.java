@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -72,6 +73,16 @@ class SamplingGateTests {
 			.isEqualTo(Map.of("maxTokens", 100, "systemPrompt", "be brief"));
 		Map<String, Object> within = Map.of("maxTokens", 100);
 		assertThat(gate.capped(within)).isSameAs(within);
+	}
+
+	@Test
+	void maxTokensThatIsNotANumberIsReplacedByTheCap() {
+		// the SDK's JSON mapper coerces "1000000" to 1000000 for the handler
+		SamplingGate gate = new SamplingGate("files", new SamplingLimits(1, 1, 100), this.clock);
+		assertThat(gate.capped(Map.of("maxTokens", "1000000"))).isEqualTo(Map.of("maxTokens", 100));
+		assertThat(gate.capped(Map.of("maxTokens", List.of(1_000_000)))).isEqualTo(Map.of("maxTokens", 100));
+		Map<String, Object> without = Map.of("systemPrompt", "be brief");
+		assertThat(gate.capped(without)).isSameAs(without);
 	}
 
 	@Test
