@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -28,10 +29,11 @@ import reactor.core.publisher.Mono;
  * A transport that bounds the JSON-RPC errors of the server before the SDK's client sees
  * them: the message is cut to {@value ServerText#MAX_MODEL_BYTES} bytes with a marker, as
  * results are, put on one line and the secrets of the configuration masked in it, and
- * {@code data} larger than {@value #MAX_DATA_CHARS} characters is replaced by a note. The
- * client logs every error it is answered with and hands it to the caller (the model, an
- * application) as an {@code McpError}: neither sees more than the bound, and the log line
- * cannot be forged. A tool whose name has control characters or is longer than
+ * {@code data} larger than {@value #MAX_DATA_CHARS} characters is replaced by a note (the
+ * strings of smaller data are put on one line and masked too). The client logs every
+ * error it is answered with and hands it to the caller (the model, an application) as an
+ * {@code McpError}: neither sees more than the bound, and the log line cannot be forged.
+ * A tool whose name has control characters or is longer than
  * {@value #MAX_TOOL_NAME_LENGTH} characters is left out of the answers to
  * {@code tools/list} with a warning: the client would log its name whole. A notification
  * the client has no handler for is dropped here, counted at DEBUG: the client would log
@@ -113,12 +115,11 @@ final class BoundedAnswerTransport extends DelegatingClientTransport {
 		String text = (error.message() != null) ? error.message() : "";
 		String cut = ServerText.forModel(text, "error message");
 		cut = this.redaction.apply(ServerText.singleLine(cut));
-		long dataChars = chars(error.data(), 0);
-		if (cut.equals(text) && dataChars <= MAX_DATA_CHARS) {
+		Object data = (chars(error.data(), 0) <= MAX_DATA_CHARS) ? clean(error.data())
+				: "[error data left out: more than " + MAX_DATA_CHARS + " characters]";
+		if (cut.equals(text) && Objects.equals(data, error.data())) {
 			return message;
 		}
-		Object data = (dataChars <= MAX_DATA_CHARS) ? error.data()
-				: "[error data left out: more than " + MAX_DATA_CHARS + " characters]";
 		return new JSONRPCResponse(response.jsonrpc(), response.id(), null, new JSONRPCError(error.code(), cut, data));
 	}
 
@@ -151,6 +152,25 @@ final class BoundedAnswerTransport extends DelegatingClientTransport {
 			return "its name is " + name.length() + " characters long (limit " + MAX_TOOL_NAME_LENGTH + ")";
 		}
 		return ServerText.singleLine(name).equals(name) ? null : "its name has control characters";
+	}
+
+	// The data of an error with each of its strings on one line and the secrets masked:
+	// the client logs the whole error.
+	private @Nullable Object clean(@Nullable Object value) {
+		if (value instanceof String text) {
+			return this.redaction.apply(ServerText.singleLine(text));
+		}
+		if (value instanceof Map<?, ?> map) {
+			Map<Object, @Nullable Object> cleaned = new LinkedHashMap<>();
+			map.forEach((key, item) -> cleaned.put(clean(key), clean(item)));
+			return cleaned;
+		}
+		if (value instanceof Collection<?> collection) {
+			List<@Nullable Object> cleaned = new ArrayList<>(collection.size());
+			collection.forEach((item) -> cleaned.add(clean(item)));
+			return cleaned;
+		}
+		return value;
 	}
 
 	// The characters of a JSON value, counted until they exceed the limit.
