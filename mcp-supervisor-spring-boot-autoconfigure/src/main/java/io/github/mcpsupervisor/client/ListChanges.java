@@ -147,8 +147,9 @@ public final class ListChanges {
 			.timeout(this.timeout)
 			.publishOn(Schedulers.boundedElastic())
 			.doOnNext((result) -> this.factory.resourceUpdated(this.session, update.uri(), result.contents()))
-			.doOnError((ex) -> logger.warn("MCP server '" + this.session.server() + "': reading resource '"
-					+ update.uri() + "' after its update failed: " + ex.getMessage()))
+			.doOnError((ex) -> logger
+				.warn("MCP server '" + this.session.server() + "': reading resource '" + ServerText.forLog(update.uri())
+						+ "' after its update failed: " + ServerText.forLog(String.valueOf(ex.getMessage()))))
 			.onErrorResume((ex) -> Mono.empty())
 			.doFinally((signal) -> {
 				if (!update.state().compareAndSet(RUNNING, IDLE)) {
