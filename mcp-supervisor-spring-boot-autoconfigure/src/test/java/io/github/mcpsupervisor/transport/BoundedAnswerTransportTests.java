@@ -2,16 +2,11 @@ package io.github.mcpsupervisor.transport;
 
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
-import io.modelcontextprotocol.json.TypeRef;
-import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
-import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.Mono;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class BoundedAnswerTransportTests {
 
-	private final BoundedAnswerTransport transport = new BoundedAnswerTransport(new Unused(), "files",
+	private final BoundedAnswerTransport transport = new BoundedAnswerTransport(new RecordingClientTransport(), "files",
 			(text) -> text.replace("tok-8f3a9c2e71", "******"));
 
 	@Test
@@ -41,30 +36,6 @@ class BoundedAnswerTransportTests {
 		JSONRPCResponse response = new JSONRPCResponse(McpSchema.JSONRPC_VERSION, 1, null,
 				new JSONRPCError(-32603, "failed", Map.of("code", 7, "reason", "busy")));
 		assertThat(this.transport.bounded(response)).isSameAs(response);
-	}
-
-	private static final class Unused implements McpClientTransport {
-
-		@Override
-		public Mono<Void> connect(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
-			return Mono.empty();
-		}
-
-		@Override
-		public Mono<Void> closeGracefully() {
-			return Mono.empty();
-		}
-
-		@Override
-		public Mono<Void> sendMessage(JSONRPCMessage message) {
-			return Mono.empty();
-		}
-
-		@Override
-		public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
-			throw new UnsupportedOperationException();
-		}
-
 	}
 
 }

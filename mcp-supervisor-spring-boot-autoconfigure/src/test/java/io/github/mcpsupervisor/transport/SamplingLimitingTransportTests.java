@@ -4,19 +4,14 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Function;
 
 import io.github.mcpsupervisor.client.SamplingGate;
 import io.github.mcpsupervisor.client.SamplingLimits;
-import io.modelcontextprotocol.json.TypeRef;
-import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCRequest;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.Mono;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SamplingLimitingTransportTests {
 
-	private final Recording server = new Recording();
+	private final RecordingClientTransport server = new RecordingClientTransport();
 
 	private final SamplingGate gate = new SamplingGate("files", new SamplingLimits(2, 100, 100), Clock.systemUTC());
 
@@ -50,40 +45,6 @@ class SamplingLimitingTransportTests {
 	private static JSONRPCRequest sampling(String id) {
 		return new JSONRPCRequest(McpSchema.JSONRPC_VERSION, McpSchema.METHOD_SAMPLING_CREATE_MESSAGE, id,
 				Map.of("maxTokens", 10));
-	}
-
-	private static final class Recording implements McpClientTransport {
-
-		private final List<JSONRPCMessage> sent = new CopyOnWriteArrayList<>();
-
-		private @Nullable Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler;
-
-		void receive(JSONRPCMessage message) {
-			this.handler.apply(Mono.just(message)).block();
-		}
-
-		@Override
-		public Mono<Void> connect(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
-			this.handler = handler;
-			return Mono.empty();
-		}
-
-		@Override
-		public Mono<Void> closeGracefully() {
-			return Mono.empty();
-		}
-
-		@Override
-		public Mono<Void> sendMessage(JSONRPCMessage message) {
-			this.sent.add(message);
-			return Mono.empty();
-		}
-
-		@Override
-		public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
-			throw new UnsupportedOperationException();
-		}
-
 	}
 
 }
