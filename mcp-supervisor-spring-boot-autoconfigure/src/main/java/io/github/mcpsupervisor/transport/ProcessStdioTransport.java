@@ -39,6 +39,8 @@ final class ProcessStdioTransport implements McpClientTransport {
 
 	private static final byte[] NEWLINE = { '\n' };
 
+	private final CompletableFuture<Void> stdoutClosed = new CompletableFuture<>();
+
 	private final StdioServerProcess process;
 
 	private final McpJsonMapper jsonMapper;
@@ -138,7 +140,26 @@ final class ProcessStdioTransport implements McpClientTransport {
 		}
 	}
 
+	/**
+	 * Completes once the reader has handed on every message the server wrote before its
+	 * stdout closed, so that an answer written just before an exit is delivered before
+	 * the exit is reported.
+	 * @return the end of stdout
+	 */
+	CompletableFuture<Void> stdoutClosed() {
+		return this.stdoutClosed.copy();
+	}
+
 	private void readMessages(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
+		try {
+			readLines(handler);
+		}
+		finally {
+			this.stdoutClosed.complete(null);
+		}
+	}
+
+	private void readLines(Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
 		LineReader reader = new LineReader(this.process.stdout(), MAX_MESSAGE_BYTES);
 		try {
 			String line;

@@ -32,6 +32,13 @@ final class StdioConnection extends ClientConnection {
 	 */
 	static final Duration EXIT_SETTLE_TIME = Duration.ofSeconds(1);
 
+	/**
+	 * How long an exit waits for stdout to be read to its end before it is reported: an
+	 * answer written just before the exit is delivered first. A descendant that keeps
+	 * stdout open costs this bound.
+	 */
+	static final Duration STDOUT_SETTLE_TIME = Duration.ofSeconds(1);
+
 	private final StdioServerDefinition definition;
 
 	private final Executor executor;
@@ -89,10 +96,14 @@ final class StdioConnection extends ClientConnection {
 		this.client = created;
 		// The exit is the one signal of a dead stdio server: closing the client fails the
 		// requests in flight at once instead of after their timeout.
-		started.exited().thenAcceptAsync((exit) -> {
-			this.lost.complete(redacted(exit));
-			closeClient();
-		}, this.executor);
+		started.exited()
+			.thenCompose((exit) -> createdTransport.stdoutClosed()
+				.completeOnTimeout(null, STDOUT_SETTLE_TIME.toMillis(), TimeUnit.MILLISECONDS)
+				.thenApply((ignored) -> exit))
+			.thenAcceptAsync((exit) -> {
+				this.lost.complete(redacted(exit));
+				closeClient();
+			}, this.executor);
 		try {
 			initialize(created);
 			started.rememberDescendants();
