@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,16 +40,20 @@ public final class ProcessRecords {
 
 	private static final String SUFFIX = ".process";
 
-	private static final ProcessRecords NONE = new ProcessRecords(null);
+	private static final ProcessRecords NONE = new ProcessRecords(null, null);
 
 	private static final Duration SWEEP_BOUND = Duration.ofSeconds(5);
 
 	private final @Nullable Path directory;
 
+	// The user this JVM runs as: the owner of a file it created in the directory.
+	private final @Nullable UserPrincipal user;
+
 	private final ProcessHandle owner = ProcessHandle.current();
 
-	private ProcessRecords(@Nullable Path directory) {
+	private ProcessRecords(@Nullable Path directory, @Nullable UserPrincipal user) {
 		this.directory = directory;
+		this.user = user;
 	}
 
 	/**
@@ -62,25 +66,30 @@ public final class ProcessRecords {
 
 	/**
 	 * Opens the records of a runtime directory, creating it, and terminates the servers
-	 * of earlier runs that still live before anything is spawned.
+	 * of earlier runs that still live before anything is spawned. The directories it
+	 * creates are private to the user (mode {@code 700}); an existing runtime directory
+	 * is used, unchanged, only if it is a directory (not a link) of this user that no
+	 * other user may write to, in a directory only this user or root owns, and sticky if
+	 * others may write to it. Otherwise nothing is recorded, with a warning.
 	 * @param directory the runtime directory
 	 * @return the records
 	 */
 	public static ProcessRecords open(Path directory) {
-		ProcessRecords records = new ProcessRecords(directory);
 		try {
-			Files.createDirectories(directory);
-			if (Files.getFileStore(directory).supportsFileAttributeView("posix")) {
-				Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwx------"));
-			}
+			UserPrincipal user = RuntimeDirectory.prepare(directory);
+			ProcessRecords records = new ProcessRecords(directory, user);
 			records.sweep();
+			return records;
 		}
-		catch (IOException ex) {
+		catch (RuntimeDirectory.UnsafeException ex) {
+			logger.warn("MCP runtime directory " + directory + " is not used, and the processes of servers are "
+					+ "not recorded: " + ex.getMessage());
+		}
+		catch (IOException | RuntimeException ex) {
 			logger.warn("MCP runtime directory " + directory + " cannot be used; the processes of servers are not "
 					+ "recorded: " + ex.getMessage());
-			return NONE;
 		}
-		return records;
+		return NONE;
 	}
 
 	/**
@@ -171,9 +180,9 @@ public final class ProcessRecords {
 		}
 	}
 
-	private static boolean isOwn(Path file) {
+	private boolean isOwn(Path file) {
 		try {
-			return Files.getOwner(file, LinkOption.NOFOLLOW_LINKS).getName().equals(System.getProperty("user.name"));
+			return Files.getOwner(file, LinkOption.NOFOLLOW_LINKS).equals(this.user);
 		}
 		catch (IOException | UnsupportedOperationException ex) {
 			return false;
