@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,9 +28,9 @@ import org.jspecify.annotations.Nullable;
  * it). A record names the server's process (pid, process group, start time, command line)
  * and the JVM that started it (pid and start time). Only the records of a JVM that no
  * longer runs are acted on, so applications that share the directory never kill each
- * other's servers; and a process is only killed while it is verifiably the recorded one:
- * same pid and start time, or a member of the recorded process group, whose id the
- * operating system does not reuse while the group has members.
+ * other's servers; and a process is only killed while it is verifiably the recorded one
+ * or one it started: same pid and start time, or, for a server that led its own session
+ * and process group, a member of that group and session that started after it.
  *
  * @since 0.1.0
  */
@@ -40,16 +40,20 @@ public final class ProcessRecords {
 
 	private static final String SUFFIX = ".process";
 
-	private static final ProcessRecords NONE = new ProcessRecords(null);
+	private static final ProcessRecords NONE = new ProcessRecords(null, null);
 
 	private static final Duration SWEEP_BOUND = Duration.ofSeconds(5);
 
 	private final @Nullable Path directory;
 
+	// The user this JVM runs as: the owner of a file it created in the directory.
+	private final @Nullable UserPrincipal user;
+
 	private final ProcessHandle owner = ProcessHandle.current();
 
-	private ProcessRecords(@Nullable Path directory) {
+	private ProcessRecords(@Nullable Path directory, @Nullable UserPrincipal user) {
 		this.directory = directory;
+		this.user = user;
 	}
 
 	/**
@@ -62,25 +66,30 @@ public final class ProcessRecords {
 
 	/**
 	 * Opens the records of a runtime directory, creating it, and terminates the servers
-	 * of earlier runs that still live before anything is spawned.
+	 * of earlier runs that still live before anything is spawned. The directories it
+	 * creates are private to the user (mode {@code 700}); an existing runtime directory
+	 * is used, unchanged, only if it is a directory (not a link) of this user that no
+	 * other user may write to, in a directory only this user or root owns, and sticky if
+	 * others may write to it. Otherwise nothing is recorded, with a warning.
 	 * @param directory the runtime directory
 	 * @return the records
 	 */
 	public static ProcessRecords open(Path directory) {
-		ProcessRecords records = new ProcessRecords(directory);
 		try {
-			Files.createDirectories(directory);
-			if (Files.getFileStore(directory).supportsFileAttributeView("posix")) {
-				Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwx------"));
-			}
+			UserPrincipal user = RuntimeDirectory.prepare(directory);
+			ProcessRecords records = new ProcessRecords(directory, user);
 			records.sweep();
+			return records;
 		}
-		catch (IOException ex) {
+		catch (RuntimeDirectory.UnsafeException ex) {
+			logger.warn("MCP runtime directory " + directory + " is not used, and the processes of servers are "
+					+ "not recorded: " + ex.getMessage());
+		}
+		catch (IOException | RuntimeException ex) {
 			logger.warn("MCP runtime directory " + directory + " cannot be used; the processes of servers are not "
 					+ "recorded: " + ex.getMessage());
-			return NONE;
 		}
-		return records;
+		return NONE;
 	}
 
 	/**
@@ -161,7 +170,7 @@ public final class ProcessRecords {
 				if (ownerRuns(record)) {
 					continue;
 				}
-				if (terminate(record)) {
+				if (terminate(record, ProcessTable.SYSTEM)) {
 					Files.deleteIfExists(file);
 				}
 			}
@@ -171,9 +180,9 @@ public final class ProcessRecords {
 		}
 	}
 
-	private static boolean isOwn(Path file) {
+	private boolean isOwn(Path file) {
 		try {
-			return Files.getOwner(file, LinkOption.NOFOLLOW_LINKS).getName().equals(System.getProperty("user.name"));
+			return Files.getOwner(file, LinkOption.NOFOLLOW_LINKS).equals(this.user);
 		}
 		catch (IOException | UnsupportedOperationException ex) {
 			return false;
@@ -191,21 +200,22 @@ public final class ProcessRecords {
 	}
 
 	// Kills what is left of a recorded server; true once nothing of it runs.
-	private static boolean terminate(Properties record) {
+	static boolean terminate(Properties record, ProcessTable table) {
 		long pid = Long.parseLong(record.getProperty("pid"));
 		boolean group = Boolean.parseBoolean(record.getProperty("group"));
-		String start = record.getProperty("start", "");
-		List<ProcessHandle> left = new ArrayList<>();
-		Optional<ProcessHandle> leader = ProcessHandle.of(pid).filter(ProcessTree::isRunning);
-		if (leader.isPresent() && !startOf(leader.get()).map(Instant::toString).orElse("").equals(start)) {
-			// the pid was reused by another process: the recorded one is gone, and a
-			// group with that id is not the recorded one
+		String recorded = record.getProperty("start", "");
+		if (recorded.isEmpty()) {
+			// nothing tells the recorded process from one that reuses its pid
 			return true;
 		}
-		leader.ifPresent(left::add);
-		if (group) {
-			left.addAll(ProcessTree.group(pid));
+		Instant start = Instant.parse(recorded);
+		Optional<RunningProcess> leader = table.process(pid);
+		if (leader.isPresent() && !start.equals(leader.get().start())) {
+			// the pid was reused by another process: the recorded one is gone, and a
+			// group or session with that id is not the recorded one
+			return true;
 		}
+		List<Long> left = left(pid, group, start, table);
 		if (left.isEmpty()) {
 			return true;
 		}
@@ -214,14 +224,10 @@ public final class ProcessRecords {
 				+ " process(es) in its group: terminating it");
 		long deadline = System.nanoTime() + SWEEP_BOUND.toNanos();
 		while (!left.isEmpty() && System.nanoTime() < deadline) {
-			left.forEach(ProcessHandle::destroyForcibly);
-			left.removeIf((handle) -> !ProcessTree.isRunning(handle));
-			if (group) {
-				ProcessTree.group(pid).forEach((member) -> {
-					if (!left.contains(member)) {
-						left.add(member);
-					}
-				});
+			left.forEach(table::kill);
+			left = left(pid, group, start, table);
+			if (left.isEmpty()) {
+				break;
 			}
 			try {
 				Thread.sleep(10);
@@ -237,8 +243,92 @@ public final class ProcessRecords {
 		return left.isEmpty();
 	}
 
+	// What runs of a recorded server: the process itself while its start time matches
+	// and, if it led its own session and group (setsid), the members of its group that
+	// are in its session and started after it. A group id alone proves nothing once the
+	// leader is gone: it may be an unrelated job's whose leader got the recycled pid.
+	private static List<Long> left(long pid, boolean group, Instant start, ProcessTable table) {
+		List<Long> left = new ArrayList<>();
+		table.process(pid).filter((leader) -> start.equals(leader.start())).ifPresent((leader) -> left.add(pid));
+		if (group) {
+			for (RunningProcess member : table.group(pid)) {
+				Instant memberStart = member.start();
+				if (member.pid() != pid && member.session() == pid && memberStart != null
+						&& !memberStart.isBefore(start)) {
+					left.add(member.pid());
+				}
+			}
+		}
+		return left;
+	}
+
 	private static Optional<Instant> startOf(ProcessHandle handle) {
 		return handle.info().startInstant();
+	}
+
+	/**
+	 * The running processes, as far as a sweep needs to know them.
+	 */
+	interface ProcessTable {
+
+		/** The processes of the operating system. */
+		ProcessTable SYSTEM = new ProcessTable() {
+
+			@Override
+			public Optional<RunningProcess> process(long pid) {
+				return ProcessHandle.of(pid).filter(ProcessTree::isRunning).flatMap(ProcessTable::describe);
+			}
+
+			@Override
+			public List<RunningProcess> group(long processGroup) {
+				List<RunningProcess> members = new ArrayList<>();
+				ProcessTree.group(processGroup).forEach((member) -> describe(member).ifPresent(members::add));
+				return members;
+			}
+
+			@Override
+			public void kill(long pid) {
+				ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+			}
+
+		};
+
+		/**
+		 * Returns a process that runs.
+		 * @param pid its id
+		 * @return the process, or empty if none with that id runs
+		 */
+		Optional<RunningProcess> process(long pid);
+
+		/**
+		 * Returns the running members of a process group.
+		 * @param processGroup the id of the group
+		 * @return its members
+		 */
+		List<RunningProcess> group(long processGroup);
+
+		/**
+		 * Kills a process with SIGKILL.
+		 * @param pid its id
+		 */
+		void kill(long pid);
+
+		private static Optional<RunningProcess> describe(ProcessHandle process) {
+			long session = ProcessTree.session(process.pid()).orElse(-1);
+			return Optional.of(new RunningProcess(process.pid(), session, startOf(process).orElse(null)));
+		}
+
+	}
+
+	/**
+	 * A running process.
+	 *
+	 * @param pid its id
+	 * @param session the id of its session, or -1 if the operating system does not tell
+	 * @param start when it started, or {@code null} if the operating system does not tell
+	 */
+	record RunningProcess(long pid, long session, @Nullable Instant start) {
+
 	}
 
 }

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 import org.jspecify.annotations.Nullable;
 
@@ -68,6 +69,16 @@ final class ProcessTree {
 			// /proc changes while it is read: what was read is the answer
 		}
 		return members;
+	}
+
+	/**
+	 * Returns the session a process belongs to.
+	 * @param pid the process
+	 * @return the id of its session; empty where the operating system does not tell
+	 */
+	static OptionalLong session(long pid) {
+		Stat stat = stat(pid);
+		return (stat != null) ? OptionalLong.of(stat.session()) : OptionalLong.empty();
 	}
 
 	/**
@@ -140,7 +151,7 @@ final class ProcessTree {
 					StandardCharsets.ISO_8859_1);
 			// pid (comm) state ppid pgrp session ...; comm may hold spaces and ')'
 			String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-			return new Stat(fields[0].charAt(0), Long.parseLong(fields[2]));
+			return new Stat(fields[0].charAt(0), Long.parseLong(fields[2]), Long.parseLong(fields[3]));
 		}
 		catch (IOException | RuntimeException ex) {
 			return null;
@@ -158,7 +169,7 @@ final class ProcessTree {
 
 	}
 
-	private record Stat(char state, long processGroup) {
+	private record Stat(char state, long processGroup, long session) {
 
 		boolean isZombie() {
 			return this.state == 'Z' || this.state == 'X';

@@ -40,7 +40,18 @@ final class StderrPump {
 
 	private @Nullable ScheduledFuture<?> rounds;
 
+	// Whether a round is queued behind what waits for the thread: there is never more
+	// than one, whatever the number of streams and ticks during a flood.
+	private boolean followUpQueued;
+
+	private final Duration interval;
+
 	private StderrPump() {
+		this(INTERVAL);
+	}
+
+	StderrPump(Duration interval) {
+		this.interval = interval;
 		this.thread = new ScheduledThreadPoolExecutor(1, (task) -> {
 			Thread pump = new Thread(task, "mcp-stderr-pump");
 			pump.setDaemon(true);
@@ -67,16 +78,29 @@ final class StderrPump {
 		this.thread.execute(() -> {
 			this.drains.add(drain);
 			if (this.rounds == null) {
-				this.rounds = this.thread.scheduleWithFixedDelay(this::round, INTERVAL.toNanos(), INTERVAL.toNanos(),
-						TimeUnit.NANOSECONDS);
+				this.rounds = this.thread.scheduleWithFixedDelay(this::tick, this.interval.toNanos(),
+						this.interval.toNanos(), TimeUnit.NANOSECONDS);
 			}
 		});
 		return drain;
 	}
 
+	// The periodic pass; while a follow-up is queued the streams are read by it, soon.
+	private void tick() {
+		if (!this.followUpQueued) {
+			round();
+		}
+	}
+
+	private void followUp() {
+		this.followUpQueued = false;
+		round();
+	}
+
 	// One pass over every stream. A stream with more bytes gets the next pass queued
 	// behind what waits for the thread (a new server's drain, an exited one's finish):
-	// a flood is read at the speed it comes and never holds the thread from them.
+	// a flood is read at the speed it comes and never holds the thread from them. Only
+	// one pass is ever queued, so what waits for the thread waits for one pass at most.
 	private void round() {
 		boolean more = false;
 		for (Iterator<Drain> iterator = this.drains.iterator(); iterator.hasNext();) {
@@ -88,11 +112,18 @@ final class StderrPump {
 			more |= read >= BYTES_PER_ROUND;
 		}
 		if (more) {
-			this.thread.execute(this::round);
+			// no pass is queued here: a tick runs none then, and a follow-up cleared it
+			this.followUpQueued = true;
+			this.thread.execute(this::followUp);
 		}
 		else {
 			stopWhenIdle();
 		}
+	}
+
+	// The tasks that wait for the pump's thread, periodic pass included.
+	int queuedTasks() {
+		return this.thread.getQueue().size();
 	}
 
 	private void finish(Drain drain) {

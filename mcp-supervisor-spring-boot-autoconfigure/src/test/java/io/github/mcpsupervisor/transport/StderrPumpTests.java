@@ -8,8 +8,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -27,6 +29,27 @@ class StderrPumpTests {
 			StderrPump.shared()
 				.drain(new ByteArrayInputStream("started\n".getBytes(StandardCharsets.UTF_8)), lines(later));
 			await().atMost(Duration.ofSeconds(10)).until(() -> later.contains("started"));
+		}
+		finally {
+			flood.ended = true;
+			flooding.finish().join();
+		}
+	}
+
+	@Test
+	void aStreamThatNeverRunsDryQueuesOnePassAtATimeHoweverManyTicksPass() {
+		StderrPump pump = new StderrPump(Duration.ofMillis(1));
+		EndlessStream flood = new EndlessStream();
+		flood.pump = pump;
+		StderrPump.Drain flooding = pump.drain(flood, lines(new CopyOnWriteArrayList<>()));
+		try {
+			// a few hundred passes, across a hundred ticks and more
+			long started = System.nanoTime();
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> flood.bytesRead > 300L * 1024 * 1024
+						&& System.nanoTime() - started > Duration.ofMillis(200).toNanos());
+			assertThat(flood.mostQueued).as("tasks waiting for the pump while it reads: the tick and one pass")
+				.isLessThanOrEqualTo(2);
 		}
 		finally {
 			flood.ended = true;
@@ -60,6 +83,11 @@ class StderrPumpTests {
 
 		volatile long bytesRead;
 
+		volatile @Nullable StderrPump pump;
+
+		// Sampled on the pump's thread, while it reads.
+		volatile int mostQueued;
+
 		@Override
 		public int available() {
 			return 64 * 1024;
@@ -78,6 +106,10 @@ class StderrPumpTests {
 			Arrays.fill(bytes, offset, offset + length, (byte) 'x');
 			bytes[offset + length - 1] = '\n';
 			this.bytesRead += length;
+			StderrPump pump = this.pump;
+			if (pump != null) {
+				this.mostQueued = Math.max(this.mostQueued, pump.queuedTasks());
+			}
 			return length;
 		}
 
