@@ -107,9 +107,15 @@ public @interface ValidServer {
 					valid = violation(context, "headers",
 							"header '" + name + "' is set by the HTTP client itself and cannot be configured");
 				}
-				else if (value.chars().anyMatch((c) -> (c < 0x20 && c != '\t') || c == 0x7f)) {
+				else if (value.chars().anyMatch((c) -> Character.isISOControl(c) && c != '\t')) {
+					// C0, DEL and C1 (U+0080 to U+009F)
 					valid = violation(context, "headers", "the value of header '" + name
 							+ "' contains a line break or another control character (the value is not shown)");
+				}
+				else if (value.chars().anyMatch((c) -> c > 0xff)) {
+					// the HTTP client refuses them on every request
+					valid = violation(context, "headers", "the value of header '" + name
+							+ "' has a character above U+00FF, which HTTP headers cannot carry (the value is not shown)");
 				}
 				else if (!value.isEmpty()
 						&& (isWhitespace(value.charAt(0)) || isWhitespace(value.charAt(value.length() - 1)))) {

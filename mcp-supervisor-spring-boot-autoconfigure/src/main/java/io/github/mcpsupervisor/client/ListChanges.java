@@ -5,12 +5,14 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.UnaryOperator;
 
 import io.github.mcpsupervisor.supervisor.ServerText;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCNotification;
 import io.modelcontextprotocol.spec.McpSchema.ReadResourceRequest;
+import io.modelcontextprotocol.spec.McpSchema.ReadResourceResult;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -27,7 +29,7 @@ import reactor.core.scheduler.Schedulers;
  * Updates are read for the resources subscribed to only, the same way per resource (one
  * read running, one waiting), and at most {@link #MAX_READS_IN_FLIGHT} reads run at once.
  * The new list or contents go to the {@link McpClientFactory}, off the thread that reads
- * the server.
+ * the server. The requests of a listing or read that times out are cancelled.
  */
 public final class ListChanges {
 
@@ -53,6 +55,8 @@ public final class ListChanges {
 
 	private final BooleanSupplier live;
 
+	private final UnaryOperator<Mono<?>> scoped;
+
 	private final Map<String, AtomicInteger> states = new ConcurrentHashMap<>();
 
 	// by URI, for the resources subscribed to only
@@ -69,12 +73,16 @@ public final class ListChanges {
 	 * @param timeout the bound of one listing, all its pages together
 	 * @param live whether the generation still lives: a lost generation's client is never
 	 * called again
+	 * @param scoped puts the requests of one listing or read in a scope of their own, so
+	 * that those left unanswered when it ends are cancelled
 	 */
-	public ListChanges(McpClientFactory factory, McpServerSession session, Duration timeout, BooleanSupplier live) {
+	public ListChanges(McpClientFactory factory, McpServerSession session, Duration timeout, BooleanSupplier live,
+			UnaryOperator<Mono<?>> scoped) {
 		this.factory = factory;
 		this.session = session;
 		this.timeout = timeout;
 		this.live = live;
+		this.scoped = scoped;
 		this.reads.asFlux().flatMap(this::read, MAX_READS_IN_FLIGHT).subscribe();
 	}
 
@@ -108,8 +116,11 @@ public final class ListChanges {
 	}
 
 	private void list(McpAsyncClient client, String method, AtomicInteger state, Mono<?> before) {
-		before.then(Mono.defer(() -> this.live.getAsBoolean() ? listing(client, method) : Mono.empty()))
-			.timeout(this.timeout)
+		Mono<?> listing = before
+			.then(Mono.defer(() -> this.live.getAsBoolean() ? listing(client, method) : Mono.empty()))
+			.timeout(this.timeout);
+		this.scoped.apply(listing)
+			.cast(Runnable.class)
 			.publishOn(Schedulers.boundedElastic())
 			.doOnNext(Runnable::run)
 			.doOnError((ex) -> logger.warn("MCP server '" + this.session.server() + "': listing after " + method
@@ -141,10 +152,12 @@ public final class ListChanges {
 	}
 
 	private Mono<Void> read(Update update) {
-		return Mono
+		Mono<?> read = Mono
 			.defer(() -> this.live.getAsBoolean()
 					? update.client().readResource(ReadResourceRequest.builder(update.uri()).build()) : Mono.empty())
-			.timeout(this.timeout)
+			.timeout(this.timeout);
+		return this.scoped.apply(read)
+			.cast(ReadResourceResult.class)
 			.publishOn(Schedulers.boundedElastic())
 			.doOnNext((result) -> this.factory.resourceUpdated(this.session, update.uri(), result.contents()))
 			.doOnError((ex) -> logger

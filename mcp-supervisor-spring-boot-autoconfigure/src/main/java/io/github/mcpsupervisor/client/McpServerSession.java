@@ -7,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.function.UnaryOperator;
 
 import io.github.mcpsupervisor.supervisor.ServerText;
 import io.modelcontextprotocol.client.McpAsyncClient;
@@ -98,12 +99,15 @@ public final class McpServerSession {
 
 	/**
 	 * Subscribes a new generation's client to every resource subscribed to so far, all at
-	 * once and within the timeout. A subscription the server refuses is logged and kept:
-	 * the next generation is asked again.
+	 * once and within the timeout; those left unanswered then are cancelled. A
+	 * subscription the server refuses is logged and kept: the next generation is asked
+	 * again.
 	 * @param client the initialized client of the new generation
 	 * @param timeout how long all subscriptions may take together
+	 * @param scoped puts the subscriptions in a scope of their own, so that those left
+	 * unanswered when they end are cancelled
 	 */
-	public void restore(McpAsyncClient client, Duration timeout) {
+	public void restore(McpAsyncClient client, Duration timeout, UnaryOperator<Mono<?>> scoped) {
 		Set<String> uris = subscriptions();
 		if (uris.isEmpty()) {
 			return;
@@ -115,15 +119,15 @@ public final class McpServerSession {
 			return;
 		}
 		try {
-			Flux.fromIterable(uris)
+			Mono<Void> subscriptions = Flux.fromIterable(uris)
 				.flatMap(
 						(uri) -> client.subscribeResource(SubscribeRequest.builder(uri).build()).onErrorResume((ex) -> {
 							logger.warn("MCP server '" + this.server + "' refused the subscription to resource '" + uri
 									+ "': " + ServerText.forLog(String.valueOf(ex.getMessage())));
 							return Mono.empty();
 						}))
-				.then()
-				.block(timeout);
+				.then();
+			scoped.apply(subscriptions).block(timeout);
 			logger
 				.debug("MCP server '" + this.server + "': " + uris.size() + " resource subscription(s) re-established");
 		}

@@ -7,6 +7,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 import io.github.mcpsupervisor.client.ListChanges;
 import io.github.mcpsupervisor.client.McpClientFactory;
@@ -80,7 +81,7 @@ abstract class ClientConnection implements McpConnection {
 	 */
 	protected final McpAsyncClient createClient(McpClientTransport transport, Duration initializationTimeout) {
 		ListChanges listChanges = new ListChanges(this.setup.factory(), this.setup.session(), this.requestTimeout,
-				() -> !this.lost.isDone());
+				() -> !this.lost.isDone(), scoped());
 		RequestCancellingTransport cancelling = new RequestCancellingTransport(transport, this.server,
 				this::requestCancelled);
 		return McpClients.create(this.setup, cancelling, this::redact, this.requestTimeout, initializationTimeout,
@@ -132,7 +133,14 @@ abstract class ClientConnection implements McpConnection {
 	protected final void initialize(McpAsyncClient created) {
 		created.initialize().block();
 		this.tools = ToolListing.listAll(created, this.server, this.requestTimeout, this::loggable);
-		this.setup.session().restore(created, this.requestTimeout);
+		this.setup.session().restore(created, this.requestTimeout, scoped());
+	}
+
+	// Puts the requests that the supervisor sends on its own in a scope: those left
+	// unanswered when their timeout ends them are cancelled, as a call's are.
+	private UnaryOperator<Mono<?>> scoped() {
+		String reason = "timed out after " + this.requestTimeout.toMillis() + " ms";
+		return (requests) -> RequestScope.scoped(requests, reason);
 	}
 
 	@Override

@@ -117,11 +117,19 @@ final class GenerationHttpClient extends DelegatingHttpClient {
 		if (this.closed && !endsSession) {
 			return CompletableFuture.failedFuture(new IOException("the generation has ended"));
 		}
+		HttpRequest bounded = bounded(request);
 		Exchange<T> exchange = new Exchange<>(JsonRpcRequestBody.requestId(request), endsSession, handler);
 		this.exchanges.add(exchange);
-		CompletableFuture<HttpResponse<T>> response = (pushPromiseHandler != null)
-				? this.delegate.sendAsync(bounded(request), exchange::subscriber, pushPromiseHandler)
-				: this.delegate.sendAsync(bounded(request), exchange::subscriber);
+		CompletableFuture<HttpResponse<T>> response;
+		try {
+			response = (pushPromiseHandler != null)
+					? this.delegate.sendAsync(bounded, exchange::subscriber, pushPromiseHandler)
+					: this.delegate.sendAsync(bounded, exchange::subscriber);
+		}
+		catch (RuntimeException ex) {
+			exchange.end(); // refused before it was sent
+			throw ex;
+		}
 		exchange.started(response);
 		if (this.closed && !endsSession) {
 			exchange.cancel();

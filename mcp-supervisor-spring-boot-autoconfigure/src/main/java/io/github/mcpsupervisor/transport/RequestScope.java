@@ -4,19 +4,37 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
 import reactor.util.context.Context;
 import reactor.util.context.ContextView;
 
 /**
- * The JSON-RPC requests that one call sent, carried in the Reactor context of the call:
- * those still unanswered when the call ends (it timed out, or its caller stopped waiting)
- * are cancelled.
+ * The JSON-RPC requests that one call (or one listing, read or subscription that the
+ * supervisor makes on its own) sent, carried in the Reactor context of the call: those
+ * still unanswered when the call ends (it timed out, or its caller stopped waiting) are
+ * cancelled.
  */
 final class RequestScope {
 
 	private final List<Sent> sent = new ArrayList<>();
 
 	private @Nullable String endedBecause;
+
+	/**
+	 * Sends requests in a scope of their own, as a call does: those still unanswered when
+	 * they end (timed out, failed or cancelled) are cancelled. For the requests that the
+	 * supervisor sends on its own: listings, reads, subscriptions.
+	 * @param <T> what the requests give
+	 * @param requests the requests
+	 * @param reason why unanswered ones are cancelled, as the server is told
+	 * @return the requests in their scope
+	 */
+	static <T> Mono<T> scoped(Mono<T> requests, String reason) {
+		return Mono.defer(() -> {
+			RequestScope scope = new RequestScope();
+			return requests.contextWrite(scope::addTo).doFinally((signal) -> scope.end(reason));
+		});
+	}
 
 	/**
 	 * Returns the context with this scope in it.

@@ -25,9 +25,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * Lists a server's tools page by page within limits, so that a server that pages without
  * end, cycles its cursors, lists too many tools or too many bytes fails the listing
- * instead of hanging it or exhausting memory. The SDK's own {@code listTools()} follows
- * {@code nextCursor} without any limit. A tool whose description or schema is over its
- * limit is left out with a warning: it would be sent to the model on every request.
+ * instead of hanging it or exhausting memory (a page left unanswered is cancelled). The
+ * SDK's own {@code listTools()} follows {@code nextCursor} without any limit. A tool
+ * whose description or schema is over its limit is left out with a warning: it would be
+ * sent to the model on every request.
  */
 final class ToolListing {
 
@@ -135,7 +136,11 @@ final class ToolListing {
 		long remaining = deadline - System.nanoTime();
 		if (remaining > 0) {
 			try {
-				return McpClients.requireResult(client.listTools(cursor).timeout(Duration.ofNanos(remaining)).block());
+				return McpClients.requireResult(
+						RequestScope
+							.scoped(client.listTools(cursor).timeout(Duration.ofNanos(remaining)),
+									"timed out after " + timeout.toMillis() + " ms")
+							.block());
 			}
 			catch (RuntimeException ex) {
 				if (Failures.cause(ex, TimeoutException.class) == null || deadline - System.nanoTime() > 0) {

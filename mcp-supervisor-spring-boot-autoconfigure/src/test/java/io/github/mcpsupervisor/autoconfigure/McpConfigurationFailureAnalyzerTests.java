@@ -2,6 +2,8 @@ package io.github.mcpsupervisor.autoconfigure;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -119,6 +121,28 @@ class McpConfigurationFailureAnalyzerTests {
 		assertThat(output).contains("Property: mcp.servers.remote.headers")
 			.contains("Rule: the value of header 'Authorization' contains a line break or another control character")
 			.doesNotContain("SECRET-TOKEN-4");
+	}
+
+	@ParameterizedTest(name = "U+{0}")
+	@ValueSource(strings = { "0419", "1F511", "2028" })
+	void runWhenAHeaderValueHasACharacterAboveLatin1ShouldNameTheHeaderButNotShowItsValue(String codePoint,
+			CapturedOutput output) {
+		String character = Character.toString(Integer.parseInt(codePoint, 16));
+		run("--mcp.servers.remote.transport=streamable-http", "--mcp.servers.remote.url=http://127.0.0.1:8080/mcp",
+				"--mcp.servers.remote.headers.X-Api-Key=SECRET-TOKEN-6" + character);
+		assertThat(output).contains("Property: mcp.servers.remote.headers")
+			.contains("Rule: the value of header 'X-Api-Key' has a character above U+00FF, which HTTP headers "
+					+ "cannot carry")
+			.doesNotContain("SECRET-TOKEN-6");
+	}
+
+	@Test
+	void runWhenAHeaderValueHasAC1ControlCharacterShouldNameTheHeaderButNotShowItsValue(CapturedOutput output) {
+		run("--mcp.servers.remote.transport=streamable-http", "--mcp.servers.remote.url=http://127.0.0.1:8080/mcp",
+				"--mcp.servers.remote.headers.X-Api-Key=SECRET-TOKEN-7\u0085");
+		assertThat(output).contains("Property: mcp.servers.remote.headers")
+			.contains("Rule: the value of header 'X-Api-Key' contains a line break or another control character")
+			.doesNotContain("SECRET-TOKEN-7");
 	}
 
 	@Test

@@ -10,6 +10,9 @@ import java.util.concurrent.TimeUnit;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
+import io.github.mcpsupervisor.client.McpClientFactory;
+import io.github.mcpsupervisor.client.McpServerClient;
+import io.github.mcpsupervisor.client.McpServerSession;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpConnector;
@@ -32,6 +35,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
 
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -43,7 +47,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * A request that its call gave up on (it timed out, or its generation ended) ends with
  * it: the server is sent {@code notifications/cancelled}, over HTTP its exchange is
- * aborted and its connection closed, and the SDK's session forgets it.
+ * aborted and its connection closed, and the SDK's session forgets it. So do the requests
+ * that the supervisor sends on its own: listings, reads and subscriptions.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class AbandonedRequestTests {
@@ -53,6 +58,14 @@ class AbandonedRequestTests {
 	private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(1);
 
 	private static final int CALLS = 10;
+
+	private static final int ANNOUNCEMENTS = 8;
+
+	private static final String RESOURCE = "test://resource";
+
+	// requests in flight at once in these tests (a call, its listings and reads, their
+	// cancellations): at most as many connections stay idle in the pool
+	private static final int IDLE_CONNECTIONS = 8;
 
 	// what the SDK's session logs, at its close, for each request it still waits for
 	private static final String PENDING_AT_CLOSE = "Abruptly terminating exchange for request";
@@ -173,6 +186,70 @@ class AbandonedRequestTests {
 		assertThat(output).as("requests the SDK still waited for at its close").doesNotContain(PENDING_AT_CLOSE);
 	}
 
+	@Test
+	void listingsAndReadsAfterChangeNotificationsThatNeverEndLeaveNoConnectionBehind(CapturedOutput output)
+			throws Exception {
+		McpServerSession session = new McpServerSession("remote", List.of());
+		startHttp(REQUEST_TIMEOUT, session);
+		new McpServerClient(this.supervisor, session).subscribe(RESOURCE);
+		int before = this.server.openConnections();
+		this.server.hang(true, Set.of("tools/list", "resources/list", "prompts/list", "resources/read"));
+		this.server.announceChanges(RESOURCE);
+		for (int i = 1; i <= ANNOUNCEMENTS; i++) {
+			assertThat(TestServers.text(call("echo"))).isEmpty();
+			int announced = i;
+			// each announcement's listings and read start once those before timed out
+			await().atMost(TestServers.PATIENCE)
+				.until(() -> hung("resources/list") >= announced && hung("prompts/list") >= announced
+						&& hung("resources/read") >= announced && hung("tools/list") >= 1);
+		}
+		await().atMost(TestServers.PATIENCE).untilAsserted(() -> {
+			assertThat(cancelledIds()).as("requests cancelled").containsAll(hungIds());
+			assertThat(this.server.openConnections())
+				.as("connections open after %d announcements whose listings never ended (%d before)", ANNOUNCEMENTS,
+						before)
+				.isLessThanOrEqualTo(IDLE_CONNECTIONS);
+		});
+		logger.info("Connections to a server whose listings never end: " + before + " before " + ANNOUNCEMENTS
+				+ " announcements, " + this.server.openConnections() + " after " + this.server.hungRequests().size()
+				+ " timed-out listings and reads");
+		assertThat(cancellations()).allSatisfy((cancelled) -> assertThat(cancelled.params().get("reason").asString())
+			.isEqualTo("timed out after 1000 ms"));
+		assertThat(this.supervisor.status().generation()).isOne();
+		this.supervisor.stop().get(30, TimeUnit.SECONDS);
+		this.supervisor = null;
+		assertThat(output).as("requests the SDK still waited for at its close").doesNotContain(PENDING_AT_CLOSE);
+	}
+
+	@Test
+	void aSubscriptionThatANewGenerationCannotRestoreIsCancelled(CapturedOutput output) throws Exception {
+		McpServerSession session = new McpServerSession("remote", List.of());
+		startHttp(REQUEST_TIMEOUT, session);
+		new McpServerClient(this.supervisor, session).subscribe(RESOURCE);
+		this.server.hang(true, Set.of("resources/subscribe"));
+		this.supervisor.restart();
+		await().atMost(TestServers.PATIENCE)
+			.until(() -> this.supervisor.state() == McpServerState.UP && this.supervisor.status().generation() == 2);
+		assertThat(hung("resources/subscribe")).isOne();
+		await().atMost(TestServers.PATIENCE)
+			.untilAsserted(() -> assertThat(cancelledIds()).as("requests cancelled").containsAll(hungIds()));
+		this.supervisor.stop().get(30, TimeUnit.SECONDS);
+		this.supervisor = null;
+		assertThat(output).as("requests the SDK still waited for at its close").doesNotContain(PENDING_AT_CLOSE);
+	}
+
+	private long hung(String method) {
+		return this.server.hungRequests().stream().filter((request) -> method.equals(request.method())).count();
+	}
+
+	private List<JsonNode> hungIds() {
+		return this.server.hungRequests().stream().map(LoopbackMcpHttpServer.Hung::id).toList();
+	}
+
+	private List<JsonNode> cancelledIds() {
+		return cancellations().stream().map((cancelled) -> cancelled.params().get("requestId")).toList();
+	}
+
 	private List<LoopbackMcpHttpServer.Notification> cancellations() {
 		return this.server.notifications()
 			.stream()
@@ -181,10 +258,15 @@ class AbandonedRequestTests {
 	}
 
 	private void startHttp(Duration requestTimeout) throws Exception {
+		startHttp(requestTimeout, new McpServerSession("remote", List.of()));
+	}
+
+	private void startHttp(Duration requestTimeout, McpServerSession session) throws Exception {
 		this.server = new LoopbackMcpHttpServer();
 		StreamableHttpServerDefinition definition = new StreamableHttpServerDefinition("remote", this.server.url(null),
 				Map.of(), requestTimeout, Duration.ofSeconds(10));
-		StreamableHttpConnector connector = new StreamableHttpConnector(definition);
+		StreamableHttpConnector connector = new StreamableHttpConnector(definition, McpClientFactory.standard(),
+				session);
 		this.closeables.add(connector);
 		start(connector);
 	}

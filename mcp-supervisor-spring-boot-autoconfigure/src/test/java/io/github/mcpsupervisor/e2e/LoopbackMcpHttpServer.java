@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -28,10 +29,11 @@ import tools.jackson.databind.json.JsonMapper;
  * protocol (JSON responses, a session id if asked, no server-to-client stream), that can
  * be told to misbehave: refuse every request with HTTP 401, answer the next calls with a
  * body that is not JSON, or close the event stream of a call before its result, to be
- * resumed with a GET carrying {@code Last-Event-ID}, leave tool calls unanswered, or
- * redirect every request elsewhere. It records the requests and notifications it receives
- * and counts the connections its clients hold open. Its one tool, {@code echo}, returns
- * its {@code message}.
+ * resumed with a GET carrying {@code Last-Event-ID}, leave requests unanswered, announce
+ * changes of its lists and resources with every tool call's answer, or redirect every
+ * request elsewhere. It records the requests and notifications it receives and counts the
+ * connections its clients hold open. Its one tool, {@code echo}, returns its
+ * {@code message}; it has no resources and no prompts, and takes subscriptions.
  */
 final class LoopbackMcpHttpServer implements AutoCloseable {
 
@@ -67,11 +69,13 @@ final class LoopbackMcpHttpServer implements AutoCloseable {
 
 	private final CountingProxy proxy;
 
-	private volatile boolean hangCalls;
+	private volatile Set<String> hung = Set.of();
 
 	private volatile boolean hangAfterHeaders;
 
-	private final List<JsonNode> hungCallIds = new CopyOnWriteArrayList<>();
+	private final List<Hung> hungRequests = new CopyOnWriteArrayList<>();
+
+	private volatile String updatedUri;
 
 	private volatile URI redirectTo;
 
@@ -115,13 +119,40 @@ final class LoopbackMcpHttpServer implements AutoCloseable {
 	 * first
 	 */
 	void hangCalls(boolean afterHeaders) {
+		hang(afterHeaders, Set.of("tools/call"));
+	}
+
+	/**
+	 * From now on, requests of the given methods are accepted and never answered.
+	 * @param afterHeaders whether the answer's headers (of an event stream) are sent
+	 * first
+	 * @param methods their methods
+	 */
+	void hang(boolean afterHeaders, Set<String> methods) {
 		this.hangAfterHeaders = afterHeaders;
-		this.hangCalls = true;
+		this.hung = Set.copyOf(methods);
 	}
 
 	/** The JSON-RPC ids of the tool calls left unanswered. */
 	List<JsonNode> hungCallIds() {
-		return List.copyOf(this.hungCallIds);
+		return this.hungRequests.stream()
+			.filter((request) -> "tools/call".equals(request.method()))
+			.map(Hung::id)
+			.toList();
+	}
+
+	/** The requests left unanswered, in order. */
+	List<Hung> hungRequests() {
+		return List.copyOf(this.hungRequests);
+	}
+
+	/**
+	 * From now on, every tool call's answer is an event stream that first announces that
+	 * the tools, resources and prompts changed and that the given resource was updated.
+	 * @param uri the resource announced as updated
+	 */
+	void announceChanges(String uri) {
+		this.updatedUri = uri;
 	}
 
 	/**
@@ -217,8 +248,8 @@ final class LoopbackMcpHttpServer implements AutoCloseable {
 				return;
 			}
 			String method = message.get("method").asString();
-			if ("tools/call".equals(method) && this.hangCalls) {
-				this.hungCallIds.add(message.get("id"));
+			if (this.hung.contains(method)) {
+				this.hungRequests.add(new Hung(method, message.get("id")));
 				if (this.hangAfterHeaders) {
 					exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
 					exchange.sendResponseHeaders(200, 0);
@@ -249,8 +280,28 @@ final class LoopbackMcpHttpServer implements AutoCloseable {
 			if ("initialize".equals(method) && this.sessions) {
 				exchange.getResponseHeaders().set("Mcp-Session-Id", this.sessionId);
 			}
+			String uri = this.updatedUri;
+			if ("tools/call".equals(method) && uri != null) {
+				respond(exchange, "text/event-stream", announcements(uri) + event(response));
+				return;
+			}
 			respond(exchange, "application/json", this.json.writeValueAsString(response));
 		}
+	}
+
+	private String announcements(String uri) {
+		StringBuilder events = new StringBuilder();
+		for (String method : List.of("notifications/tools/list_changed", "notifications/resources/list_changed",
+				"notifications/prompts/list_changed")) {
+			events.append(event(Map.of("jsonrpc", "2.0", "method", method)));
+		}
+		events.append(event(
+				Map.of("jsonrpc", "2.0", "method", "notifications/resources/updated", "params", Map.of("uri", uri))));
+		return events.toString();
+	}
+
+	private String event(Object message) {
+		return "event: message\ndata: " + this.json.writeValueAsString(message) + "\n\n";
 	}
 
 	// Sends the priming event of a resumable stream and closes it, keeping the result.
@@ -291,10 +342,15 @@ final class LoopbackMcpHttpServer implements AutoCloseable {
 			case "initialize" -> {
 				this.initializations.incrementAndGet();
 				yield Map.of("protocolVersion", message.at("/params/protocolVersion").asString(), "capabilities",
-						Map.of("tools", Map.of()), "serverInfo", Map.of("name", "loopback", "version", "1.0.0"));
+						Map.of("tools", Map.of("listChanged", true), "resources",
+								Map.of("subscribe", true, "listChanged", true), "prompts", Map.of("listChanged", true)),
+						"serverInfo", Map.of("name", "loopback", "version", "1.0.0"));
 			}
 			case "tools/list" -> Map.of("tools", List.of(Map.of("name", "echo", "inputSchema",
 					Map.of("type", "object", "properties", Map.of("message", Map.of("type", "string"))))));
+			case "resources/list" -> Map.of("resources", List.of());
+			case "prompts/list" -> Map.of("prompts", List.of());
+			case "resources/read" -> Map.of("contents", List.of());
 			case "tools/call" -> Map.of("content",
 					List.of(Map.of("type", "text", "text", message.at("/params/arguments/message").asString(""))));
 			default -> Map.of();
@@ -355,6 +411,15 @@ final class LoopbackMcpHttpServer implements AutoCloseable {
 	 * @param millisAfterClose how long after the interrupted stream was closed it came
 	 */
 	record Resumption(String lastEventId, String sessionId, long millisAfterClose) {
+	}
+
+	/**
+	 * A request left unanswered.
+	 *
+	 * @param method its method
+	 * @param id its JSON-RPC id
+	 */
+	record Hung(String method, JsonNode id) {
 	}
 
 	private record Interrupted(String eventId, String result, long closedAt) {

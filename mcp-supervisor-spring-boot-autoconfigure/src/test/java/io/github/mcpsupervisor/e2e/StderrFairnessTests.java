@@ -30,9 +30,9 @@ class StderrFairnessTests {
 	private static final Log logger = LogFactory.getLog(StderrFairnessTests.class);
 
 	/**
-	 * Ends the wait for a server whose stderr is not drained: such a server never connects
-	 * (it blocks after 64 KiB of stderr for as long as the flood lasts), so the bound is
-	 * generous for JVMs and node starting on a loaded machine beside the flood.
+	 * Ends the wait for a server whose stderr is not drained: such a server never
+	 * connects (it blocks after 64 KiB of stderr for as long as the flood lasts), so the
+	 * bound is generous for JVMs and node starting on a loaded machine beside the flood.
 	 */
 	private static final Duration INITIALIZATION_TIMEOUT = Duration.ofSeconds(30);
 
