@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 
 import io.github.mcpsupervisor.client.McpClientFactory;
 import io.github.mcpsupervisor.client.McpServerSession;
@@ -44,7 +45,8 @@ public final class OrphaningApplication {
 		String state = supervisor.start().join().state().toString();
 		System.out.println("pid=" + supervisor.status().pid());
 		System.out.println("started=" + state);
-		Thread.sleep(Long.MAX_VALUE);
+		// lives until the test kills it with SIGKILL
+		new CountDownLatch(1).await();
 	}
 
 }
