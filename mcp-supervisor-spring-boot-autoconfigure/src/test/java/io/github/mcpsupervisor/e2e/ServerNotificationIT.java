@@ -37,9 +37,9 @@ import static org.awaitility.Awaitility.await;
  * What a server's notifications cost it and the application: handlers that call the
  * server they hear from, and floods of resource updates.
  */
-class ServerNotificationTests {
+class ServerNotificationIT {
 
-	private static final Log logger = LogFactory.getLog(ServerNotificationTests.class);
+	private static final Log logger = LogFactory.getLog(ServerNotificationIT.class);
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(McpSupervisorAutoConfiguration.class));

@@ -62,9 +62,9 @@ import static org.awaitility.Awaitility.await;
  * Streamable HTTP servers under the same supervisor: npm's server-everything in its
  * Streamable HTTP mode on a free loopback port, stopped and started again.
  */
-class StreamableHttpSupervisionTests {
+class StreamableHttpSupervisionIT {
 
-	private static final Log logger = LogFactory.getLog(StreamableHttpSupervisionTests.class);
+	private static final Log logger = LogFactory.getLog(StreamableHttpSupervisionIT.class);
 
 	private static final ReconnectPolicy RECONNECT = new ReconnectPolicy(true, Duration.ofMillis(100),
 			Duration.ofSeconds(2), 10, 0.1);
@@ -289,7 +289,7 @@ class StreamableHttpSupervisionTests {
 
 				@Override
 				public void stateChanged(McpServerStateChange change) {
-					StreamableHttpSupervisionTests.this.changes.add(change);
+					StreamableHttpSupervisionIT.this.changes.add(change);
 				}
 
 			})

@@ -51,9 +51,9 @@ import static org.awaitility.Awaitility.await;
  * that the supervisor sends on its own: listings, reads and subscriptions.
  */
 @ExtendWith(OutputCaptureExtension.class)
-class AbandonedRequestTests {
+class AbandonedRequestIT {
 
-	private static final Log logger = LogFactory.getLog(AbandonedRequestTests.class);
+	private static final Log logger = LogFactory.getLog(AbandonedRequestIT.class);
 
 	private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(1);
 

@@ -43,7 +43,7 @@ import static org.awaitility.Awaitility.await;
  * The real Spring AI tool-calling path — ChatClient, tool calling manager, our provider
  * and callbacks — into a real, supervised MCP server.
  */
-class ChatClientToolCallingTests {
+class ChatClientToolCallingIT {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(

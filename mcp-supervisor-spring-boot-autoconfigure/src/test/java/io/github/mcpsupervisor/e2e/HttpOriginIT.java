@@ -41,7 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * does, whatever a redirect says. A URL whose path would read as another host does not
  * start the application.
  */
-class HttpOriginTests {
+class HttpOriginIT {
 
 	private static final String TOKEN = "Bearer TOKEN-4711";
 
@@ -53,7 +53,7 @@ class HttpOriginTests {
 
 	private final LoopbackMcpHttpServer other;
 
-	HttpOriginTests() throws Exception {
+	HttpOriginIT() throws Exception {
 		this.configured = new LoopbackMcpHttpServer();
 		this.other = new LoopbackMcpHttpServer();
 	}

@@ -25,9 +25,9 @@ import static org.awaitility.Awaitility.await;
  * stderr without end must not starve one started or restarted meanwhile, whose writes
  * block once its stderr pipe (64 KiB) is full.
  */
-class StderrFairnessTests {
+class StderrFairnessIT {
 
-	private static final Log logger = LogFactory.getLog(StderrFairnessTests.class);
+	private static final Log logger = LogFactory.getLog(StderrFairnessIT.class);
 
 	/**
 	 * Ends the wait for a server whose stderr is not drained: such a server never

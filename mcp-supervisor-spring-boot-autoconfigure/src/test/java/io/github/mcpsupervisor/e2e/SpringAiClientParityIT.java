@@ -58,9 +58,9 @@ import static org.awaitility.Awaitility.await;
  * SIGKILL: customizers, annotated handlers, log and progress notifications, resources,
  * prompts, subscriptions and roots, against npm's server-everything.
  */
-class SpringAiClientParityTests {
+class SpringAiClientParityIT {
 
-	private static final Log logger = LogFactory.getLog(SpringAiClientParityTests.class);
+	private static final Log logger = LogFactory.getLog(SpringAiClientParityIT.class);
 
 	private static final String RESOURCE = "demo://resource/dynamic/text/1";
 

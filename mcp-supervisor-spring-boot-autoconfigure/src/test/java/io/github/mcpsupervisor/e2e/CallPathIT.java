@@ -39,9 +39,9 @@ import static org.awaitility.Awaitility.await;
  * Tool calls through outages of a real server: concurrent callers across a kill,
  * fail-fast of calls that are not retry-eligible, hung servers found by the probe.
  */
-class CallPathTests {
+class CallPathIT {
 
-	private static final Log logger = LogFactory.getLog(CallPathTests.class);
+	private static final Log logger = LogFactory.getLog(CallPathIT.class);
 
 	private static final ReconnectPolicy RECONNECT = new ReconnectPolicy(true, Duration.ofMillis(100),
 			Duration.ofSeconds(10), 5, 0);

@@ -14,7 +14,7 @@ import static org.awaitility.Awaitility.await;
  * Tests for {@link ProcessTree}.
  */
 @EnabledOnOs(OS.LINUX)
-class ProcessTreeTests {
+class ProcessTreeIT {
 
 	@Test
 	void launchShouldStartACommandFromThePathInItsOwnSession() {

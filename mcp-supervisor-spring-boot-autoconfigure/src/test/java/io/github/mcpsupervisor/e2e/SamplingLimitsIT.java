@@ -34,7 +34,7 @@ import static org.awaitility.Awaitility.await;
  * The bounds of a server's sampling requests, against npm's server-everything, whichever
  * way the application registered its sampling handler.
  */
-class SamplingLimitsTests {
+class SamplingLimitsIT {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(McpSupervisorAutoConfiguration.class))

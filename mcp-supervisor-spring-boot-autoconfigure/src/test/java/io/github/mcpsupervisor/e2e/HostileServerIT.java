@@ -53,9 +53,9 @@ import static org.awaitility.Awaitility.await;
  * the application that server, never its memory, threads or other servers.
  */
 @ExtendWith(OutputCaptureExtension.class)
-class HostileServerTests {
+class HostileServerIT {
 
-	private static final Log logger = LogFactory.getLog(HostileServerTests.class);
+	private static final Log logger = LogFactory.getLog(HostileServerIT.class);
 
 	private static final ReconnectPolicy FAST = new ReconnectPolicy(true, Duration.ofMillis(100), Duration.ofSeconds(5),
 			5, 0);
@@ -147,7 +147,7 @@ class HostileServerTests {
 		assertThat(TestServers.text(call("freeze", Map.of()))).isEqualTo("frozen");
 		// a request larger than the pipe's buffer: its write blocks, holding the stream
 		CompletableFuture.runAsync(() -> call("echo", Map.of("message", "x".repeat(1024 * 1024))));
-		await().atMost(TestServers.PATIENCE).until(HostileServerTests::isAWriteBlocked);
+		await().atMost(TestServers.PATIENCE).until(HostileServerIT::isAWriteBlocked);
 		long stopping = System.nanoTime();
 		this.supervisor.stop().get(30, TimeUnit.SECONDS);
 		long took = TestServers.millis(System.nanoTime() - stopping);
@@ -167,7 +167,7 @@ class HostileServerTests {
 			assertThat(TestServers.text(call("freeze", Map.of()))).isEqualTo("frozen");
 			// writes to stdin run on threads shared by all servers: this one blocks one
 			CompletableFuture.runAsync(() -> call("echo", Map.of("message", "x".repeat(1024 * 1024))));
-			await().atMost(TestServers.PATIENCE).until(HostileServerTests::isAWriteBlocked);
+			await().atMost(TestServers.PATIENCE).until(HostileServerIT::isAWriteBlocked);
 			for (int i = 0; i < 20; i++) {
 				CallToolResult answer = other
 					.callTool(CallToolRequest.builder("echo").arguments(Map.of("message", "still here " + i)).build());
@@ -432,7 +432,7 @@ class HostileServerTests {
 
 				@Override
 				public void stateChanged(McpServerStateChange change) {
-					HostileServerTests.this.changes.add(change);
+					HostileServerIT.this.changes.add(change);
 				}
 
 			});

@@ -44,7 +44,7 @@ import static org.awaitility.Awaitility.await;
  * endpoint, health, logs, the startup failure analysis, and the messages the model reads.
  */
 @ExtendWith(OutputCaptureExtension.class)
-class SecretMaskingTests {
+class SecretMaskingIT {
 
 	private static final String MISSING = "/nonexistent/mcp-server";
 

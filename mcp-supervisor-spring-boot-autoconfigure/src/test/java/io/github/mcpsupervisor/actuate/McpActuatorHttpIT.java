@@ -34,7 +34,7 @@ import static org.awaitility.Awaitility.await;
 // Closed after the class: its servers must not outlive it (other tests check for
 // leftovers).
 @DirtiesContext
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, classes = McpActuatorHttpTests.App.class,
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, classes = McpActuatorHttpIT.App.class,
 		properties = { "mcp.servers.demo.command=${java.home}/bin/java", "mcp.servers.demo.args[0]=-cp",
 				"mcp.servers.demo.args[1]=${java.class.path}",
 				"mcp.servers.demo.args[2]=io.github.mcpsupervisor.demo.DemoMcpServer",
@@ -43,7 +43,7 @@ import static org.awaitility.Awaitility.await;
 				"mcp.servers.broken.command=/nonexistent/mcp-server", "mcp.defaults.health-check.timeout=4s",
 				"management.endpoints.web.exposure.include=health,mcp", "management.endpoint.mcp.access=unrestricted",
 				"management.endpoint.health.show-details=always" })
-class McpActuatorHttpTests {
+class McpActuatorHttpIT {
 
 	@Value("${local.server.port}")
 	private int port;

@@ -28,7 +28,7 @@ import static org.awaitility.Awaitility.await;
  * application that runs.
  */
 @EnabledOnOs(OS.LINUX)
-class OrphanedServersTests {
+class OrphanedServersIT {
 
 	private static final Duration PATIENCE = Duration.ofSeconds(90);
 

@@ -18,7 +18,7 @@ import static org.awaitility.Awaitility.await;
  * group.
  */
 @EnabledOnOs(OS.LINUX)
-class StdioServerProcessTests {
+class StdioServerProcessIT {
 
 	private static final int SLEEPERS = 300;
 

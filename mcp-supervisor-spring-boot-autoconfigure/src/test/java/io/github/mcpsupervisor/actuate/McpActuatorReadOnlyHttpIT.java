@@ -19,10 +19,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 // Closed after the class: its servers must not outlive it (other tests check for
 // leftovers).
 @DirtiesContext
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, classes = McpActuatorReadOnlyHttpTests.App.class,
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, classes = McpActuatorReadOnlyHttpIT.App.class,
 		properties = { "mcp.servers.broken.command=/nonexistent/mcp-server",
 				"management.endpoints.web.exposure.include=mcp" })
-class McpActuatorReadOnlyHttpTests {
+class McpActuatorReadOnlyHttpIT {
 
 	@Value("${local.server.port}")
 	private int port;

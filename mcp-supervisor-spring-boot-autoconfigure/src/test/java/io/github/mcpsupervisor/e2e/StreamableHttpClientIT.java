@@ -43,9 +43,9 @@ import static org.awaitility.Awaitility.await;
  * JDK HTTP client per server, a malformed answer that is not an outage, and an event
  * stream closed before its result that is resumed, not an outage.
  */
-class StreamableHttpClientTests {
+class StreamableHttpClientIT {
 
-	private static final Log logger = LogFactory.getLog(StreamableHttpClientTests.class);
+	private static final Log logger = LogFactory.getLog(StreamableHttpClientIT.class);
 
 	private static final int RESTARTS = 20;
 

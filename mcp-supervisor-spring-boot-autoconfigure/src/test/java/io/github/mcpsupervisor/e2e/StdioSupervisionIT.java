@@ -39,9 +39,9 @@ import static org.awaitility.Awaitility.await;
  * Supervision of real stdio servers: crashes, kills, crash loops, bad commands, stubborn
  * and wrapped process trees.
  */
-class StdioSupervisionTests {
+class StdioSupervisionIT {
 
-	private static final Log logger = LogFactory.getLog(StdioSupervisionTests.class);
+	private static final Log logger = LogFactory.getLog(StdioSupervisionIT.class);
 
 	private static final ReconnectPolicy FAST = new ReconnectPolicy(true, Duration.ofMillis(100), Duration.ofSeconds(5),
 			5, 0);
@@ -309,10 +309,10 @@ class StdioSupervisionTests {
 
 				@Override
 				public void stateChanged(McpServerStateChange change) {
-					if (change.from() == McpServerState.UP && StdioSupervisionTests.this.lostAt == 0) {
-						StdioSupervisionTests.this.lostAt = System.nanoTime();
+					if (change.from() == McpServerState.UP && StdioSupervisionIT.this.lostAt == 0) {
+						StdioSupervisionIT.this.lostAt = System.nanoTime();
 					}
-					StdioSupervisionTests.this.changes.add(change);
+					StdioSupervisionIT.this.changes.add(change);
 				}
 
 			})

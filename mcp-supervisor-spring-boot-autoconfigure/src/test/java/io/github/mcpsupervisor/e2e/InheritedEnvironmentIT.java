@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * What a real stdio server gets of an application's environment that holds secrets.
  */
 @DisabledOnOs(OS.WINDOWS)
-class InheritedEnvironmentTests {
+class InheritedEnvironmentIT {
 
 	@TempDir
 	Path directory;
