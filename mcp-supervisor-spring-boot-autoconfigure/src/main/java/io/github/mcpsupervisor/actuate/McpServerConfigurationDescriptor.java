@@ -9,12 +9,12 @@ import java.util.function.BinaryOperator;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonInclude.Include;
+import io.github.mcpsupervisor.internal.ConfigurationSanitizer;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
-import io.github.mcpsupervisor.transport.ConfigurationSanitizer;
-import io.github.mcpsupervisor.transport.StdioServerDefinition;
-import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import io.github.mcpsupervisor.transport.internal.http.StreamableHttpServerDefinition;
+import io.github.mcpsupervisor.transport.internal.stdio.StdioServerDefinition;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.SanitizableData;

@@ -7,6 +7,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
+import io.github.mcpsupervisor.client.internal.McpServerSession;
+import io.github.mcpsupervisor.client.internal.Pages;
 import io.github.mcpsupervisor.supervisor.McpCapabilityException;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;

@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.supervisor;
 
+import io.github.mcpsupervisor.internal.ServerText;
 import org.jspecify.annotations.Nullable;
 
 /**

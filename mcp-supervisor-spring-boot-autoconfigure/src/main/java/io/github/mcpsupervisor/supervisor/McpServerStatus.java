@@ -3,6 +3,7 @@ package io.github.mcpsupervisor.supervisor;
 import java.time.Instant;
 import java.util.List;
 
+import io.github.mcpsupervisor.internal.ServerText;
 import org.jspecify.annotations.Nullable;
 
 /**

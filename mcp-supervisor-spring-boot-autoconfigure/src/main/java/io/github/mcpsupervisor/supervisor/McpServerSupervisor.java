@@ -4,6 +4,7 @@ import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
+import io.github.mcpsupervisor.internal.ServerText;
 import io.github.mcpsupervisor.supervisor.ServerState.Level;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.github.mcpsupervisor.client.ClientSpecs;
+import io.github.mcpsupervisor.client.internal.ClientSpecs;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.SessionInfo;

@@ -3,9 +3,9 @@ package io.github.mcpsupervisor.tool;
 import java.time.Duration;
 import java.util.Map;
 
+import io.github.mcpsupervisor.internal.ServerText;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
-import io.github.mcpsupervisor.supervisor.ServerText;
 import io.github.mcpsupervisor.tool.ToolCallObserver.Outcome;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
