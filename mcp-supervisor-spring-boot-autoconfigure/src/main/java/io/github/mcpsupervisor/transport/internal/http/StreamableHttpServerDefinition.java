@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import io.github.mcpsupervisor.internal.ConfigurationSanitizer;
 
@@ -16,6 +17,7 @@ import io.github.mcpsupervisor.internal.ConfigurationSanitizer;
  * @param headers headers sent with every request
  * @param requestTimeout the timeout of each request
  * @param initializationTimeout the timeout of the initialize handshake
+ * @since 0.1.0
  */
 public record StreamableHttpServerDefinition(String name, URI url, Map<String, String> headers, Duration requestTimeout,
 		Duration initializationTimeout) {
@@ -32,6 +34,20 @@ public record StreamableHttpServerDefinition(String name, URI url, Map<String, S
 	 */
 	public String maskedUrl() {
 		return ConfigurationSanitizer.maskUrl(this.url);
+	}
+
+	/**
+	 * Describes the server as it may be logged: the URL masked, the names of the headers
+	 * without their values.
+	 * @return the description
+	 */
+	@Override
+	public String toString() {
+		Map<String, String> masked = new TreeMap<>();
+		this.headers.keySet().forEach((header) -> masked.put(header, ConfigurationSanitizer.MASK));
+		return "StreamableHttpServerDefinition[name=" + this.name + ", url=" + maskedUrl() + ", headers=" + masked
+				+ ", requestTimeout=" + this.requestTimeout + ", initializationTimeout=" + this.initializationTimeout
+				+ "]";
 	}
 
 	/**

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 import io.github.mcpsupervisor.internal.ConfigurationSanitizer;
@@ -25,6 +26,7 @@ import org.jspecify.annotations.Nullable;
  * @param inheritEnv the variables of the application's environment that the server
  * inherits besides those every process needs: names, patterns in which {@code *} stands
  * for any characters (e.g. {@code AWS_*}), {@code *} for all
+ * @since 0.1.0
  */
 public record StdioServerDefinition(String name, String command, List<String> args, Map<String, String> env,
 		@Nullable Path workingDirectory, Duration requestTimeout, Duration initializationTimeout,
@@ -80,6 +82,25 @@ public record StdioServerDefinition(String name, String command, List<String> ar
 	 */
 	public List<String> maskedCommandLine() {
 		return ConfigurationSanitizer.maskCommandLine(commandLine());
+	}
+
+	/**
+	 * Describes the server as it may be logged: the command line masked, the names of the
+	 * environment's variables without their values.
+	 * @return the description
+	 */
+	@Override
+	public String toString() {
+		return "StdioServerDefinition[name=" + this.name + ", commandLine=" + maskedCommandLine() + ", env="
+				+ masked(this.env) + ", workingDirectory=" + this.workingDirectory + ", requestTimeout="
+				+ this.requestTimeout + ", initializationTimeout=" + this.initializationTimeout
+				+ ", terminationGracePeriod=" + this.terminationGracePeriod + ", inheritEnv=" + this.inheritEnv + "]";
+	}
+
+	static Map<String, String> masked(Map<String, String> values) {
+		Map<String, String> masked = new TreeMap<>();
+		values.keySet().forEach((key) -> masked.put(key, ConfigurationSanitizer.MASK));
+		return masked;
 	}
 
 	// Masks the secrets of the command line and of the credential-like environment
