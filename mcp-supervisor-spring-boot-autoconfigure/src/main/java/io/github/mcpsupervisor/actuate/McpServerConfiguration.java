@@ -27,6 +27,7 @@ import org.springframework.util.Assert;
  * @param healthCheck the liveness probe
  * @param origins where each inheritable setting comes from ({@code server},
  * {@code defaults} or {@code built-in}), by its property name
+ * @since 0.1.0
  */
 public record McpServerConfiguration(@Nullable StdioServerDefinition stdio,
 		@Nullable StreamableHttpServerDefinition streamableHttp, boolean failOnStartupError, boolean required,

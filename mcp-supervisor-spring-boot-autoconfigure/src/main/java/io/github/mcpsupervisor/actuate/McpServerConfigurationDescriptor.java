@@ -44,6 +44,7 @@ import org.springframework.boot.actuate.endpoint.Sanitizer;
  * @param headers the headers sent to a streamable-http server, sanitized
  * @param origins where each inheritable setting comes from: {@code server},
  * {@code defaults} or {@code built-in}
+ * @since 0.1.0
  */
 @JsonInclude(Include.NON_NULL)
 public record McpServerConfigurationDescriptor(String transport, @Nullable String command, @Nullable List<String> args,

@@ -46,6 +46,8 @@ import reactor.core.publisher.Mono;
  * {@link McpCapabilityException} naming it; a server that is not up and does not recover
  * in time, with a {@link McpServerUnavailableException}; an error answered by the server,
  * with the SDK's {@code McpError}.
+ *
+ * @since 0.1.0
  */
 public final class McpServerClient {
 

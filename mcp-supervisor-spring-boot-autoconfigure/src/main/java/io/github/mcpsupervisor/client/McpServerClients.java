@@ -12,6 +12,8 @@ import io.github.mcpsupervisor.supervisor.McpSupervisors;
 /**
  * The {@link McpServerClient} of every supervised server: inject it to read resources and
  * prompts, complete arguments, subscribe to resources and set roots, by server name.
+ *
+ * @since 0.1.0
  */
 public final class McpServerClients {
 

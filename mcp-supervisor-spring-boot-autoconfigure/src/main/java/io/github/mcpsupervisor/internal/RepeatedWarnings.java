@@ -3,6 +3,8 @@ package io.github.mcpsupervisor.internal;
 /**
  * Decides when a warning that repeats is logged again: at its 1st, 10th, 100th…
  * occurrence.
+ *
+ * @since 0.1.0
  */
 public final class RepeatedWarnings {
 

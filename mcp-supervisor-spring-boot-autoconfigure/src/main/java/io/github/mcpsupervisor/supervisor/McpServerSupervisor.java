@@ -25,6 +25,8 @@ import reactor.core.publisher.Mono;
  * only by sustained uptime or {@link #reset()}; after {@link #stop()} nothing is
  * scheduled, spawned or left running, and the returned future completes when every
  * attempt, sync and termination has ended.
+ *
+ * @since 0.1.0
  */
 public final class McpServerSupervisor {
 

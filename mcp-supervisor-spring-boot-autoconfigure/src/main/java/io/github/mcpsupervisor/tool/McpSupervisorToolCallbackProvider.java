@@ -44,6 +44,8 @@ import org.springframework.ai.tool.ToolCallback;
  * {@link ToolContextToMcpMetaConverter} turns the tool context of a call into its
  * {@code _meta}. They are applied whenever the tool sets change: at every new generation
  * and every tool sync.
+ *
+ * @since 0.1.0
  */
 public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvider {
 

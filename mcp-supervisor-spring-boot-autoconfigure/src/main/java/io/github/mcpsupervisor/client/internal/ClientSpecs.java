@@ -14,6 +14,8 @@ import org.springframework.core.io.support.PropertiesLoaderUtils;
 
 /**
  * What every generation's client announces, whoever builds it.
+ *
+ * @since 0.1.0
  */
 public final class ClientSpecs {
 

@@ -30,6 +30,8 @@ import reactor.core.scheduler.Schedulers;
  * read running, one waiting), and at most {@link #MAX_READS_IN_FLIGHT} reads run at once.
  * The new list or contents go to the {@link McpClientFactory}, off the thread that reads
  * the server. The requests of a listing or read that times out are cancelled.
+ *
+ * @since 0.1.0
  */
 public final class ListChanges {
 

@@ -14,6 +14,8 @@ import io.modelcontextprotocol.spec.McpSchema.ResourceContents;
  * Builds the SDK client of every generation of a server. The transport and the timeouts
  * are the supervisor's: an implementation adds capabilities, handlers and consumers, and
  * must build on that transport with those timeouts.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface McpClientFactory {

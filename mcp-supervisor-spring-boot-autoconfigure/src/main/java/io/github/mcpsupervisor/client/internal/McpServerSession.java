@@ -22,6 +22,8 @@ import reactor.core.publisher.Mono;
  * What the application asked of one server that outlives its generations: the roots it
  * offers, the resources it subscribed to and the bounds of its sampling requests. Every
  * new generation is given them again, before it is up.
+ *
+ * @since 0.1.0
  */
 public final class McpServerSession {
 

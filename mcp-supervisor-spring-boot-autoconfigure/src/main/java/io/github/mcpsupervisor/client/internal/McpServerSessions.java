@@ -7,6 +7,8 @@ import java.util.NoSuchElementException;
 
 /**
  * The client sessions of every supervised server, by name.
+ *
+ * @since 0.1.0
  */
 public final class McpServerSessions {
 

@@ -13,6 +13,8 @@ import reactor.core.publisher.Mono;
  * Follows the cursors of a paginated MCP list within limits, so that a server whose
  * cursors never end, repeat, or list without bound cannot keep a request going or fill
  * the application's memory. The request that runs it is bounded in time as a whole.
+ *
+ * @since 0.1.0
  */
 public final class Pages {
 

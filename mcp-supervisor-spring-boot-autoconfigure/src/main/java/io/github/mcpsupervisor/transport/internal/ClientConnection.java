@@ -36,6 +36,8 @@ import reactor.core.publisher.Mono;
  * never touch a client once the generation is lost, pings with a real timeout, a close
  * that the SDK's failures cannot escape. Transports react to failures in their own way
  * through the hooks.
+ *
+ * @since 0.1.0
  */
 public abstract class ClientConnection implements McpConnection {
 

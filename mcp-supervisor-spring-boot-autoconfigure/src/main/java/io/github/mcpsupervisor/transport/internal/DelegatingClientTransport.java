@@ -12,6 +12,8 @@ import reactor.core.publisher.Mono;
 /**
  * A client transport that passes everything to another one: the base of the decorators
  * that change one aspect of the SDK's transports.
+ *
+ * @since 0.1.0
  */
 public abstract class DelegatingClientTransport implements McpClientTransport {
 

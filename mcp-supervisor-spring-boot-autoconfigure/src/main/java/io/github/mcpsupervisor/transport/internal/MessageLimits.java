@@ -2,6 +2,8 @@ package io.github.mcpsupervisor.transport.internal;
 
 /**
  * The bound on one JSON-RPC message that every transport reads, whatever its kind.
+ *
+ * @since 0.1.0
  */
 public final class MessageLimits {
 

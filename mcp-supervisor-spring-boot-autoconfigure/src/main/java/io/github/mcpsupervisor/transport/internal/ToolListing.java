@@ -29,6 +29,8 @@ import org.jspecify.annotations.Nullable;
  * SDK's own {@code listTools()} follows {@code nextCursor} without any limit. A tool
  * whose description or schema is over its limit is left out with a warning: it would be
  * sent to the model on every request.
+ *
+ * @since 0.1.0
  */
 public final class ToolListing {
 

@@ -16,6 +16,7 @@ import io.modelcontextprotocol.client.transport.customizer.McpAsyncHttpClientReq
  * @param requestCustomizers customize every request, in order
  * @param transportCustomizers customize the transport builder, in order, with the
  * server's name
+ * @since 0.1.0
  */
 public record HttpTransportCustomizer(List<McpAsyncHttpClientRequestCustomizer> requestCustomizers,
 		List<BiConsumer<String, HttpClientStreamableHttpTransport.Builder>> transportCustomizers) {

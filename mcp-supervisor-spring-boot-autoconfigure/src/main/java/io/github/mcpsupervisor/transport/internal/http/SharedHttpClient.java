@@ -19,6 +19,8 @@ import org.jspecify.annotations.Nullable;
  * sends its own headers and customizations with every request. Redirects are not
  * followed: a server's requests, with their credentials, go to its own URL only.
  * {@link #close() Close} it once every server using it has stopped.
+ *
+ * @since 0.1.0
  */
 public final class SharedHttpClient implements AutoCloseable {
 

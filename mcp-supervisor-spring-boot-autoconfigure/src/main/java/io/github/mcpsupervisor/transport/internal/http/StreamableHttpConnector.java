@@ -17,6 +17,8 @@ import org.jspecify.annotations.Nullable;
  * all over the application's shared JDK {@link HttpClient}, through a view of it that
  * resumes the event streams this server closes before their answer. {@link #close()
  * Close} it once its supervisor has stopped.
+ *
+ * @since 0.1.0
  */
 public final class StreamableHttpConnector implements McpConnector, AutoCloseable {
 

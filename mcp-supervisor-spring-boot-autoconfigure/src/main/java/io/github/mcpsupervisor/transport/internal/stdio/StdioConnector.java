@@ -12,6 +12,8 @@ import io.modelcontextprotocol.json.McpJsonDefaults;
 
 /**
  * Creates the generations of one stdio server.
+ *
+ * @since 0.1.0
  */
 public final class StdioConnector implements McpConnector {
 
