@@ -12,8 +12,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import io.github.mcpsupervisor.client.McpClientFactory;
-import io.github.mcpsupervisor.client.McpServerSession;
+import io.github.mcpsupervisor.client.internal.McpClientFactory;
+import io.github.mcpsupervisor.client.internal.McpServerSession;
 import io.github.mcpsupervisor.demo.ServerCommands;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.CallPolicy.Retry;
@@ -22,10 +22,10 @@ import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
-import io.github.mcpsupervisor.transport.HttpTransportCustomizer;
-import io.github.mcpsupervisor.transport.SharedHttpClient;
-import io.github.mcpsupervisor.transport.StreamableHttpConnector;
-import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import io.github.mcpsupervisor.transport.internal.http.HttpTransportCustomizer;
+import io.github.mcpsupervisor.transport.internal.http.SharedHttpClient;
+import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
+import io.github.mcpsupervisor.transport.internal.http.StreamableHttpServerDefinition;
 
 /**
  * Scenario 7: npm's server-everything in Streamable HTTP mode, killed and started again

@@ -30,6 +30,8 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * The {@code mcp} endpoint: every server's state and counters, one server in full (tools,
  * stderr, configuration with secrets sanitized), and the operator's actions {@code reset}
  * and {@code restart}. Read-only unless access is granted.
+ *
+ * @since 0.1.0
  */
 @Endpoint(id = "mcp", defaultAccess = Access.READ_ONLY)
 public class McpEndpoint {

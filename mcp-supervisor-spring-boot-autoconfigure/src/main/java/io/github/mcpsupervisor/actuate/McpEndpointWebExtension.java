@@ -17,6 +17,8 @@ import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExten
 /**
  * The {@code mcp} endpoint over HTTP: values shown to authorized users per
  * {@code show-values} and {@code roles}, and 404 for an unknown server.
+ *
+ * @since 0.1.0
  */
 @EndpointWebExtension(endpoint = McpEndpoint.class)
 public class McpEndpointWebExtension {

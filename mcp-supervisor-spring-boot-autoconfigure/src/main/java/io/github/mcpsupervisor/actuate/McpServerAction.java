@@ -4,6 +4,8 @@ import java.util.Locale;
 
 /**
  * What an operator can do to a server through the {@code mcp} endpoint.
+ *
+ * @since 0.1.0
  */
 public enum McpServerAction {
 

@@ -5,8 +5,8 @@ import java.util.Map;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
-import io.github.mcpsupervisor.transport.StdioServerDefinition;
-import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import io.github.mcpsupervisor.transport.internal.http.StreamableHttpServerDefinition;
+import io.github.mcpsupervisor.transport.internal.stdio.StdioServerDefinition;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
@@ -27,6 +27,7 @@ import org.springframework.util.Assert;
  * @param healthCheck the liveness probe
  * @param origins where each inheritable setting comes from ({@code server},
  * {@code defaults} or {@code built-in}), by its property name
+ * @since 0.1.0
  */
 public record McpServerConfiguration(@Nullable StdioServerDefinition stdio,
 		@Nullable StreamableHttpServerDefinition streamableHttp, boolean failOnStartupError, boolean required,

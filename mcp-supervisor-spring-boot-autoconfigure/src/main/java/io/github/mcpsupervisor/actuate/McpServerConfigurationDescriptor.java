@@ -9,12 +9,12 @@ import java.util.function.BinaryOperator;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonInclude.Include;
+import io.github.mcpsupervisor.internal.ConfigurationSanitizer;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
-import io.github.mcpsupervisor.transport.ConfigurationSanitizer;
-import io.github.mcpsupervisor.transport.StdioServerDefinition;
-import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import io.github.mcpsupervisor.transport.internal.http.StreamableHttpServerDefinition;
+import io.github.mcpsupervisor.transport.internal.stdio.StdioServerDefinition;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.SanitizableData;
@@ -44,6 +44,7 @@ import org.springframework.boot.actuate.endpoint.Sanitizer;
  * @param headers the headers sent to a streamable-http server, sanitized
  * @param origins where each inheritable setting comes from: {@code server},
  * {@code defaults} or {@code built-in}
+ * @since 0.1.0
  */
 @JsonInclude(Include.NON_NULL)
 public record McpServerConfigurationDescriptor(String transport, @Nullable String command, @Nullable List<String> args,

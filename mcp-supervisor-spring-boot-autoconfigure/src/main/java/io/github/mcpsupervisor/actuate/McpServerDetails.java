@@ -29,6 +29,7 @@ import org.jspecify.annotations.Nullable;
  * @param lastError the last error
  * @param stderr the last lines the server wrote to stderr
  * @param tools how many tools are registered
+ * @since 0.1.0
  */
 @JsonInclude(Include.NON_NULL)
 public record McpServerDetails(McpServerState state, boolean required, int generation, @Nullable Long pid,

@@ -13,6 +13,8 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 /**
  * The {@code mcp} health component: one entry per server. It is DOWN while a required
  * server is not UP; an optional server's trouble shows in its entry only.
+ *
+ * @since 0.1.0
  */
 public class McpServersHealthIndicator implements HealthIndicator {
 

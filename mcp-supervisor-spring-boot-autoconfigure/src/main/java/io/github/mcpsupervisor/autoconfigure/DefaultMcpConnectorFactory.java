@@ -4,15 +4,15 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 
-import io.github.mcpsupervisor.client.McpClientFactory;
-import io.github.mcpsupervisor.client.McpServerSessions;
+import io.github.mcpsupervisor.client.internal.McpClientFactory;
+import io.github.mcpsupervisor.client.internal.McpServerSessions;
 import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
-import io.github.mcpsupervisor.transport.HttpTransportCustomizer;
-import io.github.mcpsupervisor.transport.ProcessRecords;
-import io.github.mcpsupervisor.transport.SharedHttpClient;
-import io.github.mcpsupervisor.transport.StdioConnector;
-import io.github.mcpsupervisor.transport.StreamableHttpConnector;
+import io.github.mcpsupervisor.transport.internal.http.HttpTransportCustomizer;
+import io.github.mcpsupervisor.transport.internal.http.SharedHttpClient;
+import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
+import io.github.mcpsupervisor.transport.internal.stdio.ProcessRecords;
+import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;

@@ -10,7 +10,7 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import io.github.mcpsupervisor.transport.ConfigurationSanitizer;
+import io.github.mcpsupervisor.internal.ConfigurationSanitizer;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.bind.BindException;

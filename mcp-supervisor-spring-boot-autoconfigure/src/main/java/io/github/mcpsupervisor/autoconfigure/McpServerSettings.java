@@ -11,8 +11,8 @@ import io.github.mcpsupervisor.autoconfigure.McpSupervisorProperties.Call;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorProperties.HealthCheck;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorProperties.Reconnect;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorProperties.Sampling;
-import io.github.mcpsupervisor.transport.StdioServerDefinition;
-import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import io.github.mcpsupervisor.transport.internal.http.StreamableHttpServerDefinition;
+import io.github.mcpsupervisor.transport.internal.stdio.StdioServerDefinition;
 import org.jspecify.annotations.Nullable;
 
 /**

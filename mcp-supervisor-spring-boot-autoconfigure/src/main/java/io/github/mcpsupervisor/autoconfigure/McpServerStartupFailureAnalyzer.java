@@ -3,9 +3,9 @@ package io.github.mcpsupervisor.autoconfigure;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.mcpsupervisor.internal.ConfigurationSanitizer;
 import io.github.mcpsupervisor.supervisor.McpServerStartupException;
 import io.github.mcpsupervisor.supervisor.McpServerStatus;
-import io.github.mcpsupervisor.transport.ConfigurationSanitizer;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.bind.Binder;

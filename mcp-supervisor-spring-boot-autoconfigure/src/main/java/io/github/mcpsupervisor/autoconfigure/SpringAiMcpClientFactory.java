@@ -7,9 +7,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
-import io.github.mcpsupervisor.client.ClientSpecs;
-import io.github.mcpsupervisor.client.McpClientFactory;
-import io.github.mcpsupervisor.client.McpServerSession;
+import io.github.mcpsupervisor.client.internal.ClientSpecs;
+import io.github.mcpsupervisor.client.internal.McpClientFactory;
+import io.github.mcpsupervisor.client.internal.McpServerSession;
 import io.github.mcpsupervisor.event.McpPromptsChangedEvent;
 import io.github.mcpsupervisor.event.McpResourcesChangedEvent;
 import io.github.mcpsupervisor.event.McpResourcesUpdatedEvent;

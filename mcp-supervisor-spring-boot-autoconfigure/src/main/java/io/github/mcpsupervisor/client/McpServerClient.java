@@ -7,6 +7,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
+import io.github.mcpsupervisor.client.internal.McpServerSession;
+import io.github.mcpsupervisor.client.internal.Pages;
 import io.github.mcpsupervisor.supervisor.McpCapabilityException;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
@@ -44,6 +46,8 @@ import reactor.core.publisher.Mono;
  * {@link McpCapabilityException} naming it; a server that is not up and does not recover
  * in time, with a {@link McpServerUnavailableException}; an error answered by the server,
  * with the SDK's {@code McpError}.
+ *
+ * @since 0.1.0
  */
 public final class McpServerClient {
 

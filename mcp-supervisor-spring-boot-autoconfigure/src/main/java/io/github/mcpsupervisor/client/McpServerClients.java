@@ -5,12 +5,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 
+import io.github.mcpsupervisor.client.internal.McpServerSessions;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 
 /**
  * The {@link McpServerClient} of every supervised server: inject it to read resources and
  * prompts, complete arguments, subscribe to resources and set roots, by server name.
+ *
+ * @since 0.1.0
  */
 public final class McpServerClients {
 

@@ -1,6 +1,6 @@
 /**
- * The clients of supervised servers: how each generation's SDK client is built, and the
- * per-server client for resources, prompts, completions, subscriptions and roots.
+ * The per-server client of supervised servers, for resources, prompts, completions,
+ * subscriptions and roots across generations.
  */
 @NullMarked
 package io.github.mcpsupervisor.client;

@@ -8,6 +8,8 @@ import org.springframework.context.ApplicationEvent;
 
 /**
  * A server announced that its list of resources changed: the whole new list.
+ *
+ * @since 0.1.0
  */
 public class McpResourcesChangedEvent extends ApplicationEvent {
 

@@ -9,6 +9,8 @@ import org.springframework.context.ApplicationEvent;
 /**
  * A resource subscribed to through {@code McpServerClient#subscribe} was updated: its new
  * contents, as the SDK read them on {@code notifications/resources/updated}.
+ *
+ * @since 0.1.0
  */
 public class McpResourcesUpdatedEvent extends ApplicationEvent {
 

@@ -8,6 +8,8 @@ import org.springframework.context.ApplicationEvent;
 
 /**
  * A supervised MCP server changed state. Published for every transition, in order.
+ *
+ * @since 0.1.0
  */
 public class McpServerStateChangedEvent extends ApplicationEvent {
 

@@ -12,6 +12,8 @@ import org.springframework.context.ApplicationEventPublisher;
  * {@link McpServerStateChangedEvent} for every transition, and Spring AI's
  * {@link McpToolsChangedEvent} on every tool swap (so that Spring AI's own caches of MCP
  * tools are invalidated too). Events of one server arrive in order.
+ *
+ * @since 0.1.0
  */
 public final class McpSupervisorEventPublisher implements SupervisorListener {
 

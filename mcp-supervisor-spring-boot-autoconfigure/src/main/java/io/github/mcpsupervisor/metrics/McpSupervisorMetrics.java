@@ -27,6 +27,8 @@ import io.micrometer.core.instrument.Timer;
  * (loss to recovery) and {@code mcp.tool.calls} (tags {@code tool}, {@code outcome}). The
  * {@code tool} tags of a server are its listed tools, at most {@value #MAX_TOOL_TAGS} of
  * them; the meters of a tool that is no longer listed are removed.
+ *
+ * @since 0.1.0
  */
 public class McpSupervisorMetrics implements SupervisorListener, ToolCallObserver {
 

@@ -18,6 +18,7 @@ import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
  * annotations make them safe to retry
  * @param retryTools tools (by their name on the server) that are safe to retry whatever
  * their annotations say
+ * @since 0.1.0
  */
 public record CallPolicy(Duration waitForRecovery, Retry retry, boolean trustAnnotations, Set<String> retryTools) {
 

@@ -7,6 +7,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import io.github.mcpsupervisor.internal.CauseChain;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -116,13 +117,13 @@ final class CallRouter {
 			throw ex; // the server answered: never retried, never a reason to reconnect
 		}
 		catch (RuntimeException ex) {
-			if (Failures.isCancellation(ex)) {
+			if (CauseChain.isCancellation(ex)) {
 				throw ex;
 			}
 			if (connection.isLost()) {
 				throw new LostDuringCall(ex);
 			}
-			if (Failures.hasCause(ex, TimeoutException.class)) {
+			if (CauseChain.hasCause(ex, TimeoutException.class)) {
 				if (LivenessProbe.check(connection, this.pingTimeout) != LivenessProbe.Verdict.UNRESPONSIVE) {
 					throw ex; // slow or busy with other calls, not dead
 				}

@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param exitCode the exit code
  * @param lastStderrLine the last line of stderr, if any
+ * @since 0.1.0
  */
 public record ExitStatus(int exitCode, @Nullable String lastStderrLine) {
 

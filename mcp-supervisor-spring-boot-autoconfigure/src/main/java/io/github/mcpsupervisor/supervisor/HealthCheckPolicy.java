@@ -11,6 +11,7 @@ import java.time.Duration;
  * the probe)
  * @param timeout how long a ping may take; also the probe of a call that timed out
  * @param failureThreshold unanswered pings in a row that end the generation
+ * @since 0.1.0
  */
 public record HealthCheckPolicy(Duration interval, Duration timeout, int failureThreshold) {
 

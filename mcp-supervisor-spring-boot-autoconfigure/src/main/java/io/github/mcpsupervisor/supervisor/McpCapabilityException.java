@@ -4,6 +4,8 @@ package io.github.mcpsupervisor.supervisor;
  * A request needs a capability that the server's live generation did not declare at
  * initialize (resources, prompts, completions, resource subscriptions…). The server is
  * not at fault and its generation goes on.
+ *
+ * @since 0.1.0
  */
 public class McpCapabilityException extends IllegalStateException {
 

@@ -4,6 +4,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A connection attempt failed.
+ *
+ * @since 0.1.0
  */
 public class McpConnectException extends Exception {
 

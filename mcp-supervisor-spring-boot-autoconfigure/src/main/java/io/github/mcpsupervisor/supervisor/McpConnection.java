@@ -15,6 +15,8 @@ import reactor.core.publisher.Mono;
 /**
  * One generation of a server: a process (or session) of its own and an MCP client of its
  * own. It is used once: opened, used, lost or terminated, and never reopened.
+ *
+ * @since 0.1.0
  */
 public interface McpConnection {
 

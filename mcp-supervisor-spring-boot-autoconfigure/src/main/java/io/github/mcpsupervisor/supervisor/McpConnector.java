@@ -2,6 +2,8 @@ package io.github.mcpsupervisor.supervisor;
 
 /**
  * Creates the connection of each generation of one server.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface McpConnector {

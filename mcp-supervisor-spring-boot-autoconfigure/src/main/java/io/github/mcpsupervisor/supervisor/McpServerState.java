@@ -2,6 +2,8 @@ package io.github.mcpsupervisor.supervisor;
 
 /**
  * The states of a supervised MCP server.
+ *
+ * @since 0.1.0
  */
 public enum McpServerState {
 

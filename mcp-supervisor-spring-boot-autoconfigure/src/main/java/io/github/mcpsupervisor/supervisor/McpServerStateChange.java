@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.supervisor;
 
+import io.github.mcpsupervisor.internal.ServerText;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,6 +13,7 @@ import org.jspecify.annotations.Nullable;
  * @param cause why the transition happened, without control characters and at most 500
  * characters long (then followed by a marker)
  * @param exit the exit of the process, when a process ending caused it
+ * @since 0.1.0
  */
 public record McpServerStateChange(String server, McpServerState from, McpServerState to, int generation, String cause,
 		@Nullable ExitStatus exit) {

@@ -3,6 +3,7 @@ package io.github.mcpsupervisor.supervisor;
 import java.time.Instant;
 import java.util.List;
 
+import io.github.mcpsupervisor.internal.ServerText;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,6 +23,7 @@ import org.jspecify.annotations.Nullable;
  * marker)
  * @param stderrTail the last lines written to stderr by the last generation
  * @param tools the names of the registered tools
+ * @since 0.1.0
  */
 public record McpServerStatus(String name, McpServerState state, int generation, @Nullable Long pid,
 		@Nullable Instant upSince, int attemptsUsed, int maxAttempts, @Nullable Instant nextAttemptAt,

@@ -4,6 +4,7 @@ import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
+import io.github.mcpsupervisor.internal.ServerText;
 import io.github.mcpsupervisor.supervisor.ServerState.Level;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -24,6 +25,8 @@ import reactor.core.publisher.Mono;
  * only by sustained uptime or {@link #reset()}; after {@link #stop()} nothing is
  * scheduled, spawned or left running, and the returned future completes when every
  * attempt, sync and termination has ended.
+ *
+ * @since 0.1.0
  */
 public final class McpServerSupervisor {
 

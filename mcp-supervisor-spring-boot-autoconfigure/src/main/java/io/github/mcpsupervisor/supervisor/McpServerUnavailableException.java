@@ -6,6 +6,8 @@ import org.jspecify.annotations.Nullable;
  * A tool call could not reach its server: the server is not up, its connection was lost
  * during the call, or it no longer offers the tool. The message names the server, its
  * state and what happens next.
+ *
+ * @since 0.1.0
  */
 public class McpServerUnavailableException extends RuntimeException {
 

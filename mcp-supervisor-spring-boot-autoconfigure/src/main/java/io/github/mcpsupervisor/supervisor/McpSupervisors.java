@@ -21,6 +21,8 @@ import org.springframework.context.SmartLifecycle;
 /**
  * All supervised servers of the application, started in parallel with the application
  * context and stopped with it; the Java API to look at a server and to reset it.
+ *
+ * @since 0.1.0
  */
 public class McpSupervisors implements SmartLifecycle, DisposableBean {
 

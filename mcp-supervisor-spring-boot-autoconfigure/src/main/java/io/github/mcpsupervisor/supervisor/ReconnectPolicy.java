@@ -17,6 +17,7 @@ import org.springframework.util.backoff.ExponentialBackOff;
  * @param maxDelay upper bound of the delay, and the stability window
  * @param maxAttempts attempts per outage before giving up
  * @param jitter fraction (0 to 1) of each delay by which it is randomly shifted
+ * @since 0.1.0
  */
 public record ReconnectPolicy(boolean enabled, Duration initialDelay, Duration maxDelay, int maxAttempts,
 		double jitter) {

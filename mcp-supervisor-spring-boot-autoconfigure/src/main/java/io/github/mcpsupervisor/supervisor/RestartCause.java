@@ -2,6 +2,8 @@ package io.github.mcpsupervisor.supervisor;
 
 /**
  * Why a supervisor starts a new generation after an established one.
+ *
+ * @since 0.1.0
  */
 public enum RestartCause {
 

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.UnaryOperator;
 
+import io.github.mcpsupervisor.internal.ServerText;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler.Cancellable;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
  * @param clientInfo the client's name and version as announced to the server
  * @param clientCapabilities the capabilities the client declared
  * @param initializeResult the server's answer: its info, capabilities and instructions
+ * @since 0.1.0
  */
 public record SessionInfo(Implementation clientInfo, ClientCapabilities clientCapabilities,
 		@Nullable InitializeResult initializeResult) {

@@ -11,6 +11,8 @@ import org.apache.commons.logging.LogFactory;
  * quick and must not throw; a failure is logged and ignored. The application's listeners
  * are {@link #dispatched} off the supervisor's threads, so that they may call the server
  * they hear from.
+ *
+ * @since 0.1.0
  */
 public interface SupervisorListener {
 

@@ -7,6 +7,8 @@ import java.time.Duration;
  * The supervisor's source of time and threads: timers for backoff and stability, and
  * workers for blocking work (spawning, initializing, terminating). Injected so that the
  * state machine runs on virtual time in tests.
+ *
+ * @since 0.1.0
  */
 public interface SupervisorScheduler {
 

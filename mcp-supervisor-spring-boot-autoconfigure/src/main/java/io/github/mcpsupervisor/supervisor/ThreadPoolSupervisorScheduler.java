@@ -19,6 +19,8 @@ import org.apache.commons.logging.LogFactory;
  * tasks over, and an elastic pool of daemon workers for blocking work, each ending after
  * a few idle seconds (many servers connecting at once need as many workers, but only
  * while they connect). Daemon threads never keep the JVM alive.
+ *
+ * @since 0.1.0
  */
 public final class ThreadPoolSupervisorScheduler implements SupervisorScheduler, AutoCloseable {
 

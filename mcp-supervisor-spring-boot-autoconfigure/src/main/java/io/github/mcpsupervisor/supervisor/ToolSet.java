@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
  * @param tools the tools in the server's order
  * @param session what the client and server of that generation told each other, or
  * {@code null} when not known
+ * @since 0.1.0
  */
 public record ToolSet(int generation, List<Tool> tools, @Nullable SessionInfo session) {
 

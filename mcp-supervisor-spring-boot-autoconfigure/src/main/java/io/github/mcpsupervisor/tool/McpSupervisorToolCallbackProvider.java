@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.github.mcpsupervisor.client.ClientSpecs;
+import io.github.mcpsupervisor.client.internal.ClientSpecs;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.SessionInfo;
@@ -44,6 +44,8 @@ import org.springframework.ai.tool.ToolCallback;
  * {@link ToolContextToMcpMetaConverter} turns the tool context of a call into its
  * {@code _meta}. They are applied whenever the tool sets change: at every new generation
  * and every tool sync.
+ *
+ * @since 0.1.0
  */
 public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvider {
 

@@ -3,9 +3,9 @@ package io.github.mcpsupervisor.tool;
 import java.time.Duration;
 import java.util.Map;
 
+import io.github.mcpsupervisor.internal.ServerText;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
-import io.github.mcpsupervisor.supervisor.ServerText;
 import io.github.mcpsupervisor.tool.ToolCallObserver.Outcome;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -26,6 +26,8 @@ import org.springframework.util.StringUtils;
  * A tool of a supervised server. It holds no client: every call is routed by the tool's
  * name to the server's live generation, so a callback captured before a reconnect keeps
  * working after it, and never reaches a closed client.
+ *
+ * @since 0.1.0
  */
 public final class SupervisedToolCallback implements ToolCallback {
 

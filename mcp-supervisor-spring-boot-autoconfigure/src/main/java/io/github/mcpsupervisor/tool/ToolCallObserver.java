@@ -4,6 +4,8 @@ import java.time.Duration;
 
 /**
  * Observes every call of a supervised tool, for example to time it.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface ToolCallObserver {

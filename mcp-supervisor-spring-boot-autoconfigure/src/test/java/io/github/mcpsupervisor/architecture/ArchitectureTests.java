@@ -20,13 +20,18 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 /**
  * Rules that mirror Spring Boot's own: final auto-configurations with package-private
  * bean methods, no package cycles, a supervisor free of web, actuator and transport
- * types.
+ * types, transport kinds that do not know each other, and an auto-configuration that
+ * nothing else depends on.
  */
 class ArchitectureTests {
 
 	private static final JavaClasses CLASSES = new ClassFileImporter()
 		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
 		.importPackages("io.github.mcpsupervisor");
+
+	private static final String STDIO = "io.github.mcpsupervisor.transport.internal.stdio..";
+
+	private static final String HTTP = "io.github.mcpsupervisor.transport.internal.http..";
 
 	@Test
 	void autoConfigurationsArePublicFinal() {
@@ -61,6 +66,62 @@ class ArchitectureTests {
 	}
 
 	@Test
+	void subPackagesHaveNoCycles() {
+		SlicesRuleDefinition.slices().matching("io.github.mcpsupervisor.(**)").should().beFreeOfCycles().check(CLASSES);
+	}
+
+	@Test
+	void theStdioAndHttpTransportsDoNotKnowEachOther() {
+		ArchRuleDefinition.noClasses()
+			.that()
+			.resideInAPackage(STDIO)
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage(HTTP)
+			.check(CLASSES);
+		ArchRuleDefinition.noClasses()
+			.that()
+			.resideInAPackage(HTTP)
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage(STDIO)
+			.check(CLASSES);
+	}
+
+	@Test
+	void whatTheTransportsShareKnowsNeitherKind() {
+		ArchRuleDefinition.noClasses()
+			.that()
+			.resideInAPackage("io.github.mcpsupervisor.transport.internal")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage(STDIO, HTTP)
+			.check(CLASSES);
+	}
+
+	@Test
+	void onlyTheAutoConfigurationKnowsTheAutoConfiguration() {
+		ArchRuleDefinition.noClasses()
+			.that()
+			.resideOutsideOfPackage("io.github.mcpsupervisor.autoconfigure..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("io.github.mcpsupervisor.autoconfigure..")
+			.check(CLASSES);
+	}
+
+	@Test
+	void theInternalHelpersKnowNothingElseOfTheProject() {
+		ArchRuleDefinition.noClasses()
+			.that()
+			.resideInAPackage("io.github.mcpsupervisor.internal..")
+			.should()
+			.dependOnClassesThat(JavaClass.Predicates.resideInAPackage("io.github.mcpsupervisor..")
+				.and(JavaClass.Predicates.resideOutsideOfPackage("io.github.mcpsupervisor.internal..")))
+			.check(CLASSES);
+	}
+
+	@Test
 	void theSupervisorKnowsNeitherTransportsNorSpringAiNorWebNorActuator() {
 		ArchRuleDefinition.noClasses()
 			.that()
@@ -68,7 +129,9 @@ class ArchitectureTests {
 			.should()
 			.dependOnClassesThat()
 			.resideInAnyPackage("io.github.mcpsupervisor.transport..", "io.github.mcpsupervisor.tool..",
-					"io.github.mcpsupervisor.autoconfigure..", "org.springframework.ai..", "org.springframework.web..",
+					"io.github.mcpsupervisor.autoconfigure..", "io.github.mcpsupervisor.actuate..",
+					"io.github.mcpsupervisor.metrics..", "io.github.mcpsupervisor.event..",
+					"io.github.mcpsupervisor.client..", "org.springframework.ai..", "org.springframework.web..",
 					"org.springframework.boot.actuate..", "org.springframework.http..")
 			.check(CLASSES);
 	}

@@ -25,8 +25,8 @@ import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
-import io.github.mcpsupervisor.transport.StdioConnector;
-import io.github.mcpsupervisor.transport.StdioServerDefinition;
+import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
+import io.github.mcpsupervisor.transport.internal.stdio.StdioServerDefinition;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -194,7 +194,8 @@ class HostileServerIT {
 
 	@Test
 	void aSecretOfTheConfigurationThatAServerPrintsIsMaskedInTheDebugLog(CapturedOutput output) {
-		Logger processLogger = (Logger) LoggerFactory.getLogger("io.github.mcpsupervisor.transport.StdioServerProcess");
+		Logger processLogger = (Logger) LoggerFactory
+			.getLogger("io.github.mcpsupervisor.transport.internal.stdio.StdioServerProcess");
 		Level level = processLogger.getLevel();
 		processLogger.setLevel(Level.DEBUG);
 		try {
@@ -398,7 +399,7 @@ class HostileServerIT {
 				.map((frame) -> frame.getClassName() + "." + frame.getMethodName())
 				.toList();
 			return methods.stream().anyMatch((method) -> method.endsWith(".writeBytes"))
-					&& methods.contains("io.github.mcpsupervisor.transport.ProcessStdioTransport.write");
+					&& methods.contains("io.github.mcpsupervisor.transport.internal.stdio.ProcessStdioTransport.write");
 		});
 	}
 

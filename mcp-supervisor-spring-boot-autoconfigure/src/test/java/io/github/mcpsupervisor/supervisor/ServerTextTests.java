@@ -2,6 +2,7 @@ package io.github.mcpsupervisor.supervisor;
 
 import java.util.List;
 
+import io.github.mcpsupervisor.internal.ServerText;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

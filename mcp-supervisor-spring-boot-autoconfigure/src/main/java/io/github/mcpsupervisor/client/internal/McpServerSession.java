@@ -1,0 +1,156 @@
+package io.github.mcpsupervisor.client.internal;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.function.UnaryOperator;
+
+import io.github.mcpsupervisor.internal.ServerText;
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.spec.McpSchema.Root;
+import io.modelcontextprotocol.spec.McpSchema.SubscribeRequest;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * What the application asked of one server that outlives its generations: the roots it
+ * offers, the resources it subscribed to and the bounds of its sampling requests. Every
+ * new generation is given them again, before it is up.
+ *
+ * @since 0.1.0
+ */
+public final class McpServerSession {
+
+	private static final Log logger = LogFactory.getLog(McpServerSession.class);
+
+	private final String server;
+
+	private volatile List<Root> roots;
+
+	private final Set<String> subscriptions = new CopyOnWriteArraySet<>();
+
+	private final SamplingGate sampling;
+
+	/**
+	 * Creates the session of a server whose sampling requests have the
+	 * {@link SamplingLimits#DEFAULT default bounds}.
+	 * @param server the server's name
+	 * @param roots the roots offered to it
+	 */
+	public McpServerSession(String server, List<Root> roots) {
+		this(server, roots, new SamplingGate(server, SamplingLimits.DEFAULT, Clock.systemUTC()));
+	}
+
+	/**
+	 * Creates the session of a server.
+	 * @param server the server's name
+	 * @param roots the roots offered to it
+	 * @param sampling admits its sampling requests
+	 */
+	public McpServerSession(String server, List<Root> roots, SamplingGate sampling) {
+		this.server = server;
+		this.roots = List.copyOf(roots);
+		this.sampling = sampling;
+	}
+
+	public String server() {
+		return this.server;
+	}
+
+	/**
+	 * Returns what admits the server's sampling requests, whatever handler answers them.
+	 * @return the gate
+	 */
+	public SamplingGate sampling() {
+		return this.sampling;
+	}
+
+	/**
+	 * Returns the roots offered to the server.
+	 * @return the roots
+	 */
+	public List<Root> roots() {
+		return this.roots;
+	}
+
+	/**
+	 * Sets the roots offered to the server from now on.
+	 * @param roots the roots
+	 */
+	public void roots(List<Root> roots) {
+		this.roots = List.copyOf(roots);
+	}
+
+	/**
+	 * Returns the resources subscribed to, in the order of subscription.
+	 * @return their URIs
+	 */
+	public Set<String> subscriptions() {
+		return Collections.unmodifiableSet(new LinkedHashSet<>(this.subscriptions));
+	}
+
+	/**
+	 * Adds a resource to the subscriptions.
+	 * @param uri the resource's URI
+	 * @return whether it was not subscribed to yet
+	 */
+	public boolean subscribe(String uri) {
+		return this.subscriptions.add(uri);
+	}
+
+	/**
+	 * Removes a resource from the subscriptions.
+	 * @param uri the resource's URI
+	 * @return whether it was subscribed to
+	 */
+	public boolean unsubscribe(String uri) {
+		return this.subscriptions.remove(uri);
+	}
+
+	/**
+	 * Subscribes a new generation's client to every resource subscribed to so far, all at
+	 * once and within the timeout; those left unanswered then are cancelled. A
+	 * subscription the server refuses is logged and kept: the next generation is asked
+	 * again.
+	 * @param client the initialized client of the new generation
+	 * @param timeout how long all subscriptions may take together
+	 * @param scoped puts the subscriptions in a scope of their own, so that those left
+	 * unanswered when they end are cancelled
+	 */
+	public void restore(McpAsyncClient client, Duration timeout, UnaryOperator<Mono<?>> scoped) {
+		Set<String> uris = subscriptions();
+		if (uris.isEmpty()) {
+			return;
+		}
+		if (client.getServerCapabilities() == null || client.getServerCapabilities().resources() == null
+				|| !Boolean.TRUE.equals(client.getServerCapabilities().resources().subscribe())) {
+			logger.warn("MCP server '" + this.server + "' no longer offers resource subscriptions: " + uris.size()
+					+ " subscription(s) not re-established");
+			return;
+		}
+		try {
+			Mono<Void> subscriptions = Flux.fromIterable(uris)
+				.flatMap(
+						(uri) -> client.subscribeResource(SubscribeRequest.builder(uri).build()).onErrorResume((ex) -> {
+							logger.warn("MCP server '" + this.server + "' refused the subscription to resource '" + uri
+									+ "': " + ServerText.forLog(String.valueOf(ex.getMessage())));
+							return Mono.empty();
+						}))
+				.then();
+			scoped.apply(subscriptions).block(timeout);
+			logger
+				.debug("MCP server '" + this.server + "': " + uris.size() + " resource subscription(s) re-established");
+		}
+		catch (RuntimeException ex) {
+			logger.warn("MCP server '" + this.server + "': re-establishing " + uris.size()
+					+ " resource subscription(s) failed: " + ServerText.forLog(String.valueOf(ex.getMessage())));
+		}
+	}
+
+}

@@ -1,0 +1,130 @@
+package io.github.mcpsupervisor.client.internal;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Admits the sampling requests of one server within its {@link SamplingLimits}, across
+ * its generations: at most {@code maxConcurrent} in flight, and a bucket of
+ * {@code maxPerMinute} requests that refills evenly over a minute.
+ *
+ * @since 0.1.0
+ */
+public final class SamplingGate {
+
+	/**
+	 * The JSON-RPC error code of a refused request, the one the MCP specification's
+	 * example gives a client that rejects a sampling request.
+	 */
+	public static final int REFUSED = -1;
+
+	private static final Duration MINUTE = Duration.ofMinutes(1);
+
+	private final String server;
+
+	private final SamplingLimits limits;
+
+	private final Clock clock;
+
+	private final AtomicInteger inFlight = new AtomicInteger();
+
+	private double tokens;
+
+	private Instant refilledAt;
+
+	/**
+	 * Creates the gate of a server.
+	 * @param server the server's name
+	 * @param limits its bounds
+	 * @param clock tells the time of the rate bound
+	 */
+	public SamplingGate(String server, SamplingLimits limits, Clock clock) {
+		this.server = server;
+		this.limits = limits;
+		this.clock = clock;
+		this.tokens = limits.maxPerMinute();
+		this.refilledAt = clock.instant();
+	}
+
+	public SamplingLimits limits() {
+		return this.limits;
+	}
+
+	/**
+	 * Admits a request, or tells why not; an admitted request must be {@link #release()
+	 * released} when answered.
+	 * @return {@code null} when admitted, otherwise the refusal, naming the bound
+	 */
+	public @Nullable String admit() {
+		int now = this.inFlight.incrementAndGet();
+		if (now > this.limits.maxConcurrent()) {
+			this.inFlight.decrementAndGet();
+			return "sampling request refused: MCP server '" + this.server + "' already has "
+					+ this.limits.maxConcurrent()
+					+ " sampling request(s) in flight, the limit (sampling.max-concurrent)";
+		}
+		if (!takeToken()) {
+			this.inFlight.decrementAndGet();
+			return "sampling request refused: MCP server '" + this.server + "' sent more than "
+					+ this.limits.maxPerMinute() + " sampling requests within a minute, the limit"
+					+ " (sampling.max-per-minute)";
+		}
+		return null;
+	}
+
+	/**
+	 * Returns the name of the server whose requests this gate bounds.
+	 * @return the server's name
+	 */
+	public String server() {
+		return this.server;
+	}
+
+	/** Ends an admitted request. */
+	public void release() {
+		this.inFlight.decrementAndGet();
+	}
+
+	/**
+	 * Returns the params of a request with its {@code maxTokens} lowered to the cap. A
+	 * {@code maxTokens} that is not a number is replaced by the cap too: the SDK's JSON
+	 * mapper would coerce a string such as {@code "1000000"} for the handler.
+	 * @param params the request's params, as read
+	 * @return the same params when within the cap, otherwise a copy with the cap
+	 */
+	public @Nullable Object capped(@Nullable Object params) {
+		if (params instanceof Map<?, ?> map && map.containsKey("maxTokens") && overCap(map.get("maxTokens"))) {
+			Map<Object, Object> copy = new LinkedHashMap<>(map);
+			copy.put("maxTokens", this.limits.maxTokens());
+			return copy;
+		}
+		return params;
+	}
+
+	private boolean overCap(@Nullable Object asked) {
+		return !(asked instanceof Number number) || number.doubleValue() > this.limits.maxTokens();
+	}
+
+	// The bucket refills evenly: maxPerMinute tokens a minute, never more than that many.
+	private synchronized boolean takeToken() {
+		Instant now = this.clock.instant();
+		Duration elapsed = Duration.between(this.refilledAt, now);
+		if (!elapsed.isNegative()) {
+			double refill = this.limits.maxPerMinute() * (elapsed.toNanos() / (double) MINUTE.toNanos());
+			this.tokens = Math.min(this.limits.maxPerMinute(), this.tokens + refill);
+			this.refilledAt = now;
+		}
+		if (this.tokens < 1) {
+			return false;
+		}
+		this.tokens -= 1;
+		return true;
+	}
+
+}

@@ -1,0 +1,69 @@
+package io.github.mcpsupervisor.transport.internal;
+
+import java.time.Duration;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+
+import io.github.mcpsupervisor.transport.internal.ClientConnection.ClientSetup;
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCNotification;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What every generation does with its SDK client, whatever the transport: build it, ping
+ * it with a real timeout, read the causes of its failures.
+ */
+final class SdkClients {
+
+	private SdkClients() {
+	}
+
+	// Builds the asynchronous client of a generation; the supervisor blocks on it itself
+	// so that a ping can have its own timeout. The SDK applies its request timeout to the
+	// initialize request too: it gets the longer of the two, and calls are bounded by the
+	// request timeout where they are blocked on (ClientConnection). List change
+	// notifications bypass the client, which would list for each of them; sampling
+	// requests reach it within the server's bounds, and errors bounded.
+	static McpAsyncClient create(ClientSetup setup, McpClientTransport transport, UnaryOperator<String> redaction,
+			Duration requestTimeout, Duration initializationTimeout, Consumer<JSONRPCNotification> otherListChanged) {
+		Duration sdkRequestTimeout = (requestTimeout.compareTo(initializationTimeout) >= 0) ? requestTimeout
+				: initializationTimeout;
+		return setup.factory()
+			.create(setup.session(),
+					new ListChangeDivertingTransport(new SamplingLimitingTransport(
+							new BoundedAnswerTransport(transport, setup.session().server(), redaction),
+							setup.session().sampling()), setup.toolsChanged(), otherListChanged),
+					sdkRequestTimeout, initializationTimeout);
+	}
+
+	// Pings within the timeout: null when answered, otherwise why not. A ping left
+	// unanswered is cancelled.
+	static @Nullable RuntimeException ping(McpAsyncClient client, Duration timeout) {
+		RequestScope scope = new RequestScope();
+		try {
+			client.ping().contextWrite(scope::addTo).block(timeout);
+			return null;
+		}
+		catch (RuntimeException ex) {
+			return ex;
+		}
+		finally {
+			scope.end("no answer to the ping within " + timeout.toMillis() + " ms");
+		}
+	}
+
+	// Whether a failure is Reactor's block(Duration) giving up waiting.
+	static boolean isBlockTimeout(RuntimeException ex) {
+		return ex instanceof IllegalStateException && ex.getMessage() != null
+				&& ex.getMessage().startsWith("Timeout on blocking read");
+	}
+
+	static <T> T requireResult(@Nullable T result) {
+		if (result == null) {
+			throw new IllegalStateException("the MCP server sent no result");
+		}
+		return result;
+	}
+
+}

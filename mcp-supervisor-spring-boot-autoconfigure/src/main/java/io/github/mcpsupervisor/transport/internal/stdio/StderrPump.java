@@ -1,0 +1,211 @@
+package io.github.mcpsupervisor.transport.internal.stdio;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Drains the stderr of every stdio server of the JVM on one shared daemon thread, without
+ * ever blocking on a stream: each is read as far as it has bytes, every few milliseconds,
+ * and once more at once when its process has exited. A server holds no thread of its own
+ * for its stderr. A stream that still has bytes after a round is read again right away,
+ * after the others and after whatever else waits for the thread (a server started
+ * meanwhile): a flood is read at the speed it comes, and cannot starve the other servers.
+ */
+final class StderrPump {
+
+	/** The pause between two rounds when no stream had more bytes. */
+	static final Duration INTERVAL = Duration.ofMillis(20);
+
+	/** The most bytes read from one stream in one round. */
+	private static final int BYTES_PER_ROUND = 1024 * 1024;
+
+	private static final StderrPump SHARED = new StderrPump();
+
+	private final ScheduledThreadPoolExecutor thread;
+
+	// Touched on the pump's thread only.
+	private final Set<Drain> drains = new LinkedHashSet<>();
+
+	private final byte[] chunk = new byte[8192];
+
+	private @Nullable ScheduledFuture<?> rounds;
+
+	// Whether a round is queued behind what waits for the thread: there is never more
+	// than one, whatever the number of streams and ticks during a flood.
+	private boolean followUpQueued;
+
+	private final Duration interval;
+
+	private StderrPump() {
+		this(INTERVAL);
+	}
+
+	StderrPump(Duration interval) {
+		this.interval = interval;
+		this.thread = new ScheduledThreadPoolExecutor(1, (task) -> {
+			Thread pump = new Thread(task, "mcp-stderr-pump");
+			pump.setDaemon(true);
+			return pump;
+		});
+		// the thread ends while no server runs
+		this.thread.setKeepAliveTime(1, TimeUnit.SECONDS);
+		this.thread.allowCoreThreadTimeOut(true);
+		this.thread.setRemoveOnCancelPolicy(true);
+	}
+
+	static StderrPump shared() {
+		return SHARED;
+	}
+
+	/**
+	 * Starts draining a stream.
+	 * @param in the stream, read by the pump only from now on
+	 * @param lines takes its bytes
+	 * @return the drain, to finish once its process has exited
+	 */
+	Drain drain(InputStream in, StderrLines lines) {
+		Drain drain = new Drain(in, lines);
+		this.thread.execute(() -> {
+			this.drains.add(drain);
+			if (this.rounds == null) {
+				this.rounds = this.thread.scheduleWithFixedDelay(this::tick, this.interval.toNanos(),
+						this.interval.toNanos(), TimeUnit.NANOSECONDS);
+			}
+		});
+		return drain;
+	}
+
+	// The periodic pass; while a follow-up is queued the streams are read by it, soon.
+	private void tick() {
+		if (!this.followUpQueued) {
+			round();
+		}
+	}
+
+	private void followUp() {
+		this.followUpQueued = false;
+		round();
+	}
+
+	// One pass over every stream. A stream with more bytes gets the next pass queued
+	// behind what waits for the thread (a new server's drain, an exited one's finish):
+	// a flood is read at the speed it comes and never holds the thread from them. Only
+	// one pass is ever queued, so what waits for the thread waits for one pass at most.
+	private void round() {
+		boolean more = false;
+		for (Iterator<Drain> iterator = this.drains.iterator(); iterator.hasNext();) {
+			Drain drain = iterator.next();
+			int read = drain.read(BYTES_PER_ROUND);
+			if (read < 0) {
+				iterator.remove();
+			}
+			more |= read >= BYTES_PER_ROUND;
+		}
+		if (more) {
+			// no pass is queued here: a tick runs none then, and a follow-up cleared it
+			this.followUpQueued = true;
+			this.thread.execute(this::followUp);
+		}
+		else {
+			stopWhenIdle();
+		}
+	}
+
+	// The tasks that wait for the pump's thread, periodic pass included.
+	int queuedTasks() {
+		return this.thread.getQueue().size();
+	}
+
+	private void finish(Drain drain) {
+		drain.read(Integer.MAX_VALUE);
+		drain.end();
+		this.drains.remove(drain);
+		stopWhenIdle();
+	}
+
+	private void stopWhenIdle() {
+		ScheduledFuture<?> current = this.rounds;
+		if (this.drains.isEmpty() && current != null) {
+			current.cancel(false);
+			this.rounds = null;
+		}
+	}
+
+	/**
+	 * The stderr of one process.
+	 */
+	final class Drain {
+
+		private final InputStream in;
+
+		private final StderrLines lines;
+
+		private final CompletableFuture<Void> finished = new CompletableFuture<>();
+
+		private boolean ended;
+
+		private Drain(InputStream in, StderrLines lines) {
+			this.in = in;
+			this.lines = lines;
+		}
+
+		/**
+		 * Reads what the process wrote before it exited, then stops.
+		 * @return completes when every byte written before the exit was read
+		 */
+		CompletableFuture<Void> finish() {
+			StderrPump.this.thread.execute(() -> StderrPump.this.finish(this));
+			return this.finished.copy();
+		}
+
+		// The bytes read, or -1 once the stream has ended.
+		private int read(int budget) {
+			if (this.ended) {
+				return -1;
+			}
+			int total = 0;
+			try {
+				while (total < budget) {
+					int available = this.in.available();
+					if (available <= 0) {
+						return total;
+					}
+					byte[] chunk = StderrPump.this.chunk;
+					int read = this.in.read(chunk, 0, Math.min(available, chunk.length));
+					if (read < 0) {
+						end();
+						return -1;
+					}
+					this.lines.accept(chunk, read);
+					total += read;
+				}
+				return total;
+			}
+			catch (IOException ex) {
+				// the stream closes with the process
+				end();
+				return -1;
+			}
+		}
+
+		private void end() {
+			if (!this.ended) {
+				this.ended = true;
+				this.lines.end();
+			}
+			this.finished.complete(null);
+		}
+
+	}
+
+}

@@ -1,0 +1,84 @@
+package io.github.mcpsupervisor.architecture;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The public API is a decision: every public type outside the internal packages is listed
+ * here, and each says since when it exists. A type made public, or no longer public,
+ * fails this test until the list says so.
+ */
+class PublicApiTests {
+
+	// this module's classes only, not those of the modules its tests run
+	private static final JavaClasses CLASSES = new ClassFileImporter().importPath(Path.of("target/classes"));
+
+	// the auto-configuration's public types join this list once each carries @since
+	private static final List<String> API = List.of("io.github.mcpsupervisor.actuate.McpEndpoint",
+			"io.github.mcpsupervisor.actuate.McpEndpointWebExtension",
+			"io.github.mcpsupervisor.actuate.McpServerAction", "io.github.mcpsupervisor.actuate.McpServerConfiguration",
+			"io.github.mcpsupervisor.actuate.McpServerConfigurationDescriptor",
+			"io.github.mcpsupervisor.actuate.McpServerDetails",
+			"io.github.mcpsupervisor.actuate.McpServersHealthIndicator",
+			"io.github.mcpsupervisor.client.McpServerClient", "io.github.mcpsupervisor.client.McpServerClients",
+			"io.github.mcpsupervisor.event.McpPromptsChangedEvent",
+			"io.github.mcpsupervisor.event.McpResourcesChangedEvent",
+			"io.github.mcpsupervisor.event.McpResourcesUpdatedEvent",
+			"io.github.mcpsupervisor.event.McpServerStateChangedEvent",
+			"io.github.mcpsupervisor.event.McpSupervisorEventPublisher",
+			"io.github.mcpsupervisor.metrics.McpSupervisorMetrics", "io.github.mcpsupervisor.supervisor.CallPolicy",
+			"io.github.mcpsupervisor.supervisor.ExitStatus", "io.github.mcpsupervisor.supervisor.HealthCheckPolicy",
+			"io.github.mcpsupervisor.supervisor.ListenerDispatcher",
+			"io.github.mcpsupervisor.supervisor.McpCapabilityException",
+			"io.github.mcpsupervisor.supervisor.McpConnectException",
+			"io.github.mcpsupervisor.supervisor.McpConnection", "io.github.mcpsupervisor.supervisor.McpConnector",
+			"io.github.mcpsupervisor.supervisor.McpServerStartupException",
+			"io.github.mcpsupervisor.supervisor.McpServerState",
+			"io.github.mcpsupervisor.supervisor.McpServerStateChange",
+			"io.github.mcpsupervisor.supervisor.McpServerStatus",
+			"io.github.mcpsupervisor.supervisor.McpServerSupervisor",
+			"io.github.mcpsupervisor.supervisor.McpServerUnavailableException",
+			"io.github.mcpsupervisor.supervisor.McpSupervisors", "io.github.mcpsupervisor.supervisor.ReconnectPolicy",
+			"io.github.mcpsupervisor.supervisor.RestartCause", "io.github.mcpsupervisor.supervisor.SessionInfo",
+			"io.github.mcpsupervisor.supervisor.SupervisorListener",
+			"io.github.mcpsupervisor.supervisor.SupervisorScheduler",
+			"io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler",
+			"io.github.mcpsupervisor.supervisor.ToolSet",
+			"io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider",
+			"io.github.mcpsupervisor.tool.SupervisedToolCallback", "io.github.mcpsupervisor.tool.ToolCallObserver");
+
+	@Test
+	void thePublicTypesOutsideTheInternalPackagesAreTheListedOnes() {
+		assertThat(publicTypes()).containsExactlyElementsOf(API);
+	}
+
+	@Test
+	void everyPublicTypeOutsideTheInternalPackagesSaysSinceWhenItExists() throws IOException {
+		for (String type : publicTypes()) {
+			Path source = Path.of("src/main/java", type.replace('.', '/') + ".java");
+			assertThat(Files.readString(source)).as(type).contains("@since ");
+		}
+	}
+
+	private static List<String> publicTypes() {
+		return CLASSES.stream()
+			.filter(JavaClass::isTopLevelClass)
+			.filter((type) -> type.getModifiers().contains(JavaModifier.PUBLIC))
+			.map(JavaClass::getName)
+			.filter((name) -> !name.contains(".internal."))
+			.filter((name) -> !name.startsWith("io.github.mcpsupervisor.autoconfigure."))
+			.sorted()
+			.toList();
+	}
+
+}

@@ -1,0 +1,123 @@
+package io.github.mcpsupervisor.transport.internal.stdio;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import io.github.mcpsupervisor.demo.ServerCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Servers that outlive their application, killed with SIGKILL outside a PID namespace:
+ * the next start of the application terminates them, and never the servers of another
+ * application that runs.
+ */
+@EnabledOnOs(OS.LINUX)
+class OrphanedServersIT {
+
+	private static final Duration PATIENCE = Duration.ofSeconds(90);
+
+	@TempDir
+	Path runtimeDirectory;
+
+	private final List<Process> applications = new ArrayList<>();
+
+	private final List<Long> groups = new ArrayList<>();
+
+	@AfterEach
+	void killEverything() {
+		this.applications.forEach(Process::destroyForcibly);
+		await().atMost(PATIENCE).until(() -> {
+			this.groups.forEach((group) -> ProcessTree.group(group).forEach(ProcessHandle::destroyForcibly));
+			return this.groups.stream().allMatch((group) -> ProcessTree.group(group).isEmpty());
+		});
+	}
+
+	@Test
+	void withoutRecordsAServerOutlivesItsKilledApplicationAndTheNextStartSpawnsAnother() throws Exception {
+		long first = start("none");
+		kill(0);
+		assertThat(ProcessTree.group(first)).as("the first run's server lives on").isNotEmpty();
+		long second = start("none");
+		assertThat(ProcessTree.group(first)).as("still beside the next run's").isNotEmpty();
+		assertThat(ProcessTree.group(second)).isNotEmpty();
+	}
+
+	@Test
+	void theNextStartTerminatesTheServersOfAKilledRunButNotThoseOfARunningOne() throws Exception {
+		String directory = this.runtimeDirectory.toString();
+		long first = start(directory);
+		long concurrent = start(directory);
+		assertThat(ProcessTree.group(first)).as("a running application's server is left alone").isNotEmpty();
+		kill(0);
+		kill(1);
+		assertThat(ProcessTree.group(first)).as("servers outlive the application killed with SIGKILL").isNotEmpty();
+		assertThat(ProcessTree.group(concurrent)).isNotEmpty();
+		long next = start(directory);
+		assertThat(ProcessTree.group(first)).as("the killed runs' groups are gone before the next spawn").isEmpty();
+		assertThat(ProcessTree.group(concurrent)).isEmpty();
+		assertThat(ProcessTree.group(next)).hasSize(2);
+		try (Stream<Path> records = Files.list(this.runtimeDirectory)) {
+			assertThat(records.map((file) -> file.getFileName().toString())).singleElement()
+				.satisfies((name) -> assertThat(name).startsWith(next + "-"));
+		}
+	}
+
+	// Starts a run and returns its server's pid once it is up.
+	private long start(String runtimeDirectory) throws Exception {
+		Process application = new ProcessBuilder(ServerCommands.java(), "-cp", System.getProperty("java.class.path"),
+				OrphaningApplication.class.getName(), runtimeDirectory)
+			.redirectErrorStream(true)
+			.start();
+		this.applications.add(application);
+		BufferedReader output = new BufferedReader(
+				new InputStreamReader(application.getInputStream(), StandardCharsets.UTF_8));
+		long pid = CompletableFuture.supplyAsync(() -> {
+			try {
+				long found = -1;
+				for (String line = output.readLine(); line != null; line = output.readLine()) {
+					if (line.startsWith("pid=")) {
+						found = Long.parseLong(line.substring(4));
+					}
+					if (line.startsWith("started=")) {
+						assertThat(line).isEqualTo("started=UP");
+						return found;
+					}
+				}
+				throw new IllegalStateException("the application ended before its server was up");
+			}
+			catch (java.io.IOException ex) {
+				throw new IllegalStateException(ex);
+			}
+		}).get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+		this.groups.add(pid);
+		// the rest of its output is drained so that it never blocks
+		CompletableFuture.runAsync(() -> output.lines().forEach((line) -> {
+		}));
+		await().atMost(PATIENCE).until(() -> ProcessTree.group(pid).size() == 2);
+		return pid;
+	}
+
+	// SIGKILL, as an OOM killer or kill -9 would.
+	private void kill(int run) throws Exception {
+		Process application = this.applications.get(run);
+		application.destroyForcibly();
+		assertThat(application.waitFor(60, TimeUnit.SECONDS)).isTrue();
+	}
+
+}

@@ -1,0 +1,52 @@
+package io.github.mcpsupervisor.transport.internal.stdio;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+import io.github.mcpsupervisor.client.internal.McpClientFactory;
+import io.github.mcpsupervisor.client.internal.McpServerSession;
+import io.github.mcpsupervisor.demo.ServerCommands;
+import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
+import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
+import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
+import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
+
+/**
+ * An application that starts a stdio server whose process group holds a helper, reports
+ * the server's pid and runs until it is killed: what a JVM killed with SIGKILL leaves.
+ */
+public final class OrphaningApplication {
+
+	private OrphaningApplication() {
+	}
+
+	/**
+	 * Runs until killed.
+	 * @param args the runtime directory, or {@code none} to record nothing
+	 * @throws Exception if the server cannot be supervised
+	 */
+	public static void main(String[] args) throws Exception {
+		ProcessRecords records = "none".equals(args[0]) ? ProcessRecords.none() : ProcessRecords.open(Path.of(args[0]));
+		String script = "sleep 600 & exec " + ServerCommands.demoShellCommand();
+		StdioServerDefinition server = new StdioServerDefinition("orphan", "sh", List.of("-c", script), Map.of(), null,
+				Duration.ofSeconds(20), Duration.ofSeconds(20), Duration.ofSeconds(1));
+		ThreadPoolSupervisorScheduler scheduler = new ThreadPoolSupervisorScheduler();
+		McpServerSupervisor supervisor = McpServerSupervisor
+			.builder("orphan",
+					new StdioConnector(server, scheduler::execute, McpClientFactory.standard(),
+							new McpServerSession("orphan", List.of()), records),
+					scheduler)
+			.reconnect(new ReconnectPolicy(false, Duration.ofMillis(100), Duration.ofSeconds(5), 1, 0))
+			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
+			.build();
+		String state = supervisor.start().join().state().toString();
+		System.out.println("pid=" + supervisor.status().pid());
+		System.out.println("started=" + state);
+		// lives until the test kills it with SIGKILL
+		new CountDownLatch(1).await();
+	}
+
+}
