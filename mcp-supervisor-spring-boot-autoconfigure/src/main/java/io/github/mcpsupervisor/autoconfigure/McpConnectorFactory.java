@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.autoconfigure;
 
+import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
 import io.github.mcpsupervisor.supervisor.McpConnector;
 
 /**

@@ -3,6 +3,8 @@ package io.github.mcpsupervisor.autoconfigure;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import io.github.mcpsupervisor.supervisor.McpServerStartupException;
 import io.github.mcpsupervisor.supervisor.McpServerStatus;
 import io.github.mcpsupervisor.transport.ConfigurationSanitizer;

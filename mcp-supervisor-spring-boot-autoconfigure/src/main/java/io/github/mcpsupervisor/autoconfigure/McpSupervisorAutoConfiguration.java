@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
 
+import io.github.mcpsupervisor.autoconfigure.properties.McpClientType;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import io.github.mcpsupervisor.client.McpClientFactory;
 import io.github.mcpsupervisor.client.McpServerClients;
 import io.github.mcpsupervisor.client.McpServerSession;

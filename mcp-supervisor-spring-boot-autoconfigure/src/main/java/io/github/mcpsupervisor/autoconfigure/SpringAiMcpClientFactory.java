@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
+import io.github.mcpsupervisor.autoconfigure.properties.McpClientType;
 import io.github.mcpsupervisor.client.ClientSpecs;
 import io.github.mcpsupervisor.client.McpClientFactory;
 import io.github.mcpsupervisor.client.McpServerSession;

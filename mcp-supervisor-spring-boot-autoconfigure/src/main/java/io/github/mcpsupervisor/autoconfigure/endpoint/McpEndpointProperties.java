@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.autoconfigure;
+package io.github.mcpsupervisor.autoconfigure.endpoint;
 
 import java.util.Set;
 

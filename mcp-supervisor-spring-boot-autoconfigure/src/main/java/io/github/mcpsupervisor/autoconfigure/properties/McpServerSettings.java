@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.autoconfigure;
+package io.github.mcpsupervisor.autoconfigure.properties;
 
 import java.net.URI;
 import java.nio.file.Path;
@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-import io.github.mcpsupervisor.autoconfigure.McpSupervisorProperties.Call;
-import io.github.mcpsupervisor.autoconfigure.McpSupervisorProperties.HealthCheck;
-import io.github.mcpsupervisor.autoconfigure.McpSupervisorProperties.Reconnect;
-import io.github.mcpsupervisor.autoconfigure.McpSupervisorProperties.Sampling;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Call;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.HealthCheck;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Reconnect;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Sampling;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
 import org.jspecify.annotations.Nullable;

@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.autoconfigure;
+package io.github.mcpsupervisor.autoconfigure.properties;
 
 import java.io.IOException;
 import java.net.URI;
@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,7 +1,9 @@
-package io.github.mcpsupervisor.autoconfigure;
+package io.github.mcpsupervisor.autoconfigure.endpoint;
 
 import io.github.mcpsupervisor.actuate.McpEndpoint;
 import io.github.mcpsupervisor.actuate.McpEndpointWebExtension;
+import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 

@@ -1,5 +1,6 @@
-package io.github.mcpsupervisor.autoconfigure;
+package io.github.mcpsupervisor.autoconfigure.metrics;
 
+import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.metrics.McpSupervisorMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 

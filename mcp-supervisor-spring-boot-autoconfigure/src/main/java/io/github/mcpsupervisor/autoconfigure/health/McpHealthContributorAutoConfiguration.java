@@ -1,6 +1,7 @@
-package io.github.mcpsupervisor.autoconfigure;
+package io.github.mcpsupervisor.autoconfigure.health;
 
 import io.github.mcpsupervisor.actuate.McpServersHealthIndicator;
+import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 

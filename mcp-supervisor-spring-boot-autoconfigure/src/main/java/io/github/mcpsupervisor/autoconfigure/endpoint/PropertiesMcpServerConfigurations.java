@@ -1,10 +1,14 @@
-package io.github.mcpsupervisor.autoconfigure;
+package io.github.mcpsupervisor.autoconfigure.endpoint;
 
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;
 
 import io.github.mcpsupervisor.actuate.McpServerConfiguration;
+import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
+import io.github.mcpsupervisor.autoconfigure.properties.McpTransportType;
+import io.github.mcpsupervisor.autoconfigure.properties.SettingOrigins;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.env.Environment;

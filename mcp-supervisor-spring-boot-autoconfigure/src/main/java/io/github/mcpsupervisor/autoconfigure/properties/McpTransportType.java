@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.autoconfigure;
+package io.github.mcpsupervisor.autoconfigure.properties;
 
 /**
  * How a supervised server is reached.

@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.autoconfigure;
+package io.github.mcpsupervisor.autoconfigure.properties;
 
 /**
  * Which of Spring AI's kinds of client customization and annotated handler the
