@@ -338,8 +338,12 @@ class McpSupervisorAutoConfigurationTests {
 				"mcp.servers.demo.health-check.failure-threshold=3")
 			.run((context) -> {
 				McpServerSettings server = context.getBean(McpSupervisorProperties.class).effectiveServers().get(0);
-				assertThat(server.call().toPolicy()).isEqualTo(
-						new CallPolicy(Duration.ZERO, CallPolicy.Retry.ALWAYS, false, Set.of("search", "fetch")));
+				assertThat(server.call().toPolicy()).isEqualTo(CallPolicy.builder()
+					.waitForRecovery(Duration.ZERO)
+					.retry(CallPolicy.Retry.ALWAYS)
+					.trustAnnotations(false)
+					.retryTools(Set.of("search", "fetch"))
+					.build());
 				assertThat(server.healthCheck().toPolicy().isEnabled()).isFalse();
 				assertThat(server.healthCheck().failureThreshold()).isEqualTo(3);
 			});
