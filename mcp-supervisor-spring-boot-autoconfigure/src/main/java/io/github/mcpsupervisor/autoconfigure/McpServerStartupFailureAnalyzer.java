@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
+import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettingsResolver;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import io.github.mcpsupervisor.supervisor.McpServerStartupException;
 import io.github.mcpsupervisor.supervisor.McpServerStatus;
@@ -52,7 +53,7 @@ class McpServerStartupFailureAnalyzer extends AbstractFailureAnalyzer<McpServerS
 		}
 		return Binder.get(this.environment)
 			.bind("mcp", McpSupervisorProperties.class)
-			.map(McpSupervisorProperties::effectiveServers)
+			.map(McpServerSettingsResolver::resolve)
 			.orElse(List.of());
 	}
 

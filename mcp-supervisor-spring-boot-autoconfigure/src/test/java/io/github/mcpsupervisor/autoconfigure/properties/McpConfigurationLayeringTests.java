@@ -54,7 +54,8 @@ class McpConfigurationLayeringTests {
 	}
 
 	private static Map<String, McpServerSettings> servers(ConfigurableApplicationContext context) {
-		List<McpServerSettings> servers = context.getBean(McpSupervisorProperties.class).effectiveServers();
+		List<McpServerSettings> servers = McpServerSettingsResolver
+			.resolve(context.getBean(McpSupervisorProperties.class));
 		return servers.stream().collect(Collectors.toMap(McpServerSettings::name, (server) -> server));
 	}
 

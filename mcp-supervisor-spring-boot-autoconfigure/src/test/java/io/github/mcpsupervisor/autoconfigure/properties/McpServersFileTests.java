@@ -252,7 +252,7 @@ class McpServersFileTests {
 		SpringApplicationBuilder application = new SpringApplicationBuilder(Config.class).web(WebApplicationType.NONE)
 			.properties("mcp.servers-configuration=" + CLAUDE, "FILES_TOKEN=s3cret");
 		try (ConfigurableApplicationContext context = application.run()) {
-			assertThat(context.getBean(McpSupervisorProperties.class).effectiveServers())
+			assertThat(McpServerSettingsResolver.resolve(context.getBean(McpSupervisorProperties.class)))
 				.extracting(McpServerSettings::name)
 				.containsExactly("files", "search");
 		}
@@ -285,7 +285,8 @@ class McpServersFileTests {
 
 	private static Map<String, McpServerSettings> servers(AssertableApplicationContext context) {
 		assertThat(context).hasNotFailed();
-		List<McpServerSettings> servers = context.getBean(McpSupervisorProperties.class).effectiveServers();
+		List<McpServerSettings> servers = McpServerSettingsResolver
+			.resolve(context.getBean(McpSupervisorProperties.class));
 		return servers.stream().collect(Collectors.toMap(McpServerSettings::name, (server) -> server));
 	}
 
