@@ -8,6 +8,8 @@ import io.github.mcpsupervisor.autoconfigure.properties.McpClientType;
 /**
  * Customizers of the kind {@code mcp.client-type} does not name were found: a client is
  * built from one kind of spec, so they would silently not apply.
+ *
+ * @since 0.1.0
  */
 public class McpClientTypeMismatchException extends IllegalStateException {
 

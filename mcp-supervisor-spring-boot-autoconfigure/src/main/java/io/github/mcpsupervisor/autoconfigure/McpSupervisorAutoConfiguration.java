@@ -58,6 +58,8 @@ import org.springframework.core.env.Environment;
  * Auto-configuration of supervised MCP servers: one supervisor per enabled entry of
  * {@code mcp.servers}, run with the application context, and a tool callback provider
  * over all of them.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration
 @ConditionalOnClass({ McpSyncClient.class, SyncMcpToolCallbackProvider.class })

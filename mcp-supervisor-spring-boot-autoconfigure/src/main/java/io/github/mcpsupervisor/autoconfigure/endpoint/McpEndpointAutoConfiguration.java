@@ -23,6 +23,8 @@ import org.springframework.core.env.Environment;
 /**
  * Auto-configuration of the {@code mcp} endpoint. Read-only unless the application grants
  * {@code management.endpoint.mcp.access}.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(after = McpSupervisorAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)

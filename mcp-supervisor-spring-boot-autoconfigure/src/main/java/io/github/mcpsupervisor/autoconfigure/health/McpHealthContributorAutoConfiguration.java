@@ -16,6 +16,8 @@ import org.springframework.context.annotation.Bean;
 /**
  * Auto-configuration of the {@code mcp} health component
  * ({@code management.health.mcp.enabled}).
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(after = McpSupervisorAutoConfiguration.class)
 @ConditionalOnClass(HealthIndicator.class)

@@ -16,6 +16,8 @@ import org.springframework.context.annotation.Bean;
 /**
  * Auto-configuration of the supervisors' Micrometer metrics, when a meter registry
  * exists.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(before = McpSupervisorAutoConfiguration.class,
 		after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,

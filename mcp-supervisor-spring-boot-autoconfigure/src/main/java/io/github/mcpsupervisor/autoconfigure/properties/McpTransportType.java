@@ -2,6 +2,8 @@ package io.github.mcpsupervisor.autoconfigure.properties;
 
 /**
  * How a supervised server is reached.
+ *
+ * @since 0.1.0
  */
 public enum McpTransportType {
 

@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @Constraint(validatedBy = ValidDelays.Validator.class)
-public @interface ValidDelays {
+@interface ValidDelays {
 
 	String message() default "must not exceed max-delay";
 

@@ -28,7 +28,7 @@ import org.springframework.util.StringUtils;
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @Constraint(validatedBy = ValidServer.Validator.class)
-public @interface ValidServer {
+@interface ValidServer {
 
 	String message() default "invalid MCP server";
 
