@@ -101,7 +101,12 @@ final class DetectionAndRecovery {
 	}
 
 	private ReconnectPolicy reconnect() {
-		return new ReconnectPolicy(true, DELAY, Duration.ofSeconds(1), 10, 0);
+		return ReconnectPolicy.builder()
+			.initialDelay(DELAY)
+			.maxDelay(Duration.ofSeconds(1))
+			.maxAttempts(10)
+			.jitter(0)
+			.build();
 	}
 
 	/**

@@ -42,8 +42,7 @@ final class FleetHerd {
 		ReconnectPolicy defaults = ReconnectPolicy.defaults();
 		Random random = new Random(42);
 		for (double jitter : new double[] { 0.1, 0.5, 1.0 }) {
-			ReconnectPolicy policy = new ReconnectPolicy(true, defaults.initialDelay(), defaults.maxDelay(),
-					defaults.maxAttempts(), jitter);
+			ReconnectPolicy policy = ReconnectPolicy.builder().jitter(jitter).build();
 			List<Herd> herds = play(() -> springBackOff(policy), policy.maxAttempts(), random);
 			double peakOverMean = report("fleet_jitter_" + Math.round(jitter * 100), herds);
 			if (jitter == defaults.jitter()) {

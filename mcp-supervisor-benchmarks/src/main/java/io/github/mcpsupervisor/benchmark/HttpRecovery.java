@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -175,10 +174,15 @@ final class HttpRecovery {
 
 	private McpServerSupervisor supervisor(StreamableHttpConnector connector) {
 		return McpServerSupervisor.builder("remote", connector, this.scheduler)
-			.reconnect(new ReconnectPolicy(true, DELAY, Duration.ofSeconds(1), 20, 0))
+			.reconnect(ReconnectPolicy.builder()
+				.initialDelay(DELAY)
+				.maxDelay(Duration.ofSeconds(1))
+				.maxAttempts(20)
+				.jitter(0)
+				.build())
 			// no retry: the call in flight fails when the server dies (a read-only call
 			// would otherwise wait up to wait-for-recovery for the next session)
-			.calls(new CallPolicy(Duration.ofSeconds(5), Retry.NEVER, true, Set.of()))
+			.calls(CallPolicy.builder().waitForRecovery(Duration.ofSeconds(5)).retry(Retry.NEVER).build())
 			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
 			.build();
 	}

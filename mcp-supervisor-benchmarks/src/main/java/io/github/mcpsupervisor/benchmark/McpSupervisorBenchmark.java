@@ -105,7 +105,12 @@ public final class McpSupervisorBenchmark {
 		List<Double> plain = new ArrayList<>();
 		for (int i = 0; i < 3; i++) {
 			McpServerSupervisor supervisor = supervisor(definition,
-					new ReconnectPolicy(true, Duration.ofMillis(100), Duration.ofSeconds(1), 10, 0),
+					ReconnectPolicy.builder()
+						.initialDelay(Duration.ofMillis(100))
+						.maxDelay(Duration.ofSeconds(1))
+						.maxAttempts(10)
+						.jitter(0)
+						.build(),
 					CallPolicy.defaults(), SupervisorListener.NONE);
 			supervisor.start().join();
 			CompletableFuture<Object> call = CompletableFuture.supplyAsync(
@@ -206,7 +211,12 @@ public final class McpSupervisorBenchmark {
 	/** Scenario 5: 8 callers while the server is killed every 2 to 5 s. */
 	private void chaos() throws Exception {
 		McpServerSupervisor supervisor = supervisor(BenchmarkServers.demo("chaos", Map.of()),
-				new ReconnectPolicy(true, Duration.ofMillis(100), Duration.ofSeconds(1), 10, 0.1),
+				ReconnectPolicy.builder()
+					.initialDelay(Duration.ofMillis(100))
+					.maxDelay(Duration.ofSeconds(1))
+					.maxAttempts(10)
+					.jitter(0.1)
+					.build(),
 				CallPolicy.defaults(), SupervisorListener.NONE);
 		supervisor.start().join();
 		Chaos chaos = new Chaos(supervisor, this.options.chaos());

@@ -3,9 +3,13 @@ package io.github.mcpsupervisor.autoconfigure;
 import java.util.List;
 import java.util.Locale;
 
+import io.github.mcpsupervisor.autoconfigure.properties.McpClientType;
+
 /**
  * Customizers of the kind {@code mcp.client-type} does not name were found: a client is
  * built from one kind of spec, so they would silently not apply.
+ *
+ * @since 0.1.0
  */
 public class McpClientTypeMismatchException extends IllegalStateException {
 

@@ -1,5 +1,7 @@
 package io.github.mcpsupervisor.autoconfigure;
 
+import io.github.mcpsupervisor.autoconfigure.properties.McpClientType;
+
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 

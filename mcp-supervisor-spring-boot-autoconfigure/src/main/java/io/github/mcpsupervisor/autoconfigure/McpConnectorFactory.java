@@ -1,10 +1,13 @@
 package io.github.mcpsupervisor.autoconfigure;
 
+import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
 import io.github.mcpsupervisor.supervisor.McpConnector;
 
 /**
  * Creates the connector of each configured server. Define a bean of this type to change
  * how servers are reached.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface McpConnectorFactory {

@@ -6,6 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
 
+import io.github.mcpsupervisor.autoconfigure.properties.McpClientType;
+import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettingsResolver;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import io.github.mcpsupervisor.client.McpServerClients;
 import io.github.mcpsupervisor.client.internal.McpClientFactory;
 import io.github.mcpsupervisor.client.internal.McpServerSession;
@@ -55,6 +58,8 @@ import org.springframework.core.env.Environment;
  * Auto-configuration of supervised MCP servers: one supervisor per enabled entry of
  * {@code mcp.servers}, run with the application context, and a tool callback provider
  * over all of them.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration
 @ConditionalOnClass({ McpSyncClient.class, SyncMcpToolCallbackProvider.class })
@@ -100,11 +105,11 @@ public final class McpSupervisorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	McpServerSessions mcpServerSessions(McpSupervisorProperties properties, SupervisorScheduler scheduler) {
-		return new McpServerSessions(properties.effectiveServers()
+		return new McpServerSessions(McpServerSettingsResolver.resolve(properties)
 			.stream()
 			.map((server) -> new McpServerSession(server.name(),
 					server.roots().stream().map((uri) -> new Root(uri.toString(), rootName(uri.getPath()))).toList(),
-					new SamplingGate(server.name(), server.sampling().toLimits(), scheduler.clock())))
+					new SamplingGate(server.name(), server.sampling(), scheduler.clock())))
 			.toList());
 	}
 
@@ -155,8 +160,7 @@ public final class McpSupervisorAutoConfiguration {
 			.orderedStream().<BiConsumer<String, HttpClientStreamableHttpTransport
 					.Builder>>map((customizer) -> customizer::customize)
 			.toList();
-		Path runtimeDirectory = (properties.runtimeDirectory() != null) ? properties.runtimeDirectory()
-				: ProcessRecords.defaultDirectory(environment.getProperty("spring.application.name", "application"));
+		Path runtimeDirectory = McpServerSettingsResolver.runtimeDirectory(properties, environment);
 		return new DefaultMcpConnectorFactory(scheduler, clientFactory, sessions,
 				new HttpTransportCustomizer(requestCustomizers, builders), () -> ProcessRecords.open(runtimeDirectory));
 	}
@@ -176,12 +180,12 @@ public final class McpSupervisorAutoConfiguration {
 		// thread that reads it, nor in a supervisor's step
 		SupervisorListener listener = SupervisorListener
 			.dispatched(SupervisorListener.composite(listeners.orderedStream().toList()), listenerDispatcher);
-		List<SupervisedServer> servers = properties.effectiveServers().stream().map((server) -> {
+		List<SupervisedServer> servers = McpServerSettingsResolver.resolve(properties).stream().map((server) -> {
 			McpServerSupervisor supervisor = McpServerSupervisor
 				.builder(server.name(), connectorFactory.create(server), scheduler)
-				.reconnect(server.reconnect().toPolicy())
-				.calls(server.call().toPolicy())
-				.healthCheck(server.healthCheck().toPolicy())
+				.reconnect(server.reconnect())
+				.calls(server.call())
+				.healthCheck(server.healthCheck())
 				.listener(listener)
 				.build();
 			Duration stop = server.terminationGracePeriod().plus(MARGIN);

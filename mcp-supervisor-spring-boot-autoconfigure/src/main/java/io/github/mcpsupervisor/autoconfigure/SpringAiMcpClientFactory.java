@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
+import io.github.mcpsupervisor.autoconfigure.properties.McpClientType;
 import io.github.mcpsupervisor.client.internal.ClientSpecs;
 import io.github.mcpsupervisor.client.internal.McpClientFactory;
 import io.github.mcpsupervisor.client.internal.McpServerSession;

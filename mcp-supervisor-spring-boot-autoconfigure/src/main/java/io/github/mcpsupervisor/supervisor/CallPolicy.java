@@ -31,7 +31,15 @@ public record CallPolicy(Duration waitForRecovery, Retry retry, boolean trustAnn
 	 * @return the default policy
 	 */
 	public static CallPolicy defaults() {
-		return new CallPolicy(Duration.ofSeconds(5), Retry.SAFE, true, Set.of());
+		return builder().build();
+	}
+
+	/**
+	 * Returns a builder that starts from the {@link #defaults() defaults}.
+	 * @return a new builder
+	 */
+	public static Builder builder() {
+		return new Builder();
 	}
 
 	/**
@@ -67,6 +75,72 @@ public record CallPolicy(Duration waitForRecovery, Retry retry, boolean trustAnn
 
 		/** All. */
 		ALWAYS
+
+	}
+
+	/**
+	 * Builds a {@link CallPolicy}, each value not given being the default.
+	 */
+	public static final class Builder {
+
+		private Duration waitForRecovery = Duration.ofSeconds(5);
+
+		private Retry retry = Retry.SAFE;
+
+		private boolean trustAnnotations = true;
+
+		private Set<String> retryTools = Set.of();
+
+		private Builder() {
+		}
+
+		/**
+		 * Sets how long a call waits for a starting or reconnecting server.
+		 * @param waitForRecovery the wait ({@code 0}: fail at once)
+		 * @return this builder
+		 */
+		public Builder waitForRecovery(Duration waitForRecovery) {
+			this.waitForRecovery = waitForRecovery;
+			return this;
+		}
+
+		/**
+		 * Sets which calls are retried once on the next generation.
+		 * @param retry which calls
+		 * @return this builder
+		 */
+		public Builder retry(Retry retry) {
+			this.retry = retry;
+			return this;
+		}
+
+		/**
+		 * Sets whether the tools' annotations make them safe to retry.
+		 * @param trustAnnotations whether to trust them
+		 * @return this builder
+		 */
+		public Builder trustAnnotations(boolean trustAnnotations) {
+			this.trustAnnotations = trustAnnotations;
+			return this;
+		}
+
+		/**
+		 * Sets the tools that are safe to retry whatever their annotations say.
+		 * @param retryTools the tools, by their name on the server
+		 * @return this builder
+		 */
+		public Builder retryTools(Set<String> retryTools) {
+			this.retryTools = retryTools;
+			return this;
+		}
+
+		/**
+		 * Builds the policy.
+		 * @return the policy
+		 */
+		public CallPolicy build() {
+			return new CallPolicy(this.waitForRecovery, this.retry, this.trustAnnotations, this.retryTools);
+		}
 
 	}
 

@@ -20,7 +20,15 @@ public record HealthCheckPolicy(Duration interval, Duration timeout, int failure
 	 * @return the default policy
 	 */
 	public static HealthCheckPolicy defaults() {
-		return new HealthCheckPolicy(Duration.ofSeconds(30), Duration.ofSeconds(5), 2);
+		return builder().build();
+	}
+
+	/**
+	 * Returns a builder that starts from the {@link #defaults() defaults}.
+	 * @return a new builder
+	 */
+	public static Builder builder() {
+		return new Builder();
 	}
 
 	/**
@@ -30,11 +38,69 @@ public record HealthCheckPolicy(Duration interval, Duration timeout, int failure
 	 * @return the policy
 	 */
 	public static HealthCheckPolicy disabled(Duration timeout) {
-		return new HealthCheckPolicy(Duration.ZERO, timeout, 1);
+		return builder().interval(Duration.ZERO).timeout(timeout).failureThreshold(1).build();
 	}
 
+	/**
+	 * Returns whether the periodic probe runs.
+	 * @return whether the interval is positive
+	 */
 	public boolean isEnabled() {
 		return !this.interval.isZero() && !this.interval.isNegative();
+	}
+
+	/**
+	 * Builds a {@link HealthCheckPolicy}, each value not given being the default.
+	 */
+	public static final class Builder {
+
+		private Duration interval = Duration.ofSeconds(30);
+
+		private Duration timeout = Duration.ofSeconds(5);
+
+		private int failureThreshold = 2;
+
+		private Builder() {
+		}
+
+		/**
+		 * Sets the time between the end of a probe and the next.
+		 * @param interval the interval ({@code 0} disables the probe)
+		 * @return this builder
+		 */
+		public Builder interval(Duration interval) {
+			this.interval = interval;
+			return this;
+		}
+
+		/**
+		 * Sets how long a ping may take.
+		 * @param timeout the timeout
+		 * @return this builder
+		 */
+		public Builder timeout(Duration timeout) {
+			this.timeout = timeout;
+			return this;
+		}
+
+		/**
+		 * Sets the unanswered pings in a row that end the generation.
+		 * @param failureThreshold the pings
+		 * @return this builder
+		 */
+		public Builder failureThreshold(int failureThreshold) {
+			this.failureThreshold = failureThreshold;
+			return this;
+		}
+
+		/**
+		 * Builds the policy.
+		 * @return the policy
+		 */
+		public HealthCheckPolicy build() {
+			return new HealthCheckPolicy(this.interval, this.timeout, this.failureThreshold);
+		}
+
 	}
 
 }

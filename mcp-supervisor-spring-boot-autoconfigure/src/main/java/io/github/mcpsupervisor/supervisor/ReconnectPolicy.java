@@ -39,7 +39,15 @@ public record ReconnectPolicy(boolean enabled, Duration initialDelay, Duration m
 	 * @return the default policy
 	 */
 	public static ReconnectPolicy defaults() {
-		return new ReconnectPolicy(true, Duration.ofMillis(500), Duration.ofSeconds(30), 10, 0.5);
+		return builder().build();
+	}
+
+	/**
+	 * Returns a builder that starts from the {@link #defaults() defaults}.
+	 * @return a new builder
+	 */
+	public static Builder builder() {
+		return new Builder();
 	}
 
 	/**
@@ -61,6 +69,85 @@ public record ReconnectPolicy(boolean enabled, Duration initialDelay, Duration m
 		backOff.setMaxInterval(this.maxDelay.toMillis());
 		backOff.setJitter(Math.round(this.jitter * this.initialDelay.toMillis()));
 		return backOff;
+	}
+
+	/**
+	 * Builds a {@link ReconnectPolicy}, each value not given being the default.
+	 */
+	public static final class Builder {
+
+		private boolean enabled = true;
+
+		private Duration initialDelay = Duration.ofMillis(500);
+
+		private Duration maxDelay = Duration.ofSeconds(30);
+
+		private int maxAttempts = 10;
+
+		private double jitter = 0.5;
+
+		private Builder() {
+		}
+
+		/**
+		 * Sets whether a lost server is reconnected automatically.
+		 * @param enabled whether to reconnect
+		 * @return this builder
+		 */
+		public Builder enabled(boolean enabled) {
+			this.enabled = enabled;
+			return this;
+		}
+
+		/**
+		 * Sets the delay before the first reconnect attempt of an outage.
+		 * @param initialDelay the delay
+		 * @return this builder
+		 */
+		public Builder initialDelay(Duration initialDelay) {
+			this.initialDelay = initialDelay;
+			return this;
+		}
+
+		/**
+		 * Sets the upper bound of the delay, which is also the stability window.
+		 * @param maxDelay the bound
+		 * @return this builder
+		 */
+		public Builder maxDelay(Duration maxDelay) {
+			this.maxDelay = maxDelay;
+			return this;
+		}
+
+		/**
+		 * Sets the attempts per outage before the server is given up.
+		 * @param maxAttempts the attempts
+		 * @return this builder
+		 */
+		public Builder maxAttempts(int maxAttempts) {
+			this.maxAttempts = maxAttempts;
+			return this;
+		}
+
+		/**
+		 * Sets the fraction (0 to 1) of each delay by which it is randomly shifted.
+		 * @param jitter the fraction
+		 * @return this builder
+		 */
+		public Builder jitter(double jitter) {
+			this.jitter = jitter;
+			return this;
+		}
+
+		/**
+		 * Builds the policy.
+		 * @return the policy
+		 * @throws IllegalArgumentException if a value is out of its range
+		 */
+		public ReconnectPolicy build() {
+			return new ReconnectPolicy(this.enabled, this.initialDelay, this.maxDelay, this.maxAttempts, this.jitter);
+		}
+
 	}
 
 }

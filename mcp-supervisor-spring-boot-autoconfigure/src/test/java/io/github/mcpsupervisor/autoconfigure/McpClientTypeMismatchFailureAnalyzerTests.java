@@ -2,6 +2,7 @@ package io.github.mcpsupervisor.autoconfigure;
 
 import java.util.List;
 
+import io.github.mcpsupervisor.autoconfigure.properties.McpClientType;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.diagnostics.FailureAnalysis;

@@ -6,6 +6,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
+import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettingsResolver;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
+import io.github.mcpsupervisor.autoconfigure.properties.McpTransportType;
+import io.github.mcpsupervisor.client.internal.SamplingLimits;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpServerState;
@@ -55,7 +60,8 @@ class McpSupervisorAutoConfigurationTests {
 	@Test
 	void runWithAServerShouldBindTheDefaults() {
 		this.contextRunner.withPropertyValues("mcp.servers.demo.command=" + MISSING).run((context) -> {
-			McpServerSettings server = context.getBean(McpSupervisorProperties.class).effectiveServers().get(0);
+			McpServerSettings server = McpServerSettingsResolver.resolve(context.getBean(McpSupervisorProperties.class))
+				.get(0);
 			assertThat(server.transport()).isEqualTo(McpTransportType.STDIO);
 			assertThat(server.args()).isEmpty();
 			assertThat(server.env()).isEmpty();
@@ -64,7 +70,8 @@ class McpSupervisorAutoConfigurationTests {
 			assertThat(server.initializationTimeout()).isEqualTo(Duration.ofSeconds(20));
 			assertThat(server.terminationGracePeriod()).isEqualTo(Duration.ofSeconds(2));
 			assertThat(server.failOnStartupError()).isFalse();
-			assertThat(server.reconnect().toPolicy()).isEqualTo(ReconnectPolicy.defaults());
+			assertThat(server.reconnect()).isEqualTo(ReconnectPolicy.defaults());
+			assertThat(server.sampling()).isEqualTo(SamplingLimits.DEFAULT);
 		});
 	}
 
@@ -287,7 +294,8 @@ class McpSupervisorAutoConfigurationTests {
 	@Test
 	void runWithAServerShouldInheritOnlyWhatEveryProcessNeedsByDefault() {
 		withDemoServer().run((context) -> {
-			McpServerSettings server = context.getBean(McpSupervisorProperties.class).effectiveServers().get(0);
+			McpServerSettings server = McpServerSettingsResolver.resolve(context.getBean(McpSupervisorProperties.class))
+				.get(0);
 			assertThat(server.inheritEnv()).isEmpty();
 			assertThat(server.toStdioDefinition().inheritEnv()).isEmpty();
 		});
@@ -300,7 +308,8 @@ class McpSupervisorAutoConfigurationTests {
 					"mcp.servers.b.command=" + MISSING, "mcp.servers.b.inherit-env=*",
 					"mcp.servers.c.command=" + MISSING, "mcp.servers.c.inherit-env=")
 			.run((context) -> {
-				List<McpServerSettings> servers = context.getBean(McpSupervisorProperties.class).effectiveServers();
+				List<McpServerSettings> servers = McpServerSettingsResolver
+					.resolve(context.getBean(McpSupervisorProperties.class));
 				assertThat(servers.get(0).toStdioDefinition().inheritEnv()).containsExactly("AWS_*", "JAVA_HOME");
 				assertThat(servers.get(1).inheritEnv()).containsExactly("*");
 				assertThat(servers.get(2).inheritEnv()).isEmpty();
@@ -321,9 +330,10 @@ class McpSupervisorAutoConfigurationTests {
 	@Test
 	void runWithAServerShouldBindTheCallAndHealthCheckDefaults() {
 		withDemoServer().run((context) -> {
-			McpServerSettings server = context.getBean(McpSupervisorProperties.class).effectiveServers().get(0);
-			assertThat(server.call().toPolicy()).isEqualTo(CallPolicy.defaults());
-			assertThat(server.healthCheck().toPolicy()).isEqualTo(HealthCheckPolicy.defaults());
+			McpServerSettings server = McpServerSettingsResolver.resolve(context.getBean(McpSupervisorProperties.class))
+				.get(0);
+			assertThat(server.call()).isEqualTo(CallPolicy.defaults());
+			assertThat(server.healthCheck()).isEqualTo(HealthCheckPolicy.defaults());
 		});
 	}
 
@@ -334,10 +344,16 @@ class McpSupervisorAutoConfigurationTests {
 				"mcp.servers.demo.health-check.interval=0s", "mcp.servers.demo.health-check.timeout=1s",
 				"mcp.servers.demo.health-check.failure-threshold=3")
 			.run((context) -> {
-				McpServerSettings server = context.getBean(McpSupervisorProperties.class).effectiveServers().get(0);
-				assertThat(server.call().toPolicy()).isEqualTo(
-						new CallPolicy(Duration.ZERO, CallPolicy.Retry.ALWAYS, false, Set.of("search", "fetch")));
-				assertThat(server.healthCheck().toPolicy().isEnabled()).isFalse();
+				McpServerSettings server = McpServerSettingsResolver
+					.resolve(context.getBean(McpSupervisorProperties.class))
+					.get(0);
+				assertThat(server.call()).isEqualTo(CallPolicy.builder()
+					.waitForRecovery(Duration.ZERO)
+					.retry(CallPolicy.Retry.ALWAYS)
+					.trustAnnotations(false)
+					.retryTools(Set.of("search", "fetch"))
+					.build());
+				assertThat(server.healthCheck().isEnabled()).isFalse();
 				assertThat(server.healthCheck().failureThreshold()).isEqualTo(3);
 			});
 	}
@@ -400,7 +416,9 @@ class McpSupervisorAutoConfigurationTests {
 					"mcp.servers.remote.url=http://127.0.0.1:1/mcp",
 					"mcp.servers.remote.headers.Authorization=Bearer x", "mcp.servers.remote.reconnect.enabled=false")
 			.run((context) -> {
-				McpServerSettings server = context.getBean(McpSupervisorProperties.class).effectiveServers().get(0);
+				McpServerSettings server = McpServerSettingsResolver
+					.resolve(context.getBean(McpSupervisorProperties.class))
+					.get(0);
 				assertThat(server.toHttpDefinition().url()).hasToString("http://127.0.0.1:1/mcp");
 				assertThat(server.toHttpDefinition().headers()).containsEntry("Authorization", "Bearer x");
 			});
@@ -437,8 +455,7 @@ class McpSupervisorAutoConfigurationTests {
 	}
 
 	private static McpServerSettings settings(AssertableApplicationContext context, String name) {
-		return context.getBean(McpSupervisorProperties.class)
-			.effectiveServers()
+		return McpServerSettingsResolver.resolve(context.getBean(McpSupervisorProperties.class))
 			.stream()
 			.filter((server) -> server.name().equals(name))
 			.findFirst()

@@ -273,8 +273,13 @@ class AbandonedRequestIT {
 
 	private void start(McpConnector connector) {
 		this.supervisor = McpServerSupervisor.builder("remote", connector, this.scheduler)
-			.reconnect(new ReconnectPolicy(true, Duration.ofMillis(50), Duration.ofSeconds(2), 10, 0))
-			.calls(new CallPolicy(Duration.ZERO, CallPolicy.Retry.NEVER, true, Set.of()))
+			.reconnect(ReconnectPolicy.builder()
+				.initialDelay(Duration.ofMillis(50))
+				.maxDelay(Duration.ofSeconds(2))
+				.maxAttempts(10)
+				.jitter(0)
+				.build())
+			.calls(CallPolicy.builder().waitForRecovery(Duration.ZERO).retry(CallPolicy.Retry.NEVER).build())
 			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(2)))
 			.build();
 		assertThat(this.supervisor.start().join().state()).isEqualTo(McpServerState.UP);

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -43,8 +42,12 @@ class CallPathIT {
 
 	private static final Log logger = LogFactory.getLog(CallPathIT.class);
 
-	private static final ReconnectPolicy RECONNECT = new ReconnectPolicy(true, Duration.ofMillis(100),
-			Duration.ofSeconds(10), 5, 0);
+	private static final ReconnectPolicy RECONNECT = ReconnectPolicy.builder()
+		.initialDelay(Duration.ofMillis(100))
+		.maxDelay(Duration.ofSeconds(10))
+		.maxAttempts(5)
+		.jitter(0)
+		.build();
 
 	/**
 	 * Pings after a request timeout get 3 s: a loaded machine must not make a live server
@@ -55,7 +58,10 @@ class CallPathIT {
 	/**
 	 * Calls wait for recovery generously: the default bound is tested on virtual time.
 	 */
-	private static final CallPolicy PATIENT = new CallPolicy(TestServers.PATIENCE, Retry.SAFE, true, Set.of());
+	private static final CallPolicy PATIENT = CallPolicy.builder()
+		.waitForRecovery(TestServers.PATIENCE)
+		.retry(Retry.SAFE)
+		.build();
 
 	private final ThreadPoolSupervisorScheduler scheduler = new ThreadPoolSupervisorScheduler();
 
@@ -129,8 +135,8 @@ class CallPathIT {
 
 	@Test
 	void withRetryNeverASafeCallFailsFast() throws Exception {
-		start(demo(Duration.ofSeconds(30)), new CallPolicy(Duration.ofSeconds(5), Retry.NEVER, true, Set.of()),
-				NO_PROBE);
+		start(demo(Duration.ofSeconds(30)),
+				CallPolicy.builder().waitForRecovery(Duration.ofSeconds(5)).retry(Retry.NEVER).build(), NO_PROBE);
 		CompletableFuture<CallToolResult> call = CompletableFuture
 			.supplyAsync(() -> call("slow", Map.of("millis", 20000)), this.callers);
 		awaitCallsInFlight(1);
@@ -144,7 +150,7 @@ class CallPathIT {
 	@Test
 	void withRetryAlwaysAnUnsafeCallIsRetriedOnTheNextGeneration() throws Exception {
 		int generation = start(demo(Duration.ofSeconds(30)),
-				new CallPolicy(Duration.ofSeconds(10), Retry.ALWAYS, true, Set.of()), NO_PROBE);
+				CallPolicy.builder().waitForRecovery(Duration.ofSeconds(10)).retry(Retry.ALWAYS).build(), NO_PROBE);
 		CompletableFuture<CallToolResult> call = CompletableFuture
 			.supplyAsync(() -> call("slow-write", Map.of("millis", 1000)), this.callers);
 		awaitCallsInFlight(1);
@@ -202,7 +208,11 @@ class CallPathIT {
 
 	@Test
 	void theLivenessProbeFindsAServerThatStoppedAnsweringAndRestartsIt() {
-		HealthCheckPolicy probe = new HealthCheckPolicy(Duration.ofMillis(200), Duration.ofSeconds(1), 2);
+		HealthCheckPolicy probe = HealthCheckPolicy.builder()
+			.interval(Duration.ofMillis(200))
+			.timeout(Duration.ofSeconds(1))
+			.failureThreshold(2)
+			.build();
 		int generation = start(demo(Duration.ofSeconds(30)), PATIENT, probe);
 		long frozenAt = System.nanoTime();
 		assertThat(TestServers.text(call("freeze", Map.of()))).isEqualTo("frozen");
@@ -217,7 +227,11 @@ class CallPathIT {
 
 	@Test
 	void aLineThatIsNotJsonOnStdoutIsSkippedAndTheSessionGoesOn() {
-		HealthCheckPolicy probe = new HealthCheckPolicy(Duration.ofMillis(200), Duration.ofSeconds(3), 2);
+		HealthCheckPolicy probe = HealthCheckPolicy.builder()
+			.interval(Duration.ofMillis(200))
+			.timeout(Duration.ofSeconds(3))
+			.failureThreshold(2)
+			.build();
 		int generation = start(demo(Duration.ofSeconds(30)), PATIENT, probe);
 		assertThat(TestServers.text(call("garbage", Map.of()))).isEqualTo("garbage written");
 		await().during(Duration.ofSeconds(1))

@@ -57,8 +57,12 @@ class HostileServerIT {
 
 	private static final Log logger = LogFactory.getLog(HostileServerIT.class);
 
-	private static final ReconnectPolicy FAST = new ReconnectPolicy(true, Duration.ofMillis(100), Duration.ofSeconds(5),
-			5, 0);
+	private static final ReconnectPolicy FAST = ReconnectPolicy.builder()
+		.initialDelay(Duration.ofMillis(100))
+		.maxDelay(Duration.ofSeconds(5))
+		.maxAttempts(5)
+		.jitter(0)
+		.build();
 
 	private static final long MB = 1024 * 1024;
 
@@ -186,7 +190,12 @@ class HostileServerIT {
 				Map.of());
 		// pings every 500 ms, each unanswered after 200 ms: two in a row would end a
 		// generation that is only busy
-		start(busy, new HealthCheckPolicy(Duration.ofMillis(500), Duration.ofMillis(200), 2));
+		start(busy,
+				HealthCheckPolicy.builder()
+					.interval(Duration.ofMillis(500))
+					.timeout(Duration.ofMillis(200))
+					.failureThreshold(2)
+					.build());
 		assertThat(TestServers.text(call("busy", Map.of("millis", 3000)))).isEqualTo("done after 3000 ms");
 		assertThat(this.supervisor.status().generation()).isOne();
 		assertThat(this.changes).noneMatch((change) -> change.from() == McpServerState.UP);

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
@@ -144,8 +143,14 @@ class HttpOriginIT {
 		StreamableHttpConnector connector = new StreamableHttpConnector(definition, McpClientFactory.standard(),
 				new McpServerSession("remote", List.of()), customizer, httpClient);
 		McpServerSupervisor supervisor = McpServerSupervisor.builder("remote", connector, this.scheduler)
-			.reconnect(new ReconnectPolicy(false, Duration.ofMillis(50), Duration.ofSeconds(2), 1, 0))
-			.calls(new CallPolicy(Duration.ZERO, CallPolicy.Retry.NEVER, true, Set.of()))
+			.reconnect(ReconnectPolicy.builder()
+				.enabled(false)
+				.initialDelay(Duration.ofMillis(50))
+				.maxDelay(Duration.ofSeconds(2))
+				.maxAttempts(1)
+				.jitter(0)
+				.build())
+			.calls(CallPolicy.builder().waitForRecovery(Duration.ZERO).retry(CallPolicy.Retry.NEVER).build())
 			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(2)))
 			.build();
 		this.closeables.add(httpClient);

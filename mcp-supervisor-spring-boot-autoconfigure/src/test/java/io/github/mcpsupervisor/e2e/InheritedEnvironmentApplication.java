@@ -39,7 +39,13 @@ public final class InheritedEnvironmentApplication {
 		try (ThreadPoolSupervisorScheduler scheduler = new ThreadPoolSupervisorScheduler()) {
 			McpServerSupervisor supervisor = McpServerSupervisor
 				.builder("env", new StdioConnector(server, scheduler::execute), scheduler)
-				.reconnect(new ReconnectPolicy(false, Duration.ofMillis(100), Duration.ofSeconds(5), 1, 0))
+				.reconnect(ReconnectPolicy.builder()
+					.enabled(false)
+					.initialDelay(Duration.ofMillis(100))
+					.maxDelay(Duration.ofSeconds(5))
+					.maxAttempts(1)
+					.jitter(0)
+					.build())
 				.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
 				.build();
 			System.out.println("started=" + supervisor.start().join().state());

@@ -34,7 +34,12 @@ public final class Pid1Application {
 		try (ThreadPoolSupervisorScheduler scheduler = new ThreadPoolSupervisorScheduler()) {
 			McpServerSupervisor supervisor = McpServerSupervisor
 				.builder("wrapped", new StdioConnector(wrapped, scheduler::execute), scheduler)
-				.reconnect(new ReconnectPolicy(true, Duration.ofMillis(100), Duration.ofSeconds(5), 5, 0))
+				.reconnect(ReconnectPolicy.builder()
+					.initialDelay(Duration.ofMillis(100))
+					.maxDelay(Duration.ofSeconds(5))
+					.maxAttempts(5)
+					.jitter(0)
+					.build())
 				.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
 				.build();
 			System.out.println("started=" + supervisor.start().join().state());

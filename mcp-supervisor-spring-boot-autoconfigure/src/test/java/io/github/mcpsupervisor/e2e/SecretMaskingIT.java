@@ -6,9 +6,9 @@ import java.util.List;
 
 import io.github.mcpsupervisor.actuate.McpEndpoint;
 import io.github.mcpsupervisor.actuate.McpServersHealthIndicator;
-import io.github.mcpsupervisor.autoconfigure.McpEndpointAutoConfiguration;
-import io.github.mcpsupervisor.autoconfigure.McpHealthContributorAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
+import io.github.mcpsupervisor.autoconfigure.endpoint.McpEndpointAutoConfiguration;
+import io.github.mcpsupervisor.autoconfigure.health.McpHealthContributorAutoConfiguration;
 import io.github.mcpsupervisor.supervisor.McpServerStartupException;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;

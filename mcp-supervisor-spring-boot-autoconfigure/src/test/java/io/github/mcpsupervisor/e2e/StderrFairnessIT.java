@@ -89,7 +89,13 @@ class StderrFairnessIT {
 	private McpServerSupervisor supervisor(StdioServerDefinition definition) {
 		return McpServerSupervisor
 			.builder(definition.name(), new StdioConnector(definition, this.scheduler::execute), this.scheduler)
-			.reconnect(new ReconnectPolicy(false, Duration.ofMillis(100), Duration.ofSeconds(5), 1, 0))
+			.reconnect(ReconnectPolicy.builder()
+				.enabled(false)
+				.initialDelay(Duration.ofMillis(100))
+				.maxDelay(Duration.ofSeconds(5))
+				.maxAttempts(1)
+				.jitter(0)
+				.build())
 			.calls(TestServers.NO_WAIT)
 			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
 			.build();

@@ -43,8 +43,12 @@ class StdioSupervisionIT {
 
 	private static final Log logger = LogFactory.getLog(StdioSupervisionIT.class);
 
-	private static final ReconnectPolicy FAST = new ReconnectPolicy(true, Duration.ofMillis(100), Duration.ofSeconds(5),
-			5, 0);
+	private static final ReconnectPolicy FAST = ReconnectPolicy.builder()
+		.initialDelay(Duration.ofMillis(100))
+		.maxDelay(Duration.ofSeconds(5))
+		.maxAttempts(5)
+		.jitter(0)
+		.build();
 
 	private final ThreadPoolSupervisorScheduler scheduler = new ThreadPoolSupervisorScheduler();
 
@@ -171,7 +175,12 @@ class StdioSupervisionIT {
 
 	@Test
 	void aCrashLoopUsesExactlyMaxAttemptsSpawnsThenFailsAndWithdrawsTheTools() {
-		ReconnectPolicy policy = new ReconnectPolicy(true, Duration.ofMillis(50), Duration.ofSeconds(20), 3, 0);
+		ReconnectPolicy policy = ReconnectPolicy.builder()
+			.initialDelay(Duration.ofMillis(50))
+			.maxDelay(Duration.ofSeconds(20))
+			.maxAttempts(3)
+			.jitter(0)
+			.build();
 		this.supervisor = supervisor(TestServers.demo("looping", Map.of("DEMO_EXIT_AFTER_MS", "3000")), policy);
 		this.supervisor.start();
 		await().atMost(TestServers.PATIENCE).until(() -> this.supervisor.state() == McpServerState.FAILED);
@@ -187,7 +196,12 @@ class StdioSupervisionIT {
 
 	@Test
 	void aProcessThatFailsBeforeInitializeIsRetriedWithinTheBudget() {
-		ReconnectPolicy policy = new ReconnectPolicy(true, Duration.ofMillis(50), Duration.ofMillis(200), 4, 0);
+		ReconnectPolicy policy = ReconnectPolicy.builder()
+			.initialDelay(Duration.ofMillis(50))
+			.maxDelay(Duration.ofMillis(200))
+			.maxAttempts(4)
+			.jitter(0)
+			.build();
 		this.supervisor = supervisor(
 				TestServers.definition("failing", "sh", List.of("-c", "echo broken >&2; exit 1"), Map.of()), policy);
 		this.supervisor.start();

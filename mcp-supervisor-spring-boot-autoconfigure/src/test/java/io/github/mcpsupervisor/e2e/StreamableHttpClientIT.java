@@ -224,8 +224,13 @@ class StreamableHttpClientIT {
 				Map.of(), Duration.ofSeconds(10), Duration.ofSeconds(10));
 		this.connector = new StreamableHttpConnector(definition);
 		this.supervisor = McpServerSupervisor.builder("remote", this.connector, this.scheduler)
-			.reconnect(new ReconnectPolicy(true, Duration.ofMillis(50), Duration.ofSeconds(2), 10, 0))
-			.calls(new CallPolicy(Duration.ofSeconds(20), CallPolicy.Retry.NEVER, true, Set.of()))
+			.reconnect(ReconnectPolicy.builder()
+				.initialDelay(Duration.ofMillis(50))
+				.maxDelay(Duration.ofSeconds(2))
+				.maxAttempts(10)
+				.jitter(0)
+				.build())
+			.calls(CallPolicy.builder().waitForRecovery(Duration.ofSeconds(20)).retry(CallPolicy.Retry.NEVER).build())
 			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(2)))
 			.build();
 		assertThat(this.supervisor.start().join().state()).isEqualTo(McpServerState.UP);

@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -19,9 +18,9 @@ import io.github.mcpsupervisor.actuate.McpEndpoint;
 import io.github.mcpsupervisor.actuate.McpEndpoint.McpServerDescriptor;
 import io.github.mcpsupervisor.actuate.McpServerConfigurationDescriptor;
 import io.github.mcpsupervisor.actuate.McpServersHealthIndicator;
-import io.github.mcpsupervisor.autoconfigure.McpEndpointAutoConfiguration;
-import io.github.mcpsupervisor.autoconfigure.McpHealthContributorAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
+import io.github.mcpsupervisor.autoconfigure.endpoint.McpEndpointAutoConfiguration;
+import io.github.mcpsupervisor.autoconfigure.health.McpHealthContributorAutoConfiguration;
 import io.github.mcpsupervisor.demo.ServerCommands;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
@@ -66,8 +65,12 @@ class StreamableHttpSupervisionIT {
 
 	private static final Log logger = LogFactory.getLog(StreamableHttpSupervisionIT.class);
 
-	private static final ReconnectPolicy RECONNECT = new ReconnectPolicy(true, Duration.ofMillis(100),
-			Duration.ofSeconds(2), 10, 0.1);
+	private static final ReconnectPolicy RECONNECT = ReconnectPolicy.builder()
+		.initialDelay(Duration.ofMillis(100))
+		.maxDelay(Duration.ofSeconds(2))
+		.maxAttempts(10)
+		.jitter(0.1)
+		.build();
 
 	private final ThreadPoolSupervisorScheduler scheduler = new ThreadPoolSupervisorScheduler();
 
@@ -97,7 +100,8 @@ class StreamableHttpSupervisionIT {
 	@Test
 	void aServerThatStopsAndStartsAgainIsReconnectedWithANewSessionAndTheSameTools() throws Exception {
 		startServer();
-		start(definition(Map.of()), new CallPolicy(Duration.ofSeconds(20), CallPolicy.Retry.SAFE, true, Set.of()));
+		start(definition(Map.of()),
+				CallPolicy.builder().waitForRecovery(Duration.ofSeconds(20)).retry(CallPolicy.Retry.SAFE).build());
 		List<String> tools = this.supervisor.tools().names();
 		assertThat(tools).contains("echo", "get-sum");
 		stopServer();
@@ -125,7 +129,8 @@ class StreamableHttpSupervisionIT {
 	@Test
 	void aCallDuringTheOutageThatIsNotRetryEligibleFailsFast() throws Exception {
 		startServer();
-		start(definition(Map.of()), new CallPolicy(Duration.ZERO, CallPolicy.Retry.NEVER, true, Set.of()));
+		start(definition(Map.of()),
+				CallPolicy.builder().waitForRecovery(Duration.ZERO).retry(CallPolicy.Retry.NEVER).build());
 		stopServer();
 		long started = System.nanoTime();
 		assertThatExceptionOfType(McpServerUnavailableException.class)
@@ -141,7 +146,8 @@ class StreamableHttpSupervisionIT {
 	@Test
 	void aServerRestartedUnnoticedLosesTheGenerationAndAnUnsafeCallFailsFast() throws Exception {
 		startServer();
-		start(definition(Map.of()), new CallPolicy(Duration.ZERO, CallPolicy.Retry.NEVER, true, Set.of()));
+		start(definition(Map.of()),
+				CallPolicy.builder().waitForRecovery(Duration.ZERO).retry(CallPolicy.Retry.NEVER).build());
 		// a new process on the same port, before any call or probe saw the old one die:
 		// it answers the old session id with 404
 		stopServer();
@@ -163,7 +169,8 @@ class StreamableHttpSupervisionIT {
 	@Test
 	void aServerRestartedUnnoticedGetsARetryEligibleCallOnTheNextGeneration() throws Exception {
 		startServer();
-		start(definition(Map.of()), new CallPolicy(Duration.ofSeconds(20), CallPolicy.Retry.ALWAYS, true, Set.of()));
+		start(definition(Map.of()),
+				CallPolicy.builder().waitForRecovery(Duration.ofSeconds(20)).retry(CallPolicy.Retry.ALWAYS).build());
 		stopServer();
 		startServer();
 		assertThat(TestServers.text(call("echo", Map.of("message", "retried")))).contains("retried");
@@ -173,7 +180,13 @@ class StreamableHttpSupervisionIT {
 	@Test
 	void aServerThatNeverStartsIsRetriedWithinTheBudgetThenFails() {
 		this.supervisor = supervisor(definition(Map.of()),
-				new ReconnectPolicy(true, Duration.ofMillis(50), Duration.ofMillis(200), 3, 0), CallPolicy.defaults());
+				ReconnectPolicy.builder()
+					.initialDelay(Duration.ofMillis(50))
+					.maxDelay(Duration.ofMillis(200))
+					.maxAttempts(3)
+					.jitter(0)
+					.build(),
+				CallPolicy.defaults());
 		this.supervisor.start();
 		await().atMost(TestServers.PATIENCE).until(() -> this.supervisor.state() == McpServerState.FAILED);
 		assertThat(this.supervisor.status().generation()).isEqualTo(3);

@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import io.github.mcpsupervisor.demo.ServerCommands;
@@ -26,7 +25,10 @@ final class TestServers {
 	static final Duration PATIENCE = Duration.ofSeconds(60);
 
 	/** Calls that fail at once during an outage instead of waiting for recovery. */
-	static final CallPolicy NO_WAIT = new CallPolicy(Duration.ZERO, CallPolicy.Retry.SAFE, true, Set.of());
+	static final CallPolicy NO_WAIT = CallPolicy.builder()
+		.waitForRecovery(Duration.ZERO)
+		.retry(CallPolicy.Retry.SAFE)
+		.build();
 
 	private TestServers() {
 	}

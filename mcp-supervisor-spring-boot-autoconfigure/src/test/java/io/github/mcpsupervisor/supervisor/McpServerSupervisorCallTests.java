@@ -35,8 +35,11 @@ class McpServerSupervisorCallTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(5);
 
-	private static final HealthCheckPolicy PROBE = new HealthCheckPolicy(Duration.ofSeconds(30), Duration.ofSeconds(5),
-			2);
+	private static final HealthCheckPolicy PROBE = HealthCheckPolicy.builder()
+		.interval(Duration.ofSeconds(30))
+		.timeout(Duration.ofSeconds(5))
+		.failureThreshold(2)
+		.build();
 
 	private final VirtualScheduler scheduler = new VirtualScheduler();
 
@@ -240,7 +243,7 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void withRetryNeverNoCallIsRetried() {
-		this.supervisor = supervisor(new CallPolicy(WAIT, Retry.NEVER, true, Set.of()), PROBE);
+		this.supervisor = supervisor(CallPolicy.builder().waitForRecovery(WAIT).retry(Retry.NEVER).build(), PROBE);
 		startStable();
 		crashDuringNextCall();
 		assertThatExceptionOfType(McpServerUnavailableException.class).isThrownBy(() -> call("read"))
@@ -249,7 +252,7 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void withRetryAlwaysEveryCallIsRetried() throws Exception {
-		this.supervisor = supervisor(new CallPolicy(WAIT, Retry.ALWAYS, true, Set.of()), PROBE);
+		this.supervisor = supervisor(CallPolicy.builder().waitForRecovery(WAIT).retry(Retry.ALWAYS).build(), PROBE);
 		startStable();
 		crashDuringNextCall();
 		CompletableFuture<CallToolResult> call = callAsync("write");
@@ -260,7 +263,12 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void listedToolsAreEligibleAndUntrustedAnnotationsAreNot() {
-		CallPolicy policy = new CallPolicy(WAIT, Retry.SAFE, false, Set.of("write"));
+		CallPolicy policy = CallPolicy.builder()
+			.waitForRecovery(WAIT)
+			.retry(Retry.SAFE)
+			.trustAnnotations(false)
+			.retryTools(Set.of("write"))
+			.build();
 		assertThat(policy.isRetryEligible(tool("write", null, null))).isTrue();
 		assertThat(policy.isRetryEligible(tool("read", true, null))).isFalse();
 		assertThat(CallPolicy.defaults().isRetryEligible(tool("read", true, null))).isTrue();
@@ -439,7 +447,12 @@ class McpServerSupervisorCallTests {
 
 	private McpServerSupervisor supervisor(CallPolicy callPolicy, HealthCheckPolicy healthCheck) {
 		return McpServerSupervisor.builder("demo", this.connector, this.scheduler)
-			.reconnect(new ReconnectPolicy(true, INITIAL, Duration.ofSeconds(10), 4, 0))
+			.reconnect(ReconnectPolicy.builder()
+				.initialDelay(INITIAL)
+				.maxDelay(Duration.ofSeconds(10))
+				.maxAttempts(4)
+				.jitter(0)
+				.build())
 			.calls(callPolicy)
 			.healthCheck(healthCheck)
 			.listener(new SupervisorListener() {

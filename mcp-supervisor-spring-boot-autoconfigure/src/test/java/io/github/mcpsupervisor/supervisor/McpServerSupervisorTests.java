@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -41,7 +40,8 @@ class McpServerSupervisorTests {
 
 	private final List<RestartCause> restarts = new ArrayList<>();
 
-	private McpServerSupervisor supervisor = supervisor(new ReconnectPolicy(true, INITIAL, MAX, 4, 0));
+	private McpServerSupervisor supervisor = supervisor(
+			ReconnectPolicy.builder().initialDelay(INITIAL).maxDelay(MAX).maxAttempts(4).jitter(0).build());
 
 	@Test
 	void startConnectsAndRegistersTheTools() {
@@ -128,7 +128,12 @@ class McpServerSupervisorTests {
 
 	@Test
 	void delayBeforeAttemptNDoublesFromTheInitialDelayUpToTheMaxDelay() {
-		this.supervisor = supervisor(new ReconnectPolicy(true, INITIAL, Duration.ofSeconds(3), 7, 0));
+		this.supervisor = supervisor(ReconnectPolicy.builder()
+			.initialDelay(INITIAL)
+			.maxDelay(Duration.ofSeconds(3))
+			.maxAttempts(7)
+			.jitter(0)
+			.build());
 		startStable();
 		this.connector.always(Outcome.FAIL);
 		this.connector.last().crash(1);
@@ -146,7 +151,12 @@ class McpServerSupervisorTests {
 
 	@Test
 	void jitterKeepsEachDelayWithinItsFraction() {
-		ReconnectPolicy policy = new ReconnectPolicy(true, Duration.ofSeconds(1), Duration.ofSeconds(30), 5, 0.2);
+		ReconnectPolicy policy = ReconnectPolicy.builder()
+			.initialDelay(Duration.ofSeconds(1))
+			.maxDelay(Duration.ofSeconds(30))
+			.maxAttempts(5)
+			.jitter(0.2)
+			.build();
 		for (int run = 0; run < 50; run++) {
 			OutageBudget budget = new OutageBudget(policy);
 			assertThat(budget.takeNext()).isBetween(Duration.ofMillis(1000), Duration.ofMillis(1200));
@@ -423,7 +433,13 @@ class McpServerSupervisorTests {
 
 	@Test
 	void withReconnectDisabledALostServerKeepsItsToolsUntilReset() {
-		this.supervisor = supervisor(new ReconnectPolicy(false, INITIAL, MAX, 4, 0));
+		this.supervisor = supervisor(ReconnectPolicy.builder()
+			.enabled(false)
+			.initialDelay(INITIAL)
+			.maxDelay(MAX)
+			.maxAttempts(4)
+			.jitter(0)
+			.build());
 		startUp();
 		this.connector.last().crash(3);
 		this.scheduler.advance(Duration.ofHours(1));
@@ -711,7 +727,7 @@ class McpServerSupervisorTests {
 	private McpServerSupervisor supervisor(ReconnectPolicy policy) {
 		return McpServerSupervisor.builder("demo", this.connector, this.scheduler)
 			.reconnect(policy)
-			.calls(new CallPolicy(Duration.ZERO, CallPolicy.Retry.SAFE, true, Set.of()))
+			.calls(CallPolicy.builder().waitForRecovery(Duration.ZERO).retry(CallPolicy.Retry.SAFE).build())
 			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
 			.listener(new SupervisorListener() {
 

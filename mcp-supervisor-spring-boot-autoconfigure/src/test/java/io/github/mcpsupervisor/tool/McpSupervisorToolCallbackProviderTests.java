@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.zip.CRC32;
 
@@ -283,8 +282,13 @@ class McpSupervisorToolCallbackProviderTests {
 
 	private McpServerSupervisor supervisor(String name, FakeConnector connector) {
 		return McpServerSupervisor.builder(name, connector, this.scheduler)
-			.reconnect(new ReconnectPolicy(true, Duration.ofMillis(500), Duration.ofSeconds(30), 5, 0))
-			.calls(new CallPolicy(Duration.ZERO, CallPolicy.Retry.SAFE, true, Set.of()))
+			.reconnect(ReconnectPolicy.builder()
+				.initialDelay(Duration.ofMillis(500))
+				.maxDelay(Duration.ofSeconds(30))
+				.maxAttempts(5)
+				.jitter(0)
+				.build())
+			.calls(CallPolicy.builder().waitForRecovery(Duration.ZERO).retry(CallPolicy.Retry.SAFE).build())
 			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
 			.build();
 	}

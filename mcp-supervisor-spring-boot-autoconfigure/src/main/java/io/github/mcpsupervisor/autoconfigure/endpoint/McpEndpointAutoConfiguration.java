@@ -1,7 +1,9 @@
-package io.github.mcpsupervisor.autoconfigure;
+package io.github.mcpsupervisor.autoconfigure.endpoint;
 
 import io.github.mcpsupervisor.actuate.McpEndpoint;
 import io.github.mcpsupervisor.actuate.McpEndpointWebExtension;
+import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 
@@ -21,6 +23,8 @@ import org.springframework.core.env.Environment;
 /**
  * Auto-configuration of the {@code mcp} endpoint. Read-only unless the application grants
  * {@code management.endpoint.mcp.access}.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(after = McpSupervisorAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)

@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.autoconfigure;
+package io.github.mcpsupervisor.autoconfigure.properties;
 
 import java.io.IOException;
 import java.net.URI;
@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -251,7 +252,7 @@ class McpServersFileTests {
 		SpringApplicationBuilder application = new SpringApplicationBuilder(Config.class).web(WebApplicationType.NONE)
 			.properties("mcp.servers-configuration=" + CLAUDE, "FILES_TOKEN=s3cret");
 		try (ConfigurableApplicationContext context = application.run()) {
-			assertThat(context.getBean(McpSupervisorProperties.class).effectiveServers())
+			assertThat(McpServerSettingsResolver.resolve(context.getBean(McpSupervisorProperties.class)))
 				.extracting(McpServerSettings::name)
 				.containsExactly("files", "search");
 		}
@@ -284,7 +285,8 @@ class McpServersFileTests {
 
 	private static Map<String, McpServerSettings> servers(AssertableApplicationContext context) {
 		assertThat(context).hasNotFailed();
-		List<McpServerSettings> servers = context.getBean(McpSupervisorProperties.class).effectiveServers();
+		List<McpServerSettings> servers = McpServerSettingsResolver
+			.resolve(context.getBean(McpSupervisorProperties.class));
 		return servers.stream().collect(Collectors.toMap(McpServerSettings::name, (server) -> server));
 	}
 

@@ -1,10 +1,15 @@
-package io.github.mcpsupervisor.autoconfigure;
+package io.github.mcpsupervisor.autoconfigure.endpoint;
 
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;
 
 import io.github.mcpsupervisor.actuate.McpServerConfiguration;
+import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
+import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettingsResolver;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
+import io.github.mcpsupervisor.autoconfigure.properties.McpTransportType;
+import io.github.mcpsupervisor.autoconfigure.properties.SettingOrigins;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.env.Environment;
@@ -19,7 +24,7 @@ final class PropertiesMcpServerConfigurations implements Function<String, @Nulla
 
 	PropertiesMcpServerConfigurations(McpSupervisorProperties properties, Environment environment) {
 		SettingOrigins origins = new SettingOrigins(environment);
-		properties.effectiveServers()
+		McpServerSettingsResolver.resolve(properties)
 			.forEach((server) -> this.configurations.put(server.name(),
 					configuration(server, origins.of(server.name()))));
 	}
@@ -33,7 +38,7 @@ final class PropertiesMcpServerConfigurations implements Function<String, @Nulla
 		boolean stdio = server.transport() == McpTransportType.STDIO;
 		return new McpServerConfiguration(stdio ? server.toStdioDefinition() : null,
 				stdio ? null : server.toHttpDefinition(), server.failOnStartupError(), server.required(),
-				server.reconnect().toPolicy(), server.call().toPolicy(), server.healthCheck().toPolicy(), origins);
+				server.reconnect(), server.call(), server.healthCheck(), origins);
 	}
 
 }

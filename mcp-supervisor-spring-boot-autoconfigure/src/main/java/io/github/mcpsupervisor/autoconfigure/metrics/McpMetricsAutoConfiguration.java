@@ -1,5 +1,6 @@
-package io.github.mcpsupervisor.autoconfigure;
+package io.github.mcpsupervisor.autoconfigure.metrics;
 
+import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.metrics.McpSupervisorMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -15,6 +16,8 @@ import org.springframework.context.annotation.Bean;
 /**
  * Auto-configuration of the supervisors' Micrometer metrics, when a meter registry
  * exists.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(before = McpSupervisorAutoConfiguration.class,
 		after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,

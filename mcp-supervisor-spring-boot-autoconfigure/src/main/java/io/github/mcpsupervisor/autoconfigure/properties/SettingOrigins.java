@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.autoconfigure;
+package io.github.mcpsupervisor.autoconfigure.properties;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,8 +15,10 @@ import org.springframework.core.env.Environment;
  * {@code mcp.servers.<name>.*}, {@code mcp.defaults.*}, or the built-in default. Read
  * from the environment's property sources, so every form (YAML, bracket keys, environment
  * variables, arguments) counts.
+ *
+ * @since 0.1.0
  */
-final class SettingOrigins {
+public final class SettingOrigins {
 
 	/** The settings a server inherits unless it sets them itself. */
 	static final List<String> INHERITABLE = List.of("request-timeout", "initialization-timeout",
@@ -27,7 +29,11 @@ final class SettingOrigins {
 
 	private final Iterable<ConfigurationPropertySource> sources;
 
-	SettingOrigins(Environment environment) {
+	/**
+	 * Creates the origins of the settings of an environment.
+	 * @param environment the environment
+	 */
+	public SettingOrigins(Environment environment) {
 		this.sources = ConfigurationPropertySources.get(environment);
 	}
 
@@ -36,7 +42,7 @@ final class SettingOrigins {
 	 * @param server the server's name
 	 * @return {@code server}, {@code defaults} or {@code built-in}, by setting
 	 */
-	Map<String, String> of(String server) {
+	public Map<String, String> of(String server) {
 		Map<String, String> origins = new LinkedHashMap<>();
 		for (String setting : INHERITABLE) {
 			String origin = isSet("mcp.servers." + server + "." + setting) ? "server"

@@ -1,10 +1,12 @@
-package io.github.mcpsupervisor.autoconfigure;
+package io.github.mcpsupervisor.autoconfigure.properties;
 
 import org.jspecify.annotations.Nullable;
 
 /**
  * Thrown at startup when a file of {@code mcp.servers-configuration} cannot be read or
  * one of its entries is not a server this starter can supervise.
+ *
+ * @since 0.1.0
  */
 public class McpServersFileException extends RuntimeException {
 

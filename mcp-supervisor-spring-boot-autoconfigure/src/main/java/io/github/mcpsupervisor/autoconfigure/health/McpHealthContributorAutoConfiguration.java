@@ -1,6 +1,7 @@
-package io.github.mcpsupervisor.autoconfigure;
+package io.github.mcpsupervisor.autoconfigure.health;
 
 import io.github.mcpsupervisor.actuate.McpServersHealthIndicator;
+import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 
@@ -15,6 +16,8 @@ import org.springframework.context.annotation.Bean;
 /**
  * Auto-configuration of the {@code mcp} health component
  * ({@code management.health.mcp.enabled}).
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(after = McpSupervisorAutoConfiguration.class)
 @ConditionalOnClass(HealthIndicator.class)

@@ -1,14 +1,17 @@
-package io.github.mcpsupervisor.autoconfigure;
+package io.github.mcpsupervisor.autoconfigure.properties;
 
+import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
@@ -169,10 +172,14 @@ class McpConfigurationFailureAnalyzerTests {
 	}
 
 	private static void run(String... args) {
-		SpringApplicationBuilder application = new SpringApplicationBuilder(
-				McpServerStartupFailureAnalyzerTests.Config.class)
-			.web(WebApplicationType.NONE);
+		SpringApplicationBuilder application = new SpringApplicationBuilder(Config.class).web(WebApplicationType.NONE);
 		assertThatException().isThrownBy(() -> application.run(args));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration(McpSupervisorAutoConfiguration.class)
+	static class Config {
+
 	}
 
 }

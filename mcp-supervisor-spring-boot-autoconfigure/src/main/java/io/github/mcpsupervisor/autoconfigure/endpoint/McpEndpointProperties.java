@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.autoconfigure;
+package io.github.mcpsupervisor.autoconfigure.endpoint;
 
 import java.util.Set;
 
@@ -13,6 +13,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * variables and headers of the servers); sanitized otherwise
  * @param roles roles allowed to see them when show-values is when-authorized; any
  * authenticated user when empty
+ * @since 0.1.0
  */
 @ConfigurationProperties("management.endpoint.mcp")
 public record McpEndpointProperties(@DefaultValue("never") Show showValues, @DefaultValue Set<String> roles) {

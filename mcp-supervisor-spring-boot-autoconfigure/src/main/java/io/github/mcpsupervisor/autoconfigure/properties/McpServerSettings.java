@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.autoconfigure;
+package io.github.mcpsupervisor.autoconfigure.properties;
 
 import java.net.URI;
 import java.nio.file.Path;
@@ -7,17 +7,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-import io.github.mcpsupervisor.autoconfigure.McpSupervisorProperties.Call;
-import io.github.mcpsupervisor.autoconfigure.McpSupervisorProperties.HealthCheck;
-import io.github.mcpsupervisor.autoconfigure.McpSupervisorProperties.Reconnect;
-import io.github.mcpsupervisor.autoconfigure.McpSupervisorProperties.Sampling;
+import io.github.mcpsupervisor.client.internal.SamplingLimits;
+import io.github.mcpsupervisor.supervisor.CallPolicy;
+import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
+import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.transport.internal.http.StreamableHttpServerDefinition;
 import io.github.mcpsupervisor.transport.internal.stdio.StdioServerDefinition;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The effective settings of one configured MCP server: its own values, and for each one
- * it does not set, the value of {@code mcp.defaults}.
+ * it does not set, the value of {@code mcp.defaults}, as resolved by
+ * {@link McpServerSettingsResolver}; what it inherits is given as the supervisor's
+ * policies.
  *
  * @param name the server's name, its key in {@code mcp.servers}
  * @param transport how the server is reached
@@ -44,8 +46,8 @@ import org.jspecify.annotations.Nullable;
 public record McpServerSettings(String name, McpTransportType transport, @Nullable String command, List<String> args,
 		Map<String, String> env, @Nullable Path workingDirectory, @Nullable URI url, Map<String, String> headers,
 		List<URI> roots, Duration requestTimeout, Duration initializationTimeout, Duration terminationGracePeriod,
-		boolean failOnStartupError, boolean required, Reconnect reconnect, Call call, HealthCheck healthCheck,
-		Sampling sampling, List<String> inheritEnv) {
+		boolean failOnStartupError, boolean required, ReconnectPolicy reconnect, CallPolicy call,
+		HealthCheckPolicy healthCheck, SamplingLimits sampling, List<String> inheritEnv) {
 
 	/**
 	 * Returns how to reach this server over Streamable HTTP.

@@ -1,7 +1,9 @@
-package io.github.mcpsupervisor.autoconfigure;
+package io.github.mcpsupervisor.autoconfigure.properties;
 
 /**
  * How a supervised server is reached.
+ *
+ * @since 0.1.0
  */
 public enum McpTransportType {
 

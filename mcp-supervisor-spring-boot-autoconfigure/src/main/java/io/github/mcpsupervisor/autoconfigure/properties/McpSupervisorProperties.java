@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.autoconfigure;
+package io.github.mcpsupervisor.autoconfigure.properties;
 
 import java.net.URI;
 import java.nio.file.Path;
@@ -6,12 +6,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
-import io.github.mcpsupervisor.client.internal.SamplingLimits;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
-import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
-import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
@@ -28,7 +24,8 @@ import org.springframework.validation.annotation.Validated;
  * Configuration of the supervised MCP servers: {@code mcp.servers.<name>.*}, keyed by
  * name so that profiles, environment variables and command-line arguments can change one
  * property of one server or add a server, and {@code mcp.defaults.*}, the settings each
- * server inherits unless it sets them itself. Unknown keys are rejected.
+ * server inherits unless it sets them itself. Unknown keys are rejected. This is the
+ * binding only: {@link McpServerSettingsResolver} applies the defaults to each server.
  *
  * @param enabled Whether MCP servers are supervised at all
  * @param defaults The settings every server inherits unless it sets them itself
@@ -46,6 +43,7 @@ import org.springframework.validation.annotation.Validated;
  * while they run, so that the next start of the application terminates those that
  * outlived it (a JVM killed with SIGKILL); default a directory per user, application name
  * and working directory under java.io.tmpdir
+ * @since 0.1.0
  */
 @ConfigurationProperties(prefix = "mcp", ignoreUnknownFields = false)
 @Validated
@@ -66,23 +64,6 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	static final String INHERITED_VARIABLE_MESSAGE = "must be the name of an environment variable (letters, digits,"
 			+ " '_', '.', '-', '(' and ')'), a pattern in which '*' stands for any characters (e.g. AWS_*),"
 			+ " or '*' for all";
-
-	/**
-	 * Returns the enabled servers with the settings they have once the defaults are
-	 * applied, in the order of their names.
-	 * @return the effective settings of each enabled server
-	 */
-	public List<McpServerSettings> effectiveServers() {
-		return new TreeMap<>(this.servers).entrySet()
-			.stream()
-			.filter((entry) -> entry.getValue().enabled())
-			.map((entry) -> entry.getValue().resolve(entry.getKey(), this.defaults))
-			.toList();
-	}
-
-	private static <T> T or(@Nullable T value, T inherited) {
-		return (value != null) ? value : inherited;
-	}
 
 	/**
 	 * The settings every server inherits unless it sets them itself.
@@ -106,6 +87,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * SYSTEMDRIVE, SYSTEMROOT, TEMP, TMP, USERNAME, USERPROFILE, PROGRAMFILES, COMSPEC,
 	 * PATHEXT): names, patterns in which '*' stands for any characters (e.g. AWS_*), or
 	 * '*' for the whole environment
+	 * @since 0.1.0
 	 */
 	public record Defaults(
 			@DefaultValue("20s") @DurationMin(nanos = 1, message = "must be positive") Duration requestTimeout,
@@ -158,6 +140,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * inherits besides those every process needs: names, patterns in which '*' stands for
 	 * any characters (e.g. AWS_*), or '*' for the whole environment; replaces
 	 * mcp.defaults.inherit-env when set
+	 * @since 0.1.0
 	 */
 	@ValidServer
 	public record Server(@DefaultValue("true") boolean enabled, @DefaultValue("stdio") McpTransportType transport,
@@ -173,17 +156,6 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@Nullable List<@Pattern(regexp = INHERITED_VARIABLE,
 					message = INHERITED_VARIABLE_MESSAGE) String> inheritEnv) {
 
-		McpServerSettings resolve(String name, Defaults defaults) {
-			return new McpServerSettings(name, this.transport, this.command, this.args, this.env, this.workingDirectory,
-					this.url, this.headers, this.roots, or(this.requestTimeout, defaults.requestTimeout()),
-					or(this.initializationTimeout, defaults.initializationTimeout()),
-					or(this.terminationGracePeriod, defaults.terminationGracePeriod()),
-					or(this.failOnStartupError, defaults.failOnStartupError()), or(this.required, defaults.required()),
-					this.reconnect.over(defaults.reconnect()), this.call.over(defaults.call()),
-					this.healthCheck.over(defaults.healthCheck()), this.sampling.over(defaults.sampling()),
-					or(this.inheritEnv, defaults.inheritEnv()));
-		}
-
 	}
 
 	/**
@@ -195,17 +167,12 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @param maxDelay Upper bound of the delay between attempts, and the stability window
 	 * @param maxAttempts Attempts per outage before the server is given up
 	 * @param jitter Fraction (0 to 1) of each delay by which it is randomly shifted
+	 * @since 0.1.0
 	 */
 	public record ReconnectOverrides(@Nullable Boolean enabled,
 			@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration initialDelay,
 			@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration maxDelay,
 			@Nullable @Min(1) Integer maxAttempts, @Nullable @DecimalMin("0.0") @DecimalMax("1.0") Double jitter) {
-
-		Reconnect over(Reconnect defaults) {
-			return new Reconnect(or(this.enabled, defaults.enabled()), or(this.initialDelay, defaults.initialDelay()),
-					or(this.maxDelay, defaults.maxDelay()), or(this.maxAttempts, defaults.maxAttempts()),
-					or(this.jitter, defaults.jitter()));
-		}
 
 	}
 
@@ -218,15 +185,11 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @param retry Which calls are retried once on the next generation
 	 * @param trustAnnotations Whether the tools' annotations make them safe to retry
 	 * @param retryTools Tools that are safe to retry whatever their annotations say
+	 * @since 0.1.0
 	 */
 	public record CallOverrides(
 			@Nullable @DurationMin(nanos = 0, message = "must not be negative") Duration waitForRecovery,
 			CallPolicy.@Nullable Retry retry, @Nullable Boolean trustAnnotations, @Nullable Set<String> retryTools) {
-
-		Call over(Call defaults) {
-			return new Call(or(this.waitForRecovery, defaults.waitForRecovery()), or(this.retry, defaults.retry()),
-					or(this.trustAnnotations, defaults.trustAnnotations()), or(this.retryTools, defaults.retryTools()));
-		}
 
 	}
 
@@ -238,16 +201,12 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @param timeout How long a ping may take
 	 * @param failureThreshold Unanswered pings in a row after which the server is
 	 * restarted
+	 * @since 0.1.0
 	 */
 	public record HealthCheckOverrides(
 			@Nullable @DurationMin(nanos = 0, message = "must not be negative") Duration interval,
 			@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration timeout,
 			@Nullable @Min(1) Integer failureThreshold) {
-
-		HealthCheck over(HealthCheck defaults) {
-			return new HealthCheck(or(this.interval, defaults.interval()), or(this.timeout, defaults.timeout()),
-					or(this.failureThreshold, defaults.failureThreshold()));
-		}
 
 	}
 
@@ -258,14 +217,10 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @param maxConcurrent Sampling requests that may be in flight at once
 	 * @param maxPerMinute Sampling requests admitted per minute
 	 * @param maxTokens The most tokens a sampling request may ask for
+	 * @since 0.1.0
 	 */
 	public record SamplingOverrides(@Nullable @Min(1) Integer maxConcurrent, @Nullable @Min(1) Integer maxPerMinute,
 			@Nullable @Min(1) Integer maxTokens) {
-
-		Sampling over(Sampling defaults) {
-			return new Sampling(or(this.maxConcurrent, defaults.maxConcurrent()),
-					or(this.maxPerMinute, defaults.maxPerMinute()), or(this.maxTokens, defaults.maxTokens()));
-		}
 
 	}
 
@@ -279,17 +234,10 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * bucket of that many that refills evenly over the minute
 	 * @param maxTokens The most tokens a sampling request may ask for: a request that
 	 * asks for more reaches the handler with this many
+	 * @since 0.1.0
 	 */
 	public record Sampling(@DefaultValue("2") @Min(1) int maxConcurrent, @DefaultValue("10") @Min(1) int maxPerMinute,
 			@DefaultValue("4096") @Min(1) int maxTokens) {
-
-		/**
-		 * Returns the sampling limits of the client.
-		 * @return the limits
-		 */
-		public SamplingLimits toLimits() {
-			return new SamplingLimits(this.maxConcurrent, this.maxPerMinute, this.maxTokens);
-		}
 
 	}
 
@@ -306,19 +254,12 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * annotations make them safe to retry
 	 * @param retryTools Tools (by their name on the server) that are safe to retry
 	 * whatever their annotations say
+	 * @since 0.1.0
 	 */
 	public record Call(
 			@DefaultValue("5s") @DurationMin(nanos = 0, message = "must not be negative") Duration waitForRecovery,
 			@DefaultValue("safe") CallPolicy.Retry retry, @DefaultValue("true") boolean trustAnnotations,
 			@DefaultValue Set<String> retryTools) {
-
-		/**
-		 * Returns the call policy of the supervisor.
-		 * @return the policy
-		 */
-		public CallPolicy toPolicy() {
-			return new CallPolicy(this.waitForRecovery, this.retry, this.trustAnnotations, this.retryTools);
-		}
 
 	}
 
@@ -329,19 +270,12 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @param timeout How long a ping may take; also the probe of a call that timed out
 	 * @param failureThreshold Unanswered pings in a row after which the server's process
 	 * tree is killed and it is reconnected
+	 * @since 0.1.0
 	 */
 	public record HealthCheck(
 			@DefaultValue("30s") @DurationMin(nanos = 0, message = "must not be negative") Duration interval,
 			@DefaultValue("5s") @DurationMin(nanos = 1, message = "must be positive") Duration timeout,
 			@DefaultValue("2") @Min(1) int failureThreshold) {
-
-		/**
-		 * Returns the health-check policy of the supervisor.
-		 * @return the policy
-		 */
-		public HealthCheckPolicy toPolicy() {
-			return new HealthCheckPolicy(this.interval, this.timeout, this.failureThreshold);
-		}
 
 	}
 
@@ -357,20 +291,13 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @param maxAttempts Attempts per outage before the server is given up (FAILED, tools
 	 * withdrawn)
 	 * @param jitter Fraction (0 to 1) of each delay by which it is randomly shifted
+	 * @since 0.1.0
 	 */
 	public record Reconnect(@DefaultValue("true") boolean enabled,
 			@DefaultValue("500ms") @DurationMin(nanos = 1, message = "must be positive") Duration initialDelay,
 			@DefaultValue("30s") @DurationMin(nanos = 1, message = "must be positive") Duration maxDelay,
 			@DefaultValue("10") @Min(1) int maxAttempts,
 			@DefaultValue("0.5") @DecimalMin("0.0") @DecimalMax("1.0") double jitter) {
-
-		/**
-		 * Returns the policy of the supervisor.
-		 * @return the reconnect policy
-		 */
-		public ReconnectPolicy toPolicy() {
-			return new ReconnectPolicy(this.enabled, this.initialDelay, this.maxDelay, this.maxAttempts, this.jitter);
-		}
 
 	}
 

@@ -1,10 +1,11 @@
-package io.github.mcpsupervisor.autoconfigure;
+package io.github.mcpsupervisor.autoconfigure.properties;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import java.util.Map;
 
 import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;
@@ -20,7 +21,7 @@ import org.jspecify.annotations.Nullable;
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @Constraint(validatedBy = ValidDelays.Validator.class)
-public @interface ValidDelays {
+@interface ValidDelays {
 
 	String message() default "must not exceed max-delay";
 
@@ -42,9 +43,11 @@ public @interface ValidDelays {
 			if (exceeds(defaults)) {
 				valid = violation(context, defaults, "defaults", null);
 			}
-			for (McpServerSettings server : properties.effectiveServers()) {
-				if (exceeds(server.reconnect()) && !exceeds(defaults)) {
-					valid = violation(context, server.reconnect(), "servers", server.name());
+			for (Map.Entry<String, McpSupervisorProperties.Reconnect> server : McpServerSettingsResolver
+				.reconnects(properties)
+				.entrySet()) {
+				if (exceeds(server.getValue()) && !exceeds(defaults)) {
+					valid = violation(context, server.getValue(), "servers", server.getKey());
 				}
 			}
 			return valid;

@@ -1,10 +1,11 @@
-package io.github.mcpsupervisor.autoconfigure;
+package io.github.mcpsupervisor.autoconfigure.properties;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -53,7 +54,8 @@ class McpConfigurationLayeringTests {
 	}
 
 	private static Map<String, McpServerSettings> servers(ConfigurableApplicationContext context) {
-		List<McpServerSettings> servers = context.getBean(McpSupervisorProperties.class).effectiveServers();
+		List<McpServerSettings> servers = McpServerSettingsResolver
+			.resolve(context.getBean(McpSupervisorProperties.class));
 		return servers.stream().collect(Collectors.toMap(McpServerSettings::name, (server) -> server));
 	}
 

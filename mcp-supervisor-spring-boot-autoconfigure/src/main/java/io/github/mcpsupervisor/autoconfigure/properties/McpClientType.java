@@ -1,9 +1,11 @@
-package io.github.mcpsupervisor.autoconfigure;
+package io.github.mcpsupervisor.autoconfigure.properties;
 
 /**
  * Which of Spring AI's kinds of client customization and annotated handler the
  * application writes, as {@code spring.ai.mcp.client.type} chooses for Spring AI's own
  * clients. Supervised clients are asynchronous underneath either way.
+ *
+ * @since 0.1.0
  */
 public enum McpClientType {
 
