@@ -28,13 +28,13 @@ final class CallRouter {
 
 	private static final Log logger = LogFactory.getLog(CallRouter.class);
 
-	private final McpServerSupervisor supervisor;
+	private final Target supervisor;
 
 	private final CallPolicy policy;
 
 	private final Duration pingTimeout;
 
-	CallRouter(McpServerSupervisor supervisor, CallPolicy policy, Duration pingTimeout) {
+	CallRouter(Target supervisor, CallPolicy policy, Duration pingTimeout) {
 		this.supervisor = supervisor;
 		this.policy = policy;
 		this.pingTimeout = pingTimeout;
@@ -127,7 +127,7 @@ final class CallRouter {
 				if (LivenessProbe.check(connection, this.pingTimeout) != LivenessProbe.Verdict.UNRESPONSIVE) {
 					throw ex; // slow or busy with other calls, not dead
 				}
-				this.supervisor.endGeneration(connection, "liveness: no reply to ping after a request timeout");
+				this.supervisor.end(connection, "liveness: no reply to ping after a request timeout");
 				throw new LostDuringCall(ex);
 			}
 			throw ex;
@@ -166,9 +166,9 @@ final class CallRouter {
 			String retried) {
 		ExitStatus exit = connection.onLost().getNow(null);
 		String how = (exit != null) ? exit.describe() : "connection lost";
-		return new McpServerUnavailableException(
-				this.supervisor.name(), McpServerState.RECONNECTING, UnavailableMessages
-					.lostDuringRequest(this.supervisor.name(), what, how, retried, this.supervisor.policy().enabled()),
+		return new McpServerUnavailableException(this.supervisor.name(), McpServerState.RECONNECTING,
+				UnavailableMessages.lostDuringRequest(this.supervisor.name(), what, how, retried,
+						this.supervisor.reconnects()),
 				lost.getCause());
 	}
 
@@ -183,8 +183,61 @@ final class CallRouter {
 				? " It was not retried: tool '" + tool + "' is not retry-eligible." : retried;
 		return new McpServerUnavailableException(this.supervisor.name(), McpServerState.RECONNECTING,
 				UnavailableMessages.lostDuringCall(this.supervisor.name(), tool, how, retry,
-						this.supervisor.policy().enabled()),
+						this.supervisor.reconnects()),
 				lost.getCause());
+	}
+
+	/**
+	 * What the router may see of its server and do to it.
+	 */
+	interface Target {
+
+		String name();
+
+		/**
+		 * Returns a text of the server fit for a log line.
+		 * @param text the server's text
+		 * @return the text, its secrets masked
+		 */
+		String loggable(@Nullable String text);
+
+		ToolSet tools();
+
+		/**
+		 * Returns the live generation's connection, read without the lock.
+		 * @return the connection, if any
+		 */
+		@Nullable McpConnection current();
+
+		/**
+		 * Returns the live connection, or a waiter for the next generation.
+		 * @param failed a connection the call already lost, never returned
+		 * @return the connection or waiter, or {@code null} when the server does not
+		 * recover or calls do not wait
+		 */
+		@Nullable CompletableFuture<McpConnection> nextGeneration(@Nullable McpConnection failed);
+
+		/**
+		 * Returns the exception of a call that found the server not up.
+		 * @param what what is unavailable: "tool 'x'" or "request 'y'"
+		 * @param suffix what follows the state in the message
+		 * @return the exception
+		 */
+		McpServerUnavailableException unavailable(String what, String suffix);
+
+		/**
+		 * Ends a live generation that stopped answering.
+		 * @param connection the generation
+		 * @param because why
+		 */
+		void end(McpConnection connection, String because);
+
+		/**
+		 * Returns whether the server reconnects after a loss.
+		 * @return whether reconnect is enabled
+		 */
+		boolean reconnects();
+
 	}
 
 	/** The generation of a call ended under it. */

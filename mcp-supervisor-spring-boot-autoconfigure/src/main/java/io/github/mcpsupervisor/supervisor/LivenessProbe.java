@@ -20,10 +20,10 @@ final class LivenessProbe {
 
 	private final SupervisorLock lock;
 
-	private final McpServerSupervisor supervisor;
+	private final Generations supervisor;
 
 	LivenessProbe(HealthCheckPolicy policy, SupervisorScheduler scheduler, SupervisorLock lock,
-			McpServerSupervisor supervisor) {
+			Generations supervisor) {
 		this.policy = policy;
 		this.scheduler = scheduler;
 		this.lock = lock;
@@ -67,7 +67,7 @@ final class LivenessProbe {
 	}
 
 	private void probe(Generation generation) {
-		boolean due = this.lock.read(() -> {
+		boolean due = this.lock.step(() -> {
 			if (!this.supervisor.isLive(generation) || generation.endedBecause != null) {
 				return false;
 			}
@@ -78,7 +78,7 @@ final class LivenessProbe {
 			return;
 		}
 		Verdict verdict = check(generation.connection, this.policy.timeout());
-		boolean dead = this.lock.locked(() -> {
+		boolean dead = this.lock.step(() -> {
 			if (!this.supervisor.isLive(generation)) {
 				return false;
 			}
@@ -104,8 +104,8 @@ final class LivenessProbe {
 			return false;
 		});
 		if (dead) {
-			this.supervisor.endGeneration(generation.connection, "liveness: no reply to ping ("
-					+ this.policy.failureThreshold() + " in a row, " + this.policy.timeout().toMillis() + " ms each)");
+			this.supervisor.end(generation.connection, "liveness: no reply to ping (" + this.policy.failureThreshold()
+					+ " in a row, " + this.policy.timeout().toMillis() + " ms each)");
 		}
 	}
 

@@ -1,11 +1,9 @@
 package io.github.mcpsupervisor.supervisor;
 
-import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 import io.github.mcpsupervisor.internal.ServerText;
-import io.github.mcpsupervisor.supervisor.ServerState.Level;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -18,13 +16,15 @@ import reactor.core.publisher.Mono;
  * the server's tool set in step with the live generation.
  *
  * <p>
- * Invariants, all owned here: at most one generation's process exists at any time (the
- * next attempt starts only after the previous process tree is confirmed gone, and a start
- * waits for a stop's terminations); a stale generation's signals are inert (every
- * callback checks that its generation is still the live one); the outage budget is reset
- * only by sustained uptime or {@link #reset()}; after {@link #stop()} nothing is
- * scheduled, spawned or left running, and the returned future completes when every
- * attempt, sync and termination has ended.
+ * This is the server's public face: its state machine is {@link ServerLifecycle}, and
+ * calls are routed by {@link CallRouter}. Invariants, all owned by the state machine: at
+ * most one generation's process exists at any time (the next attempt starts only after
+ * the previous process tree is confirmed gone, and a start waits for a stop's
+ * terminations); a stale generation's signals are inert (every callback checks that its
+ * generation is still the live one); the outage budget is reset only by sustained uptime
+ * or {@link #reset()}; after {@link #stop()} nothing is scheduled, spawned or left
+ * running, and the returned future completes when every attempt, sync and termination has
+ * ended.
  *
  * @since 0.1.0
  */
@@ -32,34 +32,15 @@ public final class McpServerSupervisor {
 
 	private final ReconnectPolicy policy;
 
-	private final SupervisorLock lock;
-
-	private final WorkTracker work;
-
-	private final RecoveryWaiters waiters;
-
-	private final ServerState state;
-
-	private final Retirements retirements;
-
-	private final Attempts attempts;
+	private final ServerLifecycle lifecycle;
 
 	private final CallRouter router;
 
 	private McpServerSupervisor(Builder builder) {
 		this.policy = builder.reconnect;
-		this.lock = new SupervisorLock(builder.name);
-		this.work = new WorkTracker(builder.scheduler, builder.name);
-		this.waiters = new RecoveryWaiters(builder.calls.waitForRecovery(), builder.scheduler, this.lock);
-		this.state = new ServerState(builder.name, this.policy, this.lock, builder.scheduler, builder.listener,
-				this.waiters, builder.connector::redact);
-		this.retirements = new Retirements(this.state, this.lock, this.policy, this.work);
-		LivenessProbe probe = new LivenessProbe(builder.healthCheck, builder.scheduler, this.lock, this);
-		ToolSync toolSync = new ToolSync(this, this.lock, this.work, builder.scheduler);
-		this.attempts = new Attempts(this.state, this.lock, this.policy, builder.connector, builder.scheduler,
-				this.work, this.waiters, probe, toolSync, this.retirements);
-		this.retirements.setAttempts(this.attempts);
-		this.router = new CallRouter(this, builder.calls, builder.healthCheck.timeout());
+		this.lifecycle = new ServerLifecycle(builder.name, builder.connector, builder.scheduler, builder.reconnect,
+				builder.calls, builder.healthCheck, builder.listener);
+		this.router = new CallRouter(this.lifecycle, builder.calls, builder.healthCheck.timeout());
 	}
 
 	/**
@@ -74,7 +55,7 @@ public final class McpServerSupervisor {
 	}
 
 	public String name() {
-		return this.state.name;
+		return this.lifecycle.name();
 	}
 
 	/**
@@ -86,7 +67,7 @@ public final class McpServerSupervisor {
 	 * @see ServerText#forLog(String)
 	 */
 	public String loggable(@Nullable String text) {
-		return ServerText.forLog(this.state.redact(String.valueOf(text)));
+		return this.lifecycle.loggable(text);
 	}
 
 	public ReconnectPolicy policy() {
@@ -94,7 +75,7 @@ public final class McpServerSupervisor {
 	}
 
 	public McpServerState state() {
-		return this.lock.read(() -> this.state.state);
+		return this.lifecycle.phase().state();
 	}
 
 	/**
@@ -103,7 +84,7 @@ public final class McpServerSupervisor {
 	 * @return the current tool set
 	 */
 	public ToolSet tools() {
-		return this.state.tools;
+		return this.lifecycle.tools();
 	}
 
 	/**
@@ -112,37 +93,7 @@ public final class McpServerSupervisor {
 	 * @return completes with the status after the first attempt succeeded or failed
 	 */
 	public CompletableFuture<McpServerStatus> start() {
-		return this.lock.locked(() -> {
-			ServerState s = this.state;
-			if (s.state != McpServerState.STOPPED) {
-				return s.firstOutcome;
-			}
-			s.firstOutcome = new CompletableFuture<>();
-			s.budget.reset();
-			s.lastError = null;
-			s.lastExit = null;
-			s.outageStartedAt = null;
-			s.transition(McpServerState.STARTING, "start", null);
-			s.budget.takeImmediate();
-			CompletableFuture<Void> previous = this.work.quiescence();
-			// a stop's terminations still running count as a termination: nothing is
-			// launched before they end (never two processes)
-			s.terminating = !previous.isDone();
-			if (!s.terminating) {
-				launchOnceGone();
-			}
-			else {
-				previous.whenComplete((ignored, ex) -> this.lock.locked(() -> {
-					s.terminating = false;
-					if (s.live == null && s.connecting == null
-							&& (s.state == McpServerState.STARTING || s.connectWhenIdle)) {
-						s.connectWhenIdle = false;
-						launchOnceGone();
-					}
-				}));
-			}
-			return s.firstOutcome;
-		});
+		return this.lifecycle.start();
 	}
 
 	/**
@@ -153,14 +104,7 @@ public final class McpServerSupervisor {
 	 * @throws IllegalStateException if the supervisor is stopped
 	 */
 	public McpServerStatus reset() {
-		this.lock.locked(() -> {
-			requireStarted("reset");
-			this.state.log(Level.INFO, "reset requested in state " + this.state.state + ", outage budget cleared");
-			this.state.budget.reset();
-			if (this.state.state != McpServerState.UP && this.state.state != McpServerState.STARTING) {
-				connectNow(RestartCause.RESET);
-			}
-		});
+		this.lifecycle.reset();
 		return status();
 	}
 
@@ -172,26 +116,7 @@ public final class McpServerSupervisor {
 	 * @throws IllegalStateException if the supervisor is stopped
 	 */
 	public McpServerStatus restart() {
-		McpConnection retired = this.lock.locked(() -> {
-			requireStarted("restarted");
-			ServerState s = this.state;
-			s.log(Level.INFO, "restart requested in state " + s.state + ", outage budget cleared");
-			s.budget.reset();
-			if (s.live == null) {
-				connectNow(RestartCause.RESTART);
-				return null;
-			}
-			McpConnection connection = s.retire();
-			s.connectWhenIdle = true;
-			s.outageStartedAt = s.now();
-			s.transition(McpServerState.RECONNECTING, "restart", null);
-			SupervisorListener listener = s.listener();
-			s.notify(() -> listener.restarting(s.name, RestartCause.RESTART));
-			return connection;
-		});
-		if (retired != null) {
-			this.retirements.restart(retired);
-		}
+		this.lifecycle.restart();
 		return status();
 	}
 
@@ -201,33 +126,7 @@ public final class McpServerSupervisor {
 	 * @return completes when every attempt, sync and termination has ended
 	 */
 	public CompletableFuture<Void> stop() {
-		Stopped stopped = this.lock.locked(() -> {
-			ServerState s = this.state;
-			if (s.state == McpServerState.STOPPED) {
-				return Stopped.NOTHING;
-			}
-			s.cancelPendingAttempt();
-			McpConnection live = (s.live != null) ? s.retire() : null;
-			McpConnection connecting = s.connecting;
-			// the attempt is the stop's now: a later start never adopts it
-			s.connecting = null;
-			McpConnection unconfirmed = s.unconfirmed;
-			s.connectWhenIdle = false;
-			s.transition(McpServerState.STOPPED, "stop", null);
-			s.swapTools(ToolSet.EMPTY);
-			s.completeFirstOutcome();
-			return new Stopped(live, connecting, unconfirmed);
-		});
-		if (stopped.live() != null) {
-			this.retirements.stop(stopped.live(), true);
-		}
-		if (stopped.connecting() != null) {
-			this.retirements.stop(stopped.connecting(), false);
-		}
-		if (stopped.unconfirmed() != null) {
-			this.retirements.stop(stopped.unconfirmed(), false);
-		}
-		return this.work.quiescence();
+		return this.lifecycle.stop();
 	}
 
 	/**
@@ -266,94 +165,19 @@ public final class McpServerSupervisor {
 	 * @return the status
 	 */
 	public McpServerStatus status() {
-		return this.lock.read(this.state::status);
+		return this.lifecycle.statusSnapshot();
 	}
 
 	int waitingCalls() {
-		return this.lock.read(this.waiters::size);
+		return this.lifecycle.waitingCalls();
 	}
 
 	CompletableFuture<Void> quiescence() {
-		return this.work.quiescence();
+		return this.lifecycle.quiescence();
 	}
 
-	@Nullable McpConnection current() {
-		return this.state.current;
-	}
-
-	// Under the lock.
-	@Nullable Generation live() {
-		return this.state.live;
-	}
-
-	// Under the lock.
-	boolean isLive(Generation generation) {
-		return this.state.live == generation;
-	}
-
-	// The live connection, or a waiter for the next generation, or null when the server
-	// does not recover or calls do not wait.
-	@Nullable CompletableFuture<McpConnection> nextGeneration(@Nullable McpConnection failed) {
-		return this.lock.read(() -> {
-			McpConnection connection = this.state.current;
-			// a generation that is lost but not yet retired is not called: a call waits
-			// for the next one, like any call during a restart
-			if (connection != null && connection != failed && !connection.isLost()) {
-				return CompletableFuture.completedFuture(connection);
-			}
-			McpServerState now = this.state.state;
-			boolean recovering = now == McpServerState.STARTING || now == McpServerState.RECONNECTING
-					|| now == McpServerState.UP;
-			return (recovering && this.waiters.isEnabled()) ? this.waiters.add() : null;
-		});
-	}
-
-	// "what" names what is unavailable: "tool 'x'" or "request 'y'"
-	McpServerUnavailableException unavailable(String what, String suffix) {
-		McpServerStatus status = status();
-		return new McpServerUnavailableException(name(), status.state(),
-				UnavailableMessages.notUp(status, this.state.now(), what, suffix), null);
-	}
-
-	void endGeneration(McpConnection connection, String because) {
-		this.retirements.end(connection, because);
-	}
-
-	// Under the lock.
-	void swapTools(ToolSet replacement) {
-		this.state.swapTools(replacement);
-	}
-
-	// Under the lock: connects at once, or as soon as the running attempt or termination
-	// ends.
-	private void connectNow(RestartCause cause) {
-		ServerState s = this.state;
-		s.cancelPendingAttempt();
-		SupervisorListener listener = s.listener();
-		s.notify(() -> listener.restarting(s.name, cause));
-		if (s.connecting != null || s.terminating) {
-			s.connectWhenIdle = true;
-		}
-		else {
-			s.budget.takeImmediate();
-			s.transition(McpServerState.RECONNECTING, cause.name().toLowerCase(Locale.ROOT), null);
-			launchOnceGone();
-		}
-	}
-
-	// Under the lock: launches at once, or once a generation whose tree could not be
-	// confirmed gone is.
-	private void launchOnceGone() {
-		if (!this.retirements.recheckUnconfirmed()) {
-			this.attempts.launch();
-		}
-	}
-
-	// Under the lock.
-	private void requireStarted(String done) {
-		if (this.state.state == McpServerState.STOPPED) {
-			throw new IllegalStateException("MCP server '" + name() + "' is stopped and cannot be " + done);
-		}
+	ServerLifecycle lifecycle() {
+		return this.lifecycle;
 	}
 
 	/**
@@ -428,17 +252,6 @@ public final class McpServerSupervisor {
 		public McpServerSupervisor build() {
 			return new McpServerSupervisor(this);
 		}
-
-	}
-
-	/**
-	 * The connections a stop ended: the live one, retired, one still connecting, and one
-	 * whose tree was not confirmed gone.
-	 */
-	private record Stopped(@Nullable McpConnection live, @Nullable McpConnection connecting,
-			@Nullable McpConnection unconfirmed) {
-
-		static final Stopped NOTHING = new Stopped(null, null, null);
 
 	}
 

@@ -1,9 +1,10 @@
 package io.github.mcpsupervisor.supervisor;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler.Cancellable;
@@ -11,12 +12,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The calls waiting for a server's next generation, each for at most the call policy's
- * bound. Guarded by the supervisor's lock: a waiter is added in the same step that saw no
- * live generation, so a generation that comes up can never be missed.
+ * bound. Added and released under the supervisor's lock: a waiter is added in the same
+ * step that saw no live generation, so a generation that comes up can never be missed. A
+ * waiter that ends (woken, timed out, abandoned) leaves the set without the lock.
  */
 final class RecoveryWaiters {
 
-	private final List<CompletableFuture<McpConnection>> waiters = new ArrayList<>();
+	private final Set<CompletableFuture<McpConnection>> waiters = ConcurrentHashMap.newKeySet();
 
 	private final Duration bound;
 
@@ -53,7 +55,7 @@ final class RecoveryWaiters {
 				() -> waiter.completeExceptionally(new TimeoutException()));
 		waiter.whenComplete((ignored, ex) -> {
 			timeout.cancel();
-			this.lock.read(() -> this.waiters.remove(waiter));
+			this.waiters.remove(waiter);
 		});
 		return waiter;
 	}

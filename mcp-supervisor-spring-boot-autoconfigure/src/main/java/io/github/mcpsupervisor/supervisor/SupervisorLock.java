@@ -24,8 +24,8 @@ final class SupervisorLock {
 	 * @param step the step
 	 * @return the step's result
 	 */
-	<T> T locked(Supplier<T> step) {
-		T result = read(step);
+	<T> T step(Supplier<T> step) {
+		T result = underLock(step);
 		this.outbox.flush();
 		return result;
 	}
@@ -34,8 +34,8 @@ final class SupervisorLock {
 	 * Runs a step under the lock, then delivers the side effects it queued.
 	 * @param step the step
 	 */
-	void locked(Runnable step) {
-		locked(() -> {
+	void step(Runnable step) {
+		step(() -> {
 			step.run();
 			return null;
 		});
@@ -43,12 +43,17 @@ final class SupervisorLock {
 
 	/**
 	 * Reads under the lock without delivering anything: for snapshots that listeners may
-	 * take while they are being notified.
+	 * take while they are being notified. A read changes nothing; what changes state is a
+	 * {@link #step(Supplier) step}.
 	 * @param <T> the result type
 	 * @param read what to read
 	 * @return what was read
 	 */
 	<T> T read(Supplier<T> read) {
+		return underLock(read);
+	}
+
+	private <T> T underLock(Supplier<T> read) {
 		if (Thread.holdsLock(this.monitor)) {
 			throw new IllegalStateException("supervisor steps never nest");
 		}

@@ -35,7 +35,7 @@ final class ToolSync {
 
 	private static final Log logger = LogFactory.getLog(ToolSync.class);
 
-	private final McpServerSupervisor supervisor;
+	private final Generations supervisor;
 
 	private final SupervisorLock lock;
 
@@ -43,7 +43,7 @@ final class ToolSync {
 
 	private final SupervisorScheduler scheduler;
 
-	ToolSync(McpServerSupervisor supervisor, SupervisorLock lock, WorkTracker work, SupervisorScheduler scheduler) {
+	ToolSync(Generations supervisor, SupervisorLock lock, WorkTracker work, SupervisorScheduler scheduler) {
 		this.supervisor = supervisor;
 		this.lock = lock;
 		this.work = work;
@@ -55,7 +55,7 @@ final class ToolSync {
 	 * @param generation the generation's number
 	 */
 	void changed(int generation) {
-		this.lock.locked(() -> {
+		this.lock.step(() -> {
 			Generation live = this.supervisor.live();
 			if (live == null || live.connection.generation() != generation) {
 				return;
@@ -70,7 +70,7 @@ final class ToolSync {
 	}
 
 	private void sync(Generation generation) {
-		boolean current = this.lock.read(() -> {
+		boolean current = this.lock.step(() -> {
 			generation.syncAgain = false;
 			return isCurrent(generation);
 		});
@@ -78,7 +78,7 @@ final class ToolSync {
 			return;
 		}
 		List<Tool> listed = list(generation);
-		this.lock.locked(() -> {
+		this.lock.step(() -> {
 			if (!isCurrent(generation)) {
 				return;
 			}
@@ -96,7 +96,7 @@ final class ToolSync {
 			generation.syncRetries = null;
 			ToolSet tools = this.supervisor.tools();
 			if (tools.generation() != generation.connection.generation() || !tools.tools().equals(listed)) {
-				this.supervisor.swapTools(
+				this.supervisor.replaceTools(
 						new ToolSet(generation.connection.generation(), listed, generation.connection.session()));
 			}
 			// still running until the pause is over: announcements meanwhile wait for it
@@ -124,7 +124,7 @@ final class ToolSync {
 	}
 
 	private void paused(Generation generation) {
-		this.lock.locked(() -> {
+		this.lock.step(() -> {
 			generation.syncTimer = null;
 			if (!isCurrent(generation)) {
 				return;

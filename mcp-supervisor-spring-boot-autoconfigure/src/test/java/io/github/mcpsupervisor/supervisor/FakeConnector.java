@@ -75,6 +75,9 @@ public final class FakeConnector implements McpConnector {
 
 	long messages;
 
+	/** Runs once at the start of the next termination, on the worker that terminates. */
+	@Nullable Runnable duringTermination;
+
 	@Override
 	public McpConnection create(int generation, Runnable toolsChanged) {
 		if (this.failingCreations > 0) {
@@ -264,6 +267,11 @@ public final class FakeConnector implements McpConnector {
 
 		@Override
 		public boolean terminate() {
+			Runnable during = FakeConnector.this.duringTermination;
+			if (during != null) {
+				FakeConnector.this.duringTermination = null;
+				during.run();
+			}
 			if (!this.terminated) {
 				FakeConnector.this.events.add("terminate g" + this.generation);
 			}

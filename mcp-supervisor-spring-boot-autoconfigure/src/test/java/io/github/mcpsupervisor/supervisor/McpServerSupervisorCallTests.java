@@ -56,7 +56,7 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void aCallDuringReconnectWaitsAndRunsOnTheNextGeneration() throws Exception {
-		startStable();
+		startStableBeforeTheFirstProbe();
 		this.connector.last().crash(137);
 		this.scheduler.runReady();
 		CompletableFuture<CallToolResult> call = callAsync("write");
@@ -67,7 +67,7 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void aCallWaitsForRecoveryNoLongerThanTheBound() {
-		startStable();
+		startStableBeforeTheFirstProbe();
 		this.connector.always(FakeConnector.Outcome.FAIL);
 		this.connector.last().crash(137);
 		this.scheduler.runReady();
@@ -97,7 +97,7 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void waitingCallsFailAsSoonAsTheServerGivesUp() {
-		startStable();
+		startStableBeforeTheFirstProbe();
 		this.connector.always(FakeConnector.Outcome.MISCONFIGURED);
 		this.connector.last().crash(1);
 		this.scheduler.runReady();
@@ -113,7 +113,7 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void aServerAnsweredErrorIsReturnedAsItIsNeverRetriedNorAReasonToReconnect() {
-		startStable();
+		startStableBeforeTheFirstProbe();
 		int[] calls = new int[1];
 		this.connector.last().onCall = (request) -> {
 			calls[0]++;
@@ -127,7 +127,7 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void anEligibleCallWhoseGenerationDiesUnderItRunsOnceMoreOnTheNextGeneration() throws Exception {
-		startStable();
+		startStableBeforeTheFirstProbe();
 		crashDuringNextCall();
 		CompletableFuture<CallToolResult> call = callAsync("read");
 		await().until(() -> this.supervisor.waitingCalls() == 1);
@@ -138,7 +138,7 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void aCallThatFailsAfterTheServerWasAlreadyHealedRetriesOnTheLiveGenerationWithoutAnotherRestart() {
-		startStable();
+		startStableBeforeTheFirstProbe();
 		FakeConnection first = this.connector.last();
 		first.onCall = (request) -> {
 			first.crash(137);
@@ -153,7 +153,7 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void aCallThatArrivesAfterTheLossButBeforeTheSupervisorSawItWaitsForTheNextGeneration() throws Exception {
-		startStable();
+		startStableBeforeTheFirstProbe();
 		this.connector.last().crash(137); // lost, not yet retired: the reaction is
 											// scheduled
 		CompletableFuture<CallToolResult> call = callAsync("write");
@@ -165,7 +165,7 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void aRequestDuringReconnectWaitsAndRunsOnTheNextGeneration() throws Exception {
-		startStable();
+		startStableBeforeTheFirstProbe();
 		this.connector.last().crash(137);
 		this.scheduler.runReady();
 		CompletableFuture<Object> request = CompletableFuture
@@ -177,7 +177,7 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void aRequestWhoseGenerationDiesUnderItRunsOnceMoreOnTheNext() {
-		startStable();
+		startStableBeforeTheFirstProbe();
 		FakeConnection first = this.connector.last();
 		first.onRequest = (method) -> {
 			first.crash(137);
@@ -191,7 +191,7 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void aRequestIsRetriedAtMostOnce() {
-		startStable();
+		startStableBeforeTheFirstProbe();
 		this.connector.crashOnCalls = true;
 		CompletableFuture<Object> request = CompletableFuture
 			.supplyAsync(() -> this.supervisor.request("resources/read", (client) -> Mono.empty()));
@@ -207,7 +207,7 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void anIdempotentToolIsEligibleToo() throws Exception {
-		startStable();
+		startStableBeforeTheFirstProbe();
 		crashDuringNextCall();
 		CompletableFuture<CallToolResult> call = callAsync("put");
 		await().until(() -> this.supervisor.waitingCalls() == 1);
@@ -217,7 +217,7 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void aCallIsRetriedAtMostOnce() {
-		startStable();
+		startStableBeforeTheFirstProbe();
 		this.connector.crashOnCalls = true;
 		CompletableFuture<CallToolResult> call = callAsync("read");
 		await().until(() -> this.supervisor.waitingCalls() == 1);
@@ -233,7 +233,7 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void aCallThatIsNotEligibleFailsAtOnceSayingItMayHaveTakenEffect() {
-		startStable();
+		startStableBeforeTheFirstProbe();
 		crashDuringNextCall();
 		assertThatExceptionOfType(McpServerUnavailableException.class).isThrownBy(() -> call("write"))
 			.withMessageContaining("crashed during the call to tool 'write'")
@@ -244,7 +244,7 @@ class McpServerSupervisorCallTests {
 	@Test
 	void withRetryNeverNoCallIsRetried() {
 		this.supervisor = supervisor(CallPolicy.builder().waitForRecovery(WAIT).retry(Retry.NEVER).build(), PROBE);
-		startStable();
+		startStableBeforeTheFirstProbe();
 		crashDuringNextCall();
 		assertThatExceptionOfType(McpServerUnavailableException.class).isThrownBy(() -> call("read"))
 			.withMessageContaining("not retry-eligible");
@@ -253,7 +253,7 @@ class McpServerSupervisorCallTests {
 	@Test
 	void withRetryAlwaysEveryCallIsRetried() throws Exception {
 		this.supervisor = supervisor(CallPolicy.builder().waitForRecovery(WAIT).retry(Retry.ALWAYS).build(), PROBE);
-		startStable();
+		startStableBeforeTheFirstProbe();
 		crashDuringNextCall();
 		CompletableFuture<CallToolResult> call = callAsync("write");
 		await().until(() -> this.supervisor.waitingCalls() == 1);
@@ -277,7 +277,7 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void anInterruptedCallerIsNeverRetried() {
-		startStable();
+		startStableBeforeTheFirstProbe();
 		FakeConnection live = this.connector.last();
 		live.onCall = (request) -> {
 			live.crash(137);
@@ -295,7 +295,7 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void aTimeoutOfALiveServerIsReturnedAsTheCallsFailure() {
-		startStable();
+		startStableBeforeTheFirstProbe();
 		this.connector.last().onCall = timeout();
 		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> call("read"))
 			.withRootCauseInstanceOf(TimeoutException.class);
@@ -307,7 +307,7 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void aTimeoutOfAServerThatNoLongerAnswersEndsItsGenerationAndTheCallIsRetried() throws Exception {
-		startStable();
+		startStableBeforeTheFirstProbe();
 		this.connector.last().onCall = timeout();
 		this.connector.answersPings = false;
 		CompletableFuture<CallToolResult> call = callAsync("read");
@@ -322,7 +322,7 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void theLivenessProbeEndsAGenerationAfterTheThresholdOfUnansweredPings() {
-		startStable();
+		startStableBeforeTheFirstProbe();
 		this.connector.answersPings = false;
 		this.scheduler.advance(PROBE.interval());
 		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
@@ -338,7 +338,7 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void aHungGenerationThatCannotBeKilledIsGivenUpInsteadOfStayingUp() {
-		startStable();
+		startStableBeforeTheFirstProbe();
 		this.connector.answersPings = false;
 		this.connector.terminationConfirmed = false;
 		this.scheduler.advance(PROBE.interval().multipliedBy(2));
@@ -350,7 +350,7 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void aPingThatThrowsCountsAsUnansweredAndProbingGoesOn() {
-		startStable();
+		startStableBeforeTheFirstProbe();
 		this.connector.pingsThrow = true;
 		this.scheduler.advance(PROBE.interval().multipliedBy(2));
 		assertThat(this.restarts).containsExactly(RestartCause.LIVENESS);
@@ -359,7 +359,7 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void unansweredPingsWhileACallIsInFlightAreNotCounted() {
-		startStable();
+		startStableBeforeTheFirstProbe();
 		this.connector.answersPings = false;
 		this.connector.callsInFlight = 1;
 		this.scheduler.advance(PROBE.interval().multipliedBy(4));
@@ -372,7 +372,7 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void anyMessageWhileAPingWaitsCountsAsAlive() {
-		startStable();
+		startStableBeforeTheFirstProbe();
 		this.connector.answersPings = false;
 		this.connector.messagesDuringPings = true;
 		this.scheduler.advance(PROBE.interval().multipliedBy(4));
@@ -382,7 +382,7 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void aCallThatTimesOutWhileAnotherCallIsInFlightFailsWithoutEndingTheGeneration() {
-		startStable();
+		startStableBeforeTheFirstProbe();
 		this.connector.last().onCall = timeout();
 		this.connector.answersPings = false;
 		this.connector.callsInFlight = 1;
@@ -395,7 +395,7 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void anAnsweredPingResetsTheCountOfFailures() {
-		startStable();
+		startStableBeforeTheFirstProbe();
 		this.connector.answersPings = false;
 		this.scheduler.advance(PROBE.interval());
 		this.connector.answersPings = true;
@@ -408,7 +408,7 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void theProbeStopsWithItsGeneration() {
-		startStable();
+		startStableBeforeTheFirstProbe();
 		int pings = this.connector.pings;
 		this.supervisor.stop();
 		this.scheduler.advance(Duration.ofHours(1));
@@ -430,11 +430,24 @@ class McpServerSupervisorCallTests {
 		};
 	}
 
-	private void startStable() {
+	/**
+	 * Starts and waits for UP.
+	 */
+	private void startUp() {
 		this.supervisor.start();
 		this.scheduler.runReady();
 		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
-		this.scheduler.advance(Duration.ofSeconds(29));
+	}
+
+	/**
+	 * Starts, stays up past the stability window (the next loss opens a fresh outage),
+	 * and stops the clock just short of the first liveness probe.
+	 */
+	private void startStableBeforeTheFirstProbe() {
+		startUp();
+		this.scheduler.advance(PROBE.interval().minusSeconds(1));
+		assertThat(PROBE.interval().minusSeconds(1)).isGreaterThan(this.supervisor.policy().stabilityWindow());
+		assertThat(this.supervisor.status().attemptsUsed()).isZero();
 	}
 
 	private CallToolResult call(String tool) {

@@ -709,6 +709,9 @@ class McpServerSupervisorTests {
 		this.scheduler.runReady();
 	}
 
+	/**
+	 * Starts and waits for UP.
+	 */
 	private void startUp() {
 		this.supervisor.start();
 		this.scheduler.runReady();

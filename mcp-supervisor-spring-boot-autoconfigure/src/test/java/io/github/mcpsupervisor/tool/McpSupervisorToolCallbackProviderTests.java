@@ -11,6 +11,7 @@ import java.util.zip.CRC32;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.FakeConnector;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
+import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
@@ -312,9 +313,13 @@ class McpSupervisorToolCallbackProviderTests {
 			.toList();
 	}
 
+	/**
+	 * Starts and waits for UP.
+	 */
 	private void startUp() {
 		this.supervisor.start();
 		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
 	}
 
 	private void recover() {

@@ -1,0 +1,708 @@
+package io.github.mcpsupervisor.supervisor;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
+import io.github.mcpsupervisor.internal.ServerText;
+import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
+import io.github.mcpsupervisor.supervisor.ServerPhase.Edge;
+import io.github.mcpsupervisor.supervisor.ServerPhase.Event;
+import io.github.mcpsupervisor.supervisor.ServerRecord.Level;
+import io.github.mcpsupervisor.supervisor.SupervisorScheduler.Cancellable;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The state machine of one supervised server: its phase, every transition with its guard,
+ * and the generations it connects and retires.
+ *
+ * <p>
+ * Every step runs under the supervisor's lock and moves the phase only along a row of the
+ * table below ({@link ServerPhase#TABLE}); any other move throws. A move between two
+ * public states announces the change. Blocking effects (opening a client, closing it,
+ * terminating a tree) run outside the lock on tracked workers ({@link Attempts},
+ * {@link Retirements}) and come back as events; notifications and log lines run after the
+ * step ({@link SupervisorLock#later(Runnable)}). A stale event (an attempt, a termination
+ * or a timer of a phase already left) changes nothing but the record of trees not
+ * confirmed gone.
+ *
+ * <pre>
+ * from                                  | event(s)        | guard                         | to                                    | effect
+ * STOPPED                               | START           | a stop's work still runs      | STARTING_AWAITING_STOP                | wait for it
+ * STOPPED                               | START           | a tree not confirmed gone     | STARTING_TERMINATING_THEN_CONNECT     | terminate it again
+ * STOPPED                               | START           | otherwise                     | STARTING_CONNECTING                   | launch
+ * STARTING_AWAITING_STOP                | STOP_ENDED      | a tree not confirmed gone     | STARTING_TERMINATING_THEN_CONNECT     | terminate it again
+ * STARTING_AWAITING_STOP                | STOP_ENDED      | otherwise                     | STARTING_CONNECTING                   | launch
+ * STARTING_AWAITING_STOP                | RESTART         | -                             | STARTING_AWAITING_STOP                | -
+ * STARTING_TERMINATING_THEN_CONNECT     | TERMINATED      | confirmed gone                | STARTING_CONNECTING                   | launch
+ * STARTING_TERMINATING_THEN_CONNECT     | TERMINATED      | not confirmed gone            | FAILED                                | withdraw tools
+ * STARTING_TERMINATING_THEN_CONNECT     | RESTART         | -                             | STARTING_TERMINATING_THEN_CONNECT     | -
+ * STARTING_CONNECTING                   | CONNECTED       | -                             | UP                                    | timers, tools, wake calls
+ * STARTING_CONNECTING                   | ATTEMPT_FAILED  | budget left                   | RECONNECTING_BACKING_OFF              | schedule the retry
+ * STARTING_CONNECTING                   | ATTEMPT_FAILED  | reconnect disabled            | DISCONNECTED                          | -
+ * STARTING_CONNECTING                   | ATTEMPT_FAILED  | misconfigured, unconfirmed, spent | FAILED                            | withdraw tools
+ * STARTING_CONNECTING                   | RESTART         | -                             | STARTING_CONNECTING_AGAIN             | -
+ * STARTING_CONNECTING_AGAIN             | CONNECTED       | -                             | UP                                    | timers, tools, wake calls
+ * STARTING_CONNECTING_AGAIN             | ATTEMPT_FAILED  | transient                     | STARTING_CONNECTING                   | launch
+ * STARTING_CONNECTING_AGAIN             | ATTEMPT_FAILED  | misconfigured, unconfirmed    | FAILED                                | withdraw tools
+ * STARTING_CONNECTING_AGAIN             | RESTART         | -                             | STARTING_CONNECTING_AGAIN             | -
+ * UP                                    | LOST            | reconnect enabled             | RECONNECTING_TERMINATING              | close, terminate
+ * UP                                    | LOST            | reconnect disabled            | DISCONNECTED_TERMINATING              | close, terminate
+ * UP                                    | SURVIVED_KILL   | -                             | FAILED                                | withdraw tools
+ * UP                                    | RESTART         | -                             | RECONNECTING_TERMINATING_THEN_CONNECT | close, terminate
+ * RECONNECTING_TERMINATING              | TERMINATED      | confirmed, budget left        | RECONNECTING_BACKING_OFF              | schedule the retry
+ * RECONNECTING_TERMINATING              | TERMINATED      | not confirmed, or spent       | FAILED                                | withdraw tools
+ * RECONNECTING_TERMINATING              | RESET, RESTART  | -                             | RECONNECTING_TERMINATING_THEN_CONNECT | -
+ * RECONNECTING_TERMINATING_THEN_CONNECT | TERMINATED      | confirmed gone                | RECONNECTING_CONNECTING               | launch
+ * RECONNECTING_TERMINATING_THEN_CONNECT | TERMINATED      | not confirmed gone            | FAILED                                | withdraw tools
+ * RECONNECTING_TERMINATING_THEN_CONNECT | RESET, RESTART  | -                             | RECONNECTING_TERMINATING_THEN_CONNECT | -
+ * RECONNECTING_BACKING_OFF              | RETRY_DUE       | the pending timer             | RECONNECTING_CONNECTING               | launch
+ * RECONNECTING_BACKING_OFF              | RESET, RESTART  | -                             | RECONNECTING_CONNECTING               | cancel the timer, launch
+ * RECONNECTING_CONNECTING               | CONNECTED       | -                             | UP                                    | timers, tools, wake calls
+ * RECONNECTING_CONNECTING               | ATTEMPT_FAILED  | budget left                   | RECONNECTING_BACKING_OFF              | schedule the retry
+ * RECONNECTING_CONNECTING               | ATTEMPT_FAILED  | reconnect disabled            | DISCONNECTED                          | -
+ * RECONNECTING_CONNECTING               | ATTEMPT_FAILED  | misconfigured, unconfirmed, spent | FAILED                            | withdraw tools
+ * RECONNECTING_CONNECTING               | RESET, RESTART  | -                             | RECONNECTING_CONNECTING_AGAIN         | -
+ * RECONNECTING_CONNECTING_AGAIN         | CONNECTED       | -                             | UP                                    | timers, tools, wake calls
+ * RECONNECTING_CONNECTING_AGAIN         | ATTEMPT_FAILED  | transient                     | RECONNECTING_CONNECTING               | launch
+ * RECONNECTING_CONNECTING_AGAIN         | ATTEMPT_FAILED  | misconfigured, unconfirmed    | FAILED                                | withdraw tools
+ * RECONNECTING_CONNECTING_AGAIN         | RESET, RESTART  | -                             | RECONNECTING_CONNECTING_AGAIN         | -
+ * DISCONNECTED_TERMINATING              | TERMINATED      | confirmed gone                | DISCONNECTED                          | -
+ * DISCONNECTED_TERMINATING              | TERMINATED      | not confirmed gone            | FAILED                                | withdraw tools
+ * DISCONNECTED_TERMINATING              | RESET, RESTART  | -                             | DISCONNECTED_TERMINATING_THEN_CONNECT | -
+ * DISCONNECTED_TERMINATING_THEN_CONNECT | TERMINATED      | confirmed gone                | RECONNECTING_CONNECTING               | launch
+ * DISCONNECTED_TERMINATING_THEN_CONNECT | TERMINATED      | not confirmed gone            | FAILED                                | withdraw tools
+ * DISCONNECTED_TERMINATING_THEN_CONNECT | RESET, RESTART  | -                             | DISCONNECTED_TERMINATING_THEN_CONNECT | -
+ * DISCONNECTED                          | RESET, RESTART  | -                             | RECONNECTING_CONNECTING               | launch
+ * FAILED                                | RESET, RESTART  | no tree unconfirmed           | RECONNECTING_CONNECTING               | launch
+ * FAILED                                | RESET, RESTART  | a tree not confirmed gone     | RECONNECTING_TERMINATING_THEN_CONNECT | terminate it again
+ * any phase but STOPPED                 | STOP            | -                             | STOPPED                               | cancel timers, terminate all, withdraw tools
+ * </pre>
+ *
+ * A reset in a STARTING phase or in UP clears the budget and moves nothing. Only FAILED
+ * (and STOPPED) can hold a tree not confirmed gone: every other phase that learns of one
+ * gives up. A reset or restart that connects at once from RECONNECTING_BACKING_OFF
+ * announces RECONNECTING to RECONNECTING, as a new outage would. The stability window of
+ * a live generation resets the budget without a move. The class is longer than the others
+ * because the table and the code of its rows are read together.
+ */
+final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes, Generations, CallRouter.Target {
+
+	private final ReconnectPolicy policy;
+
+	private final SupervisorLock lock;
+
+	private final SupervisorScheduler scheduler;
+
+	private final WorkTracker work;
+
+	private final RecoveryWaiters waiters;
+
+	private final ServerRecord record;
+
+	private final Attempts attempts;
+
+	private final Retirements retirements;
+
+	private final LivenessProbe probe;
+
+	private ServerPhase phase = ServerPhase.STOPPED;
+
+	private @Nullable Generation live;
+
+	/** The running attempt. */
+	private @Nullable McpConnection connecting;
+
+	/** The retired generation whose termination a *_TERMINATING phase waits for. */
+	private @Nullable McpConnection retiring;
+
+	/** The terminations of a stop that STARTING_AWAITING_STOP waits for. */
+	private @Nullable CompletableFuture<Void> awaitedStop;
+
+	/** A tree not confirmed gone: terminated again before anything is launched. */
+	private @Nullable McpConnection unconfirmed;
+
+	/** Identifies the pending attempt's timer: a cancelled or superseded one is inert. */
+	private int attemptToken;
+
+	private @Nullable Cancellable pendingAttempt;
+
+	/** Sees every move the state machine attempts, before it is checked (for tests). */
+	private Consumer<Edge> moves = (edge) -> {
+	};
+
+	// Read without the lock on the call path.
+	private volatile @Nullable McpConnection current;
+
+	ServerLifecycle(String name, McpConnector connector, SupervisorScheduler scheduler, ReconnectPolicy policy,
+			CallPolicy calls, HealthCheckPolicy healthCheck, SupervisorListener listener) {
+		this.policy = policy;
+		this.scheduler = scheduler;
+		this.lock = new SupervisorLock(name);
+		this.work = new WorkTracker(scheduler, name);
+		this.waiters = new RecoveryWaiters(calls.waitForRecovery(), scheduler, this.lock);
+		this.record = new ServerRecord(name, policy, this.lock, scheduler, listener, connector::redact);
+		this.probe = new LivenessProbe(healthCheck, scheduler, this.lock, this);
+		ToolSync toolSync = new ToolSync(this, this.lock, this.work, scheduler);
+		this.attempts = new Attempts(name, connector, this.work, toolSync::changed, this);
+		this.retirements = new Retirements(name, this.work, this);
+	}
+
+	// Steps that users take.
+
+	CompletableFuture<McpServerStatus> start() {
+		return this.lock.step(() -> {
+			ServerRecord r = this.record;
+			if (this.phase != ServerPhase.STOPPED) {
+				return r.firstOutcome;
+			}
+			r.firstOutcome = new CompletableFuture<>();
+			r.budget.reset();
+			r.lastError = null;
+			r.lastExit = null;
+			r.outageStartedAt = null;
+			CompletableFuture<Void> previous = this.work.quiescence();
+			if (previous.isDone()) {
+				launchOnceGone(Event.START, ServerPhase.STARTING_CONNECTING,
+						ServerPhase.STARTING_TERMINATING_THEN_CONNECT, "start", true);
+				return r.firstOutcome;
+			}
+			// a stop's terminations still running count as a termination: nothing is
+			// launched before they end (never two processes)
+			this.awaitedStop = previous;
+			moveTo(Event.START, ServerPhase.STARTING_AWAITING_STOP, "start", null);
+			r.budget.takeImmediate();
+			previous.whenComplete((ignored, ex) -> this.lock.step(() -> stopEnded(previous)));
+			return r.firstOutcome;
+		});
+	}
+
+	void reset() {
+		this.lock.step(() -> {
+			requireStarted("reset");
+			this.record.log(Level.INFO, "reset requested in state " + state() + ", outage budget cleared");
+			this.record.budget.reset();
+			if (state() != McpServerState.UP && state() != McpServerState.STARTING) {
+				connectNow(Event.RESET, RestartCause.RESET);
+			}
+		});
+	}
+
+	void restart() {
+		McpConnection retired = this.lock.step(() -> {
+			requireStarted("restarted");
+			ServerRecord r = this.record;
+			r.log(Level.INFO, "restart requested in state " + state() + ", outage budget cleared");
+			r.budget.reset();
+			if (this.live == null) {
+				connectNow(Event.RESTART, RestartCause.RESTART);
+				return null;
+			}
+			McpConnection connection = retire();
+			this.retiring = connection;
+			r.outageStartedAt = r.now();
+			moveTo(Event.RESTART, ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT, "restart", null);
+			notifyRestarting(RestartCause.RESTART);
+			return connection;
+		});
+		if (retired != null) {
+			this.retirements.restart(retired);
+		}
+	}
+
+	CompletableFuture<Void> stop() {
+		Stopped stopped = this.lock.step(() -> {
+			if (this.phase == ServerPhase.STOPPED) {
+				return Stopped.NOTHING;
+			}
+			cancelPendingAttempt();
+			McpConnection wasLive = (this.live != null) ? retire() : null;
+			McpConnection attempt = this.connecting;
+			// the attempt is the stop's now: a later start never adopts it
+			this.connecting = null;
+			this.retiring = null;
+			this.awaitedStop = null;
+			moveTo(Event.STOP, ServerPhase.STOPPED, "stop", null);
+			this.record.swapTools(ToolSet.EMPTY);
+			this.record.completeFirstOutcome(status());
+			return new Stopped(wasLive, attempt, this.unconfirmed);
+		});
+		if (stopped.live() != null) {
+			this.retirements.stop(stopped.live(), true);
+		}
+		if (stopped.connecting() != null) {
+			this.retirements.stop(stopped.connecting(), false);
+		}
+		if (stopped.unconfirmed() != null) {
+			this.retirements.stop(stopped.unconfirmed(), false);
+		}
+		return this.work.quiescence();
+	}
+
+	// Events that the state machine's own work reports.
+
+	@Override
+	public void connected(McpConnection connection) {
+		boolean adopted = this.lock.step(() -> {
+			if (!isCurrentAttempt(connection)) {
+				return false;
+			}
+			ServerRecord r = this.record;
+			this.connecting = null;
+			Generation generation = new Generation(connection, r.now());
+			this.live = generation;
+			this.current = connection;
+			SupervisorListener listener = r.listener();
+			r.notify(() -> listener.attemptFinished(r.name, connection.generation(), true));
+			String where = "generation " + connection.generation() + ", pid " + connection.pid() + ", "
+					+ connection.tools().size() + " tools";
+			if (r.outageStartedAt != null) {
+				int used = r.budget.used();
+				Duration outage = Duration.between(r.outageStartedAt, r.now());
+				r.log(Level.INFO,
+						"recovered after " + used + " attempt(s), outage " + outage.toMillis() + " ms (" + where + ")");
+				r.notify(() -> listener.recovered(r.name, used, outage));
+			}
+			else {
+				r.log(Level.INFO, "connected (" + where + ")");
+			}
+			generation.stabilityTimer = this.scheduler.schedule(this.policy.stabilityWindow(),
+					() -> stable(generation));
+			this.probe.schedule(generation);
+			r.swapTools(new ToolSet(connection.generation(), connection.tools(), connection.session()));
+			moveTo(Event.CONNECTED, ServerPhase.UP, "connected", null);
+			this.waiters.release(connection);
+			r.completeFirstOutcome(status());
+			return true;
+		});
+		if (!adopted) {
+			this.retirements.discard(connection);
+			return;
+		}
+		connection.onLost().whenComplete((exit, ex) -> this.work.track(() -> lost(connection, exit)));
+	}
+
+	@Override
+	public void failed(McpConnection connection, McpConnectException ex) {
+		this.lock.step(() -> {
+			if (ex.getKind() == Kind.NOT_CONFIRMED_DEAD) {
+				// even a stopped attempt's tree is checked again before the next launch
+				this.unconfirmed = connection;
+			}
+			if (!isCurrentAttempt(connection)) {
+				return;
+			}
+			this.connecting = null;
+			attemptFailed(connection.generation(), connection.stderrTail(), ex);
+		});
+	}
+
+	@Override
+	public void terminated(McpConnection connection, boolean confirmed, @Nullable ExitStatus exit) {
+		this.lock.step(() -> {
+			if (!confirmed) {
+				this.unconfirmed = connection;
+			}
+			else if (this.unconfirmed == connection) {
+				this.unconfirmed = null;
+			}
+			if (this.retiring != connection) {
+				return; // a termination no phase waits for: only recorded
+			}
+			this.retiring = null;
+			if (!confirmed) {
+				giveUp(Event.TERMINATED, "the process tree of generation " + connection.generation()
+						+ " could not be confirmed gone; not reconnecting so that two servers never run", exit);
+			}
+			else if (this.phase == ServerPhase.RECONNECTING_TERMINATING) {
+				retryOrGiveUp(Event.TERMINATED, exit);
+			}
+			else if (this.phase == ServerPhase.DISCONNECTED_TERMINATING) {
+				moveTo(Event.TERMINATED, ServerPhase.DISCONNECTED, "terminated", exit);
+			}
+			else {
+				reconnectNow(Event.TERMINATED);
+			}
+		});
+	}
+
+	// A generation ended as hung survived its kill: it never exits, so it is given up
+	// here instead of staying UP forever.
+	@Override
+	public void survivedKill(McpConnection connection) {
+		this.lock.step(() -> {
+			if (this.live == null || this.live.connection != connection) {
+				return;
+			}
+			retire();
+			this.record.lastStderr = connection.stderrTail();
+			this.unconfirmed = connection;
+			giveUp(Event.SURVIVED_KILL, "the process tree of generation " + connection.generation()
+					+ " could not be confirmed gone; not reconnecting so that two servers never run", null);
+		});
+	}
+
+	private void lost(McpConnection connection, @Nullable ExitStatus exit) {
+		boolean wasLive = this.lock.step(() -> {
+			if (this.live == null || this.live.connection != connection) {
+				return false; // a stale generation: inert
+			}
+			ServerRecord r = this.record;
+			String endedBecause = this.live.endedBecause;
+			retire();
+			this.retiring = connection;
+			r.lastExit = exit;
+			r.lastStderr = connection.stderrTail();
+			String how = (endedBecause != null) ? endedBecause
+					: (exit != null) ? exit.describe() : connection.lossReason();
+			r.lastError = "connection lost: " + how;
+			if (r.outageStartedAt == null) {
+				r.outageStartedAt = r.now();
+			}
+			String lost = "connection lost (generation " + connection.generation() + ", " + how
+					+ ((exit != null && exit.lastStderrLine() != null) ? "; last stderr line: " + exit.lastStderrLine()
+							: "")
+					+ ")";
+			if (this.policy.enabled()) {
+				r.log(Level.WARN, lost);
+				moveTo(Event.LOST, ServerPhase.RECONNECTING_TERMINATING, "connection lost: " + how, exit);
+				notifyRestarting((endedBecause != null) ? RestartCause.LIVENESS : RestartCause.CRASH);
+			}
+			else {
+				r.log(Level.ERROR, lost + " and reconnect is disabled; its tools stay registered and fail"
+						+ " until it is reset; " + r.resetHint());
+				moveTo(Event.LOST, ServerPhase.DISCONNECTED_TERMINATING, "connection lost: " + how, exit);
+			}
+			return true;
+		});
+		if (wasLive) {
+			this.retirements.retireLost(connection, exit);
+		}
+	}
+
+	private void stopEnded(CompletableFuture<Void> stop) {
+		if (this.phase == ServerPhase.STARTING_AWAITING_STOP && this.awaitedStop == stop) {
+			this.awaitedStop = null;
+			launchOnceGone(Event.STOP_ENDED, ServerPhase.STARTING_CONNECTING,
+					ServerPhase.STARTING_TERMINATING_THEN_CONNECT, "stop ended", false);
+		}
+	}
+
+	private void retryDue(int token) {
+		this.lock.step(() -> {
+			if (token != this.attemptToken || this.pendingAttempt == null
+					|| this.phase != ServerPhase.RECONNECTING_BACKING_OFF) {
+				return; // cancelled or superseded
+			}
+			this.pendingAttempt = null;
+			moveTo(Event.RETRY_DUE, ServerPhase.RECONNECTING_CONNECTING, "retry", null);
+			launch();
+		});
+	}
+
+	private void stable(Generation generation) {
+		this.lock.step(() -> {
+			if (this.live == generation) {
+				this.record.budget.reset();
+				this.record.outageStartedAt = null;
+				this.record.log(Level.DEBUG,
+						"generation " + generation.connection.generation() + " stable, outage budget reset");
+			}
+		});
+	}
+
+	// The guarded moves, under the lock.
+
+	private void moveTo(Event event, ServerPhase to, String cause, @Nullable ExitStatus exit) {
+		ServerPhase from = this.phase;
+		Edge edge = new Edge(from, event, to);
+		this.moves.accept(edge);
+		if (!ServerPhase.TABLE.contains(edge)) {
+			throw new IllegalStateException(
+					"MCP server '" + this.record.name + "': no transition " + from + " --" + event + "--> " + to);
+		}
+		this.phase = to;
+		boolean newOutage = from == ServerPhase.RECONNECTING_BACKING_OFF
+				&& (event == Event.RESET || event == Event.RESTART);
+		if (from.state() != to.state() || newOutage) {
+			if (to.state() == McpServerState.FAILED || to.state() == McpServerState.DISCONNECTED
+					|| to.state() == McpServerState.STOPPED) {
+				this.waiters.release(null);
+			}
+			this.record.announce(new McpServerStateChange(this.record.name, from.state(), to.state(),
+					this.record.lastGeneration, cause, exit));
+		}
+	}
+
+	// Connects at once, or as soon as the running attempt or termination ends.
+	private void connectNow(Event event, RestartCause cause) {
+		cancelPendingAttempt();
+		notifyRestarting(cause);
+		ServerPhase busy = this.phase.thenConnect();
+		if (busy != null) {
+			moveTo(event, busy, cause.name().toLowerCase(Locale.ROOT), null);
+			return;
+		}
+		launchOnceGone(event, ServerPhase.RECONNECTING_CONNECTING, ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT,
+				cause.name().toLowerCase(Locale.ROOT), true);
+	}
+
+	// Launches at once, or once a tree that could not be confirmed gone is.
+	private void launchOnceGone(Event event, ServerPhase connectingPhase, ServerPhase terminatingPhase, String cause,
+			boolean takeAttempt) {
+		McpConnection tree = this.unconfirmed;
+		moveTo(event, (tree != null) ? terminatingPhase : connectingPhase, cause, null);
+		if (takeAttempt) {
+			this.record.budget.takeImmediate();
+		}
+		if (tree != null) {
+			this.retiring = tree;
+			this.retirements.terminateAgain(tree);
+		}
+		else {
+			launch();
+		}
+	}
+
+	// An attempt at once, outside the backoff.
+	private void reconnectNow(Event event) {
+		this.record.budget.takeImmediate();
+		ServerPhase to = (state() == McpServerState.STARTING) ? ServerPhase.STARTING_CONNECTING
+				: ServerPhase.RECONNECTING_CONNECTING;
+		moveTo(event, to, "reconnecting on request", null);
+		launch();
+	}
+
+	// The next attempt after its backoff delay, or FAILED once the budget is spent.
+	private void retryOrGiveUp(Event event, @Nullable ExitStatus exit) {
+		ServerRecord r = this.record;
+		Duration delay = r.budget.takeNext();
+		if (delay == null) {
+			giveUp(event, "gave up after " + r.budget.max() + " attempts", exit);
+			return;
+		}
+		moveTo(event, ServerPhase.RECONNECTING_BACKING_OFF, String.valueOf(r.lastError), exit);
+		r.log(Level.WARN, "retrying " + r.budget.used() + "/" + r.budget.max() + " in " + delay.toMillis() + " ms");
+		int token = ++this.attemptToken;
+		r.nextAttemptAt = r.now().plus(delay);
+		this.pendingAttempt = this.scheduler.schedule(delay, () -> retryDue(token));
+	}
+
+	// A connector that throws costs an attempt, like a failed connect.
+	private void launch() {
+		int generation = ++this.record.lastGeneration;
+		this.record.nextAttemptAt = null;
+		McpConnection connection;
+		try {
+			connection = this.attempts.create(generation);
+		}
+		catch (McpConnectException ex) {
+			attemptFailed(generation, List.of(), ex);
+			return;
+		}
+		this.connecting = connection;
+		this.attempts.open(connection);
+	}
+
+	private void attemptFailed(int generation, List<String> stderr, McpConnectException ex) {
+		ServerRecord r = this.record;
+		SupervisorListener listener = r.listener();
+		r.notify(() -> listener.attemptFinished(r.name, generation, false));
+		r.lastError = "connection failed: " + ex.getMessage();
+		r.lastExit = ex.getExit();
+		r.lastStderr = stderr;
+		r.log(Level.WARN, "connection failed (attempt " + r.budget.used() + "/" + r.budget.max() + ", generation "
+				+ generation + "): " + ex.getMessage());
+		if (ex.getKind() == Kind.CONFIGURATION) {
+			giveUp(Event.ATTEMPT_FAILED, "configuration error: " + ex.getMessage(), ex.getExit());
+		}
+		else if (ex.getKind() == Kind.NOT_CONFIRMED_DEAD) {
+			giveUp(Event.ATTEMPT_FAILED, ex.getMessage(), ex.getExit());
+		}
+		else if (this.phase.connectsAgain()) {
+			reconnectNow(Event.ATTEMPT_FAILED);
+		}
+		else if (!this.policy.enabled()) {
+			moveTo(Event.ATTEMPT_FAILED, ServerPhase.DISCONNECTED, "connection failed and reconnect is disabled",
+					ex.getExit());
+			r.log(Level.ERROR, "connection failed and reconnect is disabled; " + r.resetHint());
+		}
+		else {
+			retryOrGiveUp(Event.ATTEMPT_FAILED, ex.getExit());
+		}
+		r.completeFirstOutcome(status());
+	}
+
+	private void giveUp(Event event, String reason, @Nullable ExitStatus exit) {
+		cancelPendingAttempt();
+		this.record.lastError = reason;
+		moveTo(event, ServerPhase.FAILED, reason, exit);
+		this.record.swapTools(ToolSet.EMPTY);
+		this.record.log(Level.ERROR, reason + "; tools withdrawn. " + this.record.resetHint());
+	}
+
+	// Makes the live generation leave, its timers with it; returns its connection, to be
+	// closed and terminated outside the lock.
+	private McpConnection retire() {
+		Generation retired = this.live;
+		retired.cancelTimers();
+		this.live = null;
+		this.current = null;
+		return retired.connection;
+	}
+
+	private void cancelPendingAttempt() {
+		this.attemptToken++;
+		if (this.pendingAttempt != null) {
+			this.pendingAttempt.cancel();
+			this.pendingAttempt = null;
+		}
+		this.record.nextAttemptAt = null;
+	}
+
+	// An attempt that a stop left behind belongs to no later start: a start that follows
+	// the stop must neither adopt it nor count its failure.
+	private boolean isCurrentAttempt(McpConnection connection) {
+		return this.connecting == connection && this.phase != ServerPhase.STOPPED;
+	}
+
+	private void notifyRestarting(RestartCause cause) {
+		SupervisorListener listener = this.record.listener();
+		String name = this.record.name;
+		this.record.notify(() -> listener.restarting(name, cause));
+	}
+
+	private void requireStarted(String done) {
+		if (this.phase == ServerPhase.STOPPED) {
+			throw new IllegalStateException("MCP server '" + name() + "' is stopped and cannot be " + done);
+		}
+	}
+
+	// What the jobs around the state machine see.
+
+	void observeMoves(Consumer<Edge> observer) {
+		this.moves = observer;
+	}
+
+	ServerPhase phase() {
+		return this.lock.read(() -> this.phase);
+	}
+
+	McpServerState state() {
+		return this.phase.state();
+	}
+
+	// Under the lock.
+	McpServerStatus status() {
+		return this.record.status(state(), this.live);
+	}
+
+	McpServerStatus statusSnapshot() {
+		return this.lock.read(this::status);
+	}
+
+	CompletableFuture<Void> quiescence() {
+		return this.work.quiescence();
+	}
+
+	int waitingCalls() {
+		return this.lock.read(this.waiters::size);
+	}
+
+	@Override
+	public String name() {
+		return this.record.name;
+	}
+
+	@Override
+	public String loggable(@Nullable String text) {
+		return ServerText.forLog(this.record.redact(String.valueOf(text)));
+	}
+
+	@Override
+	public ToolSet tools() {
+		return this.record.tools;
+	}
+
+	@Override
+	public @Nullable Generation live() {
+		return this.live;
+	}
+
+	@Override
+	public boolean isLive(Generation generation) {
+		return this.live == generation;
+	}
+
+	@Override
+	public void replaceTools(ToolSet replacement) {
+		this.record.swapTools(replacement);
+	}
+
+	@Override
+	public @Nullable McpConnection current() {
+		return this.current;
+	}
+
+	@Override
+	public boolean reconnects() {
+		return this.policy.enabled();
+	}
+
+	// The live connection, or a waiter for the next generation, or null when the server
+	// does not recover or calls do not wait. A waiter is added in the step that saw no
+	// live generation, so a generation that comes up is never missed.
+	@Override
+	public @Nullable CompletableFuture<McpConnection> nextGeneration(@Nullable McpConnection failed) {
+		return this.lock.step(() -> {
+			McpConnection connection = this.current;
+			// a generation that is lost but not yet retired is not called: a call waits
+			// for the next one, like any call during a restart
+			if (connection != null && connection != failed && !connection.isLost()) {
+				return CompletableFuture.completedFuture(connection);
+			}
+			McpServerState now = state();
+			boolean recovering = now == McpServerState.STARTING || now == McpServerState.RECONNECTING
+					|| now == McpServerState.UP;
+			return (recovering && this.waiters.isEnabled()) ? this.waiters.add() : null;
+		});
+	}
+
+	// "what" names what is unavailable: "tool 'x'" or "request 'y'"
+	@Override
+	public McpServerUnavailableException unavailable(String what, String suffix) {
+		McpServerStatus status = statusSnapshot();
+		return new McpServerUnavailableException(name(), status.state(),
+				UnavailableMessages.notUp(status, this.record.now(), what, suffix), null);
+	}
+
+	@Override
+	public void end(McpConnection connection, String because) {
+		boolean ending = this.lock.step(() -> {
+			Generation generation = this.live;
+			if (generation == null || generation.connection != connection || generation.endedBecause != null) {
+				return false;
+			}
+			generation.endedBecause = because;
+			this.record.log(Level.WARN, because + "; ending generation " + connection.generation());
+			return true;
+		});
+		if (ending) {
+			this.retirements.endHung(connection);
+		}
+	}
+
+	/**
+	 * The connections a stop ended: the live one, retired, one still connecting, and one
+	 * whose tree was not confirmed gone.
+	 */
+	private record Stopped(@Nullable McpConnection live, @Nullable McpConnection connecting,
+			@Nullable McpConnection unconfirmed) {
+
+		static final Stopped NOTHING = new Stopped(null, null, null);
+
+	}
+
+}

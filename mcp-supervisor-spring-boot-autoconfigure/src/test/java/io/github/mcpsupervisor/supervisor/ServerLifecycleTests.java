@@ -1,0 +1,500 @@
+package io.github.mcpsupervisor.supervisor;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import io.github.mcpsupervisor.supervisor.FakeConnector.Outcome;
+import io.github.mcpsupervisor.supervisor.ServerPhase.Edge;
+import io.github.mcpsupervisor.supervisor.ServerPhase.Event;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The state machine's transition table against its code, its Javadoc and the README's
+ * state diagram: every row is driven on virtual time, and no move outside the table is
+ * ever attempted.
+ */
+class ServerLifecycleTests {
+
+	private static final Duration INITIAL = Duration.ofMillis(500);
+
+	private static final Duration MAX = Duration.ofSeconds(30);
+
+	private static final Path SOURCE = Path.of("src/main/java/io/github/mcpsupervisor/supervisor/ServerLifecycle.java");
+
+	private static final Path README = Path.of("../README.md");
+
+	@Test
+	void everyRowOfTheTableIsTakenAndNoMoveOutsideIt() {
+		Set<Edge> taken = new LinkedHashSet<>();
+		for (Scenario scenario : scenarios()) {
+			Harness harness = new Harness(scenario.reconnects());
+			scenario.script().accept(harness);
+			assertThat(harness.moves).as("moves of the scenario for %s", scenario.edge()).contains(scenario.edge());
+			assertThat(ServerPhase.TABLE).as("moves of the scenario for %s", scenario.edge())
+				.containsAll(harness.moves);
+			taken.addAll(harness.moves);
+			harness.supervisor.stop();
+			harness.scheduler.runReady();
+		}
+		assertThat(taken).containsExactlyInAnyOrderElementsOf(ServerPhase.TABLE);
+	}
+
+	@Test
+	void theJavadocTableIsTheTable() throws IOException {
+		Set<Edge> documented = new LinkedHashSet<>();
+		Pattern row = Pattern.compile("^ \\* (\\w[\\w ]*?)\\s*\\| ([A-Z_, ]+?)\\s*\\|[^|]*\\| (\\w+)\\s*\\|.*$");
+		for (String line : Files.readAllLines(SOURCE)) {
+			Matcher matcher = row.matcher(line);
+			if (!matcher.matches() || matcher.group(1).equals("from")) {
+				continue;
+			}
+			ServerPhase to = ServerPhase.valueOf(matcher.group(3));
+			for (String event : matcher.group(2).split(",\\s*")) {
+				if (matcher.group(1).equals("any phase but STOPPED")) {
+					for (ServerPhase from : ServerPhase.values()) {
+						if (from != ServerPhase.STOPPED) {
+							documented.add(new Edge(from, Event.valueOf(event), to));
+						}
+					}
+				}
+				else {
+					documented.add(new Edge(ServerPhase.valueOf(matcher.group(1)), Event.valueOf(event), to));
+				}
+			}
+		}
+		assertThat(documented).containsExactlyInAnyOrderElementsOf(ServerPhase.TABLE);
+	}
+
+	@Test
+	void theReadmeDiagramHasExactlyThePublicEdgesOfTheTable() throws IOException {
+		String readme = Files.readString(README);
+		int states = readme.indexOf("### States");
+		int start = readme.indexOf("```mermaid", states);
+		int end = readme.indexOf("```", start + 3);
+		Set<String> drawn = new LinkedHashSet<>();
+		Matcher arrow = Pattern.compile("(\\[\\*]|\\w+) --> (\\w+)").matcher(readme.substring(start, end));
+		while (arrow.find()) {
+			if (!arrow.group(1).equals("[*]")) {
+				drawn.add(arrow.group(1) + " -> " + arrow.group(2));
+			}
+		}
+		Set<String> table = ServerPhase.TABLE.stream()
+			.filter((edge) -> edge.from().state() != edge.to().state())
+			.map((edge) -> edge.from().state() + " -> " + edge.to().state())
+			.collect(Collectors.toSet());
+		assertThat(drawn).containsExactlyInAnyOrderElementsOf(table);
+	}
+
+	private static List<Scenario> scenarios() {
+		List<Scenario> all = new ArrayList<>();
+		// ServerPhase.STOPPED
+		all.add(on(ServerPhase.STOPPED, Event.START, ServerPhase.STARTING_CONNECTING, (h) -> h.supervisor.start()));
+		all.add(on(ServerPhase.STOPPED, Event.START, ServerPhase.STARTING_AWAITING_STOP, Harness::startDuringStop));
+		all.add(on(ServerPhase.STOPPED, Event.START, ServerPhase.STARTING_TERMINATING_THEN_CONNECT, (h) -> {
+			h.stopWithUnconfirmedTree();
+			h.supervisor.start();
+		}));
+		// STARTING
+		all.add(on(ServerPhase.STARTING_AWAITING_STOP, Event.STOP_ENDED, ServerPhase.STARTING_CONNECTING, (h) -> {
+			h.startDuringStop();
+			h.scheduler.runReady();
+		}));
+		all.add(on(ServerPhase.STARTING_AWAITING_STOP, Event.STOP_ENDED, ServerPhase.STARTING_TERMINATING_THEN_CONNECT,
+				(h) -> {
+					h.up();
+					h.connector.terminationConfirmed = false;
+					h.supervisor.stop();
+					h.supervisor.start();
+					h.scheduler.runReady();
+				}));
+		all.add(on(ServerPhase.STARTING_AWAITING_STOP, Event.RESTART, ServerPhase.STARTING_AWAITING_STOP, (h) -> {
+			h.startDuringStop();
+			h.supervisor.restart();
+		}));
+		all.add(on(ServerPhase.STARTING_TERMINATING_THEN_CONNECT, Event.TERMINATED, ServerPhase.STARTING_CONNECTING,
+				(h) -> {
+					h.stopWithUnconfirmedTree();
+					h.supervisor.start();
+					h.scheduler.runReady();
+				}));
+		all.add(on(ServerPhase.STARTING_TERMINATING_THEN_CONNECT, Event.TERMINATED, ServerPhase.FAILED, (h) -> {
+			h.stopWithUnconfirmedTree();
+			h.connector.terminationConfirmed = false;
+			h.supervisor.start();
+			h.scheduler.runReady();
+		}));
+		all.add(on(ServerPhase.STARTING_TERMINATING_THEN_CONNECT, Event.RESTART,
+				ServerPhase.STARTING_TERMINATING_THEN_CONNECT, (h) -> {
+					h.stopWithUnconfirmedTree();
+					h.supervisor.start();
+					h.supervisor.restart();
+				}));
+		all.add(on(ServerPhase.STARTING_CONNECTING, Event.CONNECTED, ServerPhase.UP, Harness::up));
+		all.add(on(ServerPhase.STARTING_CONNECTING, Event.ATTEMPT_FAILED, ServerPhase.RECONNECTING_BACKING_OFF,
+				Harness::backingOff));
+		all.add(disabled(ServerPhase.STARTING_CONNECTING, Event.ATTEMPT_FAILED, ServerPhase.DISCONNECTED, (h) -> {
+			h.connector.then(Outcome.FAIL);
+			h.supervisor.start();
+			h.scheduler.runReady();
+		}));
+		all.add(on(ServerPhase.STARTING_CONNECTING, Event.ATTEMPT_FAILED, ServerPhase.FAILED, (h) -> {
+			h.connector.then(Outcome.MISCONFIGURED);
+			h.supervisor.start();
+			h.scheduler.runReady();
+		}));
+		all.add(on(ServerPhase.STARTING_CONNECTING, Event.RESTART, ServerPhase.STARTING_CONNECTING_AGAIN,
+				Harness::startAndRestart));
+		all.add(on(ServerPhase.STARTING_CONNECTING_AGAIN, Event.CONNECTED, ServerPhase.UP, (h) -> {
+			h.startAndRestart();
+			h.scheduler.runReady();
+		}));
+		all.add(on(ServerPhase.STARTING_CONNECTING_AGAIN, Event.ATTEMPT_FAILED, ServerPhase.STARTING_CONNECTING,
+				(h) -> {
+					h.connector.then(Outcome.FAIL);
+					h.startAndRestart();
+					h.scheduler.runReady();
+				}));
+		all.add(on(ServerPhase.STARTING_CONNECTING_AGAIN, Event.ATTEMPT_FAILED, ServerPhase.FAILED, (h) -> {
+			h.connector.then(Outcome.MISCONFIGURED);
+			h.startAndRestart();
+			h.scheduler.runReady();
+		}));
+		all.add(on(ServerPhase.STARTING_CONNECTING_AGAIN, Event.RESTART, ServerPhase.STARTING_CONNECTING_AGAIN, (h) -> {
+			h.startAndRestart();
+			h.supervisor.restart();
+		}));
+		// ServerPhase.UP
+		all.add(on(ServerPhase.UP, Event.LOST, ServerPhase.RECONNECTING_TERMINATING, Harness::crash));
+		all.add(disabled(ServerPhase.UP, Event.LOST, ServerPhase.DISCONNECTED_TERMINATING, Harness::crash));
+		all.add(on(ServerPhase.UP, Event.SURVIVED_KILL, ServerPhase.FAILED, (h) -> {
+			h.up();
+			h.connector.terminationConfirmed = false;
+			h.supervisor.lifecycle().end(h.connector.last(), "liveness: hung");
+			h.scheduler.runReady();
+		}));
+		all.add(on(ServerPhase.UP, Event.RESTART, ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT,
+				Harness::upAndRestart));
+		// RECONNECTING
+		all.add(on(ServerPhase.RECONNECTING_TERMINATING, Event.TERMINATED, ServerPhase.RECONNECTING_BACKING_OFF,
+				Harness::crash));
+		all.add(on(ServerPhase.RECONNECTING_TERMINATING, Event.TERMINATED, ServerPhase.FAILED, (h) -> {
+			h.up();
+			h.connector.terminationConfirmed = false;
+			h.crash();
+		}));
+		for (Event event : List.of(Event.RESET, Event.RESTART)) {
+			all.add(on(ServerPhase.RECONNECTING_TERMINATING, event, ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT,
+					(h) -> h.crashAnd(event)));
+			all.add(on(ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT, event,
+					ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT, (h) -> {
+						h.upAndRestart();
+						h.fire(event);
+					}));
+			all.add(on(ServerPhase.RECONNECTING_BACKING_OFF, event, ServerPhase.RECONNECTING_CONNECTING, (h) -> {
+				h.backingOff();
+				h.fire(event);
+			}));
+			all.add(on(ServerPhase.RECONNECTING_CONNECTING, event, ServerPhase.RECONNECTING_CONNECTING_AGAIN, (h) -> {
+				h.backingOff();
+				h.fire(event);
+				h.fire(event);
+			}));
+			all.add(on(ServerPhase.RECONNECTING_CONNECTING_AGAIN, event, ServerPhase.RECONNECTING_CONNECTING_AGAIN,
+					(h) -> {
+						h.backingOff();
+						h.fire(event);
+						h.fire(event);
+						h.fire(event);
+					}));
+			all.add(disabled(ServerPhase.DISCONNECTED_TERMINATING, event,
+					ServerPhase.DISCONNECTED_TERMINATING_THEN_CONNECT, (h) -> h.crashAnd(event)));
+			all.add(disabled(ServerPhase.DISCONNECTED_TERMINATING_THEN_CONNECT, event,
+					ServerPhase.DISCONNECTED_TERMINATING_THEN_CONNECT, (h) -> {
+						h.up();
+						h.connector.duringTermination = () -> {
+							h.fire(event);
+							h.fire(event);
+						};
+						h.crash();
+					}));
+			all.add(disabled(ServerPhase.DISCONNECTED, event, ServerPhase.RECONNECTING_CONNECTING, (h) -> {
+				h.crash();
+				h.fire(event);
+			}));
+			all.add(on(ServerPhase.FAILED, event, ServerPhase.RECONNECTING_CONNECTING, (h) -> {
+				h.connector.then(Outcome.MISCONFIGURED);
+				h.supervisor.start();
+				h.scheduler.runReady();
+				h.fire(event);
+			}));
+			all.add(on(ServerPhase.FAILED, event, ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT, (h) -> {
+				h.up();
+				h.connector.terminationConfirmed = false;
+				h.crash();
+				h.connector.terminationConfirmed = true;
+				h.fire(event);
+			}));
+		}
+		all.add(on(ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT, Event.TERMINATED,
+				ServerPhase.RECONNECTING_CONNECTING, (h) -> {
+					h.upAndRestart();
+					h.scheduler.runReady();
+				}));
+		all.add(on(ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT, Event.TERMINATED, ServerPhase.FAILED, (h) -> {
+			h.up();
+			h.connector.terminationConfirmed = false;
+			h.supervisor.restart();
+			h.scheduler.runReady();
+		}));
+		all.add(on(ServerPhase.RECONNECTING_BACKING_OFF, Event.RETRY_DUE, ServerPhase.RECONNECTING_CONNECTING, (h) -> {
+			h.backingOff();
+			h.scheduler.advance(MAX);
+		}));
+		all.add(on(ServerPhase.RECONNECTING_CONNECTING, Event.CONNECTED, ServerPhase.UP, (h) -> {
+			h.backingOff();
+			h.scheduler.advance(MAX);
+		}));
+		all.add(on(ServerPhase.RECONNECTING_CONNECTING, Event.ATTEMPT_FAILED, ServerPhase.RECONNECTING_BACKING_OFF,
+				(h) -> {
+					h.connector.then(Outcome.FAIL);
+					h.backingOff();
+					h.scheduler.advance(MAX);
+				}));
+		all.add(disabled(ServerPhase.RECONNECTING_CONNECTING, Event.ATTEMPT_FAILED, ServerPhase.DISCONNECTED, (h) -> {
+			h.crash();
+			h.connector.then(Outcome.FAIL);
+			h.supervisor.reset();
+			h.scheduler.runReady();
+		}));
+		all.add(on(ServerPhase.RECONNECTING_CONNECTING, Event.ATTEMPT_FAILED, ServerPhase.FAILED, (h) -> {
+			h.backingOff();
+			h.connector.then(Outcome.MISCONFIGURED);
+			h.scheduler.advance(MAX);
+		}));
+		all.add(on(ServerPhase.RECONNECTING_CONNECTING_AGAIN, Event.CONNECTED, ServerPhase.UP, (h) -> {
+			h.backingOff();
+			h.supervisor.reset();
+			h.supervisor.reset();
+			h.scheduler.runReady();
+		}));
+		all.add(on(ServerPhase.RECONNECTING_CONNECTING_AGAIN, Event.ATTEMPT_FAILED, ServerPhase.RECONNECTING_CONNECTING,
+				(h) -> {
+					h.connector.then(Outcome.FAIL);
+					h.backingOff();
+					h.supervisor.reset();
+					h.supervisor.reset();
+					h.scheduler.runReady();
+				}));
+		all.add(on(ServerPhase.RECONNECTING_CONNECTING_AGAIN, Event.ATTEMPT_FAILED, ServerPhase.FAILED, (h) -> {
+			h.backingOff();
+			h.connector.then(Outcome.MISCONFIGURED);
+			h.supervisor.reset();
+			h.supervisor.reset();
+			h.scheduler.runReady();
+		}));
+		// ServerPhase.DISCONNECTED
+		all.add(disabled(ServerPhase.DISCONNECTED_TERMINATING, Event.TERMINATED, ServerPhase.DISCONNECTED,
+				Harness::crash));
+		all.add(disabled(ServerPhase.DISCONNECTED_TERMINATING, Event.TERMINATED, ServerPhase.FAILED, (h) -> {
+			h.up();
+			h.connector.terminationConfirmed = false;
+			h.crash();
+		}));
+		all.add(disabled(ServerPhase.DISCONNECTED_TERMINATING_THEN_CONNECT, Event.TERMINATED,
+				ServerPhase.RECONNECTING_CONNECTING, (h) -> h.crashAnd(Event.RESET)));
+		all.add(disabled(ServerPhase.DISCONNECTED_TERMINATING_THEN_CONNECT, Event.TERMINATED, ServerPhase.FAILED,
+				(h) -> {
+					h.up();
+					h.connector.duringTermination = () -> {
+						h.supervisor.reset();
+						h.connector.terminationConfirmed = false;
+					};
+					h.crash();
+				}));
+		// STOP from every phase but ServerPhase.STOPPED
+		all.add(on(ServerPhase.STARTING_AWAITING_STOP, Event.STOP, ServerPhase.STOPPED, (h) -> {
+			h.startDuringStop();
+			h.supervisor.stop();
+		}));
+		all.add(on(ServerPhase.STARTING_TERMINATING_THEN_CONNECT, Event.STOP, ServerPhase.STOPPED, (h) -> {
+			h.stopWithUnconfirmedTree();
+			h.supervisor.start();
+			h.supervisor.stop();
+		}));
+		all.add(on(ServerPhase.STARTING_CONNECTING, Event.STOP, ServerPhase.STOPPED, (h) -> {
+			h.supervisor.start();
+			h.supervisor.stop();
+		}));
+		all.add(on(ServerPhase.STARTING_CONNECTING_AGAIN, Event.STOP, ServerPhase.STOPPED, (h) -> {
+			h.startAndRestart();
+			h.supervisor.stop();
+		}));
+		all.add(on(ServerPhase.UP, Event.STOP, ServerPhase.STOPPED, (h) -> {
+			h.up();
+			h.supervisor.stop();
+		}));
+		all.add(on(ServerPhase.RECONNECTING_TERMINATING, Event.STOP, ServerPhase.STOPPED,
+				(h) -> h.crashAnd(Event.STOP)));
+		all.add(on(ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT, Event.STOP, ServerPhase.STOPPED, (h) -> {
+			h.upAndRestart();
+			h.supervisor.stop();
+		}));
+		all.add(on(ServerPhase.RECONNECTING_BACKING_OFF, Event.STOP, ServerPhase.STOPPED, (h) -> {
+			h.backingOff();
+			h.supervisor.stop();
+		}));
+		all.add(on(ServerPhase.RECONNECTING_CONNECTING, Event.STOP, ServerPhase.STOPPED, (h) -> {
+			h.backingOff();
+			h.supervisor.reset();
+			h.supervisor.stop();
+		}));
+		all.add(on(ServerPhase.RECONNECTING_CONNECTING_AGAIN, Event.STOP, ServerPhase.STOPPED, (h) -> {
+			h.backingOff();
+			h.supervisor.reset();
+			h.supervisor.reset();
+			h.supervisor.stop();
+		}));
+		all.add(disabled(ServerPhase.DISCONNECTED_TERMINATING, Event.STOP, ServerPhase.STOPPED,
+				(h) -> h.crashAnd(Event.STOP)));
+		all.add(disabled(ServerPhase.DISCONNECTED_TERMINATING_THEN_CONNECT, Event.STOP, ServerPhase.STOPPED, (h) -> {
+			h.up();
+			h.connector.duringTermination = () -> {
+				h.supervisor.reset();
+				h.supervisor.stop();
+			};
+			h.crash();
+		}));
+		all.add(disabled(ServerPhase.DISCONNECTED, Event.STOP, ServerPhase.STOPPED, (h) -> {
+			h.crash();
+			h.supervisor.stop();
+		}));
+		all.add(on(ServerPhase.FAILED, Event.STOP, ServerPhase.STOPPED, (h) -> {
+			h.connector.then(Outcome.MISCONFIGURED);
+			h.supervisor.start();
+			h.scheduler.runReady();
+			h.supervisor.stop();
+		}));
+		return all;
+	}
+
+	private static Scenario on(ServerPhase from, Event event, ServerPhase to, Consumer<Harness> script) {
+		return new Scenario(new Edge(from, event, to), true, script);
+	}
+
+	private static Scenario disabled(ServerPhase from, Event event, ServerPhase to, Consumer<Harness> script) {
+		return new Scenario(new Edge(from, event, to), false, script);
+	}
+
+	/**
+	 * A script that takes one row of the table.
+	 */
+	private record Scenario(Edge edge, boolean reconnects, Consumer<Harness> script) {
+
+	}
+
+	/**
+	 * A supervisor on virtual time whose moves are recorded.
+	 */
+	private static final class Harness {
+
+		final VirtualScheduler scheduler = new VirtualScheduler();
+
+		final FakeConnector connector = new FakeConnector();
+
+		final List<Edge> moves = new ArrayList<>();
+
+		final McpServerSupervisor supervisor;
+
+		Harness(boolean reconnects) {
+			this.supervisor = McpServerSupervisor.builder("demo", this.connector, this.scheduler)
+				.reconnect(ReconnectPolicy.builder()
+					.enabled(reconnects)
+					.initialDelay(INITIAL)
+					.maxDelay(MAX)
+					.maxAttempts(4)
+					.jitter(0)
+					.build())
+				.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
+				.build();
+			this.supervisor.lifecycle().observeMoves(this.moves::add);
+		}
+
+		void up() {
+			this.supervisor.start();
+			this.scheduler.runReady();
+			assertThat(this.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.UP);
+		}
+
+		void crash() {
+			if (this.supervisor.lifecycle().phase() != ServerPhase.UP) {
+				up();
+			}
+			this.connector.last().crash(1);
+			this.scheduler.runReady();
+		}
+
+		// Fires the event while the lost generation's tree is being terminated.
+		void crashAnd(Event event) {
+			up();
+			this.connector.duringTermination = () -> fire(event);
+			crash();
+		}
+
+		void fire(Event event) {
+			switch (event) {
+				case RESET -> this.supervisor.reset();
+				case RESTART -> this.supervisor.restart();
+				case STOP -> this.supervisor.stop();
+				default -> throw new IllegalArgumentException(event.name());
+			}
+		}
+
+		void upAndRestart() {
+			up();
+			this.supervisor.restart();
+		}
+
+		void startAndRestart() {
+			this.supervisor.start();
+			this.supervisor.restart();
+		}
+
+		void backingOff() {
+			this.connector.then(Outcome.FAIL);
+			this.supervisor.start();
+			this.scheduler.runReady();
+			assertThat(this.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.RECONNECTING_BACKING_OFF);
+		}
+
+		// Starts while the terminations of a stop still run.
+		void startDuringStop() {
+			up();
+			this.supervisor.stop();
+			this.supervisor.start();
+			assertThat(this.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.STARTING_AWAITING_STOP);
+		}
+
+		// Leaves a tree not confirmed gone behind a stop.
+		void stopWithUnconfirmedTree() {
+			up();
+			this.connector.terminationConfirmed = false;
+			this.supervisor.stop();
+			this.scheduler.runReady();
+			this.connector.terminationConfirmed = true;
+		}
+
+	}
+
+}
