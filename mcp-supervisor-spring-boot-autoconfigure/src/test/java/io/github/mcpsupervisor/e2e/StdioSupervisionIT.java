@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.e2e;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,6 +14,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
 import io.github.mcpsupervisor.demo.DemoMcpServer;
+import io.github.mcpsupervisor.demo.ServerCommands;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerStateChange;
@@ -291,6 +293,7 @@ class StdioSupervisionIT {
 		String script = TestServers.demoShellCommand() + "; exit $?";
 		start(TestServers.definition("wrapped", "sh", List.of("-c", script), Map.of()), FAST);
 		List<ProcessHandle> tree = treeOf(this.supervisor.status().pid());
+		assertIsTheShellAndTheDemoServer(tree, script);
 		this.supervisor.stop().get(30, TimeUnit.SECONDS);
 		assertThat(tree).noneMatch((process) -> TestServers.isRunning(process.pid()));
 	}
@@ -342,6 +345,21 @@ class StdioSupervisionIT {
 			.pollInterval(Duration.ofMillis(5))
 			.ignoreException(McpServerUnavailableException.class)
 			.until(() -> call(tool, arguments), (result) -> result != null);
+	}
+
+	// What "none survives" is checked against: the wrapping shell and the demo server it
+	// started.
+	private static void assertIsTheShellAndTheDemoServer(List<ProcessHandle> tree, String script) throws IOException {
+		assertThat(tree).hasSize(2);
+		assertThat(commandLineOf(tree.get(0))).hasSize(3).endsWith("-c", script);
+		assertThat(commandLineOf(tree.get(1))).isEqualTo(ServerCommands.demo());
+	}
+
+	// The whole command line (ProcessHandle.Info cuts a long one, and may leave out the
+	// arguments).
+	private static List<String> commandLineOf(ProcessHandle process) throws IOException {
+		String commandLine = Files.readString(Path.of("/proc", Long.toString(process.pid()), "cmdline"));
+		return List.of(commandLine.split("\\x00"));
 	}
 
 	private static List<ProcessHandle> treeOf(long pid) {
