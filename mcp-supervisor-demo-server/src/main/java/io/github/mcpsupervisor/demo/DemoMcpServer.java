@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -64,7 +65,7 @@ public final class DemoMcpServer {
 		System.setProperty("logback.configurationFile", "io/github/mcpsupervisor/demo/demo-logback.xml");
 		ToolsListCounter listings = new ToolsListCounter(System.in);
 		ExitOnEndOfInput stdin = new ExitOnEndOfInput(listings);
-		PrintStream protocol = System.out;
+		ProtocolOutput protocol = new ProtocolOutput(System.out);
 		// stdout carries the protocol only: whatever logging is on the class path goes to
 		// stderr
 		System.setOut(System.err);
@@ -75,7 +76,7 @@ public final class DemoMcpServer {
 		server.set(McpServer.sync(transport)
 			.serverInfo("mcp-supervisor-demo", "1.0.0")
 			.capabilities(ServerCapabilities.builder().tools(true).resources(true, false).prompts(false).build())
-			.tools(echo(), add(), crash(), slow(), slowWrite(), pid(), addTool(server), freeze(stdin),
+			.tools(echo(), add(), crash(protocol), slow(), slowWrite(), pid(), addTool(server), freeze(stdin),
 					garbage(protocol), floodStderr(), floodStdout(protocol), spawnHelper(), notifyFlood(server),
 					listRequests(listings), bigResult())
 			.resources(resources.resources())
@@ -120,13 +121,17 @@ public final class DemoMcpServer {
 		});
 	}
 
-	private static SyncToolSpecification crash() {
+	private static SyncToolSpecification crash(ProtocolOutput protocol) {
 		Tool tool = Tool.builder("crash", schema(Map.of("exitCode", Map.of("type", "integer")), List.of()))
 			.description("Replies, then ends this server process with the given exit code (default 3)")
 			.build();
 		return spec(tool, (exchange, request) -> {
 			int exitCode = (request.arguments().get("exitCode") instanceof Number n) ? n.intValue() : 3;
+			long written = protocol.lines();
 			Thread exit = new Thread(() -> {
+				// the reply is written before the exit, however slow the machine: a halt
+				// after a fixed pause lost it on a loaded machine
+				protocol.awaitLinesAfter(written, Duration.ofSeconds(10));
 				pause(200);
 				Runtime.getRuntime().halt(exitCode);
 			}, "demo-crash");
@@ -316,6 +321,77 @@ public final class DemoMcpServer {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
+	}
+
+	/**
+	 * The protocol's output, which counts the lines (messages) written to it, so that a
+	 * tool can wait until its reply is out.
+	 */
+	private static final class ProtocolOutput extends PrintStream {
+
+		private final Object monitor = new Object();
+
+		private long lines;
+
+		ProtocolOutput(PrintStream out) {
+			super(out, true, StandardCharsets.UTF_8);
+		}
+
+		@Override
+		public void write(byte[] bytes, int offset, int length) {
+			super.write(bytes, offset, length);
+			count(bytes, offset, length);
+		}
+
+		@Override
+		public void write(int b) {
+			super.write(b);
+			if (b == '\n') {
+				count(new byte[] { '\n' }, 0, 1);
+			}
+		}
+
+		long lines() {
+			synchronized (this.monitor) {
+				return this.lines;
+			}
+		}
+
+		void awaitLinesAfter(long seen, Duration max) {
+			long deadline = System.nanoTime() + max.toNanos();
+			synchronized (this.monitor) {
+				while (this.lines <= seen) {
+					long left = deadline - System.nanoTime();
+					if (left <= 0) {
+						return;
+					}
+					try {
+						this.monitor.wait(Math.max(1, left / 1_000_000));
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+						return;
+					}
+				}
+			}
+		}
+
+		private void count(byte[] bytes, int offset, int length) {
+			int newlines = 0;
+			for (int i = offset; i < offset + length; i++) {
+				if (bytes[i] == '\n') {
+					newlines++;
+				}
+			}
+			if (newlines > 0) {
+				flush();
+				synchronized (this.monitor) {
+					this.lines += newlines;
+					this.monitor.notifyAll();
+				}
+			}
+		}
+
 	}
 
 	/**
