@@ -23,13 +23,27 @@ class PublicApiTests {
 	// this module's classes only, not those of the modules its tests run
 	private static final JavaClasses CLASSES = new ClassFileImporter().importPath(Path.of("target/classes"));
 
-	// the auto-configuration's public types join this list once each carries @since
 	private static final List<String> API = List.of("io.github.mcpsupervisor.actuate.McpEndpoint",
 			"io.github.mcpsupervisor.actuate.McpEndpointWebExtension",
 			"io.github.mcpsupervisor.actuate.McpServerAction", "io.github.mcpsupervisor.actuate.McpServerConfiguration",
 			"io.github.mcpsupervisor.actuate.McpServerConfigurationDescriptor",
 			"io.github.mcpsupervisor.actuate.McpServerDetails",
 			"io.github.mcpsupervisor.actuate.McpServersHealthIndicator",
+			"io.github.mcpsupervisor.autoconfigure.McpClientTypeMismatchException",
+			"io.github.mcpsupervisor.autoconfigure.McpConnectorFactory",
+			"io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration",
+			"io.github.mcpsupervisor.autoconfigure.SpringAiMcpClientConflictException",
+			"io.github.mcpsupervisor.autoconfigure.endpoint.McpEndpointAutoConfiguration",
+			"io.github.mcpsupervisor.autoconfigure.endpoint.McpEndpointProperties",
+			"io.github.mcpsupervisor.autoconfigure.health.McpHealthContributorAutoConfiguration",
+			"io.github.mcpsupervisor.autoconfigure.metrics.McpMetricsAutoConfiguration",
+			"io.github.mcpsupervisor.autoconfigure.properties.McpClientType",
+			"io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings",
+			"io.github.mcpsupervisor.autoconfigure.properties.McpServerSettingsResolver",
+			"io.github.mcpsupervisor.autoconfigure.properties.McpServersFileException",
+			"io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties",
+			"io.github.mcpsupervisor.autoconfigure.properties.McpTransportType",
+			"io.github.mcpsupervisor.autoconfigure.properties.SettingOrigins",
 			"io.github.mcpsupervisor.client.McpServerClient", "io.github.mcpsupervisor.client.McpServerClients",
 			"io.github.mcpsupervisor.event.McpPromptsChangedEvent",
 			"io.github.mcpsupervisor.event.McpResourcesChangedEvent",
@@ -76,7 +90,6 @@ class PublicApiTests {
 			.filter((type) -> type.getModifiers().contains(JavaModifier.PUBLIC))
 			.map(JavaClass::getName)
 			.filter((name) -> !name.contains(".internal."))
-			.filter((name) -> !name.startsWith("io.github.mcpsupervisor.autoconfigure."))
 			.sorted()
 			.toList();
 	}
