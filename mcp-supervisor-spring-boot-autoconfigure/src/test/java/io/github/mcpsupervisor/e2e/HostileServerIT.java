@@ -25,8 +25,8 @@ import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
+import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
-import io.github.mcpsupervisor.transport.internal.stdio.StdioServerDefinition;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -203,8 +203,7 @@ class HostileServerIT {
 
 	@Test
 	void aSecretOfTheConfigurationThatAServerPrintsIsMaskedInTheDebugLog(CapturedOutput output) {
-		Logger processLogger = (Logger) LoggerFactory
-			.getLogger("io.github.mcpsupervisor.transport.internal.stdio.StdioServerProcess");
+		Logger processLogger = (Logger) LoggerFactory.getLogger("io.github.mcpsupervisor.stderr");
 		Level level = processLogger.getLevel();
 		processLogger.setLevel(Level.DEBUG);
 		try {

@@ -16,6 +16,7 @@ import java.util.function.UnaryOperator;
 
 import io.github.mcpsupervisor.internal.RepeatedWarnings;
 import io.github.mcpsupervisor.supervisor.ExitStatus;
+import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.internal.stdio.ProcessTree.Launch;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -42,7 +43,13 @@ final class StdioServerProcess {
 
 	private static final int STDERR_LINES = 20;
 
-	private static final Log logger = LogFactory.getLog(StdioServerProcess.class);
+	/**
+	 * The logger of the servers' stderr lines: a name of its own, which users set levels
+	 * for, whatever class logs them.
+	 */
+	static final String STDERR_LOGGER = "io.github.mcpsupervisor.stderr";
+
+	private static final Log logger = LogFactory.getLog(STDERR_LOGGER);
 
 	private final Process process;
 
@@ -113,7 +120,7 @@ final class StdioServerProcess {
 		ProcessBuilder builder = new ProcessBuilder(launch.commandLine());
 		// never the application's whole environment: it holds the application's secrets
 		builder.environment().clear();
-		builder.environment().putAll(definition.environment());
+		builder.environment().putAll(ServerEnvironment.of(definition.inheritEnv(), definition.env()));
 		if (definition.workingDirectory() != null) {
 			builder.directory(definition.workingDirectory().toFile());
 		}
