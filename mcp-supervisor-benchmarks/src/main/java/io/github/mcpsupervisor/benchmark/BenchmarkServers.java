@@ -8,7 +8,7 @@ import java.util.Map;
 import io.github.mcpsupervisor.demo.ServerCommands;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
-import io.github.mcpsupervisor.transport.internal.stdio.StdioServerDefinition;
+import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 
 /**

@@ -12,7 +12,7 @@ import io.github.mcpsupervisor.supervisor.McpServerStateChange;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SupervisorListener;
-import io.github.mcpsupervisor.transport.internal.stdio.StdioServerDefinition;
+import io.github.mcpsupervisor.transport.StdioServerDefinition;
 
 /**
  * Scenarios 1 and 3: detection of a SIGKILL, and kill to first successful call next to a

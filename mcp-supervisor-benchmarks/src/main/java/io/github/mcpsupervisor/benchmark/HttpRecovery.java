@@ -21,10 +21,10 @@ import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
+import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
 import io.github.mcpsupervisor.transport.internal.http.HttpTransportCustomizer;
 import io.github.mcpsupervisor.transport.internal.http.SharedHttpClient;
 import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
-import io.github.mcpsupervisor.transport.internal.http.StreamableHttpServerDefinition;
 
 /**
  * Scenario 7: npm's server-everything in Streamable HTTP mode, killed and started again

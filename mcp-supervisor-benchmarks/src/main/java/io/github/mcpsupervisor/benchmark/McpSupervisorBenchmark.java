@@ -21,8 +21,8 @@ import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
+import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
-import io.github.mcpsupervisor.transport.internal.stdio.StdioServerDefinition;
 import io.modelcontextprotocol.client.McpSyncClient;
 
 import org.springframework.ai.tool.ToolCallback;

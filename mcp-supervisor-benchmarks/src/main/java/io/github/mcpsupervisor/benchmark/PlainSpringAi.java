@@ -2,7 +2,7 @@ package io.github.mcpsupervisor.benchmark;
 
 import java.time.Duration;
 
-import io.github.mcpsupervisor.transport.internal.stdio.StdioServerDefinition;
+import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;

@@ -19,7 +19,7 @@ import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SupervisorListener;
-import io.github.mcpsupervisor.transport.internal.stdio.StdioServerDefinition;
+import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.modelcontextprotocol.client.McpSyncClient;
 
 import org.springframework.ai.mcp.SyncMcpToolCallbackProvider;

@@ -5,8 +5,8 @@ import java.util.Map;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
-import io.github.mcpsupervisor.transport.internal.http.StreamableHttpServerDefinition;
-import io.github.mcpsupervisor.transport.internal.stdio.StdioServerDefinition;
+import io.github.mcpsupervisor.transport.StdioServerDefinition;
+import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;

@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.client.internal;
+package io.github.mcpsupervisor.supervisor;
 
 /**
  * The bounds of the sampling requests ({@code sampling/createMessage}) of one server,

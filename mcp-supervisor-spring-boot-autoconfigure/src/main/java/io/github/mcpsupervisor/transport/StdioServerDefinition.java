@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.transport.internal.stdio;
+package io.github.mcpsupervisor.transport;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,15 +59,6 @@ public record StdioServerDefinition(String name, String command, List<String> ar
 	}
 
 	/**
-	 * Returns the environment the server starts with: what every process needs, the
-	 * variables of {@link #inheritEnv()}, and the server's own {@link #env()}.
-	 * @return the environment
-	 */
-	public Map<String, String> environment() {
-		return ServerEnvironment.of(this.inheritEnv, this.env);
-	}
-
-	/**
 	 * Returns the command line.
 	 * @return the command followed by its arguments
 	 */
@@ -103,9 +94,13 @@ public record StdioServerDefinition(String name, String command, List<String> ar
 		return masked;
 	}
 
-	// Masks the secrets of the command line and of the credential-like environment
-	// variables wherever a text (a failure, a line of the server) quotes them.
-	String redact(String text) {
+	/**
+	 * Masks the secrets of the command line and of the credential-like environment
+	 * variables wherever a text (a failure, a line of the server) quotes them.
+	 * @param text the text
+	 * @return the text with the secrets masked
+	 */
+	public String redact(String text) {
 		List<String> secrets = new ArrayList<>(ConfigurationSanitizer.secrets(commandLine(), null));
 		this.env.forEach((name, value) -> {
 			if (ConfigurationSanitizer.isLikelyCredential(name)) {

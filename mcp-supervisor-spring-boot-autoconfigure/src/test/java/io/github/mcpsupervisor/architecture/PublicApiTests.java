@@ -3,10 +3,14 @@ package io.github.mcpsupervisor.architecture;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.JavaField;
+import com.tngtech.archunit.core.domain.JavaMember;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import org.junit.jupiter.api.Test;
@@ -63,13 +67,15 @@ class PublicApiTests {
 			"io.github.mcpsupervisor.supervisor.McpServerSupervisor",
 			"io.github.mcpsupervisor.supervisor.McpServerUnavailableException",
 			"io.github.mcpsupervisor.supervisor.McpSupervisors", "io.github.mcpsupervisor.supervisor.ReconnectPolicy",
-			"io.github.mcpsupervisor.supervisor.RestartCause", "io.github.mcpsupervisor.supervisor.SessionInfo",
-			"io.github.mcpsupervisor.supervisor.SupervisorListener",
+			"io.github.mcpsupervisor.supervisor.RestartCause", "io.github.mcpsupervisor.supervisor.SamplingLimits",
+			"io.github.mcpsupervisor.supervisor.SessionInfo", "io.github.mcpsupervisor.supervisor.SupervisorListener",
 			"io.github.mcpsupervisor.supervisor.SupervisorScheduler",
 			"io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler",
 			"io.github.mcpsupervisor.supervisor.ToolSet",
 			"io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider",
-			"io.github.mcpsupervisor.tool.SupervisedToolCallback", "io.github.mcpsupervisor.tool.ToolCallObserver");
+			"io.github.mcpsupervisor.tool.SupervisedToolCallback", "io.github.mcpsupervisor.tool.ToolCallObserver",
+			"io.github.mcpsupervisor.transport.StdioServerDefinition",
+			"io.github.mcpsupervisor.transport.StreamableHttpServerDefinition");
 
 	@Test
 	void thePublicTypesOutsideTheInternalPackagesAreTheListedOnes() {
@@ -82,6 +88,38 @@ class PublicApiTests {
 			Path source = Path.of("src/main/java", type.replace('.', '/') + ".java");
 			assertThat(Files.readString(source)).as(type).contains("@since ");
 		}
+	}
+
+	// built by the auto-configuration from the servers' sessions; users inject the bean
+	private static final List<String> EXPOSED_FOR_THE_AUTO_CONFIGURATION = List.of(
+			"io.github.mcpsupervisor.client.McpServerClient.<init>(io.github.mcpsupervisor.supervisor.McpServerSupervisor, io.github.mcpsupervisor.client.internal.McpServerSession) -> io.github.mcpsupervisor.client.internal.McpServerSession",
+			"io.github.mcpsupervisor.client.McpServerClients.<init>(io.github.mcpsupervisor.supervisor.McpSupervisors, io.github.mcpsupervisor.client.internal.McpServerSessions) -> io.github.mcpsupervisor.client.internal.McpServerSessions");
+
+	@Test
+	void noPublicMemberOfTheApiTakesOrReturnsAnInternalType() {
+		List<String> exposed = new ArrayList<>();
+		for (String name : publicTypes()) {
+			for (JavaMember member : CLASSES.get(name).getMembers()) {
+				if (member.getModifiers().contains(JavaModifier.PUBLIC)) {
+					signatureTypes(member).stream()
+						.filter((type) -> type.getPackageName().contains(".internal"))
+						.forEach((type) -> exposed.add(member.getFullName() + " -> " + type.getName()));
+				}
+			}
+		}
+		assertThat(exposed).containsExactlyInAnyOrderElementsOf(EXPOSED_FOR_THE_AUTO_CONFIGURATION);
+	}
+
+	private static List<JavaClass> signatureTypes(JavaMember member) {
+		List<JavaClass> types = new ArrayList<>();
+		if (member instanceof JavaField field) {
+			types.add(field.getRawType().getBaseComponentType());
+		}
+		if (member instanceof JavaCodeUnit code) {
+			types.add(code.getRawReturnType().getBaseComponentType());
+			code.getRawParameterTypes().forEach((parameter) -> types.add(parameter.getBaseComponentType()));
+		}
+		return types;
 	}
 
 	private static List<String> publicTypes() {

@@ -11,7 +11,7 @@ import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
-import io.github.mcpsupervisor.transport.internal.stdio.StdioServerDefinition;
+import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.spec.McpSchema.CreateMessageResult;
 import io.modelcontextprotocol.spec.McpSchema.Role;

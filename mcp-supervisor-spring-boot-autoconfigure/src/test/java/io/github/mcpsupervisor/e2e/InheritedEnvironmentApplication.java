@@ -10,8 +10,8 @@ import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
+import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
-import io.github.mcpsupervisor.transport.internal.stdio.StdioServerDefinition;
 
 /**
  * An application, run with an environment that its test chooses, that starts a stdio

@@ -11,8 +11,8 @@ import io.github.mcpsupervisor.supervisor.McpServerStatus;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
+import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
-import io.github.mcpsupervisor.transport.internal.stdio.StdioServerDefinition;
 
 import static org.awaitility.Awaitility.await;
 

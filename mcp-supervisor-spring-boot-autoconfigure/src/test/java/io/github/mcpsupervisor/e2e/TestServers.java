@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.mcpsupervisor.demo.ServerCommands;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
-import io.github.mcpsupervisor.transport.internal.stdio.StdioServerDefinition;
+import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 

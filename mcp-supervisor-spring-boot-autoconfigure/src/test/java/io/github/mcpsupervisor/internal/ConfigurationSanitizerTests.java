@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import io.github.mcpsupervisor.transport.internal.http.StreamableHttpServerDefinition;
+import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

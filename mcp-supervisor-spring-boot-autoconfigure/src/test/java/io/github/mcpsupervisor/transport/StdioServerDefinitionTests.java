@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.transport.internal.stdio;
+package io.github.mcpsupervisor.transport;
 
 import java.time.Duration;
 import java.util.List;

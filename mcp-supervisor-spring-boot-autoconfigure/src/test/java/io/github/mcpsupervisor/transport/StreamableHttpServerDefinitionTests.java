@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.transport.internal.http;
+package io.github.mcpsupervisor.transport;
 
 import java.net.URI;
 import java.time.Duration;

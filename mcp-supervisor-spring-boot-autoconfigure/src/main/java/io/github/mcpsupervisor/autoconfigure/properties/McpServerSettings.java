@@ -6,13 +6,16 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeSet;
+import java.util.stream.Stream;
 
-import io.github.mcpsupervisor.client.internal.SamplingLimits;
+import io.github.mcpsupervisor.internal.ConfigurationSanitizer;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
-import io.github.mcpsupervisor.transport.internal.http.StreamableHttpServerDefinition;
-import io.github.mcpsupervisor.transport.internal.stdio.StdioServerDefinition;
+import io.github.mcpsupervisor.supervisor.SamplingLimits;
+import io.github.mcpsupervisor.transport.StdioServerDefinition;
+import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -66,6 +69,29 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 		return new StdioServerDefinition(this.name, String.valueOf(this.command), this.args, this.env,
 				this.workingDirectory, this.requestTimeout, this.initializationTimeout, this.terminationGracePeriod,
 				this.inheritEnv);
+	}
+
+	/**
+	 * Describes the server as it may be logged: its command line and URL masked, the
+	 * names of its variables and headers without their values.
+	 * @return the description
+	 */
+	@Override
+	public String toString() {
+		String reached = (this.transport == McpTransportType.STDIO)
+				? "commandLine="
+						+ ConfigurationSanitizer.maskCommandLine(
+								Stream.concat(Stream.of(String.valueOf(this.command)), this.args.stream()).toList())
+						+ ", env=" + new TreeSet<>(this.env.keySet())
+				: "url=" + ((this.url != null) ? ConfigurationSanitizer.maskUrl(this.url) : null) + ", headers="
+						+ new TreeSet<>(this.headers.keySet());
+		return "McpServerSettings[name=" + this.name + ", transport=" + this.transport + ", " + reached
+				+ ", workingDirectory=" + this.workingDirectory + ", roots=" + this.roots + ", requestTimeout="
+				+ this.requestTimeout + ", initializationTimeout=" + this.initializationTimeout
+				+ ", terminationGracePeriod=" + this.terminationGracePeriod + ", failOnStartupError="
+				+ this.failOnStartupError + ", required=" + this.required + ", reconnect=" + this.reconnect + ", call="
+				+ this.call + ", healthCheck=" + this.healthCheck + ", sampling=" + this.sampling + ", inheritEnv="
+				+ this.inheritEnv + "]";
 	}
 
 }

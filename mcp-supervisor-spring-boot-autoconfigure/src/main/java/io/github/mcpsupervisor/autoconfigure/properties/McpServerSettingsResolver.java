@@ -13,10 +13,10 @@ import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Reconnect;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Sampling;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Server;
-import io.github.mcpsupervisor.client.internal.SamplingLimits;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
+import io.github.mcpsupervisor.supervisor.SamplingLimits;
 import io.github.mcpsupervisor.transport.internal.stdio.ProcessRecords;
 import org.jspecify.annotations.Nullable;
 

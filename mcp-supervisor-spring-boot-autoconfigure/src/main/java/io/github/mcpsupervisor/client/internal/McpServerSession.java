@@ -10,6 +10,7 @@ import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.function.UnaryOperator;
 
 import io.github.mcpsupervisor.internal.ServerText;
+import io.github.mcpsupervisor.supervisor.SamplingLimits;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpSchema.Root;
 import io.modelcontextprotocol.spec.McpSchema.SubscribeRequest;

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.mcpsupervisor.supervisor.SamplingLimits;
 import org.jspecify.annotations.Nullable;
 
 /**

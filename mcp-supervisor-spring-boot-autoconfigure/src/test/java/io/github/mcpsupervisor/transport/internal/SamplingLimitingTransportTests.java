@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.mcpsupervisor.client.internal.SamplingGate;
-import io.github.mcpsupervisor.client.internal.SamplingLimits;
+import io.github.mcpsupervisor.supervisor.SamplingLimits;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCRequest;

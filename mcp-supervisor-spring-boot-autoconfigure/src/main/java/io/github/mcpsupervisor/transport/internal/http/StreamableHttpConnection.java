@@ -11,6 +11,7 @@ import java.util.function.Function;
 import io.github.mcpsupervisor.internal.CauseChain;
 import io.github.mcpsupervisor.supervisor.McpConnectException;
 import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
+import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
 import io.github.mcpsupervisor.transport.internal.ClientConnection;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;

@@ -14,6 +14,7 @@ import io.github.mcpsupervisor.internal.CauseChain;
 import io.github.mcpsupervisor.supervisor.ExitStatus;
 import io.github.mcpsupervisor.supervisor.McpConnectException;
 import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
+import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.internal.ClientConnection;
 import io.github.mcpsupervisor.transport.internal.ToolListing.ToolListingException;
 import io.modelcontextprotocol.client.McpAsyncClient;

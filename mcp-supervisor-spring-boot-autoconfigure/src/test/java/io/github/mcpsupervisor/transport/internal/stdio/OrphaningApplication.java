@@ -13,6 +13,7 @@ import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
+import io.github.mcpsupervisor.transport.StdioServerDefinition;
 
 /**
  * An application that starts a stdio server whose process group holds a helper, reports
