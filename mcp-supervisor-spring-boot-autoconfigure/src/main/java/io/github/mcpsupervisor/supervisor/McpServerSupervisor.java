@@ -34,13 +34,16 @@ public final class McpServerSupervisor {
 
 	private final ServerLifecycle lifecycle;
 
+	private final LifecycleView view;
+
 	private final CallRouter router;
 
 	private McpServerSupervisor(Builder builder) {
 		this.policy = builder.reconnect;
 		this.lifecycle = new ServerLifecycle(builder.name, builder.connector, builder.scheduler, builder.reconnect,
 				builder.calls, builder.healthCheck, builder.listener);
-		this.router = new CallRouter(this.lifecycle, builder.calls, builder.healthCheck.timeout());
+		this.view = this.lifecycle.view();
+		this.router = new CallRouter(this.view, builder.calls, builder.healthCheck.timeout());
 	}
 
 	/**
@@ -55,7 +58,7 @@ public final class McpServerSupervisor {
 	}
 
 	public String name() {
-		return this.lifecycle.name();
+		return this.view.name();
 	}
 
 	/**
@@ -67,7 +70,7 @@ public final class McpServerSupervisor {
 	 * @see ServerText#forLog(String)
 	 */
 	public String loggable(@Nullable String text) {
-		return this.lifecycle.loggable(text);
+		return this.view.loggable(text);
 	}
 
 	public ReconnectPolicy policy() {
@@ -84,7 +87,7 @@ public final class McpServerSupervisor {
 	 * @return the current tool set
 	 */
 	public ToolSet tools() {
-		return this.lifecycle.tools();
+		return this.view.tools();
 	}
 
 	/**
@@ -165,11 +168,11 @@ public final class McpServerSupervisor {
 	 * @return the status
 	 */
 	public McpServerStatus status() {
-		return this.lifecycle.statusSnapshot();
+		return this.view.status();
 	}
 
 	int waitingCalls() {
-		return this.lifecycle.waitingCalls();
+		return this.view.waitingCalls();
 	}
 
 	CompletableFuture<Void> quiescence() {

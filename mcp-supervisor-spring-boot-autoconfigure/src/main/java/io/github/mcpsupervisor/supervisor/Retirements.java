@@ -67,15 +67,20 @@ final class Retirements {
 	}
 
 	/**
-	 * Retires a generation for good (stop).
-	 * @param connection the generation
-	 * @param wasLive whether its client is open
+	 * Retires for good (stop) the generations a stop ended.
+	 * @param stopped the generations
 	 */
-	void stop(McpConnection connection, boolean wasLive) {
-		if (wasLive) {
-			closeQuietly(connection);
+	void stop(Stopped stopped) {
+		if (stopped.live() != null) {
+			closeQuietly(stopped.live());
+			terminateAgain(stopped.live());
 		}
-		terminateAgain(connection);
+		if (stopped.connecting() != null) {
+			terminateAgain(stopped.connecting());
+		}
+		if (stopped.unconfirmed() != null) {
+			terminateAgain(stopped.unconfirmed());
+		}
 	}
 
 	/**
@@ -108,6 +113,21 @@ final class Retirements {
 					ex);
 			return false;
 		}
+	}
+
+	/**
+	 * The connections a stop ended: the live one, retired, one still connecting, and one
+	 * whose tree was not confirmed gone.
+	 *
+	 * @param live the live generation, if any
+	 * @param connecting the running attempt, if any
+	 * @param unconfirmed the tree not confirmed gone, if any
+	 */
+	record Stopped(@Nullable McpConnection live, @Nullable McpConnection connecting,
+			@Nullable McpConnection unconfirmed) {
+
+		static final Stopped NOTHING = new Stopped(null, null, null);
+
 	}
 
 	/**

@@ -6,12 +6,10 @@ import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
-import io.github.mcpsupervisor.internal.ServerText;
 import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 import io.github.mcpsupervisor.supervisor.ServerPhase.Edge;
 import io.github.mcpsupervisor.supervisor.ServerPhase.Event;
 import io.github.mcpsupervisor.supervisor.ServerRecord.Level;
-import io.github.mcpsupervisor.supervisor.SupervisorScheduler.Cancellable;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -85,16 +83,20 @@ import org.jspecify.annotations.Nullable;
  * (and STOPPED) can hold a tree not confirmed gone: every other phase that learns of one
  * gives up. A reset or restart that connects at once from RECONNECTING_BACKING_OFF
  * announces RECONNECTING to RECONNECTING, as a new outage would. The stability window of
- * a live generation resets the budget without a move. The class is longer than the others
- * because the table and the code of its rows are read together.
+ * a live generation resets the budget without a move.
+ *
+ * <p>
+ * The class is longer than 400 lines because the table (some 50 rows with their guards)
+ * and the code of its rows are read together. What is neither a move nor a guard lives
+ * beside it: what is recorded and logged ({@link ServerRecord}), what the jobs around the
+ * state machine see of it ({@link LifecycleView}), the backoff timer ({@link RetryTimer})
+ * and the blocking work ({@link Attempts}, {@link Retirements}).
  */
-final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes, Generations, CallRouter.Target {
+final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 
 	private final ReconnectPolicy policy;
 
 	private final SupervisorLock lock;
-
-	private final SupervisorScheduler scheduler;
 
 	private final WorkTracker work;
 
@@ -108,9 +110,11 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes, 
 
 	private final LivenessProbe probe;
 
-	private ServerPhase phase = ServerPhase.STOPPED;
+	private final LifecycleView view;
 
-	private @Nullable Generation live;
+	private final RetryTimer retry;
+
+	private ServerPhase phase = ServerPhase.STOPPED;
 
 	/** The running attempt. */
 	private @Nullable McpConnection connecting;
@@ -124,30 +128,23 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes, 
 	/** A tree not confirmed gone: terminated again before anything is launched. */
 	private @Nullable McpConnection unconfirmed;
 
-	/** Identifies the pending attempt's timer: a cancelled or superseded one is inert. */
-	private int attemptToken;
-
-	private @Nullable Cancellable pendingAttempt;
-
 	/** Sees every move the state machine attempts, before it is checked (for tests). */
 	private Consumer<Edge> moves = (edge) -> {
 	};
 
-	// Read without the lock on the call path.
-	private volatile @Nullable McpConnection current;
-
 	ServerLifecycle(String name, McpConnector connector, SupervisorScheduler scheduler, ReconnectPolicy policy,
 			CallPolicy calls, HealthCheckPolicy healthCheck, SupervisorListener listener) {
 		this.policy = policy;
-		this.scheduler = scheduler;
 		this.lock = new SupervisorLock(name);
 		this.work = new WorkTracker(scheduler, name);
 		this.waiters = new RecoveryWaiters(calls.waitForRecovery(), scheduler, this.lock);
 		this.record = new ServerRecord(name, policy, this.lock, scheduler, listener, connector::redact);
-		this.probe = new LivenessProbe(healthCheck, scheduler, this.lock, this);
-		ToolSync toolSync = new ToolSync(this, this.lock, this.work, scheduler);
-		this.attempts = new Attempts(name, connector, this.work, toolSync::changed, this);
+		this.retry = new RetryTimer(scheduler, this.lock, this.record);
 		this.retirements = new Retirements(name, this.work, this);
+		this.view = new LifecycleView(this, this.record, this.lock, this.waiters, policy, this.retirements);
+		this.probe = new LivenessProbe(healthCheck, scheduler, this.lock, this.view);
+		ToolSync toolSync = new ToolSync(this.view, this.lock, this.work, scheduler);
+		this.attempts = new Attempts(name, connector, this.work, toolSync::changed, this);
 	}
 
 	// Steps that users take.
@@ -158,11 +155,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes, 
 			if (this.phase != ServerPhase.STOPPED) {
 				return r.firstOutcome;
 			}
-			r.firstOutcome = new CompletableFuture<>();
-			r.budget.reset();
-			r.lastError = null;
-			r.lastExit = null;
-			r.outageStartedAt = null;
+			r.newRun();
 			CompletableFuture<Void> previous = this.work.quiescence();
 			if (previous.isDone()) {
 				launchOnceGone(Event.START, ServerPhase.STARTING_CONNECTING,
@@ -196,15 +189,15 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes, 
 			ServerRecord r = this.record;
 			r.log(Level.INFO, "restart requested in state " + state() + ", outage budget cleared");
 			r.budget.reset();
-			if (this.live == null) {
+			if (r.live == null) {
 				connectNow(Event.RESTART, RestartCause.RESTART);
 				return null;
 			}
-			McpConnection connection = retire();
+			McpConnection connection = r.retire();
 			this.retiring = connection;
 			r.outageStartedAt = r.now();
 			moveTo(Event.RESTART, ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT, "restart", null);
-			notifyRestarting(RestartCause.RESTART);
+			r.restarting(RestartCause.RESTART);
 			return connection;
 		});
 		if (retired != null) {
@@ -213,12 +206,12 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes, 
 	}
 
 	CompletableFuture<Void> stop() {
-		Stopped stopped = this.lock.step(() -> {
+		Retirements.Stopped stopped = this.lock.step(() -> {
 			if (this.phase == ServerPhase.STOPPED) {
-				return Stopped.NOTHING;
+				return Retirements.Stopped.NOTHING;
 			}
-			cancelPendingAttempt();
-			McpConnection wasLive = (this.live != null) ? retire() : null;
+			this.retry.cancel();
+			McpConnection wasLive = (this.record.live != null) ? this.record.retire() : null;
 			McpConnection attempt = this.connecting;
 			// the attempt is the stop's now: a later start never adopts it
 			this.connecting = null;
@@ -226,18 +219,10 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes, 
 			this.awaitedStop = null;
 			moveTo(Event.STOP, ServerPhase.STOPPED, "stop", null);
 			this.record.swapTools(ToolSet.EMPTY);
-			this.record.completeFirstOutcome(status());
-			return new Stopped(wasLive, attempt, this.unconfirmed);
+			this.record.completeFirstOutcome(state());
+			return new Retirements.Stopped(wasLive, attempt, this.unconfirmed);
 		});
-		if (stopped.live() != null) {
-			this.retirements.stop(stopped.live(), true);
-		}
-		if (stopped.connecting() != null) {
-			this.retirements.stop(stopped.connecting(), false);
-		}
-		if (stopped.unconfirmed() != null) {
-			this.retirements.stop(stopped.unconfirmed(), false);
-		}
+		this.retirements.stop(stopped);
 		return this.work.quiescence();
 	}
 
@@ -251,30 +236,11 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes, 
 			}
 			ServerRecord r = this.record;
 			this.connecting = null;
-			Generation generation = new Generation(connection, r.now());
-			this.live = generation;
-			this.current = connection;
-			SupervisorListener listener = r.listener();
-			r.notify(() -> listener.attemptFinished(r.name, connection.generation(), true));
-			String where = "generation " + connection.generation() + ", pid " + connection.pid() + ", "
-					+ connection.tools().size() + " tools";
-			if (r.outageStartedAt != null) {
-				int used = r.budget.used();
-				Duration outage = Duration.between(r.outageStartedAt, r.now());
-				r.log(Level.INFO,
-						"recovered after " + used + " attempt(s), outage " + outage.toMillis() + " ms (" + where + ")");
-				r.notify(() -> listener.recovered(r.name, used, outage));
-			}
-			else {
-				r.log(Level.INFO, "connected (" + where + ")");
-			}
-			generation.stabilityTimer = this.scheduler.schedule(this.policy.stabilityWindow(),
-					() -> stable(generation));
-			this.probe.schedule(generation);
+			this.probe.schedule(r.adopt(connection, this.policy.stabilityWindow()));
 			r.swapTools(new ToolSet(connection.generation(), connection.tools(), connection.session()));
 			moveTo(Event.CONNECTED, ServerPhase.UP, "connected", null);
 			this.waiters.release(connection);
-			r.completeFirstOutcome(status());
+			r.completeFirstOutcome(state());
 			return true;
 		});
 		if (!adopted) {
@@ -313,8 +279,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes, 
 			}
 			this.retiring = null;
 			if (!confirmed) {
-				giveUp(Event.TERMINATED, "the process tree of generation " + connection.generation()
-						+ " could not be confirmed gone; not reconnecting so that two servers never run", exit);
+				giveUp(Event.TERMINATED, notConfirmedGone(connection), exit);
 			}
 			else if (this.phase == ServerPhase.RECONNECTING_TERMINATING) {
 				retryOrGiveUp(Event.TERMINATED, exit);
@@ -333,46 +298,31 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes, 
 	@Override
 	public void survivedKill(McpConnection connection) {
 		this.lock.step(() -> {
-			if (this.live == null || this.live.connection != connection) {
+			if (!this.record.isLive(connection)) {
 				return;
 			}
-			retire();
+			this.record.retire();
 			this.record.lastStderr = connection.stderrTail();
 			this.unconfirmed = connection;
-			giveUp(Event.SURVIVED_KILL, "the process tree of generation " + connection.generation()
-					+ " could not be confirmed gone; not reconnecting so that two servers never run", null);
+			giveUp(Event.SURVIVED_KILL, notConfirmedGone(connection), null);
 		});
 	}
 
 	private void lost(McpConnection connection, @Nullable ExitStatus exit) {
 		boolean wasLive = this.lock.step(() -> {
-			if (this.live == null || this.live.connection != connection) {
+			ServerRecord r = this.record;
+			if (!r.isLive(connection)) {
 				return false; // a stale generation: inert
 			}
-			ServerRecord r = this.record;
-			String endedBecause = this.live.endedBecause;
-			retire();
+			String endedBecause = r.live.endedBecause;
+			r.retire();
 			this.retiring = connection;
-			r.lastExit = exit;
-			r.lastStderr = connection.stderrTail();
-			String how = (endedBecause != null) ? endedBecause
-					: (exit != null) ? exit.describe() : connection.lossReason();
-			r.lastError = "connection lost: " + how;
-			if (r.outageStartedAt == null) {
-				r.outageStartedAt = r.now();
-			}
-			String lost = "connection lost (generation " + connection.generation() + ", " + how
-					+ ((exit != null && exit.lastStderrLine() != null) ? "; last stderr line: " + exit.lastStderrLine()
-							: "")
-					+ ")";
+			String how = r.lost(connection, exit, endedBecause, this.policy.enabled());
 			if (this.policy.enabled()) {
-				r.log(Level.WARN, lost);
 				moveTo(Event.LOST, ServerPhase.RECONNECTING_TERMINATING, "connection lost: " + how, exit);
-				notifyRestarting((endedBecause != null) ? RestartCause.LIVENESS : RestartCause.CRASH);
+				r.restarting((endedBecause != null) ? RestartCause.LIVENESS : RestartCause.CRASH);
 			}
 			else {
-				r.log(Level.ERROR, lost + " and reconnect is disabled; its tools stay registered and fail"
-						+ " until it is reset; " + r.resetHint());
 				moveTo(Event.LOST, ServerPhase.DISCONNECTED_TERMINATING, "connection lost: " + how, exit);
 			}
 			return true;
@@ -390,27 +340,11 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes, 
 		}
 	}
 
-	private void retryDue(int token) {
-		this.lock.step(() -> {
-			if (token != this.attemptToken || this.pendingAttempt == null
-					|| this.phase != ServerPhase.RECONNECTING_BACKING_OFF) {
-				return; // cancelled or superseded
-			}
-			this.pendingAttempt = null;
+	private void retryDue() {
+		if (this.phase == ServerPhase.RECONNECTING_BACKING_OFF) {
 			moveTo(Event.RETRY_DUE, ServerPhase.RECONNECTING_CONNECTING, "retry", null);
 			launch();
-		});
-	}
-
-	private void stable(Generation generation) {
-		this.lock.step(() -> {
-			if (this.live == generation) {
-				this.record.budget.reset();
-				this.record.outageStartedAt = null;
-				this.record.log(Level.DEBUG,
-						"generation " + generation.connection.generation() + " stable, outage budget reset");
-			}
-		});
+		}
 	}
 
 	// The guarded moves, under the lock.
@@ -438,8 +372,8 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes, 
 
 	// Connects at once, or as soon as the running attempt or termination ends.
 	private void connectNow(Event event, RestartCause cause) {
-		cancelPendingAttempt();
-		notifyRestarting(cause);
+		this.retry.cancel();
+		this.record.restarting(cause);
 		ServerPhase busy = this.phase.thenConnect();
 		if (busy != null) {
 			moveTo(event, busy, cause.name().toLowerCase(Locale.ROOT), null);
@@ -485,9 +419,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes, 
 		}
 		moveTo(event, ServerPhase.RECONNECTING_BACKING_OFF, String.valueOf(r.lastError), exit);
 		r.log(Level.WARN, "retrying " + r.budget.used() + "/" + r.budget.max() + " in " + delay.toMillis() + " ms");
-		int token = ++this.attemptToken;
-		r.nextAttemptAt = r.now().plus(delay);
-		this.pendingAttempt = this.scheduler.schedule(delay, () -> retryDue(token));
+		this.retry.schedule(delay, this::retryDue);
 	}
 
 	// A connector that throws costs an attempt, like a failed connect.
@@ -508,13 +440,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes, 
 
 	private void attemptFailed(int generation, List<String> stderr, McpConnectException ex) {
 		ServerRecord r = this.record;
-		SupervisorListener listener = r.listener();
-		r.notify(() -> listener.attemptFinished(r.name, generation, false));
-		r.lastError = "connection failed: " + ex.getMessage();
-		r.lastExit = ex.getExit();
-		r.lastStderr = stderr;
-		r.log(Level.WARN, "connection failed (attempt " + r.budget.used() + "/" + r.budget.max() + ", generation "
-				+ generation + "): " + ex.getMessage());
+		r.attemptFailed(generation, stderr, ex);
 		if (ex.getKind() == Kind.CONFIGURATION) {
 			giveUp(Event.ATTEMPT_FAILED, "configuration error: " + ex.getMessage(), ex.getExit());
 		}
@@ -532,34 +458,19 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes, 
 		else {
 			retryOrGiveUp(Event.ATTEMPT_FAILED, ex.getExit());
 		}
-		r.completeFirstOutcome(status());
+		r.completeFirstOutcome(state());
 	}
 
 	private void giveUp(Event event, String reason, @Nullable ExitStatus exit) {
-		cancelPendingAttempt();
+		this.retry.cancel();
 		this.record.lastError = reason;
 		moveTo(event, ServerPhase.FAILED, reason, exit);
-		this.record.swapTools(ToolSet.EMPTY);
-		this.record.log(Level.ERROR, reason + "; tools withdrawn. " + this.record.resetHint());
+		this.record.withdrawTools(reason);
 	}
 
-	// Makes the live generation leave, its timers with it; returns its connection, to be
-	// closed and terminated outside the lock.
-	private McpConnection retire() {
-		Generation retired = this.live;
-		retired.cancelTimers();
-		this.live = null;
-		this.current = null;
-		return retired.connection;
-	}
-
-	private void cancelPendingAttempt() {
-		this.attemptToken++;
-		if (this.pendingAttempt != null) {
-			this.pendingAttempt.cancel();
-			this.pendingAttempt = null;
-		}
-		this.record.nextAttemptAt = null;
+	private static String notConfirmedGone(McpConnection connection) {
+		return "the process tree of generation " + connection.generation()
+				+ " could not be confirmed gone; not reconnecting so that two servers never run";
 	}
 
 	// An attempt that a stop left behind belongs to no later start: a start that follows
@@ -568,15 +479,9 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes, 
 		return this.connecting == connection && this.phase != ServerPhase.STOPPED;
 	}
 
-	private void notifyRestarting(RestartCause cause) {
-		SupervisorListener listener = this.record.listener();
-		String name = this.record.name;
-		this.record.notify(() -> listener.restarting(name, cause));
-	}
-
 	private void requireStarted(String done) {
 		if (this.phase == ServerPhase.STOPPED) {
-			throw new IllegalStateException("MCP server '" + name() + "' is stopped and cannot be " + done);
+			throw new IllegalStateException("MCP server '" + this.record.name + "' is stopped and cannot be " + done);
 		}
 	}
 
@@ -590,119 +495,17 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes, 
 		return this.lock.read(() -> this.phase);
 	}
 
+	// Under the lock.
 	McpServerState state() {
 		return this.phase.state();
 	}
 
-	// Under the lock.
-	McpServerStatus status() {
-		return this.record.status(state(), this.live);
-	}
-
-	McpServerStatus statusSnapshot() {
-		return this.lock.read(this::status);
+	LifecycleView view() {
+		return this.view;
 	}
 
 	CompletableFuture<Void> quiescence() {
 		return this.work.quiescence();
-	}
-
-	int waitingCalls() {
-		return this.lock.read(this.waiters::size);
-	}
-
-	@Override
-	public String name() {
-		return this.record.name;
-	}
-
-	@Override
-	public String loggable(@Nullable String text) {
-		return ServerText.forLog(this.record.redact(String.valueOf(text)));
-	}
-
-	@Override
-	public ToolSet tools() {
-		return this.record.tools;
-	}
-
-	@Override
-	public @Nullable Generation live() {
-		return this.live;
-	}
-
-	@Override
-	public boolean isLive(Generation generation) {
-		return this.live == generation;
-	}
-
-	@Override
-	public void replaceTools(ToolSet replacement) {
-		this.record.swapTools(replacement);
-	}
-
-	@Override
-	public @Nullable McpConnection current() {
-		return this.current;
-	}
-
-	@Override
-	public boolean reconnects() {
-		return this.policy.enabled();
-	}
-
-	// The live connection, or a waiter for the next generation, or null when the server
-	// does not recover or calls do not wait. A waiter is added in the step that saw no
-	// live generation, so a generation that comes up is never missed.
-	@Override
-	public @Nullable CompletableFuture<McpConnection> nextGeneration(@Nullable McpConnection failed) {
-		return this.lock.step(() -> {
-			McpConnection connection = this.current;
-			// a generation that is lost but not yet retired is not called: a call waits
-			// for the next one, like any call during a restart
-			if (connection != null && connection != failed && !connection.isLost()) {
-				return CompletableFuture.completedFuture(connection);
-			}
-			McpServerState now = state();
-			boolean recovering = now == McpServerState.STARTING || now == McpServerState.RECONNECTING
-					|| now == McpServerState.UP;
-			return (recovering && this.waiters.isEnabled()) ? this.waiters.add() : null;
-		});
-	}
-
-	// "what" names what is unavailable: "tool 'x'" or "request 'y'"
-	@Override
-	public McpServerUnavailableException unavailable(String what, String suffix) {
-		McpServerStatus status = statusSnapshot();
-		return new McpServerUnavailableException(name(), status.state(),
-				UnavailableMessages.notUp(status, this.record.now(), what, suffix), null);
-	}
-
-	@Override
-	public void end(McpConnection connection, String because) {
-		boolean ending = this.lock.step(() -> {
-			Generation generation = this.live;
-			if (generation == null || generation.connection != connection || generation.endedBecause != null) {
-				return false;
-			}
-			generation.endedBecause = because;
-			this.record.log(Level.WARN, because + "; ending generation " + connection.generation());
-			return true;
-		});
-		if (ending) {
-			this.retirements.endHung(connection);
-		}
-	}
-
-	/**
-	 * The connections a stop ended: the live one, retired, one still connecting, and one
-	 * whose tree was not confirmed gone.
-	 */
-	private record Stopped(@Nullable McpConnection live, @Nullable McpConnection connecting,
-			@Nullable McpConnection unconfirmed) {
-
-		static final Stopped NOTHING = new Stopped(null, null, null);
-
 	}
 
 }

@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.supervisor;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -11,11 +12,12 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a server's state machine records beside its phase: the generation count, the
- * outage budget and its timing, the last exit, error and stderr, the tool set, and the
- * primitive steps on them (announcing the tool set, log lines, the status snapshot).
- * Guarded by the supervisor's lock, except the tool set, which the call path reads
- * without it.
+ * What a server's state machine records beside its phase: the live generation, the
+ * generation count, the outage budget and its timing, the last exit, error and stderr,
+ * the tool set, and the primitive steps on them (announcing the tool set, the log lines
+ * and notifications of attempts and losses, the status snapshot). It decides nothing.
+ * Guarded by the supervisor's lock, except the live connection and the tool set, which
+ * the call path reads without it.
  */
 final class ServerRecord {
 
@@ -47,7 +49,11 @@ final class ServerRecord {
 
 	CompletableFuture<McpServerStatus> firstOutcome = new CompletableFuture<>();
 
+	@Nullable Generation live;
+
 	// Read without the lock on the call path.
+	volatile @Nullable McpConnection current;
+
 	volatile ToolSet tools = ToolSet.EMPTY;
 
 	ServerRecord(String name, ReconnectPolicy policy, SupervisorLock lock, SupervisorScheduler scheduler,
@@ -60,6 +66,110 @@ final class ServerRecord {
 		this.listener = listener;
 	}
 
+	// A new run of the server (a start): a fresh budget, no error of a previous run.
+	CompletableFuture<McpServerStatus> newRun() {
+		this.firstOutcome = new CompletableFuture<>();
+		this.budget.reset();
+		this.lastError = null;
+		this.lastExit = null;
+		this.outageStartedAt = null;
+		return this.firstOutcome;
+	}
+
+	boolean isLive(McpConnection connection) {
+		return this.live != null && this.live.connection == connection;
+	}
+
+	// Makes a connected attempt the live generation and announces it; the generation
+	// resets the budget once it has stayed up for the stability window (no move).
+	Generation adopt(McpConnection connection, Duration stabilityWindow) {
+		Generation generation = new Generation(connection, now());
+		this.live = generation;
+		this.current = connection;
+		connected(connection);
+		generation.stabilityTimer = this.scheduler.schedule(stabilityWindow, () -> stable(generation));
+		return generation;
+	}
+
+	private void stable(Generation generation) {
+		this.lock.step(() -> {
+			if (this.live == generation) {
+				this.budget.reset();
+				this.outageStartedAt = null;
+				log(Level.DEBUG, "generation " + generation.connection.generation() + " stable, outage budget reset");
+			}
+		});
+	}
+
+	// Makes the live generation leave, its timers with it; returns its connection, to be
+	// closed and terminated outside the lock.
+	McpConnection retire() {
+		Generation retired = this.live;
+		retired.cancelTimers();
+		this.live = null;
+		this.current = null;
+		return retired.connection;
+	}
+
+	// The attempt's end is announced, and the recovery it ends, if any.
+	private void connected(McpConnection connection) {
+		notify(() -> this.listener.attemptFinished(this.name, connection.generation(), true));
+		String where = "generation " + connection.generation() + ", pid " + connection.pid() + ", "
+				+ connection.tools().size() + " tools";
+		if (this.outageStartedAt != null) {
+			int used = this.budget.used();
+			Duration outage = Duration.between(this.outageStartedAt, now());
+			log(Level.INFO,
+					"recovered after " + used + " attempt(s), outage " + outage.toMillis() + " ms (" + where + ")");
+			notify(() -> this.listener.recovered(this.name, used, outage));
+		}
+		else {
+			log(Level.INFO, "connected (" + where + ")");
+		}
+	}
+
+	void attemptFailed(int generation, List<String> stderr, McpConnectException ex) {
+		notify(() -> this.listener.attemptFinished(this.name, generation, false));
+		this.lastError = "connection failed: " + ex.getMessage();
+		this.lastExit = ex.getExit();
+		this.lastStderr = stderr;
+		log(Level.WARN, "connection failed (attempt " + this.budget.used() + "/" + this.budget.max() + ", generation "
+				+ generation + "): " + ex.getMessage());
+	}
+
+	// Records and logs the loss of the live generation; returns how it was lost.
+	String lost(McpConnection connection, @Nullable ExitStatus exit, @Nullable String endedBecause,
+			boolean reconnects) {
+		this.lastExit = exit;
+		this.lastStderr = connection.stderrTail();
+		String how = (endedBecause != null) ? endedBecause : (exit != null) ? exit.describe() : connection.lossReason();
+		this.lastError = "connection lost: " + how;
+		if (this.outageStartedAt == null) {
+			this.outageStartedAt = now();
+		}
+		String lost = "connection lost (generation " + connection.generation() + ", " + how
+				+ ((exit != null && exit.lastStderrLine() != null) ? "; last stderr line: " + exit.lastStderrLine()
+						: "")
+				+ ")";
+		if (reconnects) {
+			log(Level.WARN, lost);
+		}
+		else {
+			log(Level.ERROR, lost + " and reconnect is disabled; its tools stay registered and fail"
+					+ " until it is reset; " + resetHint());
+		}
+		return how;
+	}
+
+	void restarting(RestartCause cause) {
+		notify(() -> this.listener.restarting(this.name, cause));
+	}
+
+	void withdrawTools(String reason) {
+		swapTools(ToolSet.EMPTY);
+		log(Level.ERROR, reason + "; tools withdrawn. " + resetHint());
+	}
+
 	void announce(McpServerStateChange change) {
 		this.lock.later(() -> this.listener.stateChanged(change));
 	}
@@ -70,8 +180,9 @@ final class ServerRecord {
 	}
 
 	// The first outcome is announced after the step's notifications.
-	void completeFirstOutcome(McpServerStatus outcome) {
+	void completeFirstOutcome(McpServerState state) {
 		CompletableFuture<McpServerStatus> first = this.firstOutcome;
+		McpServerStatus outcome = status(state);
 		this.lock.later(() -> first.complete(outcome));
 	}
 
@@ -79,11 +190,8 @@ final class ServerRecord {
 		this.lock.later(notification);
 	}
 
-	SupervisorListener listener() {
-		return this.listener;
-	}
-
-	McpServerStatus status(McpServerState state, @Nullable Generation live) {
+	McpServerStatus status(McpServerState state) {
+		Generation live = this.live;
 		McpConnection connection = (live != null) ? live.connection : null;
 		return new McpServerStatus(this.name, state, this.lastGeneration,
 				(connection != null) ? connection.pid() : null, (live != null) ? live.upSince : null,

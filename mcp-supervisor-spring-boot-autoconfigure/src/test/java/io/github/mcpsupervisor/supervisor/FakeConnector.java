@@ -75,6 +75,9 @@ public final class FakeConnector implements McpConnector {
 
 	long messages;
 
+	/** Runs once when a stderr tail is next read, under the supervisor's lock. */
+	@Nullable Runnable duringStderrTail;
+
 	/** Runs once at the start of the next termination, on the worker that terminates. */
 	@Nullable Runnable duringTermination;
 
@@ -291,6 +294,11 @@ public final class FakeConnector implements McpConnector {
 
 		@Override
 		public List<String> stderrTail() {
+			Runnable during = FakeConnector.this.duringStderrTail;
+			if (during != null) {
+				FakeConnector.this.duringStderrTail = null;
+				during.run();
+			}
 			return List.of("boom");
 		}
 

@@ -13,6 +13,8 @@ import io.github.mcpsupervisor.supervisor.FakeConnector.Outcome;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.test.util.ReflectionTestUtils;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -659,6 +661,65 @@ class McpServerSupervisorTests {
 		this.supervisor.stop();
 		this.scheduler.runReady();
 		assertThat(this.connector.alive).isZero();
+	}
+
+	@Test
+	void aStartAfterTwoStopsWaitsForTheTerminationsOfTheLastStop() {
+		crashWithATreeThatCannotBeConfirmedGone();
+		this.connector.terminationConfirmed = true;
+		// each stop terminates the old tree; the second start waits for the second stop's
+		this.supervisor.stop();
+		this.supervisor.start();
+		this.supervisor.stop();
+		this.supervisor.start();
+		List<Integer> spawnsDuringTheSecondStopsTermination = new ArrayList<>();
+		Runnable countSpawns = () -> spawnsDuringTheSecondStopsTermination.add(this.connector.spawns());
+		// the first stop's termination hands the hook on to the second stop's
+		this.connector.duringTermination = () -> this.connector.duringTermination = countSpawns;
+		this.scheduler.runReady();
+		assertThat(spawnsDuringTheSecondStopsTermination).as("no attempt while the second stop's termination runs")
+			.containsExactly(1);
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.connector.spawns()).isEqualTo(2);
+		assertThat(this.connector.maxAlive).isEqualTo(1);
+	}
+
+	@Test
+	void aTreeLeftBehindByATerminationThatAStopCutShortIsEndedBeforeTheNextLaunch() {
+		startUp();
+		this.connector.terminationConfirmed = false;
+		// the stop arrives while the lost generation's tree is being terminated
+		this.connector.duringTermination = this.supervisor::stop;
+		this.connector.last().crash(1);
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.STOPPED);
+		assertThat(this.connector.alive).as("the tree survived its termination").isOne();
+		this.connector.terminationConfirmed = true;
+		this.supervisor.start();
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.connector.maxAlive).as("the old tree is ended before the next one starts").isEqualTo(1);
+	}
+
+	@Test
+	void aHungGenerationThatSurvivesItsKillFailsAtOnceAndAStopRightAfterEndsTheSurvivor() {
+		startUp();
+		SupervisorLock lock = (SupervisorLock) ReflectionTestUtils.getField(this.supervisor.lifecycle(), "lock");
+		this.connector.terminationConfirmed = false;
+		// the step that learns of the survivor reads its stderr tail: the stop runs right
+		// after that step
+		this.connector.duringTermination = () -> this.connector.duringStderrTail = () -> lock
+			.later(this.supervisor::stop);
+		this.supervisor.lifecycle().view().end(this.connector.last(), "liveness: no reply to ping");
+		this.scheduler.runReady();
+		assertThat(this.changes).extracting(McpServerStateChange::to)
+			.containsExactly(McpServerState.STARTING, McpServerState.UP, McpServerState.FAILED, McpServerState.STOPPED);
+		assertThat(this.connector.alive).as("the stop's termination cannot confirm it gone either").isOne();
+		this.connector.terminationConfirmed = true;
+		this.supervisor.start();
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.connector.maxAlive).as("the survivor is ended before the next generation starts").isEqualTo(1);
 	}
 
 	@Test

@@ -181,7 +181,7 @@ class ServerLifecycleTests {
 		all.add(on(ServerPhase.UP, Event.SURVIVED_KILL, ServerPhase.FAILED, (h) -> {
 			h.up();
 			h.connector.terminationConfirmed = false;
-			h.supervisor.lifecycle().end(h.connector.last(), "liveness: hung");
+			h.supervisor.lifecycle().view().end(h.connector.last(), "liveness: hung");
 			h.scheduler.runReady();
 		}));
 		all.add(on(ServerPhase.UP, Event.RESTART, ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT,
