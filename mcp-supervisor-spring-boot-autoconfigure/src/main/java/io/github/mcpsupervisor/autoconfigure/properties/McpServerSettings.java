@@ -6,10 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeSet;
-import java.util.stream.Stream;
 
-import io.github.mcpsupervisor.internal.ConfigurationSanitizer;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
@@ -72,26 +69,19 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 	}
 
 	/**
-	 * Describes the server as it may be logged: its command line and URL masked, the
-	 * names of its variables and headers without their values.
+	 * Describes the server as it may be logged: how it is run or reached as its
+	 * definition describes it (command line and URL masked, variables and headers by name
+	 * only), and its policies.
 	 * @return the description
 	 */
 	@Override
 	public String toString() {
-		String reached = (this.transport == McpTransportType.STDIO)
-				? "commandLine="
-						+ ConfigurationSanitizer.maskCommandLine(
-								Stream.concat(Stream.of(String.valueOf(this.command)), this.args.stream()).toList())
-						+ ", env=" + new TreeSet<>(this.env.keySet())
-				: "url=" + ((this.url != null) ? ConfigurationSanitizer.maskUrl(this.url) : null) + ", headers="
-						+ new TreeSet<>(this.headers.keySet());
-		return "McpServerSettings[name=" + this.name + ", transport=" + this.transport + ", " + reached
-				+ ", workingDirectory=" + this.workingDirectory + ", roots=" + this.roots + ", requestTimeout="
-				+ this.requestTimeout + ", initializationTimeout=" + this.initializationTimeout
-				+ ", terminationGracePeriod=" + this.terminationGracePeriod + ", failOnStartupError="
-				+ this.failOnStartupError + ", required=" + this.required + ", reconnect=" + this.reconnect + ", call="
-				+ this.call + ", healthCheck=" + this.healthCheck + ", sampling=" + this.sampling + ", inheritEnv="
-				+ this.inheritEnv + "]";
+		Object definition = (this.transport == McpTransportType.STDIO || this.url == null) ? toStdioDefinition()
+				: toHttpDefinition();
+		return "McpServerSettings[transport=" + this.transport + ", " + definition + ", roots=" + this.roots
+				+ ", failOnStartupError=" + this.failOnStartupError + ", required=" + this.required + ", reconnect="
+				+ this.reconnect + ", call=" + this.call + ", healthCheck=" + this.healthCheck + ", sampling="
+				+ this.sampling + "]";
 	}
 
 }
