@@ -88,6 +88,7 @@ public record StdioServerDefinition(String name, String command, List<String> ar
 				+ ", terminationGracePeriod=" + this.terminationGracePeriod + ", inheritEnv=" + this.inheritEnv + "]";
 	}
 
+	// the names of the variables or headers, each with its value masked
 	static Map<String, String> masked(Map<String, String> values) {
 		Map<String, String> masked = new TreeMap<>();
 		values.keySet().forEach((key) -> masked.put(key, ConfigurationSanitizer.MASK));

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 import io.github.mcpsupervisor.internal.ConfigurationSanitizer;
 
@@ -43,11 +42,9 @@ public record StreamableHttpServerDefinition(String name, URI url, Map<String, S
 	 */
 	@Override
 	public String toString() {
-		Map<String, String> masked = new TreeMap<>();
-		this.headers.keySet().forEach((header) -> masked.put(header, ConfigurationSanitizer.MASK));
-		return "StreamableHttpServerDefinition[name=" + this.name + ", url=" + maskedUrl() + ", headers=" + masked
-				+ ", requestTimeout=" + this.requestTimeout + ", initializationTimeout=" + this.initializationTimeout
-				+ "]";
+		return "StreamableHttpServerDefinition[name=" + this.name + ", url=" + maskedUrl() + ", headers="
+				+ StdioServerDefinition.masked(this.headers) + ", requestTimeout=" + this.requestTimeout
+				+ ", initializationTimeout=" + this.initializationTimeout + "]";
 	}
 
 	/**
