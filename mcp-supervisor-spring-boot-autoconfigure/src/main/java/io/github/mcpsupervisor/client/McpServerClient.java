@@ -198,6 +198,8 @@ public final class McpServerClient {
 	 * the roots capability, which a generation does when it started with roots.
 	 * @param roots the roots, usually {@code file://} URIs
 	 */
+	@SuppressWarnings("deprecation") // roots are part of 2025-11-25; 2026-07-28
+										// deprecates them
 	public synchronized void setRoots(List<Root> roots) {
 		List<Root> previous = this.session.roots();
 		this.session.roots(roots);

@@ -26,6 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The per-server client around outages, on virtual time.
  */
+@SuppressWarnings("deprecation") // sampling and roots: 2025-11-25 features that
+									// 2026-07-28 deprecates
 class McpServerClientTests {
 
 	private static final String URI = "file:///srv/a/status.json";

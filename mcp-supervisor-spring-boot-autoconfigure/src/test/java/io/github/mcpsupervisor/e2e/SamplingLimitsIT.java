@@ -34,6 +34,8 @@ import static org.awaitility.Awaitility.await;
  * The bounds of a server's sampling requests, against npm's server-everything, whichever
  * way the application registered its sampling handler.
  */
+@SuppressWarnings("deprecation") // sampling and roots: 2025-11-25 features that
+									// 2026-07-28 deprecates
 class SamplingLimitsIT {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()

@@ -58,6 +58,8 @@ import static org.awaitility.Awaitility.await;
  * SIGKILL: customizers, annotated handlers, log and progress notifications, resources,
  * prompts, subscriptions and roots, against npm's server-everything.
  */
+@SuppressWarnings("deprecation") // sampling and roots: 2025-11-25 features that
+									// 2026-07-28 deprecates
 class SpringAiClientParityIT {
 
 	private static final Log logger = LogFactory.getLog(SpringAiClientParityIT.class);

@@ -80,7 +80,7 @@ final class StreamableHttpConnection extends ClientConnection {
 		try {
 			HttpClientStreamableHttpTransport.Builder builder = HttpClientStreamableHttpTransport.builder(base)
 				.endpoint(endpoint)
-				.asyncHttpRequestCustomizer(new DelegatingMcpAsyncHttpClientRequestCustomizer(requestCustomizers));
+				.addAsyncHttpRequestCustomizer(new DelegatingMcpAsyncHttpClientRequestCustomizer(requestCustomizers));
 			this.customizer.transportCustomizers()
 				.forEach((customizer) -> customizer.accept(this.definition.name(), builder));
 			// the HTTP client is shared by the generations and closed with the context
