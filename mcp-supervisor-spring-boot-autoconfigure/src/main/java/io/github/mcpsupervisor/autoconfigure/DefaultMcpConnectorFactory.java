@@ -10,8 +10,11 @@ import io.github.mcpsupervisor.client.internal.McpServerSessions;
 import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.transport.internal.http.HttpTransportCustomizer;
+import io.github.mcpsupervisor.transport.internal.http.ModernHttpConnector;
 import io.github.mcpsupervisor.transport.internal.http.SharedHttpClient;
 import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
+import io.github.mcpsupervisor.transport.internal.modern.NegotiatingConnector;
+import io.github.mcpsupervisor.transport.internal.stdio.ModernStdioConnector;
 import io.github.mcpsupervisor.transport.internal.stdio.ProcessRecords;
 import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
 import org.jspecify.annotations.Nullable;
@@ -61,6 +64,21 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 
 	@Override
 	public McpConnector create(McpServerSettings server) {
+		return switch (server.protocol()) {
+			case V2025_11_25 -> legacy(server);
+			case V2026_07_28 -> modern(server);
+			case AUTO -> new NegotiatingConnector(server.name(), modern(server), legacy(server));
+		};
+	}
+
+	private McpConnector modern(McpServerSettings server) {
+		return switch (server.transport()) {
+			case STDIO -> new ModernStdioConnector(server.toStdioDefinition(), this.scheduler::execute, records());
+			case STREAMABLE_HTTP -> new ModernHttpConnector(server.toHttpDefinition(), httpClient());
+		};
+	}
+
+	private McpConnector legacy(McpServerSettings server) {
 		return switch (server.transport()) {
 			case STDIO -> new StdioConnector(server.toStdioDefinition(), this.scheduler::execute, this.clientFactory,
 					this.sessions.session(server.name()), records());

@@ -41,13 +41,14 @@ import org.jspecify.annotations.Nullable;
  * @param sampling the bounds of the server's sampling requests
  * @param inheritEnv the variables of the application's environment that a stdio server
  * inherits besides those every process needs
+ * @param protocol the MCP revision the server is spoken to in
  * @since 0.1.0
  */
 public record McpServerSettings(String name, McpTransportType transport, @Nullable String command, List<String> args,
 		Map<String, String> env, @Nullable Path workingDirectory, @Nullable URI url, Map<String, String> headers,
 		List<URI> roots, Duration requestTimeout, Duration initializationTimeout, Duration terminationGracePeriod,
 		boolean failOnStartupError, boolean required, ReconnectPolicy reconnect, CallPolicy call,
-		HealthCheckPolicy healthCheck, SamplingLimits sampling, List<String> inheritEnv) {
+		HealthCheckPolicy healthCheck, SamplingLimits sampling, List<String> inheritEnv, McpProtocol protocol) {
 
 	/**
 	 * Returns how to reach this server over Streamable HTTP.
@@ -78,10 +79,10 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 	public String toString() {
 		Object definition = (this.transport == McpTransportType.STDIO || this.url == null) ? toStdioDefinition()
 				: toHttpDefinition();
-		return "McpServerSettings[transport=" + this.transport + ", " + definition + ", roots=" + this.roots
-				+ ", failOnStartupError=" + this.failOnStartupError + ", required=" + this.required + ", reconnect="
-				+ this.reconnect + ", call=" + this.call + ", healthCheck=" + this.healthCheck + ", sampling="
-				+ this.sampling + "]";
+		return "McpServerSettings[transport=" + this.transport + ", protocol=" + this.protocol + ", " + definition
+				+ ", roots=" + this.roots + ", failOnStartupError=" + this.failOnStartupError + ", required="
+				+ this.required + ", reconnect=" + this.reconnect + ", call=" + this.call + ", healthCheck="
+				+ this.healthCheck + ", sampling=" + this.sampling + "]";
 	}
 
 }

@@ -90,7 +90,8 @@ public final class McpServerSettingsResolver {
 				or(server.failOnStartupError(), defaults.failOnStartupError()),
 				or(server.required(), defaults.required()), policy(reconnect(server, defaults.reconnect())),
 				policy(call(server, defaults.call())), policy(healthCheck(server, defaults.healthCheck())),
-				limits(sampling(server, defaults.sampling())), or(server.inheritEnv(), defaults.inheritEnv()));
+				limits(sampling(server, defaults.sampling())), or(server.inheritEnv(), defaults.inheritEnv()),
+				McpProtocol.of(or(server.protocol(), defaults.protocol())));
 	}
 
 	private static Reconnect reconnect(Server server, Reconnect defaults) {

@@ -60,6 +60,9 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	/** The rule of an entry of inherit-env: a variable's name, '*' standing for any. */
 	static final String INHERITED_VARIABLE = "[A-Za-z0-9_.()*-]+";
 
+	/** Why a protocol is not one. */
+	static final String PROTOCOL_MESSAGE = "must be auto, 2025-11-25 or 2026-07-28";
+
 	/** Why an entry of inherit-env breaks the rule. */
 	static final String INHERITED_VARIABLE_MESSAGE = "must be the name of an environment variable (letters, digits,"
 			+ " '_', '.', '-', '(' and ')'), a pattern in which '*' stands for any characters (e.g. AWS_*),"
@@ -87,6 +90,9 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * SYSTEMDRIVE, SYSTEMROOT, TEMP, TMP, USERNAME, USERPROFILE, PROGRAMFILES, COMSPEC,
 	 * PATHEXT): names, patterns in which '*' stands for any characters (e.g. AWS_*), or
 	 * '*' for the whole environment
+	 * @param protocol The MCP revision servers are spoken to in: 'auto' (negotiated per
+	 * server: server/discover first, initialize when the server does not answer it as a
+	 * 2026-07-28 server), '2025-11-25' or '2026-07-28'
 	 * @since 0.1.0
 	 */
 	public record Defaults(
@@ -97,7 +103,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@DefaultValue @Valid Reconnect reconnect, @DefaultValue @Valid Call call,
 			@DefaultValue @Valid HealthCheck healthCheck, @DefaultValue @Valid Sampling sampling,
 			@DefaultValue List<@Pattern(regexp = INHERITED_VARIABLE,
-					message = INHERITED_VARIABLE_MESSAGE) String> inheritEnv) {
+					message = INHERITED_VARIABLE_MESSAGE) String> inheritEnv,
+			@DefaultValue("auto") @Pattern(regexp = McpProtocol.VALUES, message = PROTOCOL_MESSAGE) String protocol) {
 
 	}
 
@@ -140,6 +147,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * inherits besides those every process needs: names, patterns in which '*' stands for
 	 * any characters (e.g. AWS_*), or '*' for the whole environment; replaces
 	 * mcp.defaults.inherit-env when set
+	 * @param protocol The MCP revision the server is spoken to in: 'auto', '2025-11-25'
+	 * or '2026-07-28'; default mcp.defaults.protocol
 	 * @since 0.1.0
 	 */
 	@ValidServer
@@ -154,7 +163,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@DefaultValue @Valid ReconnectOverrides reconnect, @DefaultValue @Valid CallOverrides call,
 			@DefaultValue @Valid HealthCheckOverrides healthCheck, @DefaultValue @Valid SamplingOverrides sampling,
 			@Nullable List<@Pattern(regexp = INHERITED_VARIABLE,
-					message = INHERITED_VARIABLE_MESSAGE) String> inheritEnv) {
+					message = INHERITED_VARIABLE_MESSAGE) String> inheritEnv,
+			@Nullable @Pattern(regexp = McpProtocol.VALUES, message = PROTOCOL_MESSAGE) String protocol) {
 
 	}
 

@@ -148,7 +148,7 @@ final class BoundedAnswerTransport extends DelegatingClientTransport {
 		return new JSONRPCResponse(response.jsonrpc(), response.id(), replaced, null);
 	}
 
-	private static @Nullable String unusable(String name) {
+	static @Nullable String unusable(String name) {
 		if (name.length() > MAX_TOOL_NAME_LENGTH) {
 			return "its name is " + name.length() + " characters long (limit " + MAX_TOOL_NAME_LENGTH + ")";
 		}

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 import io.github.mcpsupervisor.internal.CauseChain;
@@ -21,6 +22,7 @@ import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
 
 /**
  * Lists a server's tools page by page within limits, so that a server that pages without
@@ -90,6 +92,22 @@ public final class ToolListing {
 		if (capabilities == null || capabilities.tools() == null) {
 			return List.of();
 		}
+		return listAll(client::listTools, server, timeout, loggable);
+	}
+
+	/**
+	 * Lists every tool of the server, each name once (the first definition wins), page by
+	 * page as the given source answers them.
+	 * @param source answers one page of the listing, the first one for a {@code null}
+	 * cursor
+	 * @param server the server's name
+	 * @param timeout how long the whole listing may take, all pages together
+	 * @param loggable makes a text of the server fit for a log line
+	 * @return the tools in the server's order
+	 * @throws ToolListingException if the listing broke a limit
+	 */
+	public static List<Tool> listAll(Function<@Nullable String, Mono<ListToolsResult>> source, String server,
+			Duration timeout, UnaryOperator<String> loggable) {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		Map<String, Tool> tools = new LinkedHashMap<>();
 		Set<String> duplicates = new LinkedHashSet<>();
@@ -97,7 +115,7 @@ public final class ToolListing {
 		String cursor = null;
 		long listed = 0;
 		for (int pages = 1;; pages++) {
-			ListToolsResult page = page(client, cursor, deadline, timeout);
+			ListToolsResult page = page(source, cursor, deadline, timeout);
 			for (Tool tool : (page.tools() != null) ? page.tools() : List.<Tool>of()) {
 				listed = requireWithinListingLimit(listed + json(tool).length);
 				String oversized = oversized(tool);
@@ -133,14 +151,14 @@ public final class ToolListing {
 		return List.copyOf(tools.values());
 	}
 
-	private static ListToolsResult page(McpAsyncClient client, @Nullable String cursor, long deadline,
-			Duration timeout) {
+	private static ListToolsResult page(Function<@Nullable String, Mono<ListToolsResult>> pages,
+			@Nullable String cursor, long deadline, Duration timeout) {
 		long remaining = deadline - System.nanoTime();
 		if (remaining > 0) {
 			try {
 				return SdkClients.requireResult(
 						RequestScope
-							.scoped(client.listTools(cursor).timeout(Duration.ofNanos(remaining)),
+							.scoped(pages.apply(cursor).timeout(Duration.ofNanos(remaining)),
 									"timed out after " + timeout.toMillis() + " ms")
 							.block());
 			}
@@ -152,6 +170,15 @@ public final class ToolListing {
 		}
 		throw new ToolListingException(
 				"listing the tools took longer than the request timeout (" + timeout.toMillis() + " ms)");
+	}
+
+	/**
+	 * Tells why a tool's name cannot be offered to a model.
+	 * @param name the name the server listed
+	 * @return why not, or {@code null} when it can
+	 */
+	public static @Nullable String unusableName(String name) {
+		return BoundedAnswerTransport.unusable(name);
 	}
 
 	private static long requireWithinListingLimit(long listed) {

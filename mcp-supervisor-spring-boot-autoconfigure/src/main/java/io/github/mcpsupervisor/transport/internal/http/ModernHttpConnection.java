@@ -1,0 +1,158 @@
+package io.github.mcpsupervisor.transport.internal.http;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+
+import io.github.mcpsupervisor.internal.CauseChain;
+import io.github.mcpsupervisor.supervisor.McpConnectException;
+import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
+import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import io.github.mcpsupervisor.transport.internal.MessageLimits;
+import io.github.mcpsupervisor.transport.internal.modern.ModernConnection;
+import io.github.mcpsupervisor.transport.internal.modern.NotModernException;
+import io.github.mcpsupervisor.transport.internal.modern.UnsupportedRevisionException;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.modern.client.McpResponseLostException;
+import io.modelcontextprotocol.modern.client.McpTimeoutException;
+import io.modelcontextprotocol.modern.client.transport.HttpClientMcpTransport;
+import io.modelcontextprotocol.modern.client.transport.McpHttpRequestCustomizer;
+import io.modelcontextprotocol.modern.client.transport.McpHttpStatusException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The generation of a Streamable HTTP server that speaks MCP revision 2026-07-28: the
+ * SDK's modern HTTP transport over the HTTP client the generations share, each request
+ * bounded and kept to the configured origin. There is no session to lose: the generation
+ * ends when the server is out (a refused or reset connection, an HTTP 5xx, no answer in
+ * time) or refuses the credentials, and the supervisor reconnects it as it does a lost
+ * 2025-11-25 session.
+ */
+final class ModernHttpConnection extends ModernConnection {
+
+	private final StreamableHttpServerDefinition definition;
+
+	private final McpJsonMapper jsonMapper;
+
+	private final GenerationHttpClient generationClient;
+
+	ModernHttpConnection(StreamableHttpServerDefinition definition, int generation, Runnable toolsChanged,
+			McpJsonMapper jsonMapper, HttpClient httpClient) {
+		super(definition.name(), generation, definition.requestTimeout(), definition.initializationTimeout(),
+				toolsChanged, jsonMapper, "connection closed");
+		this.definition = definition;
+		this.jsonMapper = jsonMapper;
+		this.generationClient = new GenerationHttpClient(httpClient, definition.url(),
+				max(definition.requestTimeout(), definition.initializationTimeout()));
+	}
+
+	@Override
+	public void open() throws McpConnectException {
+		URI url = this.definition.url();
+		HttpClientMcpTransport transport;
+		try {
+			transport = HttpClientMcpTransport.builder(url)
+				.jsonMapper(this.jsonMapper)
+				.clientBuilder(new SharedHttpClientBuilder(this.generationClient))
+				.maxResponseSize(MessageLimits.MAX_MESSAGE_BYTES)
+				.requestCustomizer(McpHttpRequestCustomizer
+					.fromSync((request, headers, context) -> this.definition.headers().forEach(headers::set)))
+				.build();
+		}
+		catch (RuntimeException ex) {
+			throw new McpConnectException(Kind.CONFIGURATION,
+					"building the MCP client failed: " + CauseChain.rootMessage(ex), null, ex);
+		}
+		try {
+			discover(createClient(transport, this.jsonMapper));
+		}
+		catch (RuntimeException ex) {
+			closeClient();
+			throw openFailure(ex);
+		}
+	}
+
+	private McpConnectException openFailure(RuntimeException ex) {
+		McpHttpStatusException status = CauseChain.cause(ex, McpHttpStatusException.class);
+		if (status != null && (status.statusCode() == 401 || status.statusCode() == 403)) {
+			return new McpConnectException(Kind.CONFIGURATION, "HTTP " + status.statusCode() + " from "
+					+ this.definition.maskedUrl() + ": the server refuses these credentials (check the headers)", null,
+					ex);
+		}
+		ForeignOriginException foreign = CauseChain.cause(ex, ForeignOriginException.class);
+		if (foreign != null) {
+			return new McpConnectException(Kind.CONFIGURATION,
+					foreign.getMessage() + ": a request customizer changed the request's URL", null, ex);
+		}
+		String message = "cannot connect to " + this.definition.maskedUrl() + ": "
+				+ this.definition.redact(CauseChain.rootMessage(ex));
+		if (ex instanceof UnsupportedRevisionException
+				|| (ex instanceof NotModernException notModern && notModern.isAnswered())) {
+			return new McpConnectException(Kind.CONFIGURATION, message, null, ex);
+		}
+		return new McpConnectException(Kind.TRANSIENT, message, null, ex);
+	}
+
+	@Override
+	protected void callFailed(RuntimeException ex) {
+		endIfOut(ex);
+	}
+
+	@Override
+	protected void pingFailed(RuntimeException ex, boolean timedOut) {
+		endIfOut(ex);
+	}
+
+	// Ends the generation when the server is out or refuses the credentials; an answered
+	// error or a bad message fails its own request only.
+	private void endIfOut(RuntimeException ex) {
+		McpHttpStatusException status = CauseChain.cause(ex, McpHttpStatusException.class);
+		if (status != null) {
+			if (status.statusCode() >= 500 || status.statusCode() == 401 || status.statusCode() == 403) {
+				end("HTTP " + status.statusCode() + " from " + this.definition.maskedUrl());
+			}
+		}
+		else if (CauseChain.cause(ex, IOException.class) != null
+				|| CauseChain.cause(ex, McpResponseLostException.class) != null) {
+			end("transport failure: " + this.definition.redact(CauseChain.rootMessage(ex)));
+		}
+		else if (CauseChain.cause(ex, McpTimeoutException.class) != null
+				|| CauseChain.cause(ex, TimeoutException.class) != null) {
+			// a slow tool is not an outage: the liveness probe tells them apart
+		}
+	}
+
+	@Override
+	protected void closeTransport() {
+		this.generationClient.close();
+	}
+
+	@Override
+	public boolean terminate() {
+		end("closed by the supervisor");
+		return true;
+	}
+
+	@Override
+	public @Nullable Long pid() {
+		return null;
+	}
+
+	@Override
+	public List<String> stderrTail() {
+		return List.of();
+	}
+
+	@Override
+	protected String redact(String text) {
+		return this.definition.redact(text);
+	}
+
+	private static Duration max(Duration first, Duration second) {
+		return (first.compareTo(second) >= 0) ? first : second;
+	}
+
+}

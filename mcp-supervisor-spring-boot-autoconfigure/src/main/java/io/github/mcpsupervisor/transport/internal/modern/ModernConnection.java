@@ -1,0 +1,360 @@
+package io.github.mcpsupervisor.transport.internal.modern;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
+
+import io.github.mcpsupervisor.client.internal.ClientSpecs;
+import io.github.mcpsupervisor.internal.CauseChain;
+import io.github.mcpsupervisor.internal.ServerText;
+import io.github.mcpsupervisor.supervisor.ExitStatus;
+import io.github.mcpsupervisor.supervisor.McpConnection;
+import io.github.mcpsupervisor.supervisor.SessionInfo;
+import io.github.mcpsupervisor.transport.internal.ToolListing;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.modern.McpException;
+import io.modelcontextprotocol.modern.McpSchema.DiscoverResult;
+import io.modelcontextprotocol.modern.client.McpAsyncClient;
+import io.modelcontextprotocol.modern.client.McpClient;
+import io.modelcontextprotocol.modern.client.SubscriptionEvent;
+import io.modelcontextprotocol.modern.client.transport.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.ListToolsResult;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
+
+/**
+ * The connection of one generation of a server that speaks MCP revision 2026-07-28, over
+ * the SDK's modern client: discovered with {@code server/discover} (there is no
+ * initialize and no session), its tools listed page by page within the limits of
+ * {@link ToolListing}, its tool list changes followed on a {@code subscriptions/listen}
+ * stream, its liveness probed with a bounded {@code server/discover} (there is no ping).
+ * The kinds of transport (a process, stateless HTTP) provide the client's transport and
+ * say when the generation is lost.
+ *
+ * @since 0.1.0
+ */
+public abstract class ModernConnection implements McpConnection {
+
+	private static final Log logger = LogFactory.getLog(ModernConnection.class);
+
+	private final String server;
+
+	private final int generation;
+
+	private final Duration requestTimeout;
+
+	private final Duration initializationTimeout;
+
+	private final Runnable toolsChanged;
+
+	private final ModernSchema schema;
+
+	private final String defaultLossReason;
+
+	/**
+	 * Completes when the generation has ended; with the process exit, if there is one.
+	 */
+	protected final CompletableFuture<ExitStatus> lost = new CompletableFuture<>();
+
+	private volatile @Nullable McpAsyncClient client;
+
+	private volatile @Nullable DiscoverResult discovered;
+
+	private volatile List<Tool> tools = List.of();
+
+	// the tools as the server listed them, by name: a call carries its tool so that the
+	// client mirrors its x-mcp-header parameters
+	private volatile Map<String, io.modelcontextprotocol.modern.McpSchema.Tool> listed = Map.of();
+
+	private volatile @Nullable Disposable listening;
+
+	private final AtomicReference<@Nullable String> endedBecause = new AtomicReference<>();
+
+	private final AtomicInteger callsInFlight = new AtomicInteger();
+
+	protected ModernConnection(String server, int generation, Duration requestTimeout, Duration initializationTimeout,
+			Runnable toolsChanged, McpJsonMapper jsonMapper, String defaultLossReason) {
+		this.server = server;
+		this.generation = generation;
+		this.requestTimeout = requestTimeout;
+		this.initializationTimeout = initializationTimeout;
+		this.toolsChanged = toolsChanged;
+		this.schema = new ModernSchema(jsonMapper);
+		this.defaultLossReason = defaultLossReason;
+	}
+
+	/**
+	 * Builds the client of this generation over its transport.
+	 * @param transport the transport
+	 * @param jsonMapper reads and writes the messages
+	 * @return the client
+	 */
+	protected final McpAsyncClient createClient(McpClientTransport transport, McpJsonMapper jsonMapper) {
+		McpSchema.Implementation info = ClientSpecs.clientInfo(this.server);
+		return McpClient.async(transport)
+			.clientInfo(new io.modelcontextprotocol.modern.McpSchema.Implementation(info.name(), info.title(),
+					info.version(), null, null, null))
+			.jsonMapper(jsonMapper)
+			.roundTimeout(this.requestTimeout)
+			.callTimeout(this.requestTimeout)
+			.build();
+	}
+
+	/**
+	 * Discovers the server, lists its tools and starts following their changes.
+	 * @param created the client of this generation
+	 * @throws NotModernException if the server did not answer as a 2026-07-28 server
+	 * @throws UnsupportedRevisionException if it speaks only other revisions
+	 */
+	protected final void discover(McpAsyncClient created) {
+		this.client = created;
+		DiscoverResult result = Discovery.discover(created, this.initializationTimeout);
+		this.discovered = result;
+		boolean offersTools = result.capabilities() != null && result.capabilities().tools() != null;
+		this.tools = offersTools ? list(created) : List.of();
+		if (offersTools && Boolean.TRUE.equals(result.capabilities().tools().listChanged())) {
+			listen(created);
+		}
+	}
+
+	private List<Tool> list(McpAsyncClient created) {
+		Map<String, io.modelcontextprotocol.modern.McpSchema.Tool> byName = new LinkedHashMap<>();
+		List<Tool> usable = ToolListing.listAll((cursor) -> page(created, cursor, byName), this.server,
+				this.requestTimeout, this::loggable);
+		this.listed = Map.copyOf(byName);
+		return usable;
+	}
+
+	private Mono<ListToolsResult> page(McpAsyncClient created, @Nullable String cursor,
+			Map<String, io.modelcontextprotocol.modern.McpSchema.Tool> byName) {
+		var request = created.tools();
+		if (cursor != null) {
+			request = request.cursor(cursor);
+		}
+		return request.list().onErrorMap(McpException.class, this::answered).map((page) -> {
+			List<Tool> kept = new ArrayList<>();
+			for (var tool : (page.tools() != null) ? page.tools()
+					: List.<io.modelcontextprotocol.modern.McpSchema.Tool>of()) {
+				String unusable = (tool.name() != null) ? ToolListing.unusableName(tool.name()) : "it has no name";
+				if (unusable != null) {
+					logger.warn("MCP server '" + this.server + "': a tool is left out: " + unusable);
+					continue;
+				}
+				byName.putIfAbsent(tool.name(), tool);
+				kept.add(this.schema.convert(tool, Tool.class));
+			}
+			return new ListToolsResult(kept, page.nextCursor(), null);
+		});
+	}
+
+	// Follows the tool list changes for the life of the generation: the stream is opened
+	// again when it ends while the generation lives (a new generation opens its own).
+	private void listen(McpAsyncClient created) {
+		this.listening = created.listen()
+			.toolsChanged()
+			.events()
+			.filter(SubscriptionEvent.ToolsListChanged.class::isInstance)
+			.doOnNext((event) -> this.toolsChanged.run())
+			.repeat(() -> !this.lost.isDone())
+			.retryWhen(reactor.util.retry.Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(500))
+				.maxBackoff(Duration.ofSeconds(30))
+				.filter((ex) -> !this.lost.isDone()))
+			.subscribe((event) -> {
+			}, (ex) -> logger.debug("MCP server '" + this.server + "': the tool list change stream of generation "
+					+ this.generation + " ended", ex));
+	}
+
+	/**
+	 * Masks the secrets of the server's configuration wherever a text of the server
+	 * quotes them.
+	 * @param text a text of the server
+	 * @return the text with the secrets masked
+	 */
+	protected String redact(String text) {
+		return text;
+	}
+
+	private String loggable(@Nullable String text) {
+		return ServerText.forLog(redact(String.valueOf(text)));
+	}
+
+	private RuntimeException answered(McpException ex) {
+		return ModernSchema.answered(ex, this::redact);
+	}
+
+	@Override
+	public int generation() {
+		return this.generation;
+	}
+
+	@Override
+	public List<Tool> tools() {
+		return this.tools;
+	}
+
+	@Override
+	public List<Tool> listTools() {
+		try {
+			List<Tool> relisted = list(requireClient());
+			this.tools = relisted;
+			return relisted;
+		}
+		catch (RuntimeException ex) {
+			callFailed(ex);
+			throw ex;
+		}
+	}
+
+	@Override
+	public CallToolResult callTool(CallToolRequest request) {
+		McpAsyncClient current = requireClient();
+		this.callsInFlight.incrementAndGet();
+		try {
+			var tool = this.listed.get(request.name());
+			var call = (tool != null) ? current.tool(tool) : current.tool(request.name());
+			call = call.arguments((request.arguments() != null) ? request.arguments() : Map.of());
+			if (request.meta() != null) {
+				call = call.meta(request.meta());
+			}
+			var result = call.call().block(this.requestTimeout);
+			if (result == null) {
+				throw new IllegalStateException("the MCP server sent no result");
+			}
+			return this.schema.convert(result, CallToolResult.class);
+		}
+		catch (McpException ex) {
+			throw answered(ex); // the server answered
+		}
+		catch (RuntimeException ex) {
+			callFailed(ex);
+			throw ex;
+		}
+		finally {
+			this.callsInFlight.decrementAndGet();
+		}
+	}
+
+	@Override
+	public @Nullable SessionInfo session() {
+		DiscoverResult result = this.discovered;
+		if (result == null) {
+			return null;
+		}
+		return new SessionInfo(ClientSpecs.clientInfo(this.server), McpSchema.ClientCapabilities.builder().build(),
+				this.schema.initializeResult(result));
+	}
+
+	@Override
+	public int callsInFlight() {
+		return this.callsInFlight.get();
+	}
+
+	/**
+	 * Probes the server with {@code server/discover}: 2026-07-28 has no ping, and a
+	 * server must answer discovery.
+	 */
+	@Override
+	public boolean ping(Duration timeout) {
+		McpAsyncClient current = this.client;
+		if (current == null || this.lost.isDone()) {
+			return false;
+		}
+		try {
+			current.discover().block(timeout);
+			return true;
+		}
+		catch (McpException ex) {
+			return true; // an answer is a sign of life
+		}
+		catch (RuntimeException ex) {
+			boolean timedOut = CauseChain.cause(ex, TimeoutException.class) != null || Discovery.isBlockTimeout(ex);
+			pingFailed(ex, timedOut);
+			return false;
+		}
+	}
+
+	@Override
+	public CompletableFuture<ExitStatus> onLost() {
+		return this.lost;
+	}
+
+	@Override
+	public String lossReason() {
+		String reason = this.endedBecause.get();
+		return (reason != null) ? reason : this.defaultLossReason;
+	}
+
+	/**
+	 * Ends the generation for the given reason, unless it has already ended.
+	 * @param reason why it ended
+	 */
+	protected final void end(String reason) {
+		if (!this.lost.isDone() && this.endedBecause.compareAndSet(null, reason)) {
+			this.lost.complete(null);
+		}
+		closeClient();
+	}
+
+	protected final @Nullable String endedBecause() {
+		return this.endedBecause.get();
+	}
+
+	@Override
+	public void closeClient() {
+		Disposable current = this.listening;
+		if (current != null) {
+			current.dispose();
+		}
+		closeTransport();
+	}
+
+	/** Closes the transport so that the requests in flight fail at once. */
+	protected abstract void closeTransport();
+
+	// A call or a re-listing failed other than by a server-answered error.
+	protected abstract void callFailed(RuntimeException ex);
+
+	// A probe was not answered.
+	protected void pingFailed(RuntimeException ex, boolean timedOut) {
+	}
+
+	protected final String server() {
+		return this.server;
+	}
+
+	protected final Duration requestTimeout() {
+		return this.requestTimeout;
+	}
+
+	private McpAsyncClient requireClient() {
+		McpAsyncClient current = this.client;
+		if (current == null || this.lost.isDone()) {
+			throw new IllegalStateException(
+					"generation " + this.generation + " of MCP server '" + this.server + "' is not connected");
+		}
+		return current;
+	}
+
+	/**
+	 * Returns a mapper of texts that masks secrets, for the subclasses' messages.
+	 * @return the redaction
+	 */
+	protected final UnaryOperator<String> redaction() {
+		return this::redact;
+	}
+
+}

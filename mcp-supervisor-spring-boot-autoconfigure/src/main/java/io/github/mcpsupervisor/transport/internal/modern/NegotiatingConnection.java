@@ -1,0 +1,228 @@
+package io.github.mcpsupervisor.transport.internal.modern;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.github.mcpsupervisor.internal.CauseChain;
+import io.github.mcpsupervisor.internal.ServerText;
+import io.github.mcpsupervisor.supervisor.ExitStatus;
+import io.github.mcpsupervisor.supervisor.McpConnectException;
+import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
+import io.github.mcpsupervisor.supervisor.McpConnection;
+import io.github.mcpsupervisor.supervisor.McpConnector;
+import io.github.mcpsupervisor.supervisor.SessionInfo;
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+
+/**
+ * One generation of a server configured as {@code auto}: opened in the revision the
+ * server speaks (see {@link NegotiatingConnector}), then everything is the chosen
+ * connection's.
+ */
+final class NegotiatingConnection implements McpConnection {
+
+	private static final Log logger = LogFactory.getLog(NegotiatingConnector.class);
+
+	private final String server;
+
+	private final int generation;
+
+	private final Runnable toolsChanged;
+
+	private final McpConnector modern;
+
+	private final McpConnector legacy;
+
+	private final AtomicReference<@Nullable String> negotiated;
+
+	private final CompletableFuture<ExitStatus> lost = new CompletableFuture<>();
+
+	private volatile @Nullable McpConnection chosen;
+
+	private volatile boolean terminateRequested;
+
+	NegotiatingConnection(String server, int generation, Runnable toolsChanged, McpConnector modern,
+			McpConnector legacy, AtomicReference<@Nullable String> negotiated) {
+		this.server = server;
+		this.generation = generation;
+		this.toolsChanged = toolsChanged;
+		this.modern = modern;
+		this.legacy = legacy;
+		this.negotiated = negotiated;
+	}
+
+	@Override
+	public int generation() {
+		return this.generation;
+	}
+
+	@Override
+	public void open() throws McpConnectException {
+		String known = this.negotiated.get();
+		if (Revisions.LEGACY.equals(known)) {
+			try {
+				openLegacy();
+				return;
+			}
+			catch (McpConnectException ex) {
+				if (!refusedAsOtherRevision(ex)) {
+					throw ex;
+				}
+				logger.info("MCP server '" + this.server + "' refused initialize ("
+						+ ServerText.forLog(this.modern.redact(ex.getMessage())) + "): probing it as a "
+						+ Revisions.MODERN + " server");
+			}
+		}
+		try {
+			openModern();
+			return;
+		}
+		catch (McpConnectException ex) {
+			NotModernException notModern = CauseChain.cause(ex, NotModernException.class);
+			if (notModern == null || ex.getKind() == Kind.NOT_CONFIRMED_DEAD) {
+				throw ex; // a failure of a modern server, or one that may still run
+			}
+			logger.info("MCP server '" + this.server + "' is not a " + Revisions.MODERN + " server ("
+					+ ServerText.forLog(this.modern.redact(String.valueOf(notModern.getMessage())))
+					+ "): connecting as a " + Revisions.LEGACY + " client");
+		}
+		openLegacy();
+	}
+
+	private void openModern() throws McpConnectException {
+		open(this.modern, Revisions.MODERN);
+	}
+
+	private void openLegacy() throws McpConnectException {
+		open(this.legacy, Revisions.LEGACY);
+	}
+
+	private void open(McpConnector connector, String revision) throws McpConnectException {
+		if (this.terminateRequested) {
+			throw new McpConnectException(Kind.TRANSIENT, "stopped while starting", null, null);
+		}
+		McpConnection connection = connector.create(this.generation, this.toolsChanged);
+		this.chosen = connection;
+		if (this.terminateRequested) {
+			connection.terminate();
+			throw new McpConnectException(Kind.TRANSIENT, "stopped while starting", null, null);
+		}
+		connection.open();
+		this.negotiated.set(revision);
+		connection.onLost().whenComplete((exit, ex) -> this.lost.complete(exit));
+	}
+
+	// Whether a 2025-11-25 server's refusal of initialize says that it speaks another
+	// revision now (an unsupported-version error naming the versions it supports).
+	private static boolean refusedAsOtherRevision(McpConnectException ex) {
+		McpError error = CauseChain.cause(ex, McpError.class);
+		if (error != null && error.getJsonRpcError() != null
+				&& Integer.valueOf(Discovery.UNSUPPORTED_PROTOCOL_VERSION).equals(error.getJsonRpcError().code())) {
+			return true;
+		}
+		String message = CauseChain.rootMessage(ex);
+		return message != null && message.contains("Unsupported protocol version");
+	}
+
+	private McpConnection required() {
+		McpConnection current = this.chosen;
+		if (current == null) {
+			throw new IllegalStateException(
+					"generation " + this.generation + " of MCP server '" + this.server + "' is not connected");
+		}
+		return current;
+	}
+
+	@Override
+	public List<Tool> tools() {
+		McpConnection current = this.chosen;
+		return (current != null) ? current.tools() : List.of();
+	}
+
+	@Override
+	public List<Tool> listTools() {
+		return required().listTools();
+	}
+
+	@Override
+	public CallToolResult callTool(CallToolRequest request) {
+		return required().callTool(request);
+	}
+
+	@Override
+	public <T> @Nullable T request(String method, java.util.function.Function<McpAsyncClient, Mono<T>> request) {
+		return required().request(method, request);
+	}
+
+	@Override
+	public @Nullable SessionInfo session() {
+		McpConnection current = this.chosen;
+		return (current != null) ? current.session() : null;
+	}
+
+	@Override
+	public boolean ping(Duration timeout) {
+		McpConnection current = this.chosen;
+		return current != null && current.ping(timeout);
+	}
+
+	@Override
+	public long messagesReceived() {
+		McpConnection current = this.chosen;
+		return (current != null) ? current.messagesReceived() : 0;
+	}
+
+	@Override
+	public int callsInFlight() {
+		McpConnection current = this.chosen;
+		return (current != null) ? current.callsInFlight() : 0;
+	}
+
+	@Override
+	public CompletableFuture<ExitStatus> onLost() {
+		return this.lost;
+	}
+
+	@Override
+	public String lossReason() {
+		McpConnection current = this.chosen;
+		return (current != null) ? current.lossReason() : "process ended";
+	}
+
+	@Override
+	public void closeClient() {
+		McpConnection current = this.chosen;
+		if (current != null) {
+			current.closeClient();
+		}
+	}
+
+	@Override
+	public boolean terminate() {
+		this.terminateRequested = true;
+		McpConnection current = this.chosen;
+		return current == null || current.terminate();
+	}
+
+	@Override
+	public @Nullable Long pid() {
+		McpConnection current = this.chosen;
+		return (current != null) ? current.pid() : null;
+	}
+
+	@Override
+	public List<String> stderrTail() {
+		McpConnection current = this.chosen;
+		return (current != null) ? current.stderrTail() : List.of();
+	}
+
+}

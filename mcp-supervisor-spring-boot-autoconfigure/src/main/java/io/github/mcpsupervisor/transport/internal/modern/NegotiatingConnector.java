@@ -1,0 +1,62 @@
+package io.github.mcpsupervisor.transport.internal.modern;
+
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.github.mcpsupervisor.supervisor.McpConnection;
+import io.github.mcpsupervisor.supervisor.McpConnector;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Connects a server configured as {@code auto} in the revision it speaks, as the
+ * revision's version negotiation describes it: each generation first asks
+ * {@code server/discover} as a 2026-07-28 client; on an answer that is not a modern one,
+ * or none in time, it connects as a 2025-11-25 client instead (a stdio server gets a
+ * fresh process for it, so that one that exits on the probe costs nothing). The outcome
+ * is kept for the server's configuration (this connector): later generations connect in
+ * the known revision at once, and probe again only when the known revision fails them the
+ * way another revision's server would.
+ *
+ * @since 0.1.0
+ */
+public final class NegotiatingConnector implements McpConnector {
+
+	private final String server;
+
+	private final McpConnector modern;
+
+	private final McpConnector legacy;
+
+	private final AtomicReference<@Nullable String> negotiated = new AtomicReference<>();
+
+	/**
+	 * Creates the connector.
+	 * @param server the server's name
+	 * @param modern connects as a 2026-07-28 client
+	 * @param legacy connects as a 2025-11-25 client
+	 */
+	public NegotiatingConnector(String server, McpConnector modern, McpConnector legacy) {
+		this.server = server;
+		this.modern = modern;
+		this.legacy = legacy;
+	}
+
+	@Override
+	public McpConnection create(int generation, Runnable toolsChanged) {
+		return new NegotiatingConnection(this.server, generation, toolsChanged, this.modern, this.legacy,
+				this.negotiated);
+	}
+
+	/**
+	 * Returns the revision the server was last connected in.
+	 * @return the revision, or {@code null} before the first connection
+	 */
+	public @Nullable String negotiated() {
+		return this.negotiated.get();
+	}
+
+	@Override
+	public String redact(String text) {
+		return this.modern.redact(text);
+	}
+
+}

@@ -1,0 +1,234 @@
+package io.github.mcpsupervisor.transport.internal.stdio;
+
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.github.mcpsupervisor.internal.CauseChain;
+import io.github.mcpsupervisor.supervisor.ExitStatus;
+import io.github.mcpsupervisor.supervisor.McpConnectException;
+import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
+import io.github.mcpsupervisor.transport.StdioServerDefinition;
+import io.github.mcpsupervisor.transport.internal.MessageLimits;
+import io.github.mcpsupervisor.transport.internal.ToolListing.ToolListingException;
+import io.github.mcpsupervisor.transport.internal.modern.ModernConnection;
+import io.github.mcpsupervisor.transport.internal.modern.NotModernException;
+import io.github.mcpsupervisor.transport.internal.modern.UnsupportedRevisionException;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.modern.client.transport.StdioMcpClientTransport;
+import io.modelcontextprotocol.spec.McpError;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The generation of a stdio server that speaks MCP revision 2026-07-28: its own process
+ * (spawned, recorded and terminated as a 2025-11-25 server's is), the SDK's modern stdio
+ * transport over the process's pipes, discovery instead of initialize. The exit of the
+ * process ends the generation and fails its requests in flight at once.
+ */
+final class ModernStdioConnection extends ModernConnection {
+
+	private final StdioServerDefinition definition;
+
+	private final Executor executor;
+
+	private final McpJsonMapper jsonMapper;
+
+	private final ProcessRecords records;
+
+	private volatile @Nullable StdioServerProcess process;
+
+	private volatile @Nullable StdioMcpClientTransport transport;
+
+	private volatile @Nullable LineCountingInputStream stdout;
+
+	private volatile boolean terminateRequested;
+
+	ModernStdioConnection(StdioServerDefinition definition, int generation, Runnable toolsChanged, Executor executor,
+			McpJsonMapper jsonMapper, ProcessRecords records) {
+		super(definition.name(), generation, definition.requestTimeout(), definition.initializationTimeout(),
+				toolsChanged, jsonMapper, "process ended");
+		this.definition = definition;
+		this.executor = executor;
+		this.jsonMapper = jsonMapper;
+		this.records = records;
+	}
+
+	@Override
+	public void open() throws McpConnectException {
+		String label = "mcp-" + this.definition.name() + "-g" + generation();
+		StdioServerProcess started;
+		try {
+			started = StdioServerProcess.start(this.definition, label, this.records);
+		}
+		catch (IOException ex) {
+			throw new McpConnectException(StdioConnection.spawnFailureKind(this.definition), "cannot start "
+					+ this.definition.maskedCommandLine() + ": " + this.definition.redact(CauseChain.rootMessage(ex)),
+					null, ex);
+		}
+		this.process = started;
+		if (this.terminateRequested) {
+			started.terminate(this.definition.terminationGracePeriod());
+			throw new McpConnectException(Kind.TRANSIENT, "stopped while starting", null, null);
+		}
+		LineCountingInputStream counted = new LineCountingInputStream(started.stdout());
+		this.stdout = counted;
+		StdioMcpClientTransport created = StdioMcpClientTransport.builder(counted, started.stdin())
+			.jsonMapper(this.jsonMapper)
+			.inputMaxSize(MessageLimits.MAX_MESSAGE_BYTES)
+			.start();
+		this.transport = created;
+		// the exit is the one signal of a dead stdio server: closing the transport fails
+		// the requests in flight at once instead of after their timeout
+		started.exited().thenAcceptAsync((exit) -> {
+			this.lost.complete(redacted(exit));
+			closeClient();
+		}, this.executor);
+		try {
+			discover(createClient(created, this.jsonMapper));
+			started.rememberDescendants();
+		}
+		catch (RuntimeException ex) {
+			ExitStatus exitedByItself = started.awaitExit(exitSettleTime(ex));
+			closeClient();
+			boolean confirmed = started.terminate(this.definition.terminationGracePeriod());
+			ExitStatus exit = (exitedByItself != null) ? redacted(exitedByItself) : null;
+			throw openFailure(ex, exit, confirmed);
+		}
+	}
+
+	// An answer or a timeout leaves the process running; any other failure may be its
+	// exit, seen a moment later.
+	private static Duration exitSettleTime(RuntimeException ex) {
+		boolean answered = (ex instanceof NotModernException notModern && notModern.isAnswered())
+				|| ex instanceof UnsupportedRevisionException || CauseChain.cause(ex, McpError.class) != null
+				|| CauseChain.cause(ex, TimeoutException.class) != null || ex instanceof ToolListingException;
+		return answered ? Duration.ZERO : StdioConnection.EXIT_SETTLE_TIME;
+	}
+
+	private McpConnectException openFailure(RuntimeException ex, @Nullable ExitStatus exit, boolean confirmed) {
+		StringBuilder message = new StringBuilder();
+		RuntimeException cause = ex;
+		if (exit != null) {
+			message.append("process exited during discovery with ").append(exit.describe());
+			if (!(ex instanceof NotModernException)) {
+				// a legacy server may exit on a request it does not know
+				cause = new NotModernException(message.toString(), false, ex);
+			}
+		}
+		else {
+			message.append("discovery failed: ").append(this.definition.redact(CauseChain.rootMessage(ex)));
+		}
+		if (exit != null && exit.lastStderrLine() != null) {
+			message.append("; last stderr line: ").append(exit.lastStderrLine());
+		}
+		if (!confirmed) {
+			message.append(
+					"; its process tree could not be confirmed gone, not reconnecting so that two servers never run");
+			return new McpConnectException(Kind.NOT_CONFIRMED_DEAD, message.toString(), exit, cause);
+		}
+		if (ex instanceof UnsupportedRevisionException
+				|| (ex instanceof NotModernException notModern && notModern.isAnswered())) {
+			return new McpConnectException(Kind.CONFIGURATION, message.toString(), exit, cause);
+		}
+		return new McpConnectException(Kind.TRANSIENT, message.toString(), exit, cause);
+	}
+
+	private ExitStatus redacted(ExitStatus exit) {
+		String line = exit.lastStderrLine();
+		return (line != null) ? new ExitStatus(exit.exitCode(), this.definition.redact(line)) : exit;
+	}
+
+	@Override
+	protected void callFailed(RuntimeException ex) {
+		// a broken pipe can surface a moment before the exit does
+		try {
+			this.lost.get(exitSettleTime(ex).toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (TimeoutException | ExecutionException ignored) {
+			// alive: the failure is the call's own
+		}
+		catch (InterruptedException interrupted) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	@Override
+	protected void closeTransport() {
+		StdioMcpClientTransport current = this.transport;
+		if (current != null) {
+			current.close();
+		}
+	}
+
+	@Override
+	public boolean terminate() {
+		this.terminateRequested = true;
+		StdioServerProcess current = this.process;
+		return current == null || current.terminate(this.definition.terminationGracePeriod());
+	}
+
+	@Override
+	public long messagesReceived() {
+		LineCountingInputStream current = this.stdout;
+		return (current != null) ? current.lines() : 0;
+	}
+
+	@Override
+	public @Nullable Long pid() {
+		StdioServerProcess current = this.process;
+		return (current != null) ? current.pid() : null;
+	}
+
+	@Override
+	public List<String> stderrTail() {
+		StdioServerProcess current = this.process;
+		return (current != null) ? current.stderr().lines().stream().map(this.definition::redact).toList() : List.of();
+	}
+
+	@Override
+	protected String redact(String text) {
+		return this.definition.redact(text);
+	}
+
+	/** Counts the lines (messages) the server writes: each is a sign of life. */
+	private static final class LineCountingInputStream extends FilterInputStream {
+
+		private volatile long lines;
+
+		LineCountingInputStream(InputStream in) {
+			super(in);
+		}
+
+		@Override
+		public int read() throws IOException {
+			int b = super.read();
+			if (b == '\n') {
+				this.lines++;
+			}
+			return b;
+		}
+
+		@Override
+		public int read(byte[] bytes, int offset, int length) throws IOException {
+			int read = super.read(bytes, offset, length);
+			for (int i = offset; i < offset + read; i++) {
+				if (bytes[i] == '\n') {
+					this.lines++;
+				}
+			}
+			return read;
+		}
+
+		long lines() {
+			return this.lines;
+		}
+
+	}
+
+}
