@@ -29,12 +29,15 @@ import org.jspecify.annotations.Nullable;
  * @param lastError the last error
  * @param stderr the last lines the server wrote to stderr
  * @param tools how many tools are registered
+ * @param protocol the MCP revision the live generation speaks (2025-11-25 or 2026-07-28),
+ * absent while none is connected
  * @since 0.1.0
  */
 @JsonInclude(Include.NON_NULL)
 public record McpServerDetails(McpServerState state, boolean required, int generation, @Nullable Long pid,
 		@Nullable Duration uptime, int attempts, int maxAttempts, @Nullable Duration nextAttemptIn,
-		@Nullable Exit lastExit, @Nullable String lastError, @Nullable List<String> stderr, int tools) {
+		@Nullable Exit lastExit, @Nullable String lastError, @Nullable List<String> stderr, int tools,
+		@Nullable String protocol) {
 
 	/** Stderr lines shown in health details. */
 	static final int HEALTH_STDERR_LINES = 5;
@@ -57,7 +60,7 @@ public record McpServerDetails(McpServerState state, boolean required, int gener
 				: List.copyOf(stderr.subList(Math.max(0, stderr.size() - stderrLines), stderr.size()));
 		return new McpServerDetails(status.state(), required, status.generation(), status.pid(), uptime,
 				status.attemptsUsed(), status.maxAttempts(), nextAttemptIn, lastExit, status.lastError(), shown,
-				status.tools().size());
+				status.tools().size(), status.protocol());
 	}
 
 	private static Duration until(Instant now, Instant then) {

@@ -49,12 +49,17 @@ public class McpSupervisorMetrics implements SupervisorListener, ToolCallObserve
 
 	private final Map<String, ToolTags> toolTags = new ConcurrentHashMap<>();
 
+	private final Map<String, Protocols> protocols = new ConcurrentHashMap<>();
+
 	public McpSupervisorMetrics(MeterRegistry registry) {
 		this.registry = registry;
 	}
 
 	@Override
 	public void toolsChanged(String server, ToolSet tools) {
+		if (tools.session() != null && tools.session().protocolVersion() != null) {
+			this.protocols.computeIfAbsent(server, Protocols::new).speaks(tools.session().protocolVersion());
+		}
 		this.toolTags.computeIfAbsent(server, (name) -> new ToolTags())
 			.listed(new HashSet<>(tools.names()))
 			.forEach((tool) -> removeToolMeters(server, tool));
@@ -123,6 +128,36 @@ public class McpSupervisorMetrics implements SupervisorListener, ToolCallObserve
 				.register(this.registry);
 		}
 		return current;
+	}
+
+	/**
+	 * The MCP revision one server's live generation speaks: a gauge per revision it has
+	 * spoken, 1 for the current one. The revisions are those the SDK's clients accept, a
+	 * handful.
+	 */
+	private final class Protocols {
+
+		private final String server;
+
+		private final AtomicReference<String> current = new AtomicReference<>();
+
+		private final Set<String> registered = ConcurrentHashMap.newKeySet();
+
+		Protocols(String server) {
+			this.server = server;
+		}
+
+		void speaks(String protocol) {
+			this.current.set(protocol);
+			if (this.registered.add(protocol)) {
+				Gauge.builder("mcp.supervisor.protocol", this.current, (value) -> protocol.equals(value.get()) ? 1 : 0)
+					.description("1 for the MCP revision a supervised server's live generation speaks, 0 for others")
+					.tag("server", this.server)
+					.tag("protocol", protocol)
+					.register(McpSupervisorMetrics.this.registry);
+			}
+		}
+
 	}
 
 	/**

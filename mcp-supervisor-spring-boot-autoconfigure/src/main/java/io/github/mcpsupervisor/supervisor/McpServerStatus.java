@@ -23,11 +23,14 @@ import org.jspecify.annotations.Nullable;
  * marker)
  * @param stderrTail the last lines written to stderr by the last generation
  * @param tools the names of the registered tools
+ * @param protocol the MCP revision the live generation speaks, {@code null} while none is
+ * connected
  * @since 0.1.0
  */
 public record McpServerStatus(String name, McpServerState state, int generation, @Nullable Long pid,
 		@Nullable Instant upSince, int attemptsUsed, int maxAttempts, @Nullable Instant nextAttemptAt,
-		@Nullable ExitStatus lastExit, @Nullable String lastError, List<String> stderrTail, List<String> tools) {
+		@Nullable ExitStatus lastExit, @Nullable String lastError, List<String> stderrTail, List<String> tools,
+		@Nullable String protocol) {
 
 	public McpServerStatus {
 		// it quotes the server (its errors, its stderr): never shown unbounded

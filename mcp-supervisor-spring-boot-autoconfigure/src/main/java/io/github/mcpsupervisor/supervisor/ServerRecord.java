@@ -114,8 +114,9 @@ final class ServerRecord {
 	// The attempt's end is announced, and the recovery it ends, if any.
 	private void connected(McpConnection connection) {
 		notify(() -> this.listener.attemptFinished(this.name, connection.generation(), true));
+		String protocol = protocol(connection);
 		String where = "generation " + connection.generation() + ", pid " + connection.pid() + ", "
-				+ connection.tools().size() + " tools";
+				+ connection.tools().size() + " tools" + ((protocol != null) ? ", MCP " + protocol : "");
 		if (this.outageStartedAt != null) {
 			int used = this.budget.used();
 			Duration outage = Duration.between(this.outageStartedAt, now());
@@ -196,7 +197,13 @@ final class ServerRecord {
 		return new McpServerStatus(this.name, state, this.lastGeneration,
 				(connection != null) ? connection.pid() : null, (live != null) ? live.upSince : null,
 				this.budget.used(), this.budget.max(), this.nextAttemptAt, this.lastExit, this.lastError,
-				(connection != null) ? connection.stderrTail() : this.lastStderr, this.tools.names());
+				(connection != null) ? connection.stderrTail() : this.lastStderr, this.tools.names(),
+				(connection != null) ? protocol(connection) : null);
+	}
+
+	private static @Nullable String protocol(McpConnection connection) {
+		SessionInfo session = connection.session();
+		return (session != null) ? session.protocolVersion() : null;
 	}
 
 	// The line is logged after the step, outside the lock.

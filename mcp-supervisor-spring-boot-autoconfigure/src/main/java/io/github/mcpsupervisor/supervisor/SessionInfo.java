@@ -18,6 +18,15 @@ public record SessionInfo(Implementation clientInfo, ClientCapabilities clientCa
 		@Nullable InitializeResult initializeResult) {
 
 	/**
+	 * Returns the MCP revision the generation speaks: the one the server answered at
+	 * initialize, or 2026-07-28 for a server discovered in that revision.
+	 * @return the revision, or {@code null} before initialize
+	 */
+	public @Nullable String protocolVersion() {
+		return (this.initializeResult != null) ? this.initializeResult.protocolVersion() : null;
+	}
+
+	/**
 	 * Returns the capabilities the server declared.
 	 * @return the capabilities, or {@code null} before initialize
 	 */

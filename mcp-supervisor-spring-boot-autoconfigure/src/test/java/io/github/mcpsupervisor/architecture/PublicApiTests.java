@@ -42,6 +42,7 @@ class PublicApiTests {
 			"io.github.mcpsupervisor.autoconfigure.health.McpHealthContributorAutoConfiguration",
 			"io.github.mcpsupervisor.autoconfigure.metrics.McpMetricsAutoConfiguration",
 			"io.github.mcpsupervisor.autoconfigure.properties.McpClientType",
+			"io.github.mcpsupervisor.autoconfigure.properties.McpProtocol",
 			"io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings",
 			"io.github.mcpsupervisor.autoconfigure.properties.McpServerSettingsResolver",
 			"io.github.mcpsupervisor.autoconfigure.properties.McpServersFileException",
