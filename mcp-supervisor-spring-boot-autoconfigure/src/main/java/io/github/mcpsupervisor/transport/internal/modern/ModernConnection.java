@@ -74,6 +74,10 @@ public abstract class ModernConnection implements McpConnection {
 
 	private volatile @Nullable DiscoverResult discovered;
 
+	private volatile @Nullable McpClientTransport transport;
+
+	private volatile @Nullable McpJsonMapper jsonMapper;
+
 	private volatile List<Tool> tools = List.of();
 
 	// the tools as the server listed them, by name: a call carries its tool so that the
@@ -104,6 +108,12 @@ public abstract class ModernConnection implements McpConnection {
 	 * @return the client
 	 */
 	protected final McpAsyncClient createClient(McpClientTransport transport, McpJsonMapper jsonMapper) {
+		this.transport = transport;
+		this.jsonMapper = jsonMapper;
+		return newClient(transport, jsonMapper);
+	}
+
+	private McpAsyncClient newClient(McpClientTransport transport, McpJsonMapper jsonMapper) {
 		McpSchema.Implementation info = ClientSpecs.clientInfo(this.server);
 		return McpClient.async(transport)
 			.clientInfo(new io.modelcontextprotocol.modern.McpSchema.Implementation(info.name(), info.title(),
@@ -265,16 +275,19 @@ public abstract class ModernConnection implements McpConnection {
 
 	/**
 	 * Probes the server with {@code server/discover}: 2026-07-28 has no ping, and a
-	 * server must answer discovery.
+	 * server must answer discovery. The probe's client is a new one over the generation's
+	 * transport (a client of this revision is cheap: there is no handshake), so that the
+	 * answer the generation's client keeps for the server's ttlMs does not answer it.
 	 */
 	@Override
 	public boolean ping(Duration timeout) {
-		McpAsyncClient current = this.client;
-		if (current == null || this.lost.isDone()) {
+		McpClientTransport currentTransport = this.transport;
+		McpJsonMapper mapper = this.jsonMapper;
+		if (currentTransport == null || mapper == null || this.lost.isDone()) {
 			return false;
 		}
 		try {
-			current.discover().block(timeout);
+			newClient(currentTransport, mapper).discover().block(timeout);
 			return true;
 		}
 		catch (McpException ex) {
