@@ -1,22 +1,35 @@
 package io.github.mcpsupervisor.demo;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The command lines of the real MCP servers that the project's tests and benchmark run:
- * the demo server on this JVM, and npm's {@code @modelcontextprotocol/server-everything}
- * as installed by {@code npm ci} in the project's {@code test-servers} directory.
+ * the demo server on this JVM, npm's {@code @modelcontextprotocol/server-everything}, and
+ * the TypeScript SDK v2 servers of the project's {@code test-servers} directory, whose
+ * npm packages {@code npm ci} installs there.
  *
  * @since 0.1.0
  */
 public final class ServerCommands {
+
+	private static final Pattern LISTENING = Pattern.compile("listening on (\\d+)");
 
 	private ServerCommands() {
 	}
@@ -107,6 +120,101 @@ public final class ServerCommands {
 		}
 		catch (IOException ex) {
 			return false;
+		}
+	}
+
+	/**
+	 * Return a script of the TypeScript SDK v2 test servers in the npm project directory.
+	 * @param npmDirectory the directory holding {@code package.json}, the scripts and
+	 * {@code node_modules}
+	 * @param name the script's file name, {@code modern-stdio-server.mjs} or
+	 * {@code modern-http-server.mjs}
+	 * @return the script to run with {@code node}
+	 * @throws IllegalStateException if the script or the SDK is not installed
+	 */
+	public static Path modernScript(Path npmDirectory, String name) {
+		Path script = npmDirectory.resolve(name);
+		Path sdk = npmDirectory.resolve(Path.of("node_modules", "@modelcontextprotocol", "server", "package.json"));
+		if (!Files.exists(script) || !Files.exists(sdk)) {
+			throw new IllegalStateException("The TypeScript SDK v2 server " + script
+					+ " or its SDK is not installed: run npm ci in " + npmDirectory);
+		}
+		return script;
+	}
+
+	/**
+	 * Return the command that runs the TypeScript SDK v2 test server over stdio.
+	 * @param npmDirectory the directory holding {@code package.json}, the scripts and
+	 * {@code node_modules}
+	 * @param legacy whether it also serves 2025-11-25 ({@code initialize}); without, it
+	 * serves 2026-07-28 only and answers {@code initialize} with "Unsupported protocol
+	 * version"
+	 * @return the command and its arguments
+	 * @throws IllegalStateException if it is not installed
+	 */
+	public static List<String> modernStdio(Path npmDirectory, boolean legacy) {
+		return List.of("node", modernScript(npmDirectory, "modern-stdio-server.mjs").toString(),
+				legacy ? "--legacy=serve" : "--legacy=reject");
+	}
+
+	/**
+	 * Return a process builder of the TypeScript SDK v2 test server over stateless
+	 * Streamable HTTP at {@code http://127.0.0.1:<port>/mcp}. Its stdout is discarded and
+	 * its stderr piped for {@link #listeningPort(Process, Duration)}; it exits when its
+	 * stdin closes, so that it never outlives the process that started it.
+	 * @param npmDirectory the directory holding {@code package.json}, the scripts and
+	 * {@code node_modules}
+	 * @param port the port it listens on, or 0 for one the system picks
+	 * @param legacy whether it also serves 2025-11-25 statelessly; without, it serves
+	 * 2026-07-28 only
+	 * @return the process builder, not started
+	 * @throws IllegalStateException if it is not installed
+	 */
+	public static ProcessBuilder modernOverHttp(Path npmDirectory, int port, boolean legacy) {
+		ProcessBuilder builder = new ProcessBuilder("node",
+				modernScript(npmDirectory, "modern-http-server.mjs").toString(), String.valueOf(port),
+				legacy ? "--legacy=stateless" : "--legacy=reject");
+		return builder.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+	}
+
+	/**
+	 * Wait until a server started from {@link #modernOverHttp(Path, int, boolean)}
+	 * accepts connections and return its port. Its stderr is read to the end on a daemon
+	 * thread, so that the server never blocks on a full pipe.
+	 * @param process the started server
+	 * @param timeout how long to wait
+	 * @return the port it listens on
+	 * @throws TimeoutException if it does not listen within the timeout
+	 * @throws IllegalStateException if it exits before it listens
+	 * @throws InterruptedException if the thread is interrupted while waiting
+	 */
+	public static int listeningPort(Process process, Duration timeout) throws TimeoutException, InterruptedException {
+		CompletableFuture<Integer> port = new CompletableFuture<>();
+		Thread reader = new Thread(() -> {
+			StringBuilder output = new StringBuilder();
+			try (BufferedReader lines = process.errorReader(StandardCharsets.UTF_8)) {
+				for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+					Matcher listening = LISTENING.matcher(line);
+					if (listening.matches()) {
+						port.complete(Integer.parseInt(listening.group(1)));
+					}
+					else if (!port.isDone()) {
+						output.append(line).append('\n');
+					}
+				}
+			}
+			catch (IOException ex) {
+				port.completeExceptionally(new UncheckedIOException(ex));
+			}
+			port.completeExceptionally(new IllegalStateException("The server exited before it listened: " + output));
+		}, "mcp-server-stderr-" + process.pid());
+		reader.setDaemon(true);
+		reader.start();
+		try {
+			return port.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (ExecutionException ex) {
+			throw (ex.getCause() instanceof RuntimeException runtime) ? runtime : new IllegalStateException(ex);
 		}
 	}
 
