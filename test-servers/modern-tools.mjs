@@ -37,6 +37,7 @@ export function createServer({ era, onCrash, onToolsChanged }) {
 	server.registerTool('slow', { description: 'Answers after sleeping the given milliseconds',
 		inputSchema: schema({ ms: { type: 'integer', minimum: 0 } }) },
 		async ({ ms }) => {
+			console.error('call started: slow'); // what a test waits for, as with the demo server
 			await new Promise((resolve) => setTimeout(resolve, ms));
 			return text(`slept ${ms} ms`);
 		});

@@ -2,6 +2,7 @@ package io.github.mcpsupervisor.transport.internal;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,6 +26,7 @@ import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -42,6 +44,9 @@ import reactor.core.publisher.Mono;
 public abstract class ClientConnection implements McpConnection {
 
 	private static final Log logger = LogFactory.getLog(ClientConnection.class);
+
+	/** The error a server answers when it supports none of the client's versions. */
+	private static final int UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 	private final String server;
 
@@ -125,6 +130,25 @@ public abstract class ClientConnection implements McpConnection {
 					null, ex);
 		}
 		return new McpConnectException(Kind.CONFIGURATION, message, null, ex);
+	}
+
+	/**
+	 * Describes a refusal of initialize that says the server speaks another MCP revision
+	 * only (an unsupported-version error, as a 2026-07-28 server answers it): no new
+	 * attempt changes that.
+	 * @param ex the failure of initialize
+	 * @return the failure of the attempt, or {@code null} when the failure is another
+	 */
+	protected static @Nullable McpConnectException otherRevision(RuntimeException ex) {
+		McpError error = CauseChain.cause(ex, McpError.class);
+		JSONRPCError answered = (error != null) ? error.getJsonRpcError() : null;
+		if (answered == null || answered.code() != UNSUPPORTED_PROTOCOL_VERSION) {
+			return null;
+		}
+		Object supported = (answered.data() instanceof Map<?, ?> data) ? data.get("supported") : null;
+		String revisions = (supported != null) ? String.valueOf(supported) : "another revision";
+		return new McpConnectException(Kind.CONFIGURATION, "the server does not speak MCP 2025-11-25: it supports "
+				+ revisions + " (set the server's protocol to auto or to the revision it speaks)", null, ex);
 	}
 
 	/**

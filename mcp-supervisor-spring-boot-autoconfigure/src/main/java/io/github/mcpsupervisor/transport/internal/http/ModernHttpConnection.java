@@ -87,8 +87,11 @@ final class ModernHttpConnection extends ModernConnection {
 			return new McpConnectException(Kind.CONFIGURATION,
 					foreign.getMessage() + ": a request customizer changed the request's URL", null, ex);
 		}
-		String message = "cannot connect to " + this.definition.maskedUrl() + ": "
-				+ this.definition.redact(CauseChain.rootMessage(ex));
+		String message = (ex instanceof NotModernException notModern && notModern.isAnswered())
+				? NotModernException
+					.configurationMessage(this.definition.redact(String.valueOf(notModern.getMessage())))
+				: "cannot connect to " + this.definition.maskedUrl() + ": "
+						+ this.definition.redact(CauseChain.rootMessage(ex));
 		if (ex instanceof UnsupportedRevisionException
 				|| (ex instanceof NotModernException notModern && notModern.isAnswered())) {
 			return new McpConnectException(Kind.CONFIGURATION, message, null, ex);
@@ -104,6 +107,18 @@ final class ModernHttpConnection extends ModernConnection {
 	@Override
 	protected void pingFailed(RuntimeException ex, boolean timedOut) {
 		endIfOut(ex);
+	}
+
+	// An open stream that breaks is the first sign of a server that went away, as the
+	// GET stream of a 2025-11-25 session is.
+	@Override
+	protected void streamFailed(Throwable ex) {
+		if (ex instanceof RuntimeException failure) {
+			endIfOut(failure);
+		}
+		else {
+			end("transport failure: " + this.definition.redact(CauseChain.rootMessage(ex)));
+		}
 	}
 
 	// Ends the generation when the server is out or refuses the credentials; an answered

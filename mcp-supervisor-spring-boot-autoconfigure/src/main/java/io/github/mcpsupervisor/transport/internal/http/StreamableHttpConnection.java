@@ -114,6 +114,10 @@ final class StreamableHttpConnection extends ClientConnection {
 				throw new McpConnectException(Kind.CONFIGURATION,
 						foreign.getMessage() + ": a request customizer changed the request's URL", null, ex);
 			}
+			McpConnectException otherRevision = otherRevision(ex);
+			if (otherRevision != null) {
+				throw otherRevision;
+			}
 			throw new McpConnectException(Kind.TRANSIENT, "cannot connect to " + this.definition.maskedUrl() + ": "
 					+ this.definition.redact(CauseChain.rootMessage(ex)), null, ex);
 		}

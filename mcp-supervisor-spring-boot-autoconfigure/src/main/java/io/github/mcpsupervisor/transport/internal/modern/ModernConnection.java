@@ -177,8 +177,12 @@ public abstract class ModernConnection implements McpConnection {
 		this.listening = created.listen()
 			.toolsChanged()
 			.events()
-			.filter(SubscriptionEvent.ToolsListChanged.class::isInstance)
+			// a change made while no stream was open is not sent again: each opened
+			// stream, acknowledged, is a reason to list again
+			.filter((event) -> event instanceof SubscriptionEvent.ToolsListChanged
+					|| event instanceof SubscriptionEvent.Subscribed)
 			.doOnNext((event) -> this.toolsChanged.run())
+			.doOnError(this::streamFailed)
 			.repeat(() -> !this.lost.isDone())
 			.retryWhen(reactor.util.retry.Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(500))
 				.maxBackoff(Duration.ofSeconds(30))
@@ -343,6 +347,11 @@ public abstract class ModernConnection implements McpConnection {
 
 	// A probe was not answered.
 	protected void pingFailed(RuntimeException ex, boolean timedOut) {
+	}
+
+	// The subscriptions/listen stream broke; it is opened again while the generation
+	// lives.
+	protected void streamFailed(Throwable ex) {
 	}
 
 	protected final String server() {

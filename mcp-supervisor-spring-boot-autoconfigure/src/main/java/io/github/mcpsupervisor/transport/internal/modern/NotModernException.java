@@ -27,6 +27,16 @@ public class NotModernException extends IllegalStateException {
 	}
 
 	/**
+	 * Describes the failure of a server that a fixed 2026-07-28 was set for.
+	 * @param reason what the server answered, its secrets masked
+	 * @return the message
+	 */
+	public static String configurationMessage(String reason) {
+		return "not a " + Revisions.MODERN + " server (" + reason
+				+ "); set the server's protocol to auto or to the revision it speaks";
+	}
+
+	/**
 	 * Returns whether the server answered, which tells that it speaks another revision;
 	 * silence or an exit may also be a modern server that failed.
 	 * @return whether it answered

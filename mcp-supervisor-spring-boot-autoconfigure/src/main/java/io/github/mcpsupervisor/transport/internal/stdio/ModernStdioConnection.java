@@ -121,6 +121,10 @@ final class ModernStdioConnection extends ModernConnection {
 				cause = new NotModernException(message.toString(), false, ex);
 			}
 		}
+		else if (ex instanceof NotModernException notModern && notModern.isAnswered()) {
+			message.append(NotModernException
+				.configurationMessage(this.definition.redact(String.valueOf(notModern.getMessage()))));
+		}
 		else {
 			message.append("discovery failed: ").append(this.definition.redact(CauseChain.rootMessage(ex)));
 		}

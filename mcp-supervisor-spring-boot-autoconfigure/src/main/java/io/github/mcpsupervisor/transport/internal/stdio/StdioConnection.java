@@ -167,6 +167,10 @@ final class StdioConnection extends ClientConnection {
 					"; its process tree could not be confirmed gone, not reconnecting so that two servers never run");
 			return new McpConnectException(Kind.NOT_CONFIRMED_DEAD, message.toString(), exit, ex);
 		}
+		McpConnectException otherRevision = otherRevision(ex);
+		if (otherRevision != null) {
+			return otherRevision;
+		}
 		if (exit != null && (exit.exitCode() == 126 || exit.exitCode() == 127)) {
 			message.append(" (126/127: command not executable or not found)");
 			return new McpConnectException(Kind.CONFIGURATION, message.toString(), exit, ex);
