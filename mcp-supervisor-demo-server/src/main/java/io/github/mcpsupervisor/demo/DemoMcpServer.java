@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -324,77 +323,6 @@ public final class DemoMcpServer {
 	}
 
 	/**
-	 * The protocol's output, which counts the lines (messages) written to it, so that a
-	 * tool can wait until its reply is out.
-	 */
-	private static final class ProtocolOutput extends PrintStream {
-
-		private final Object monitor = new Object();
-
-		private long lines;
-
-		ProtocolOutput(PrintStream out) {
-			super(out, true, StandardCharsets.UTF_8);
-		}
-
-		@Override
-		public void write(byte[] bytes, int offset, int length) {
-			super.write(bytes, offset, length);
-			count(bytes, offset, length);
-		}
-
-		@Override
-		public void write(int b) {
-			super.write(b);
-			if (b == '\n') {
-				count(new byte[] { '\n' }, 0, 1);
-			}
-		}
-
-		long lines() {
-			synchronized (this.monitor) {
-				return this.lines;
-			}
-		}
-
-		void awaitLinesAfter(long seen, Duration max) {
-			long deadline = System.nanoTime() + max.toNanos();
-			synchronized (this.monitor) {
-				while (this.lines <= seen) {
-					long left = deadline - System.nanoTime();
-					if (left <= 0) {
-						return;
-					}
-					try {
-						this.monitor.wait(Math.max(1, left / 1_000_000));
-					}
-					catch (InterruptedException ex) {
-						Thread.currentThread().interrupt();
-						return;
-					}
-				}
-			}
-		}
-
-		private void count(byte[] bytes, int offset, int length) {
-			int newlines = 0;
-			for (int i = offset; i < offset + length; i++) {
-				if (bytes[i] == '\n') {
-					newlines++;
-				}
-			}
-			if (newlines > 0) {
-				flush();
-				synchronized (this.monitor) {
-					this.lines += newlines;
-					this.monitor.notifyAll();
-				}
-			}
-		}
-
-	}
-
-	/**
 	 * Counts the {@code tools/list} requests on standard input: the SDK's server offers
 	 * no hook into its own listing.
 	 */
@@ -445,51 +373,6 @@ public final class DemoMcpServer {
 			else {
 				this.matched = (b == METHOD[0]) ? 1 : 0;
 			}
-		}
-
-	}
-
-	/**
-	 * Ends the process once the client closes standard input: the SDK's own threads would
-	 * otherwise keep the JVM alive.
-	 */
-	private static final class ExitOnEndOfInput extends FilterInputStream {
-
-		private final CountDownLatch never = new CountDownLatch(1);
-
-		private volatile boolean frozen;
-
-		ExitOnEndOfInput(InputStream in) {
-			super(in);
-		}
-
-		void freeze() {
-			this.frozen = true;
-		}
-
-		@Override
-		public int read() throws IOException {
-			return exitOnEnd(super.read());
-		}
-
-		@Override
-		public int read(byte[] b, int off, int len) throws IOException {
-			return exitOnEnd(super.read(b, off, len));
-		}
-
-		private int exitOnEnd(int result) {
-			if (result == -1) {
-				Runtime.getRuntime().halt(0);
-			}
-			while (this.frozen) {
-				try {
-					this.never.await(); // swallow all further input, stay alive
-				}
-				catch (InterruptedException ex) {
-					// a frozen server ignores interruption too
-				}
-			}
-			return result;
 		}
 
 	}
