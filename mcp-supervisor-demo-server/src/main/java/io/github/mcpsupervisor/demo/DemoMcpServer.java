@@ -42,7 +42,10 @@ import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
  *
  * <p>
  * It exits when its standard input closes, as a stdio server should. Run it with
- * {@code java -cp <classpath> io.github.mcpsupervisor.demo.DemoMcpServer}.
+ * {@code java -cp <classpath> io.github.mcpsupervisor.demo.DemoMcpServer}. With
+ * {@code --protocol=2026-07-28} it speaks revision 2026-07-28 instead, on the SDK's
+ * modern server, and with {@code --http=<port>} it does so over stateless Streamable HTTP
+ * on the loopback address ({@link ModernDemoServer}).
  */
 public final class DemoMcpServer {
 
@@ -62,6 +65,10 @@ public final class DemoMcpServer {
 		System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
 		System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
 		System.setProperty("logback.configurationFile", "io/github/mcpsupervisor/demo/demo-logback.xml");
+		if (ModernDemoServer.isRequested(args)) {
+			ModernDemoServer.run(args);
+			return;
+		}
 		ToolsListCounter listings = new ToolsListCounter(System.in);
 		ExitOnEndOfInput stdin = new ExitOnEndOfInput(listings);
 		ProtocolOutput protocol = new ProtocolOutput(System.out);
@@ -87,7 +94,7 @@ public final class DemoMcpServer {
 	}
 
 	// Lets tests simulate a server that crashes shortly after it started.
-	private static void exitLaterIfAsked(String millis) {
+	static void exitLaterIfAsked(String millis) {
 		if (millis != null && !millis.isBlank()) {
 			Thread exit = new Thread(() -> {
 				pause(Long.parseLong(millis.strip()));
@@ -313,7 +320,7 @@ public final class DemoMcpServer {
 		throw new IllegalArgumentException("argument '" + name + "' must be a number, was " + value);
 	}
 
-	private static void pause(long millis) {
+	static void pause(long millis) {
 		try {
 			Thread.sleep(millis);
 		}
