@@ -69,7 +69,15 @@ public final class DemoMcpServer {
 			ModernDemoServer.run(args);
 			return;
 		}
-		ToolsListCounter listings = new ToolsListCounter(System.in);
+		serve(System.in);
+	}
+
+	/**
+	 * Serve revision 2025-11-25 on the given input and standard output.
+	 * @param in the protocol's input
+	 */
+	static void serve(InputStream in) {
+		ToolsListCounter listings = new ToolsListCounter(in);
 		ExitOnEndOfInput stdin = new ExitOnEndOfInput(listings);
 		ProtocolOutput protocol = new ProtocolOutput(System.out);
 		// stdout carries the protocol only: whatever logging is on the class path goes to

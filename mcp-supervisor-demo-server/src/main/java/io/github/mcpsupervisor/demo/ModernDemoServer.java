@@ -1,6 +1,7 @@
 package io.github.mcpsupervisor.demo;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -22,7 +23,9 @@ import io.modelcontextprotocol.modern.server.transport.StdioMcpTransport;
  * {@code --protocol=2026-07-28}, over stateless Streamable HTTP on the loopback address
  * with {@code --http=<port>} (0 picks a free port; the port is written to stderr as
  * {@value ModernDemoHttp#LISTENING} followed by the number). Either way it exits when its
- * standard input closes.
+ * standard input closes. The stdio server answers {@code initialize} with the SDK's
+ * unsupported-version error, or, with {@code --legacy=serve}, serves a client that starts
+ * with it in revision 2025-11-25 ({@link DemoMcpServer}): the first message decides.
  */
 final class ModernDemoServer {
 
@@ -32,8 +35,17 @@ final class ModernDemoServer {
 	/** The argument that selects Streamable HTTP and its port. */
 	static final String HTTP = "--http=";
 
+	/**
+	 * The argument that says what the stdio server does with {@code initialize}:
+	 * {@code reject} (the default, the SDK's answer) or {@code serve}.
+	 */
+	static final String LEGACY = "--legacy=";
+
 	/** The revision this server speaks. */
 	static final String REVISION = "2026-07-28";
+
+	/** The revision of the {@code initialize} handshake. */
+	static final String LEGACY_REVISION = "2025-11-25";
 
 	private ModernDemoServer() {
 	}
@@ -50,9 +62,11 @@ final class ModernDemoServer {
 			if (arg.equals(PROTOCOL + REVISION) || arg.startsWith(HTTP)) {
 				modern = true;
 			}
-			else if (!arg.equals(PROTOCOL + "2025-11-25")) {
+			else if ((arg.startsWith(PROTOCOL) && !arg.equals(PROTOCOL + LEGACY_REVISION))
+					|| (arg.startsWith(LEGACY) && !arg.equals(LEGACY + "serve") && !arg.equals(LEGACY + "reject"))) {
 				throw new IllegalArgumentException("unknown argument " + arg + "; the demo server takes " + PROTOCOL
-						+ "2025-11-25 (default), " + PROTOCOL + REVISION + " and " + HTTP + "<port>");
+						+ LEGACY_REVISION + " (default), " + PROTOCOL + REVISION + ", " + HTTP + "<port> and " + LEGACY
+						+ "reject|serve");
 			}
 		}
 		return modern;
@@ -60,14 +74,25 @@ final class ModernDemoServer {
 
 	static void run(String[] args) {
 		Integer port = null;
+		boolean serveLegacy = false;
 		for (String arg : args) {
 			if (arg.startsWith(HTTP)) {
 				port = Integer.valueOf(arg.substring(HTTP.length()));
 			}
+			serveLegacy |= arg.equals(LEGACY + "serve");
 		}
 		McpJsonMapper jsonMapper = McpJsonDefaults.getMapper();
 		if (port == null) {
-			ExitOnEndOfInput stdin = new ExitOnEndOfInput(System.in);
+			InputStream in = System.in;
+			if (serveLegacy) {
+				FirstMessage first = FirstMessage.read(System.in, jsonMapper);
+				if (first.isLegacyInitialize()) {
+					DemoMcpServer.serve(first.andRest(System.in));
+					return;
+				}
+				in = first.andRest(System.in);
+			}
+			ExitOnEndOfInput stdin = new ExitOnEndOfInput(in);
 			ProtocolOutput protocol = new ProtocolOutput(System.out);
 			// stdout carries the protocol only
 			System.setOut(System.err);

@@ -58,6 +58,18 @@ public final class ServerCommands {
 	}
 
 	/**
+	 * Return the command that runs the demo server in both revisions over stdio: a client
+	 * that starts with {@code initialize} is served in 2025-11-25, any other in
+	 * 2026-07-28.
+	 * @return the command and its arguments
+	 */
+	public static List<String> dualDemo() {
+		List<String> command = new ArrayList<>(modernDemo());
+		command.add(ModernDemoServer.LEGACY + "serve");
+		return List.copyOf(command);
+	}
+
+	/**
 	 * Return a process builder of the demo server in revision 2026-07-28 over stateless
 	 * Streamable HTTP on a loopback port, its stderr merged into its stdout. Read the
 	 * port with {@link #awaitHttpPort(Process, Duration)}, which drains the output, or

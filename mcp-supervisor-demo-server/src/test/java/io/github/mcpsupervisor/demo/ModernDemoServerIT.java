@@ -19,6 +19,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.modern.JsonRpc.JSONRPCResponse;
@@ -117,6 +118,32 @@ class ModernDemoServerIT {
 	}
 
 	@Test
+	void dualStdioServerServesLegacyAndModernClients() {
+		ServerParameters parameters = parameters(ServerCommands.dualDemo());
+		io.modelcontextprotocol.client.McpSyncClient legacy = io.modelcontextprotocol.client.McpClient
+			.sync(new StdioClientTransport(parameters, this.jsonMapper))
+			.requestTimeout(START)
+			.initializationTimeout(START)
+			.build();
+		try {
+			assertThat(legacy.initialize().protocolVersion()).isEqualTo("2025-11-25");
+			io.modelcontextprotocol.spec.McpSchema.CallToolResult result = legacy
+				.callTool(io.modelcontextprotocol.spec.McpSchema.CallToolRequest.builder("echo")
+					.arguments(Map.of("message", "old"))
+					.build());
+			assertThat(result.content()).singleElement()
+				.extracting((content) -> ((io.modelcontextprotocol.spec.McpSchema.TextContent) content).text())
+				.isEqualTo("old");
+		}
+		finally {
+			legacy.close();
+		}
+		McpSyncClient modern = client(track(StdioMcpClientTransport.builder(parameters).start()));
+		assertThat(modern.discover().supportedVersions()).containsExactly("2026-07-28");
+		assertThat(text(modern.tool("echo").arguments(Map.of("message", "new")).call())).isEqualTo("new");
+	}
+
+	@Test
 	void addToolReachesToolsChangedSubscriber() throws IOException {
 		McpSyncClient client = client(stdio());
 		BlockingQueue<SubscriptionEvent> events = new LinkedBlockingQueue<>();
@@ -162,11 +189,11 @@ class ModernDemoServerIT {
 	}
 
 	private StdioMcpClientTransport stdio() {
-		List<String> command = ServerCommands.modernDemo();
-		ServerParameters parameters = ServerParameters.builder(command.get(0))
-			.args(command.subList(1, command.size()))
-			.build();
-		return track(StdioMcpClientTransport.builder(parameters).start());
+		return track(StdioMcpClientTransport.builder(parameters(ServerCommands.modernDemo())).start());
+	}
+
+	private static ServerParameters parameters(List<String> command) {
+		return ServerParameters.builder(command.get(0)).args(command.subList(1, command.size())).build();
 	}
 
 	private HttpClientMcpTransport http() {
