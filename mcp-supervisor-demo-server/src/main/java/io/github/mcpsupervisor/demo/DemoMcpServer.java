@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -43,7 +42,10 @@ import io.modelcontextprotocol.spec.McpSchema.ToolAnnotations;
  *
  * <p>
  * It exits when its standard input closes, as a stdio server should. Run it with
- * {@code java -cp <classpath> io.github.mcpsupervisor.demo.DemoMcpServer}.
+ * {@code java -cp <classpath> io.github.mcpsupervisor.demo.DemoMcpServer}. With
+ * {@code --protocol=2026-07-28} it speaks revision 2026-07-28 instead, on the SDK's
+ * modern server, and with {@code --http=<port>} it does so over stateless Streamable HTTP
+ * on the loopback address ({@link ModernDemoServer}).
  */
 public final class DemoMcpServer {
 
@@ -63,7 +65,19 @@ public final class DemoMcpServer {
 		System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
 		System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
 		System.setProperty("logback.configurationFile", "io/github/mcpsupervisor/demo/demo-logback.xml");
-		ToolsListCounter listings = new ToolsListCounter(System.in);
+		if (ModernDemoServer.isRequested(args)) {
+			ModernDemoServer.run(args);
+			return;
+		}
+		serve(System.in);
+	}
+
+	/**
+	 * Serve revision 2025-11-25 on the given input and standard output.
+	 * @param in the protocol's input
+	 */
+	static void serve(InputStream in) {
+		ToolsListCounter listings = new ToolsListCounter(in);
 		ExitOnEndOfInput stdin = new ExitOnEndOfInput(listings);
 		ProtocolOutput protocol = new ProtocolOutput(System.out);
 		// stdout carries the protocol only: whatever logging is on the class path goes to
@@ -88,7 +102,7 @@ public final class DemoMcpServer {
 	}
 
 	// Lets tests simulate a server that crashes shortly after it started.
-	private static void exitLaterIfAsked(String millis) {
+	static void exitLaterIfAsked(String millis) {
 		if (millis != null && !millis.isBlank()) {
 			Thread exit = new Thread(() -> {
 				pause(Long.parseLong(millis.strip()));
@@ -314,84 +328,13 @@ public final class DemoMcpServer {
 		throw new IllegalArgumentException("argument '" + name + "' must be a number, was " + value);
 	}
 
-	private static void pause(long millis) {
+	static void pause(long millis) {
 		try {
 			Thread.sleep(millis);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
-	}
-
-	/**
-	 * The protocol's output, which counts the lines (messages) written to it, so that a
-	 * tool can wait until its reply is out.
-	 */
-	private static final class ProtocolOutput extends PrintStream {
-
-		private final Object monitor = new Object();
-
-		private long lines;
-
-		ProtocolOutput(PrintStream out) {
-			super(out, true, StandardCharsets.UTF_8);
-		}
-
-		@Override
-		public void write(byte[] bytes, int offset, int length) {
-			super.write(bytes, offset, length);
-			count(bytes, offset, length);
-		}
-
-		@Override
-		public void write(int b) {
-			super.write(b);
-			if (b == '\n') {
-				count(new byte[] { '\n' }, 0, 1);
-			}
-		}
-
-		long lines() {
-			synchronized (this.monitor) {
-				return this.lines;
-			}
-		}
-
-		void awaitLinesAfter(long seen, Duration max) {
-			long deadline = System.nanoTime() + max.toNanos();
-			synchronized (this.monitor) {
-				while (this.lines <= seen) {
-					long left = deadline - System.nanoTime();
-					if (left <= 0) {
-						return;
-					}
-					try {
-						this.monitor.wait(Math.max(1, left / 1_000_000));
-					}
-					catch (InterruptedException ex) {
-						Thread.currentThread().interrupt();
-						return;
-					}
-				}
-			}
-		}
-
-		private void count(byte[] bytes, int offset, int length) {
-			int newlines = 0;
-			for (int i = offset; i < offset + length; i++) {
-				if (bytes[i] == '\n') {
-					newlines++;
-				}
-			}
-			if (newlines > 0) {
-				flush();
-				synchronized (this.monitor) {
-					this.lines += newlines;
-					this.monitor.notifyAll();
-				}
-			}
-		}
-
 	}
 
 	/**
@@ -445,51 +388,6 @@ public final class DemoMcpServer {
 			else {
 				this.matched = (b == METHOD[0]) ? 1 : 0;
 			}
-		}
-
-	}
-
-	/**
-	 * Ends the process once the client closes standard input: the SDK's own threads would
-	 * otherwise keep the JVM alive.
-	 */
-	private static final class ExitOnEndOfInput extends FilterInputStream {
-
-		private final CountDownLatch never = new CountDownLatch(1);
-
-		private volatile boolean frozen;
-
-		ExitOnEndOfInput(InputStream in) {
-			super(in);
-		}
-
-		void freeze() {
-			this.frozen = true;
-		}
-
-		@Override
-		public int read() throws IOException {
-			return exitOnEnd(super.read());
-		}
-
-		@Override
-		public int read(byte[] b, int off, int len) throws IOException {
-			return exitOnEnd(super.read(b, off, len));
-		}
-
-		private int exitOnEnd(int result) {
-			if (result == -1) {
-				Runtime.getRuntime().halt(0);
-			}
-			while (this.frozen) {
-				try {
-					this.never.await(); // swallow all further input, stay alive
-				}
-				catch (InterruptedException ex) {
-					// a frozen server ignores interruption too
-				}
-			}
-			return result;
 		}
 
 	}

@@ -2,6 +2,7 @@ package io.github.mcpsupervisor.demo;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -48,6 +49,99 @@ public final class ServerCommands {
 	 */
 	public static List<String> demo() {
 		return List.of(java(), "-cp", System.getProperty("java.class.path"), DemoMcpServer.class.getName());
+	}
+
+	/**
+	 * Return the command that runs the demo server in revision 2026-07-28 over stdio, on
+	 * the SDK's modern server, with this JVM's java and class path. It answers
+	 * {@code initialize} with the SDK's error -32022 (unsupported protocol version).
+	 * @return the command and its arguments
+	 */
+	public static List<String> modernDemo() {
+		List<String> command = new ArrayList<>(demo());
+		command.add(ModernDemoServer.PROTOCOL + ModernDemoServer.REVISION);
+		return List.copyOf(command);
+	}
+
+	/**
+	 * Return the command that runs the demo server in both revisions over stdio: a client
+	 * that starts with {@code initialize} is served in 2025-11-25, any other in
+	 * 2026-07-28.
+	 * @return the command and its arguments
+	 */
+	public static List<String> dualDemo() {
+		List<String> command = new ArrayList<>(modernDemo());
+		command.add(ModernDemoServer.LEGACY + "serve");
+		return List.copyOf(command);
+	}
+
+	/**
+	 * Return a process builder of the demo server in revision 2026-07-28 over stateless
+	 * Streamable HTTP on a loopback port, its stderr merged into its stdout. Read the
+	 * port with {@link #awaitHttpPort(Process, Duration)}, which drains the output, or
+	 * redirect the output when the port is fixed. The server exits when its standard
+	 * input closes.
+	 * @param port the port it listens on, 0 for a free one
+	 * @return the process builder, not started
+	 */
+	public static ProcessBuilder modernDemoOverHttp(int port) {
+		List<String> command = new ArrayList<>(demo());
+		command.add(ModernDemoServer.HTTP + port);
+		return new ProcessBuilder(command).redirectErrorStream(true);
+	}
+
+	/**
+	 * Return the URL of the MCP endpoint of a demo server over HTTP.
+	 * @param port the port it listens on
+	 * @return the URL
+	 */
+	public static String modernDemoUrl(int port) {
+		return "http://127.0.0.1:" + port + ModernDemoHttp.ENDPOINT;
+	}
+
+	/**
+	 * Wait until a demo server started from {@link #modernDemoOverHttp(int)} says which
+	 * port it listens on, and return it; its further output is read and dropped.
+	 * @param process the started process
+	 * @param timeout how long to wait
+	 * @return the port
+	 * @throws IllegalStateException if the process ends or the time runs out before
+	 */
+	public static int awaitHttpPort(Process process, Duration timeout) {
+		CompletableFuture<Integer> port = new CompletableFuture<>();
+		// appended by the reader, read here
+		StringBuffer seen = new StringBuffer();
+		Thread reader = new Thread(() -> {
+			try (BufferedReader lines = new BufferedReader(
+					new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+				String line;
+				while ((line = lines.readLine()) != null) {
+					if (!port.isDone()) {
+						seen.append(line).append('\n');
+						if (line.startsWith(ModernDemoHttp.LISTENING)) {
+							port.complete(Integer.valueOf(line.substring(ModernDemoHttp.LISTENING.length()).strip()));
+						}
+					}
+				}
+			}
+			catch (IOException ex) {
+				port.completeExceptionally(ex);
+			}
+			port.completeExceptionally(new IllegalStateException("the demo server ended before it listened"));
+		}, "demo-http-output");
+		reader.setDaemon(true);
+		reader.start();
+		try {
+			return port.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			throw new IllegalStateException("the demo server gave no port within " + timeout + "; its output:\n" + seen,
+					ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("interrupted", ex);
+		}
 	}
 
 	/**
