@@ -2,8 +2,10 @@ package io.github.mcpsupervisor.autoconfigure;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
+import io.github.mcpsupervisor.autoconfigure.properties.McpProtocol;
 import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
 import io.github.mcpsupervisor.client.internal.McpClientFactory;
 import io.github.mcpsupervisor.client.internal.McpServerSessions;
@@ -17,9 +19,12 @@ import io.github.mcpsupervisor.transport.internal.modern.NegotiatingConnector;
 import io.github.mcpsupervisor.transport.internal.stdio.ModernStdioConnector;
 import io.github.mcpsupervisor.transport.internal.stdio.ProcessRecords;
 import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.util.ClassUtils;
 
 /**
  * Creates the connector of each configured server by its transport, and closes the JDK
@@ -27,6 +32,14 @@ import org.springframework.beans.factory.DisposableBean;
  * servers have stopped.
  */
 final class DefaultMcpConnectorFactory implements McpConnectorFactory, DisposableBean {
+
+	/** A class of the SDK's 2026-07-28 client. */
+	static final String MODERN_CLIENT = "io.modelcontextprotocol.modern.client.McpClient";
+
+	/** The first SDK version with a 2026-07-28 client. */
+	static final String MODERN_SDK_VERSION = "2.2.0";
+
+	private static final Log logger = LogFactory.getLog(DefaultMcpConnectorFactory.class);
 
 	private final SupervisorScheduler scheduler;
 
@@ -44,6 +57,12 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 
 	private final Supplier<ProcessRecords> openRecords;
 
+	// whether the SDK on the class path has a 2026-07-28 client: a build that imports
+	// spring-ai-bom gets the SDK 2.0.0 unless it manages the SDK itself
+	private final boolean modernSdk;
+
+	private final AtomicBoolean legacySdkReported = new AtomicBoolean();
+
 	// opened with the first stdio server: earlier runs' servers are terminated before
 	// its first spawn
 	private @Nullable ProcessRecords records;
@@ -55,6 +74,14 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 
 	DefaultMcpConnectorFactory(SupervisorScheduler scheduler, McpClientFactory clientFactory,
 			McpServerSessions sessions, HttpTransportCustomizer httpCustomizer, Supplier<ProcessRecords> openRecords) {
+		this(scheduler, clientFactory, sessions, httpCustomizer, openRecords,
+				ClassUtils.isPresent(MODERN_CLIENT, DefaultMcpConnectorFactory.class.getClassLoader()));
+	}
+
+	DefaultMcpConnectorFactory(SupervisorScheduler scheduler, McpClientFactory clientFactory,
+			McpServerSessions sessions, HttpTransportCustomizer httpCustomizer, Supplier<ProcessRecords> openRecords,
+			boolean modernSdk) {
+		this.modernSdk = modernSdk;
 		this.openRecords = openRecords;
 		this.scheduler = scheduler;
 		this.clientFactory = clientFactory;
@@ -64,11 +91,28 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 
 	@Override
 	public McpConnector create(McpServerSettings server) {
+		if (!this.modernSdk && server.protocol() != McpProtocol.V2025_11_25) {
+			return withoutModernSdk(server);
+		}
 		return switch (server.protocol()) {
 			case V2025_11_25 -> legacy(server);
 			case V2026_07_28 -> modern(server);
 			case AUTO -> new NegotiatingConnector(server.name(), modern(server), legacy(server));
 		};
+	}
+
+	private McpConnector withoutModernSdk(McpServerSettings server) {
+		String missing = "the MCP Java SDK on the class path has no 2026-07-28 client (it needs " + MODERN_SDK_VERSION
+				+ " or later; spring-ai-bom manages 2.0.0): manage io.modelcontextprotocol.sdk:mcp, mcp-core and"
+				+ " mcp-json-jackson3 at " + MODERN_SDK_VERSION + " or later in the build";
+		if (server.protocol() == McpProtocol.V2026_07_28) {
+			throw new IllegalStateException(
+					"MCP server '" + server.name() + "' is set to protocol 2026-07-28, but " + missing);
+		}
+		if (this.legacySdkReported.compareAndSet(false, true)) {
+			logger.warn("MCP servers set to protocol auto are spoken to in 2025-11-25 only: " + missing);
+		}
+		return legacy(server);
 	}
 
 	private McpConnector modern(McpServerSettings server) {

@@ -74,8 +74,8 @@ final class NegotiatingConnection implements McpConnection {
 				return;
 			}
 			catch (McpConnectException ex) {
-				if (!refusedAsOtherRevision(ex)) {
-					throw ex;
+				if (!refusedAsOtherRevision(ex) || ex.getKind() == Kind.NOT_CONFIRMED_DEAD) {
+					throw ex; // another failure, or a process that may still run
 				}
 				logger.info("MCP server '" + this.server + "' refused initialize ("
 						+ ServerText.forLog(this.modern.redact(ex.getMessage())) + "): probing it as a "

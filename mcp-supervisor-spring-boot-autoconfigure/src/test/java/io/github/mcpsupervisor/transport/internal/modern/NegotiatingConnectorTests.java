@@ -114,6 +114,19 @@ class NegotiatingConnectorTests {
 	}
 
 	@Test
+	void knownLegacyServerWhoseProcessMayStillRunIsNotProbed() throws McpConnectException {
+		this.modern.fails(notModern(true));
+		this.connector.create(1, () -> {
+		}).open();
+		this.events.clear();
+		this.legacy.fails(new McpConnectException(Kind.NOT_CONFIRMED_DEAD, "not confirmed gone", null,
+				new McpError(new JSONRPCError(-32022, "Unsupported protocol version: 2025-11-25", null))));
+		assertThatExceptionOfType(McpConnectException.class).isThrownBy(() -> this.connector.create(2, () -> {
+		}).open());
+		assertThat(this.events).doesNotContain("modern open g2");
+	}
+
+	@Test
 	void knownLegacyServerThatFailsOtherwiseIsNotProbed() throws McpConnectException {
 		this.modern.fails(notModern(true));
 		this.connector.create(1, () -> {

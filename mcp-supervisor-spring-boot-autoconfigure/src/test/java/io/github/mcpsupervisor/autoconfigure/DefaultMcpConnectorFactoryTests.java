@@ -1,0 +1,93 @@
+package io.github.mcpsupervisor.autoconfigure;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import io.github.mcpsupervisor.autoconfigure.properties.McpProtocol;
+import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
+import io.github.mcpsupervisor.autoconfigure.properties.McpTransportType;
+import io.github.mcpsupervisor.client.internal.McpClientFactory;
+import io.github.mcpsupervisor.client.internal.McpServerSession;
+import io.github.mcpsupervisor.client.internal.McpServerSessions;
+import io.github.mcpsupervisor.supervisor.CallPolicy;
+import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
+import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
+import io.github.mcpsupervisor.supervisor.SamplingLimits;
+import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
+import io.github.mcpsupervisor.transport.internal.http.HttpTransportCustomizer;
+import io.github.mcpsupervisor.transport.internal.http.ModernHttpConnector;
+import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
+import io.github.mcpsupervisor.transport.internal.modern.NegotiatingConnector;
+import io.github.mcpsupervisor.transport.internal.stdio.ModernStdioConnector;
+import io.github.mcpsupervisor.transport.internal.stdio.ProcessRecords;
+import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * Tests for {@link DefaultMcpConnectorFactory}.
+ */
+class DefaultMcpConnectorFactoryTests {
+
+	private final ThreadPoolSupervisorScheduler scheduler = new ThreadPoolSupervisorScheduler();
+
+	private DefaultMcpConnectorFactory factory = factory(true);
+
+	@AfterEach
+	void close() {
+		this.factory.destroy();
+		this.scheduler.close();
+	}
+
+	@Test
+	void eachProtocolGetsItsConnector() {
+		assertThat(this.factory.create(stdio(McpProtocol.AUTO))).isInstanceOf(NegotiatingConnector.class);
+		assertThat(this.factory.create(stdio(McpProtocol.V2025_11_25))).isInstanceOf(StdioConnector.class);
+		assertThat(this.factory.create(stdio(McpProtocol.V2026_07_28))).isInstanceOf(ModernStdioConnector.class);
+		assertThat(this.factory.create(http(McpProtocol.V2025_11_25))).isInstanceOf(StreamableHttpConnector.class);
+		assertThat(this.factory.create(http(McpProtocol.V2026_07_28))).isInstanceOf(ModernHttpConnector.class);
+	}
+
+	@Test
+	void withoutTheModernSdkAutoSpeaks2025Only() {
+		this.factory = factory(false);
+		assertThat(this.factory.create(stdio(McpProtocol.AUTO))).isInstanceOf(StdioConnector.class);
+		assertThat(this.factory.create(http(McpProtocol.AUTO))).isInstanceOf(StreamableHttpConnector.class);
+	}
+
+	@Test
+	void withoutTheModernSdkAServerPinnedTo2026FailsNamingTheFix() {
+		this.factory = factory(false);
+		assertThatIllegalStateException().isThrownBy(() -> this.factory.create(stdio(McpProtocol.V2026_07_28)))
+			.withMessageContaining("'files' is set to protocol 2026-07-28")
+			.withMessageContaining("manage io.modelcontextprotocol.sdk:mcp, mcp-core and mcp-json-jackson3 at 2.2.0");
+	}
+
+	private DefaultMcpConnectorFactory factory(boolean modernSdk) {
+		return new DefaultMcpConnectorFactory(this.scheduler, McpClientFactory.standard(),
+				new McpServerSessions(List.of(new McpServerSession("files", List.of()))), HttpTransportCustomizer.NONE,
+				ProcessRecords::none, modernSdk);
+	}
+
+	private static McpServerSettings stdio(McpProtocol protocol) {
+		return settings(McpTransportType.STDIO, protocol);
+	}
+
+	private static McpServerSettings http(McpProtocol protocol) {
+		return settings(McpTransportType.STREAMABLE_HTTP, protocol);
+	}
+
+	private static McpServerSettings settings(McpTransportType transport, McpProtocol protocol) {
+		Duration timeout = Duration.ofSeconds(20);
+		return new McpServerSettings("files", transport, "node", List.of(), Map.of(), null,
+				URI.create("http://127.0.0.1:1/mcp"), Map.of(), List.of(), timeout, timeout, Duration.ofSeconds(2),
+				false, false, ReconnectPolicy.defaults(), CallPolicy.defaults(), HealthCheckPolicy.defaults(),
+				SamplingLimits.DEFAULT, List.of(), protocol);
+	}
+
+}
