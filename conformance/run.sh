@@ -7,6 +7,7 @@
 #   conformance/run.sh                 # build the client application, then run
 #   CONFORMANCE_SKIP_BUILD=1 conformance/run.sh
 #   conformance/run.sh tools_call sse-retry    # some scenarios only
+#   CONFORMANCE_COMMAND="node my-client.mjs" conformance/run.sh   # another client
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -50,7 +51,7 @@ for scenario in "${scenarios[@]}"; do
     dir="$out/$revision/$scenario"
     mkdir -p "$dir"
     conformance client --scenario "$scenario" --spec-version "$revision" --timeout 120000 \
-      --command "${JAVA:-java} -jar $jar" -o "$dir" >"$dir/run.log" 2>&1 || true
+      --command "${CONFORMANCE_COMMAND:-java -jar $jar}" -o "$dir" >"$dir/run.log" 2>&1 || true
     summary=$(grep -oE 'Passed: [0-9]+/[0-9]+' "$dir/run.log" | tail -1 | cut -d' ' -f2 || true)
     checks=$(find "$dir" -name checks.json | head -1)
     if [ -z "$summary" ] || [ -z "$checks" ]; then

@@ -58,6 +58,7 @@ class ConformanceRun implements ApplicationRunner, ExitCodeGenerator {
 			return;
 		}
 		List<SupervisedToolCallback> listed = Arrays.stream(this.tools.getToolCallbacks())
+			.filter(SupervisedToolCallback.class::isInstance)
 			.map(SupervisedToolCallback.class::cast)
 			.filter((callback) -> SERVER.equals(callback.getServerName()))
 			.toList();
