@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.github.mcpsupervisor.autoconfigure.properties.McpClientType;
@@ -19,11 +20,14 @@ import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema.ClientCapabilities;
+import io.modelcontextprotocol.spec.McpSchema.ElicitRequest;
+import io.modelcontextprotocol.spec.McpSchema.ElicitResult;
 import io.modelcontextprotocol.spec.McpSchema.Prompt;
 import io.modelcontextprotocol.spec.McpSchema.Resource;
 import io.modelcontextprotocol.spec.McpSchema.ResourceContents;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.ai.mcp.annotation.spring.ClientMcpAsyncHandlersRegistry;
 import org.springframework.ai.mcp.annotation.spring.ClientMcpSyncHandlersRegistry;
@@ -173,6 +177,29 @@ final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializ
 		customizers().async().forEach((customizer) -> customizer.customize(server, spec));
 		spec.requestTimeout(requestTimeout).initializationTimeout(initializationTimeout);
 		return spec.build();
+	}
+
+	@Override
+	public @Nullable Function<ElicitRequest, Mono<ElicitResult>> elicitation(McpServerSession session) {
+		String server = session.server();
+		if (this.type == McpClientType.SYNC) {
+			ClientMcpSyncHandlersRegistry handlers = this.syncHandlers;
+			if (handlers == null || !elicits(handlers.getCapabilities(server))) {
+				return null;
+			}
+			// a sync handler may block: never on the thread that reads the server
+			return (request) -> Mono.fromCallable(() -> handlers.handleElicitation(server, request))
+				.subscribeOn(Schedulers.boundedElastic());
+		}
+		ClientMcpAsyncHandlersRegistry handlers = this.asyncHandlers;
+		if (handlers == null || !elicits(handlers.getCapabilities(server))) {
+			return null;
+		}
+		return (request) -> handlers.handleElicitation(server, request);
+	}
+
+	private static boolean elicits(@Nullable ClientCapabilities capabilities) {
+		return capabilities != null && capabilities.elicitation() != null;
 	}
 
 	@Override

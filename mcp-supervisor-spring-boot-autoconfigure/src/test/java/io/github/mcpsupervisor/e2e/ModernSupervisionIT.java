@@ -31,7 +31,6 @@ import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
 import io.github.mcpsupervisor.transport.internal.modern.NegotiatingConnector;
 import io.github.mcpsupervisor.transport.internal.modern.Revisions;
 import io.github.mcpsupervisor.transport.internal.stdio.ModernStdioConnector;
-import io.github.mcpsupervisor.transport.internal.stdio.ProcessRecords;
 import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -151,8 +150,7 @@ class ModernSupervisionIT {
 	void aServerPinnedTo2026ThatSpeaksOnly2025IsAConfigurationError() {
 		StdioServerDefinition definition = TestServers.everything("everything");
 		McpServerSupervisor supervisor = supervisor("everything",
-				new ModernStdioConnector(definition, this.scheduler::execute, ProcessRecords.none()),
-				TestServers.NO_WAIT);
+				new ModernStdioConnector(definition, this.scheduler::execute), TestServers.NO_WAIT);
 		supervisor.start();
 		await().atMost(TestServers.PATIENCE).until(() -> supervisor.state() == McpServerState.FAILED);
 		assertThat(supervisor.status().generation()).isEqualTo(1);
@@ -196,7 +194,7 @@ class ModernSupervisionIT {
 
 	private NegotiatingConnector negotiating(StdioServerDefinition definition) {
 		return new NegotiatingConnector(definition.name(),
-				new ModernStdioConnector(definition, this.scheduler::execute, ProcessRecords.none()),
+				new ModernStdioConnector(definition, this.scheduler::execute),
 				new StdioConnector(definition, this.scheduler::execute));
 	}
 

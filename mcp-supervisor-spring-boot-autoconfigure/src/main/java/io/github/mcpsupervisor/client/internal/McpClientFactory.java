@@ -2,13 +2,18 @@ package io.github.mcpsupervisor.client.internal;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
 
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema.ElicitRequest;
+import io.modelcontextprotocol.spec.McpSchema.ElicitResult;
 import io.modelcontextprotocol.spec.McpSchema.Prompt;
 import io.modelcontextprotocol.spec.McpSchema.Resource;
 import io.modelcontextprotocol.spec.McpSchema.ResourceContents;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
 
 /**
  * Builds the SDK client of every generation of a server. The transport and the timeouts
@@ -63,6 +68,17 @@ public interface McpClientFactory {
 	 * and the session's roots (with the roots capability when it has any).
 	 * @return the factory
 	 */
+	/**
+	 * Returns how the application answers a server's form elicitations that arrive as
+	 * input requests of MCP revision 2026-07-28 (multi-round-trip results): the same
+	 * handlers that answer the {@code elicitation/create} requests of 2025-11-25.
+	 * @param session the server's client session
+	 * @return the handler, or {@code null} when the application answers none
+	 */
+	default @Nullable Function<ElicitRequest, Mono<ElicitResult>> elicitation(McpServerSession session) {
+		return null;
+	}
+
 	static McpClientFactory standard() {
 		return (session, transport, requestTimeout, initializationTimeout) -> McpClient.async(transport)
 			.requestTimeout(requestTimeout)

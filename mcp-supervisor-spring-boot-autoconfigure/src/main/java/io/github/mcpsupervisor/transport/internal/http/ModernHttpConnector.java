@@ -1,10 +1,14 @@
 package io.github.mcpsupervisor.transport.internal.http;
 
 import java.net.http.HttpClient;
+import java.util.List;
 
+import io.github.mcpsupervisor.client.internal.McpClientFactory;
+import io.github.mcpsupervisor.client.internal.McpServerSession;
 import io.github.mcpsupervisor.supervisor.McpConnection;
 import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import io.github.mcpsupervisor.transport.internal.ClientConnection.ClientSetup;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import org.jspecify.annotations.Nullable;
@@ -23,6 +27,10 @@ public final class ModernHttpConnector implements McpConnector, AutoCloseable {
 
 	private final SharedHttpClient sharedClient;
 
+	private final McpClientFactory clientFactory;
+
+	private final McpServerSession session;
+
 	private final boolean ownsClient;
 
 	private volatile @Nullable HttpClient httpClient;
@@ -32,21 +40,27 @@ public final class ModernHttpConnector implements McpConnector, AutoCloseable {
 	 * @param definition how to reach the server
 	 */
 	public ModernHttpConnector(StreamableHttpServerDefinition definition) {
-		this(definition, new SharedHttpClient(), true);
+		this(definition, McpClientFactory.standard(), new McpServerSession(definition.name(), List.of()),
+				new SharedHttpClient(), true);
 	}
 
 	/**
 	 * Creates a connector over the HTTP client the servers share.
 	 * @param definition how to reach the server
+	 * @param clientFactory what the application answers for the server (its handlers)
+	 * @param session the server's client session
 	 * @param httpClient the shared client, closed by its owner
 	 */
-	public ModernHttpConnector(StreamableHttpServerDefinition definition, SharedHttpClient httpClient) {
-		this(definition, httpClient, false);
+	public ModernHttpConnector(StreamableHttpServerDefinition definition, McpClientFactory clientFactory,
+			McpServerSession session, SharedHttpClient httpClient) {
+		this(definition, clientFactory, session, httpClient, false);
 	}
 
-	private ModernHttpConnector(StreamableHttpServerDefinition definition, SharedHttpClient httpClient,
-			boolean ownsClient) {
+	private ModernHttpConnector(StreamableHttpServerDefinition definition, McpClientFactory clientFactory,
+			McpServerSession session, SharedHttpClient httpClient, boolean ownsClient) {
 		this.definition = definition;
+		this.clientFactory = clientFactory;
+		this.session = session;
 		this.sharedClient = httpClient;
 		this.ownsClient = ownsClient;
 		this.httpClient = httpClient.client();
@@ -58,7 +72,8 @@ public final class ModernHttpConnector implements McpConnector, AutoCloseable {
 		if (current == null) {
 			throw new IllegalStateException("The connector of MCP server '" + this.definition.name() + "' is closed");
 		}
-		return new ModernHttpConnection(this.definition, generation, toolsChanged, this.jsonMapper, current);
+		return new ModernHttpConnection(this.definition, generation,
+				new ClientSetup(this.clientFactory, this.session, toolsChanged), this.jsonMapper, current);
 	}
 
 	@Override

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 import io.github.mcpsupervisor.client.internal.ClientSpecs;
@@ -17,6 +18,7 @@ import io.github.mcpsupervisor.internal.ServerText;
 import io.github.mcpsupervisor.supervisor.ExitStatus;
 import io.github.mcpsupervisor.supervisor.McpConnection;
 import io.github.mcpsupervisor.supervisor.SessionInfo;
+import io.github.mcpsupervisor.transport.internal.ClientConnection.ClientSetup;
 import io.github.mcpsupervisor.transport.internal.ToolListing;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.modern.McpException;
@@ -28,6 +30,8 @@ import io.modelcontextprotocol.modern.client.transport.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.ElicitRequest;
+import io.modelcontextprotocol.spec.McpSchema.ElicitResult;
 import io.modelcontextprotocol.spec.McpSchema.ListToolsResult;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.apache.commons.logging.Log;
@@ -59,7 +63,11 @@ public abstract class ModernConnection implements McpConnection {
 
 	private final Duration initializationTimeout;
 
+	private final ClientSetup setup;
+
 	private final Runnable toolsChanged;
+
+	private final @Nullable Function<ElicitRequest, Mono<ElicitResult>> elicitation;
 
 	private final ModernSchema schema;
 
@@ -91,12 +99,14 @@ public abstract class ModernConnection implements McpConnection {
 	private final AtomicInteger callsInFlight = new AtomicInteger();
 
 	protected ModernConnection(String server, int generation, Duration requestTimeout, Duration initializationTimeout,
-			Runnable toolsChanged, McpJsonMapper jsonMapper, String defaultLossReason) {
+			ClientSetup setup, McpJsonMapper jsonMapper, String defaultLossReason) {
 		this.server = server;
 		this.generation = generation;
 		this.requestTimeout = requestTimeout;
 		this.initializationTimeout = initializationTimeout;
-		this.toolsChanged = toolsChanged;
+		this.setup = setup;
+		this.toolsChanged = setup.toolsChanged();
+		this.elicitation = setup.factory().elicitation(setup.session());
 		this.schema = new ModernSchema(jsonMapper);
 		this.defaultLossReason = defaultLossReason;
 	}
@@ -115,13 +125,24 @@ public abstract class ModernConnection implements McpConnection {
 
 	private McpAsyncClient newClient(McpClientTransport transport, McpJsonMapper jsonMapper) {
 		McpSchema.Implementation info = ClientSpecs.clientInfo(this.server);
-		return McpClient.async(transport)
+		McpClient.AsyncBuilder builder = McpClient.async(transport)
 			.clientInfo(new io.modelcontextprotocol.modern.McpSchema.Implementation(info.name(), info.title(),
 					info.version(), null, null, null))
 			.jsonMapper(jsonMapper)
 			.roundTimeout(this.requestTimeout)
-			.callTimeout(this.requestTimeout)
-			.build();
+			.callTimeout(this.requestTimeout);
+		Function<ElicitRequest, Mono<ElicitResult>> handler = this.elicitation;
+		if (handler != null) {
+			// an input request of a multi-round-trip result, answered by the handlers
+			// that
+			// answer 2025-11-25 elicitations; the SDK retries with the echoed
+			// requestState
+			builder.formElicitation(
+					(request) -> handler.apply(this.schema.convert(request, McpSchema.ElicitFormRequest.class))
+						.map((result) -> this.schema.convert(result,
+								io.modelcontextprotocol.modern.McpSchema.ElicitResult.class)));
+		}
+		return builder.build();
 	}
 
 	/**

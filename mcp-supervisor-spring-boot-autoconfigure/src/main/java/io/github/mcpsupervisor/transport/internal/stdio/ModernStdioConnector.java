@@ -1,10 +1,14 @@
 package io.github.mcpsupervisor.transport.internal.stdio;
 
+import java.util.List;
 import java.util.concurrent.Executor;
 
+import io.github.mcpsupervisor.client.internal.McpClientFactory;
+import io.github.mcpsupervisor.client.internal.McpServerSession;
 import io.github.mcpsupervisor.supervisor.McpConnection;
 import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
+import io.github.mcpsupervisor.transport.internal.ClientConnection.ClientSetup;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 
 /**
@@ -18,23 +22,43 @@ public final class ModernStdioConnector implements McpConnector {
 
 	private final Executor executor;
 
+	private final McpClientFactory clientFactory;
+
+	private final McpServerSession session;
+
 	private final ProcessRecords records;
+
+	/**
+	 * Creates a connector whose generations have plain clients.
+	 * @param definition how to run the server
+	 * @param executor runs the short reaction to a process exit
+	 */
+	public ModernStdioConnector(StdioServerDefinition definition, Executor executor) {
+		this(definition, executor, McpClientFactory.standard(), new McpServerSession(definition.name(), List.of()),
+				ProcessRecords.none());
+	}
 
 	/**
 	 * Creates a connector whose processes are recorded until their trees are gone.
 	 * @param definition how to run the server
 	 * @param executor runs the short reaction to a process exit
+	 * @param clientFactory what the application answers for the server (its handlers)
+	 * @param session the server's client session
 	 * @param records where each generation's process is recorded
 	 */
-	public ModernStdioConnector(StdioServerDefinition definition, Executor executor, ProcessRecords records) {
+	public ModernStdioConnector(StdioServerDefinition definition, Executor executor, McpClientFactory clientFactory,
+			McpServerSession session, ProcessRecords records) {
 		this.definition = definition;
 		this.executor = executor;
+		this.clientFactory = clientFactory;
+		this.session = session;
 		this.records = records;
 	}
 
 	@Override
 	public McpConnection create(int generation, Runnable toolsChanged) {
-		return new ModernStdioConnection(this.definition, generation, toolsChanged, this.executor,
+		return new ModernStdioConnection(this.definition, generation,
+				new ClientSetup(this.clientFactory, this.session, toolsChanged), this.executor,
 				McpJsonDefaults.getMapper(), this.records);
 	}
 
