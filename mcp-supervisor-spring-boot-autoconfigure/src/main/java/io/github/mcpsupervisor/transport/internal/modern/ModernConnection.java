@@ -55,6 +55,9 @@ public abstract class ModernConnection implements McpConnection {
 
 	private static final Log logger = LogFactory.getLog(ModernConnection.class);
 
+	/** The shortest time between two re-listings that a listing's ttlMs asks for. */
+	static final Duration MIN_RELISTING_INTERVAL = Duration.ofSeconds(10);
+
 	private final String server;
 
 	private final int generation;
@@ -93,6 +96,15 @@ public abstract class ModernConnection implements McpConnection {
 	private volatile Map<String, io.modelcontextprotocol.modern.McpSchema.Tool> listed = Map.of();
 
 	private volatile @Nullable Disposable listening;
+
+	// the re-listing when the listing's ttlMs runs out, for a server that announces no
+	// changes
+	private volatile @Nullable Disposable relisting;
+
+	// the ttlMs of the last listing's first page, if it gave one
+	private volatile @Nullable Long listingTtl;
+
+	private volatile boolean followsChanges;
 
 	private final AtomicReference<@Nullable String> endedBecause = new AtomicReference<>();
 
@@ -158,8 +170,32 @@ public abstract class ModernConnection implements McpConnection {
 		boolean offersTools = result.capabilities() != null && result.capabilities().tools() != null;
 		this.tools = offersTools ? list(created) : List.of();
 		if (offersTools && Boolean.TRUE.equals(result.capabilities().tools().listChanged())) {
+			this.followsChanges = true;
 			listen(created);
 		}
+		else {
+			relistWhenStale();
+		}
+	}
+
+	// A server that announces no changes may say how long its listing holds (ttlMs): it
+	// is listed again then, through the supervisor as an announced change is, never more
+	// often than every MIN_RELISTING_INTERVAL.
+	private void relistWhenStale() {
+		Long ttl = this.listingTtl;
+		if (this.followsChanges || ttl == null || ttl <= 0 || this.lost.isDone()) {
+			return;
+		}
+		Duration after = Duration.ofMillis(Math.max(ttl, MIN_RELISTING_INTERVAL.toMillis()));
+		Disposable previous = this.relisting;
+		if (previous != null) {
+			previous.dispose();
+		}
+		this.relisting = Mono.delay(after).subscribe((tick) -> {
+			if (!this.lost.isDone()) {
+				this.toolsChanged.run();
+			}
+		});
 	}
 
 	private List<Tool> list(McpAsyncClient created) {
@@ -177,6 +213,9 @@ public abstract class ModernConnection implements McpConnection {
 			request = request.cursor(cursor);
 		}
 		return request.list().onErrorMap(McpException.class, this::answered).map((page) -> {
+			if (cursor == null) {
+				this.listingTtl = page.ttlMs();
+			}
 			List<Tool> kept = new ArrayList<>();
 			for (var tool : (page.tools() != null) ? page.tools()
 					: List.<io.modelcontextprotocol.modern.McpSchema.Tool>of()) {
@@ -246,6 +285,7 @@ public abstract class ModernConnection implements McpConnection {
 		try {
 			List<Tool> relisted = list(requireClient());
 			this.tools = relisted;
+			relistWhenStale();
 			return relisted;
 		}
 		catch (RuntimeException ex) {
@@ -356,6 +396,10 @@ public abstract class ModernConnection implements McpConnection {
 		Disposable current = this.listening;
 		if (current != null) {
 			current.dispose();
+		}
+		Disposable pending = this.relisting;
+		if (pending != null) {
+			pending.dispose();
 		}
 		closeTransport();
 	}
