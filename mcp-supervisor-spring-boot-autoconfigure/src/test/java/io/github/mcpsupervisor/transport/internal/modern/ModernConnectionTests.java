@@ -1,0 +1,210 @@
+package io.github.mcpsupervisor.transport.internal.modern;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+import io.github.mcpsupervisor.client.internal.McpClientFactory;
+import io.github.mcpsupervisor.client.internal.McpServerSession;
+import io.github.mcpsupervisor.transport.internal.ClientConnection.ClientSetup;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.modern.JsonRpc.JSONRPCMessage;
+import io.modelcontextprotocol.modern.JsonRpc.JSONRPCResponse;
+import io.modelcontextprotocol.modern.JsonRpc.JSONRPCResponse.JSONRPCError;
+import io.modelcontextprotocol.modern.client.transport.McpClientTransport;
+import io.modelcontextprotocol.modern.client.transport.McpTransportRequest;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.test.scheduler.VirtualTimeScheduler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Tests for {@link ModernConnection} over a transport that answers as a scripted
+ * 2026-07-28 server.
+ */
+class ModernConnectionTests {
+
+	private final Map<String, Function<Object, Object>> answers = new HashMap<>();
+
+	private final List<String> methods = new ArrayList<>();
+
+	private final AtomicInteger toolsChanged = new AtomicInteger();
+
+	@AfterEach
+	void resetTime() {
+		VirtualTimeScheduler.reset();
+	}
+
+	@Test
+	void discoveryAnsweredWithAnErrorIsNotAModernServer() {
+		this.answers.put("server/discover", (params) -> new JSONRPCError(-32601, "Method not found"));
+		assertThatExceptionOfType(NotModernException.class).isThrownBy(() -> open(connection()))
+			.withMessageContaining("-32601")
+			.satisfies((ex) -> assertThat(ex.isAnswered()).isTrue());
+	}
+
+	@Test
+	void discoveryNamingOnlyOtherModernRevisionsIsUnsupportedNamingBothSides() {
+		this.answers.put("server/discover", (params) -> discovered(List.of("2027-03-01"), Map.of("tools", Map.of())));
+		assertThatExceptionOfType(UnsupportedRevisionException.class).isThrownBy(() -> open(connection()))
+			.withMessageContaining("[2027-03-01]")
+			.withMessageContaining("[2026-07-28, 2025-11-25]");
+	}
+
+	@Test
+	void discoveryNamingOnly2025FallsBack() {
+		this.answers.put("server/discover", (params) -> discovered(List.of("2025-11-25"), Map.of("tools", Map.of())));
+		assertThatExceptionOfType(NotModernException.class).isThrownBy(() -> open(connection()));
+	}
+
+	@Test
+	void toolsAreListedAsTheServerWroteThemAndUnusableNamesLeftOut() {
+		Map<String, Object> schema = Map.of("type", "object", "$defs",
+				Map.of("point", Map.of("type", "object", "properties", Map.of("x", Map.of("type", "number")))),
+				"properties", Map.of("at", Map.of("$ref", "#/$defs/point")));
+		this.answers.put("server/discover", (params) -> discovered(List.of("2026-07-28"), Map.of("tools", Map.of())));
+		this.answers.put("tools/list",
+				(params) -> listing(List.of(tool("locate", schema), tool("bad\nname", Map.of("type", "object"))),
+						null));
+		ScriptedConnection connection = connection();
+		open(connection);
+		assertThat(connection.tools()).extracting(Tool::name).containsExactly("locate");
+		assertThat(connection.tools().get(0).inputSchema()).isEqualTo(schema);
+		assertThat(connection.session().protocolVersion()).isEqualTo(Revisions.MODERN);
+	}
+
+	@Test
+	void anErrorAnsweredToACallIsAnAnswerWithItsMessageOnOneLine() {
+		this.answers.put("server/discover", (params) -> discovered(List.of("2026-07-28"), Map.of("tools", Map.of())));
+		this.answers.put("tools/list", (params) -> listing(List.of(tool("echo", Map.of("type", "object"))), null));
+		this.answers.put("tools/call", (params) -> new JSONRPCError(-32602, "bad\nargument"));
+		ScriptedConnection connection = connection();
+		open(connection);
+		assertThatExceptionOfType(McpError.class)
+			.isThrownBy(() -> connection.callTool(CallToolRequest.builder("echo").arguments(Map.of()).build()))
+			.satisfies((ex) -> assertThat(ex.getJsonRpcError().code()).isEqualTo(-32602))
+			.satisfies((ex) -> assertThat(ex.getJsonRpcError().message()).doesNotContain("\n"));
+	}
+
+	@Test
+	void aListingWithATtlIsListedAgainWhenItRunsOutAndNoSoonerThanTheMinimum() {
+		VirtualTimeScheduler time = VirtualTimeScheduler.getOrSet();
+		this.answers.put("server/discover", (params) -> discovered(List.of("2026-07-28"), Map.of("tools", Map.of())));
+		this.answers.put("tools/list", (params) -> listing(List.of(tool("echo", Map.of("type", "object"))), 1000L));
+		ScriptedConnection connection = connection();
+		open(connection);
+		time.advanceTimeBy(ModernConnection.MIN_RELISTING_INTERVAL.minusMillis(1));
+		assertThat(this.toolsChanged).hasValue(0);
+		time.advanceTimeBy(Duration.ofMillis(1));
+		assertThat(this.toolsChanged).hasValue(1);
+		connection.listTools();
+		connection.closeClient();
+		time.advanceTimeBy(ModernConnection.MIN_RELISTING_INTERVAL.multipliedBy(2));
+		assertThat(this.toolsChanged).hasValue(1);
+	}
+
+	@Test
+	void aListingWithoutATtlIsNotListedAgainByTime() {
+		VirtualTimeScheduler time = VirtualTimeScheduler.getOrSet();
+		this.answers.put("server/discover", (params) -> discovered(List.of("2026-07-28"), Map.of("tools", Map.of())));
+		this.answers.put("tools/list", (params) -> listing(List.of(tool("echo", Map.of("type", "object"))), null));
+		open(connection());
+		time.advanceTimeBy(Duration.ofHours(1));
+		assertThat(this.toolsChanged).hasValue(0);
+	}
+
+	private void open(ScriptedConnection connection) {
+		connection.open();
+	}
+
+	private ScriptedConnection connection() {
+		return new ScriptedConnection(new ClientSetup(McpClientFactory.standard(),
+				new McpServerSession("scripted", List.of()), this.toolsChanged::incrementAndGet));
+	}
+
+	private static Map<String, Object> discovered(List<String> versions, Map<String, Object> capabilities) {
+		return Map.of("supportedVersions", versions, "capabilities", capabilities, "resultType", "complete");
+	}
+
+	private static Map<String, Object> listing(List<Map<String, Object>> tools, @Nullable Long ttlMs) {
+		Map<String, Object> result = new HashMap<>(Map.of("tools", tools, "resultType", "complete"));
+		if (ttlMs != null) {
+			result.put("ttlMs", ttlMs);
+		}
+		return result;
+	}
+
+	private static Map<String, Object> tool(String name, Map<String, Object> inputSchema) {
+		return Map.of("name", name, "inputSchema", inputSchema);
+	}
+
+	/** A generation whose transport answers as the test scripts. */
+	private final class ScriptedConnection extends ModernConnection {
+
+		ScriptedConnection(ClientSetup setup) {
+			super("scripted", 1, Duration.ofSeconds(5), Duration.ofSeconds(5), setup, McpJsonDefaults.getMapper(),
+					"ended");
+		}
+
+		@Override
+		public void open() {
+			discover(createClient(new ScriptedTransport(), McpJsonDefaults.getMapper()));
+		}
+
+		@Override
+		protected void closeTransport() {
+		}
+
+		@Override
+		protected void callFailed(RuntimeException ex) {
+		}
+
+		@Override
+		public boolean terminate() {
+			return true;
+		}
+
+		@Override
+		public @Nullable Long pid() {
+			return null;
+		}
+
+		@Override
+		public List<String> stderrTail() {
+			return List.of();
+		}
+
+	}
+
+	private final class ScriptedTransport implements McpClientTransport {
+
+		@Override
+		public Flux<JSONRPCMessage> exchange(McpTransportRequest request) {
+			String method = request.message().method();
+			ModernConnectionTests.this.methods.add(method);
+			Function<Object, Object> answer = ModernConnectionTests.this.answers.get(method);
+			if (answer == null) {
+				return Flux.just(JSONRPCResponse.error(request.message().id(),
+						new JSONRPCError(-32601, "Method not found: " + method)));
+			}
+			Object answered = answer.apply(request.message().params());
+			if (answered instanceof JSONRPCError error) {
+				return Flux.just(JSONRPCResponse.error(request.message().id(), error));
+			}
+			return Flux.just(JSONRPCResponse.result(request.message().id(), answered));
+		}
+
+	}
+
+}
