@@ -3,6 +3,7 @@ package io.github.mcpsupervisor.autoconfigure;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
@@ -20,14 +21,13 @@ import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema.ClientCapabilities;
-import io.modelcontextprotocol.spec.McpSchema.ElicitRequest;
+import io.modelcontextprotocol.spec.McpSchema.ElicitFormRequest;
 import io.modelcontextprotocol.spec.McpSchema.ElicitResult;
 import io.modelcontextprotocol.spec.McpSchema.Prompt;
 import io.modelcontextprotocol.spec.McpSchema.Resource;
 import io.modelcontextprotocol.spec.McpSchema.ResourceContents;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
 
 import org.springframework.ai.mcp.annotation.spring.ClientMcpAsyncHandlersRegistry;
 import org.springframework.ai.mcp.annotation.spring.ClientMcpSyncHandlersRegistry;
@@ -60,6 +60,8 @@ final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializ
 	private final ListenerDispatcher dispatcher;
 
 	private final Map<String, Executor> lanes = new ConcurrentHashMap<>();
+
+	private final Map<String, Optional<Function<ElicitFormRequest, Mono<ElicitResult>>>> elicitations = new ConcurrentHashMap<>();
 
 	private volatile @Nullable Customizers customizers;
 
@@ -180,26 +182,15 @@ final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializ
 	}
 
 	@Override
-	public @Nullable Function<ElicitRequest, Mono<ElicitResult>> elicitation(McpServerSession session) {
-		String server = session.server();
-		if (this.type == McpClientType.SYNC) {
-			ClientMcpSyncHandlersRegistry handlers = this.syncHandlers;
-			if (handlers == null || !elicits(handlers.getCapabilities(server))) {
-				return null;
-			}
-			// a sync handler may block: never on the thread that reads the server
-			return (request) -> Mono.fromCallable(() -> handlers.handleElicitation(server, request))
-				.subscribeOn(Schedulers.boundedElastic());
-		}
-		ClientMcpAsyncHandlersRegistry handlers = this.asyncHandlers;
-		if (handlers == null || !elicits(handlers.getCapabilities(server))) {
-			return null;
-		}
-		return (request) -> handlers.handleElicitation(server, request);
-	}
-
-	private static boolean elicits(@Nullable ClientCapabilities capabilities) {
-		return capabilities != null && capabilities.elicitation() != null;
+	public @Nullable Function<ElicitFormRequest, Mono<ElicitResult>> elicitation(McpServerSession session) {
+		// the handler a 2025-11-25 client gets from the annotated handlers and the
+		// customizers, read once per server off a client built the same way and never
+		// connected
+		return this.elicitations.computeIfAbsent(session.server(), (server) -> {
+			Duration unused = Duration.ofSeconds(1);
+			return Optional.ofNullable(ElicitationHandlers
+				.formElicitation(create(session, new ElicitationHandlers.Unconnected(), unused, unused)));
+		}).orElse(null);
 	}
 
 	@Override

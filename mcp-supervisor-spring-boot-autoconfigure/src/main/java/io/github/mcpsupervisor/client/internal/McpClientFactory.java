@@ -7,7 +7,7 @@ import java.util.function.Function;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.spec.McpClientTransport;
-import io.modelcontextprotocol.spec.McpSchema.ElicitRequest;
+import io.modelcontextprotocol.spec.McpSchema.ElicitFormRequest;
 import io.modelcontextprotocol.spec.McpSchema.ElicitResult;
 import io.modelcontextprotocol.spec.McpSchema.Prompt;
 import io.modelcontextprotocol.spec.McpSchema.Resource;
@@ -75,7 +75,7 @@ public interface McpClientFactory {
 	 * @param session the server's client session
 	 * @return the handler, or {@code null} when the application answers none
 	 */
-	default @Nullable Function<ElicitRequest, Mono<ElicitResult>> elicitation(McpServerSession session) {
+	default @Nullable Function<ElicitFormRequest, Mono<ElicitResult>> elicitation(McpServerSession session) {
 		return null;
 	}
 

@@ -30,7 +30,6 @@ import io.modelcontextprotocol.modern.client.transport.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import io.modelcontextprotocol.spec.McpSchema.ElicitRequest;
 import io.modelcontextprotocol.spec.McpSchema.ElicitResult;
 import io.modelcontextprotocol.spec.McpSchema.ListToolsResult;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
@@ -70,7 +69,9 @@ public abstract class ModernConnection implements McpConnection {
 
 	private final Runnable toolsChanged;
 
-	private final @Nullable Function<ElicitRequest, Mono<ElicitResult>> elicitation;
+	// how the application answers form elicitations, known once the server is known to
+	// speak this revision
+	private volatile @Nullable Function<McpSchema.ElicitFormRequest, Mono<ElicitResult>> elicitation;
 
 	private final ModernSchema schema;
 
@@ -118,7 +119,6 @@ public abstract class ModernConnection implements McpConnection {
 		this.initializationTimeout = initializationTimeout;
 		this.setup = setup;
 		this.toolsChanged = setup.toolsChanged();
-		this.elicitation = setup.factory().elicitation(setup.session());
 		this.schema = new ModernSchema(jsonMapper);
 		this.defaultLossReason = defaultLossReason;
 	}
@@ -143,7 +143,7 @@ public abstract class ModernConnection implements McpConnection {
 			.jsonMapper(jsonMapper)
 			.roundTimeout(this.requestTimeout)
 			.callTimeout(this.requestTimeout);
-		Function<ElicitRequest, Mono<ElicitResult>> handler = this.elicitation;
+		Function<McpSchema.ElicitFormRequest, Mono<ElicitResult>> handler = this.elicitation;
 		if (handler != null) {
 			// an input request of a multi-round-trip result, answered by the handlers
 			// that
@@ -167,6 +167,15 @@ public abstract class ModernConnection implements McpConnection {
 		this.client = created;
 		DiscoverResult result = Discovery.discover(created, this.initializationTimeout);
 		this.discovered = result;
+		// the application's handlers are looked up only for a server of this revision: a
+		// probe of another revision's server costs them nothing
+		this.elicitation = this.setup.factory().elicitation(this.setup.session());
+		McpClientTransport currentTransport = this.transport;
+		McpJsonMapper mapper = this.jsonMapper;
+		if (this.elicitation != null && currentTransport != null && mapper != null) {
+			created = newClient(currentTransport, mapper);
+			this.client = created;
+		}
 		boolean offersTools = result.capabilities() != null && result.capabilities().tools() != null;
 		this.tools = offersTools ? list(created) : List.of();
 		if (offersTools && Boolean.TRUE.equals(result.capabilities().tools().listChanged())) {
