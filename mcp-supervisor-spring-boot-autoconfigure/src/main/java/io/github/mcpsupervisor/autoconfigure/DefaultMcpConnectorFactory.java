@@ -73,8 +73,10 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 
 	private McpConnector modern(McpServerSettings server) {
 		return switch (server.transport()) {
-			case STDIO -> new ModernStdioConnector(server.toStdioDefinition(), this.scheduler::execute, records());
-			case STREAMABLE_HTTP -> new ModernHttpConnector(server.toHttpDefinition(), httpClient());
+			case STDIO -> new ModernStdioConnector(server.toStdioDefinition(), this.scheduler::execute,
+					this.clientFactory, this.sessions.session(server.name()), records());
+			case STREAMABLE_HTTP -> new ModernHttpConnector(server.toHttpDefinition(), this.clientFactory,
+					this.sessions.session(server.name()), httpClient());
 		};
 	}
 

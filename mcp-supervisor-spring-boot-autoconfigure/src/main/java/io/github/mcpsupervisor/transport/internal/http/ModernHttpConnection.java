@@ -11,6 +11,7 @@ import io.github.mcpsupervisor.internal.CauseChain;
 import io.github.mcpsupervisor.supervisor.McpConnectException;
 import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import io.github.mcpsupervisor.transport.internal.ClientConnection.ClientSetup;
 import io.github.mcpsupervisor.transport.internal.MessageLimits;
 import io.github.mcpsupervisor.transport.internal.modern.ModernConnection;
 import io.github.mcpsupervisor.transport.internal.modern.NotModernException;
@@ -39,10 +40,10 @@ final class ModernHttpConnection extends ModernConnection {
 
 	private final GenerationHttpClient generationClient;
 
-	ModernHttpConnection(StreamableHttpServerDefinition definition, int generation, Runnable toolsChanged,
+	ModernHttpConnection(StreamableHttpServerDefinition definition, int generation, ClientSetup setup,
 			McpJsonMapper jsonMapper, HttpClient httpClient) {
-		super(definition.name(), generation, definition.requestTimeout(), definition.initializationTimeout(),
-				toolsChanged, jsonMapper, "connection closed");
+		super(definition.name(), generation, definition.requestTimeout(), definition.initializationTimeout(), setup,
+				jsonMapper, "connection closed");
 		this.definition = definition;
 		this.jsonMapper = jsonMapper;
 		this.generationClient = new GenerationHttpClient(httpClient, definition.url(),

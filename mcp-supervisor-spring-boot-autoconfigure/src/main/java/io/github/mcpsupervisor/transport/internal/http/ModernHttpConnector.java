@@ -1,10 +1,14 @@
 package io.github.mcpsupervisor.transport.internal.http;
 
 import java.net.http.HttpClient;
+import java.util.List;
 
+import io.github.mcpsupervisor.client.internal.McpClientFactory;
+import io.github.mcpsupervisor.client.internal.McpServerSession;
 import io.github.mcpsupervisor.supervisor.McpConnection;
 import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import io.github.mcpsupervisor.transport.internal.ClientConnection.ClientSetup;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import org.jspecify.annotations.Nullable;
@@ -25,28 +29,50 @@ public final class ModernHttpConnector implements McpConnector, AutoCloseable {
 
 	private final boolean ownsClient;
 
+	private final McpClientFactory clientFactory;
+
+	private final McpServerSession session;
+
 	private volatile @Nullable HttpClient httpClient;
 
 	/**
-	 * Creates a connector with an HTTP client of its own, closed with it.
+	 * Creates a connector with an HTTP client of its own, closed with it, for a server
+	 * whose client session is its own and whose lists and updates go nowhere.
 	 * @param definition how to reach the server
 	 */
 	public ModernHttpConnector(StreamableHttpServerDefinition definition) {
-		this(definition, new SharedHttpClient(), true);
+		this(definition, McpClientFactory.standard(), new McpServerSession(definition.name(), List.of()),
+				new SharedHttpClient(), true);
+	}
+
+	/**
+	 * Creates a connector over the HTTP client the servers share, for a server whose
+	 * client session is its own and whose lists and updates go nowhere.
+	 * @param definition how to reach the server
+	 * @param httpClient the shared client, closed by its owner
+	 */
+	public ModernHttpConnector(StreamableHttpServerDefinition definition, SharedHttpClient httpClient) {
+		this(definition, McpClientFactory.standard(), new McpServerSession(definition.name(), List.of()), httpClient,
+				false);
 	}
 
 	/**
 	 * Creates a connector over the HTTP client the servers share.
 	 * @param definition how to reach the server
+	 * @param clientFactory told of the server's new lists and updated resources
+	 * @param session the server's client session: what every generation listens for
 	 * @param httpClient the shared client, closed by its owner
 	 */
-	public ModernHttpConnector(StreamableHttpServerDefinition definition, SharedHttpClient httpClient) {
-		this(definition, httpClient, false);
+	public ModernHttpConnector(StreamableHttpServerDefinition definition, McpClientFactory clientFactory,
+			McpServerSession session, SharedHttpClient httpClient) {
+		this(definition, clientFactory, session, httpClient, false);
 	}
 
-	private ModernHttpConnector(StreamableHttpServerDefinition definition, SharedHttpClient httpClient,
-			boolean ownsClient) {
+	private ModernHttpConnector(StreamableHttpServerDefinition definition, McpClientFactory clientFactory,
+			McpServerSession session, SharedHttpClient httpClient, boolean ownsClient) {
 		this.definition = definition;
+		this.clientFactory = clientFactory;
+		this.session = session;
 		this.sharedClient = httpClient;
 		this.ownsClient = ownsClient;
 		this.httpClient = httpClient.client();
@@ -58,7 +84,8 @@ public final class ModernHttpConnector implements McpConnector, AutoCloseable {
 		if (current == null) {
 			throw new IllegalStateException("The connector of MCP server '" + this.definition.name() + "' is closed");
 		}
-		return new ModernHttpConnection(this.definition, generation, toolsChanged, this.jsonMapper, current);
+		return new ModernHttpConnection(this.definition, generation,
+				new ClientSetup(this.clientFactory, this.session, toolsChanged), this.jsonMapper, current);
 	}
 
 	@Override

@@ -15,6 +15,7 @@ import io.github.mcpsupervisor.supervisor.ExitStatus;
 import io.github.mcpsupervisor.supervisor.McpConnectException;
 import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
+import io.github.mcpsupervisor.transport.internal.ClientConnection.ClientSetup;
 import io.github.mcpsupervisor.transport.internal.MessageLimits;
 import io.github.mcpsupervisor.transport.internal.ToolListing.ToolListingException;
 import io.github.mcpsupervisor.transport.internal.modern.ModernConnection;
@@ -49,10 +50,10 @@ final class ModernStdioConnection extends ModernConnection {
 
 	private volatile boolean terminateRequested;
 
-	ModernStdioConnection(StdioServerDefinition definition, int generation, Runnable toolsChanged, Executor executor,
+	ModernStdioConnection(StdioServerDefinition definition, int generation, ClientSetup setup, Executor executor,
 			McpJsonMapper jsonMapper, ProcessRecords records) {
-		super(definition.name(), generation, definition.requestTimeout(), definition.initializationTimeout(),
-				toolsChanged, jsonMapper, "process ended");
+		super(definition.name(), generation, definition.requestTimeout(), definition.initializationTimeout(), setup,
+				jsonMapper, "process ended");
 		this.definition = definition;
 		this.executor = executor;
 		this.jsonMapper = jsonMapper;
