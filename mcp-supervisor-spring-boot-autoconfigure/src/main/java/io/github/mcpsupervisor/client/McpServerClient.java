@@ -34,7 +34,8 @@ import reactor.core.publisher.Mono;
  * rules of a retry-eligible tool call (it waits while the server recovers, and runs once
  * more when its generation is lost under it), so that it keeps working across restarts.
  * The resources it subscribes to are subscribed to again on every new generation before
- * that generation is up.
+ * that generation is up: with {@code resources/subscribe} in revision 2025-11-25, as the
+ * filter of the generation's {@code subscriptions/listen} stream in revision 2026-07-28.
  *
  * <p>
  * A request for a capability the server did not declare fails with a

@@ -96,18 +96,23 @@ class ListeningTests {
 	}
 
 	@Test
-	void aNewSubscriptionOpensTheStreamAgainAndEndsThePreviousOne() {
+	void aChangedSubscriptionOpensTheStreamAgainAndEndsThePreviousOne() {
 		Listening listening = listening(ServerCapabilities.builder().tools(true).resources(true, false).build());
+		ModernRequests requests = new ModernRequests("scripted", this.client, new ModernSchema(this.jsonMapper), null,
+				listening);
 		listening.reopen().block(TIMEOUT);
 		this.session.subscribe(NOTE);
-		new ModernRequests("scripted", this.client, new ModernSchema(this.jsonMapper), null, listening).subscribe(NOTE)
-			.block(TIMEOUT);
-		assertThat(this.transport.filters()).containsExactly(Map.of("toolsListChanged", true),
-				Map.of("toolsListChanged", true, "resourceSubscriptions", List.of(NOTE)));
+		requests.subscribe(NOTE).block(TIMEOUT);
 		await().atMost(TIMEOUT).until(() -> this.transport.cancelled(0));
 		assertThat(this.transport.cancelled(1)).isFalse();
-		listening.close();
+		this.session.unsubscribe(NOTE);
+		requests.unsubscribe(NOTE).block(TIMEOUT);
+		assertThat(this.transport.filters()).containsExactly(Map.of("toolsListChanged", true),
+				Map.of("toolsListChanged", true, "resourceSubscriptions", List.of(NOTE)),
+				Map.of("toolsListChanged", true));
 		await().atMost(TIMEOUT).until(() -> this.transport.cancelled(1));
+		listening.close();
+		await().atMost(TIMEOUT).until(() -> this.transport.cancelled(2));
 	}
 
 	private Listening listening(ServerCapabilities capabilities) {
