@@ -29,8 +29,9 @@ import reactor.util.retry.Retry;
  * the supervisor and the application follow on its server: the tool list, the resource
  * and prompt lists, and the resources the application subscribed to (those of the
  * server's client session), each as far as the server declared it. The stream is opened
- * again with the session's subscriptions when they change and when it ends while the
- * generation lives; the part of its filter the server does not acknowledge is logged.
+ * again with the session's subscriptions when they change and when it ends or fails while
+ * the generation lives (after 0.5 s, doubling up to 30 s); the part of its filter the
+ * server does not acknowledge is logged.
  */
 final class Listening {
 
@@ -106,11 +107,11 @@ final class Listening {
 				dispatch(event);
 			}
 		})
+			.doOnError((ex) -> failed(ex, acknowledgement, previous))
 			.repeat(this.live::getAsBoolean)
 			.retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(500))
 				.maxBackoff(Duration.ofSeconds(30))
 				.filter((ex) -> this.live.getAsBoolean()))
-			.doOnError(acknowledgement::tryEmitError)
 			.subscribe((event) -> {
 			}, (ex) -> logger.debug("MCP server '" + this.server + "': the subscriptions/listen stream of generation "
 					+ this.generation + " ended", ex));
@@ -140,6 +141,16 @@ final class Listening {
 					+ " of generation " + this.generation + ": " + ServerText.forLog(String.valueOf(missing.fields())));
 		}
 		acknowledgement.tryEmitValue(subscribed.honoured());
+		if (previous != null) {
+			previous.dispose();
+		}
+	}
+
+	// A stream that fails before its acknowledgement fails the request that opened it
+	// and replaces the previous one all the same: it is opened again until the
+	// generation ends.
+	private void failed(Throwable ex, Sinks.One<SubscriptionFilter> acknowledgement, @Nullable Disposable previous) {
+		acknowledgement.tryEmitError(ex);
 		if (previous != null) {
 			previous.dispose();
 		}

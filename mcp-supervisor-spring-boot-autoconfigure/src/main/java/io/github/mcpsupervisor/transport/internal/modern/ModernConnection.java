@@ -278,6 +278,18 @@ public abstract class ModernConnection implements McpConnection {
 	}
 
 	/**
+	 * Refuses a request written for the 2025-11-25 client, which this generation does not
+	 * have.
+	 */
+	@Override
+	public <T> @Nullable T request(String method,
+			Function<io.modelcontextprotocol.client.McpAsyncClient, Mono<T>> request) {
+		throw new UnsupportedOperationException("MCP server '" + this.server + "' speaks MCP " + Revisions.MODERN
+				+ ": its generation has no " + Revisions.LEGACY + " client for '" + method
+				+ "'; McpServerSupervisor.send sends requests in either revision");
+	}
+
+	/**
 	 * Sends the request on the modern client: resources, prompts and completions as their
 	 * 2026-07-28 requests, subscriptions as the filter of the generation's listen stream;
 	 * the answers in the 2025-11-25 types.

@@ -14,6 +14,8 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.modern.JsonRpc.JSONRPCMessage;
 import io.modelcontextprotocol.modern.JsonRpc.JSONRPCNotification;
 import io.modelcontextprotocol.modern.JsonRpc.JSONRPCResponse;
+import io.modelcontextprotocol.modern.JsonRpc.JSONRPCResponse.JSONRPCError;
+import io.modelcontextprotocol.modern.McpException;
 import io.modelcontextprotocol.modern.McpSchema.ServerCapabilities;
 import io.modelcontextprotocol.modern.McpSchema.SubscriptionFilter;
 import io.modelcontextprotocol.modern.client.McpAsyncClient;
@@ -29,6 +31,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Sinks;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -115,6 +118,22 @@ class ListeningTests {
 		await().atMost(TIMEOUT).until(() -> this.transport.cancelled(2));
 	}
 
+	@Test
+	void aStreamTheServerRefusesFailsItsSubscribeAndReplacesThePreviousOne() {
+		Listening listening = listening(ServerCapabilities.builder().tools(true).resources(true, false).build());
+		listening.reopen().block(TIMEOUT);
+		this.transport.refuseResourceSubscriptions = true;
+		this.session.subscribe(NOTE);
+		assertThatExceptionOfType(McpException.class)
+			.isThrownBy(() -> new ModernRequests("scripted", this.client, new ModernSchema(this.jsonMapper), null,
+					listening)
+				.subscribe(NOTE)
+				.block(TIMEOUT))
+			.withMessageContaining("no resource subscriptions here");
+		await().atMost(TIMEOUT).until(() -> this.transport.cancelled(0));
+		listening.close();
+	}
+
 	private Listening listening(ServerCapabilities capabilities) {
 		ListChanges listChanges = new ListChanges(this.factory, this.session, TIMEOUT, () -> true, (mono) -> mono);
 		Listening listening = new Listening("scripted", 1, this.client, capabilities, this.session,
@@ -136,6 +155,8 @@ class ListeningTests {
 
 		private final List<Boolean> cancelled = new CopyOnWriteArrayList<>();
 
+		volatile boolean refuseResourceSubscriptions;
+
 		@Override
 		@SuppressWarnings("unchecked")
 		public Flux<JSONRPCMessage> exchange(McpTransportRequest request) {
@@ -143,7 +164,7 @@ class ListeningTests {
 			Map<String, Object> params = ListeningTests.this.jsonMapper.convertValue(request.message().params(),
 					Map.class);
 			return switch (request.method()) {
-				case "subscriptions/listen" -> listen((Map<String, Object>) params.get("notifications"));
+				case "subscriptions/listen" -> listen(id, (Map<String, Object>) params.get("notifications"));
 				case "resources/list" -> answer(id, Map.of("resources", List.of(Map.of("uri", NOTE, "name", "note"))));
 				case "prompts/list" -> answer(id, Map.of("prompts", List.of(Map.of("name", "greet"))));
 				case "resources/read" -> answer(id, Map.of("contents",
@@ -152,7 +173,10 @@ class ListeningTests {
 			};
 		}
 
-		private Flux<JSONRPCMessage> listen(Map<String, Object> filter) {
+		private Flux<JSONRPCMessage> listen(Object id, Map<String, Object> filter) {
+			if (this.refuseResourceSubscriptions && filter.containsKey("resourceSubscriptions")) {
+				return Flux.just(JSONRPCResponse.error(id, new JSONRPCError(-32602, "no resource subscriptions here")));
+			}
 			int index = this.streams.size();
 			this.filters.add(filter);
 			Sinks.Many<JSONRPCMessage> stream = Sinks.many().multicast().onBackpressureBuffer();
