@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 import io.github.mcpsupervisor.client.internal.ListChanges;
 import io.github.mcpsupervisor.client.internal.McpServerSession;
@@ -49,6 +50,8 @@ final class Listening {
 
 	private final Runnable toolsChanged;
 
+	private final Consumer<Throwable> streamFailed;
+
 	private final ListChanges listChanges;
 
 	private final BooleanSupplier live;
@@ -64,13 +67,15 @@ final class Listening {
 	private volatile @Nullable SubscriptionFilter warnedMissing;
 
 	Listening(String server, int generation, McpAsyncClient client, @Nullable ServerCapabilities capabilities,
-			McpServerSession session, Runnable toolsChanged, ListChanges listChanges, BooleanSupplier live) {
+			McpServerSession session, Runnable toolsChanged, Consumer<Throwable> streamFailed, ListChanges listChanges,
+			BooleanSupplier live) {
 		this.server = server;
 		this.generation = generation;
 		this.client = client;
 		this.capabilities = capabilities;
 		this.session = session;
 		this.toolsChanged = toolsChanged;
+		this.streamFailed = streamFailed;
 		this.listChanges = listChanges;
 		this.live = live;
 	}
@@ -140,9 +145,16 @@ final class Listening {
 			logger.warn("MCP server '" + this.server + "' did not acknowledge part of the subscriptions/listen filter"
 					+ " of generation " + this.generation + ": " + ServerText.forLog(String.valueOf(missing.fields())));
 		}
+		// a tool change made while no stream was open is not sent again: a stream opened
+		// with none open before (the first, or one opened again after a loss) is a reason
+		// to list the tools again; one that replaces an open stream is not
+		boolean unfollowed = previous == null || previous.isDisposed();
 		acknowledgement.tryEmitValue(subscribed.honoured());
 		if (previous != null) {
 			previous.dispose();
+		}
+		if (unfollowed && subscribed.honoured().wantsToolsListChanged()) {
+			this.toolsChanged.run();
 		}
 	}
 
@@ -150,6 +162,7 @@ final class Listening {
 	// and replaces the previous one all the same: it is opened again until the
 	// generation ends.
 	private void failed(Throwable ex, Sinks.One<SubscriptionFilter> acknowledgement, @Nullable Disposable previous) {
+		this.streamFailed.accept(ex);
 		acknowledgement.tryEmitError(ex);
 		if (previous != null) {
 			previous.dispose();

@@ -185,7 +185,8 @@ public abstract class ModernConnection implements McpConnection {
 		ListChanges listChanges = new ListChanges(this.setup.factory(), this.setup.session(), this.requestTimeout,
 				() -> !this.lost.isDone(), UnaryOperator.identity());
 		Listening opened = new Listening(this.server, this.generation, created, result.capabilities(),
-				this.setup.session(), this.setup.toolsChanged(), listChanges, () -> !this.lost.isDone());
+				this.setup.session(), this.setup.toolsChanged(), this::streamFailed, listChanges,
+				() -> !this.lost.isDone());
 		ModernRequests sent = new ModernRequests(this.server, created, this.schema,
 				this.schema.initializeResult(result).capabilities(), opened);
 		opened.readWith(sent);
@@ -410,6 +411,11 @@ public abstract class ModernConnection implements McpConnection {
 
 	// A probe was not answered.
 	protected void pingFailed(RuntimeException ex, boolean timedOut) {
+	}
+
+	// The subscriptions/listen stream broke; it is opened again while the generation
+	// lives.
+	protected void streamFailed(Throwable ex) {
 	}
 
 	protected final String server() {

@@ -89,7 +89,7 @@ class ListeningTests {
 		this.transport.notify(0, "notifications/prompts/list_changed", null);
 		this.transport.notify(0, "notifications/resources/updated", Map.of("uri", NOTE));
 		await().atMost(TIMEOUT)
-			.until(() -> this.toolChanges.get() == 1 && !this.factory.resources.isEmpty()
+			.until(() -> this.toolChanges.get() == 2 && !this.factory.resources.isEmpty()
 					&& !this.factory.prompts.isEmpty() && !this.factory.updated.isEmpty());
 		assertThat(this.factory.resources.get(0)).extracting(Resource::uri).containsExactly(NOTE);
 		assertThat(this.factory.prompts.get(0)).extracting(Prompt::name).containsExactly("greet");
@@ -110,6 +110,7 @@ class ListeningTests {
 		assertThat(this.transport.cancelled(1)).isFalse();
 		this.session.unsubscribe(NOTE);
 		requests.unsubscribe(NOTE).block(TIMEOUT);
+		assertThat(this.toolChanges).as("tool listings: the first stream's only").hasValue(1);
 		assertThat(this.transport.filters()).containsExactly(Map.of("toolsListChanged", true),
 				Map.of("toolsListChanged", true, "resourceSubscriptions", List.of(NOTE)),
 				Map.of("toolsListChanged", true));
@@ -137,7 +138,8 @@ class ListeningTests {
 	private Listening listening(ServerCapabilities capabilities) {
 		ListChanges listChanges = new ListChanges(this.factory, this.session, TIMEOUT, () -> true, (mono) -> mono);
 		Listening listening = new Listening("scripted", 1, this.client, capabilities, this.session,
-				this.toolChanges::incrementAndGet, listChanges, () -> true);
+				this.toolChanges::incrementAndGet, (ex) -> {
+				}, listChanges, () -> true);
 		listening
 			.readWith(new ModernRequests("scripted", this.client, new ModernSchema(this.jsonMapper), null, listening));
 		return listening;
