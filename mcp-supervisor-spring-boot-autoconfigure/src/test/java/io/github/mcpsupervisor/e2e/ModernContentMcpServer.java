@@ -1,6 +1,7 @@
 package io.github.mcpsupervisor.e2e;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,7 @@ import io.modelcontextprotocol.modern.McpSchema.SubscriptionFilter;
 import io.modelcontextprotocol.modern.McpSchema.TextContent;
 import io.modelcontextprotocol.modern.McpSchema.TextResourceContents;
 import io.modelcontextprotocol.modern.McpSchema.Tool;
+import io.modelcontextprotocol.modern.server.McpFeature;
 import io.modelcontextprotocol.modern.server.McpRequestContext;
 import io.modelcontextprotocol.modern.server.McpServer;
 import io.modelcontextprotocol.modern.server.McpSyncResponse;
@@ -56,7 +58,8 @@ import reactor.core.publisher.Mono;
  * {@code touch} that makes a new version of the note and announces its update to the
  * {@code subscriptions/listen} streams that asked for it. With the argument
  * {@code refuse-subscriptions} it acknowledges no resource subscription of a listen
- * stream. It exits when its standard input ends.
+ * stream; with {@code without-prompts} it offers no prompts. It exits when its standard
+ * input ends.
  */
 public final class ModernContentMcpServer {
 
@@ -78,12 +81,15 @@ public final class ModernContentMcpServer {
 		McpJsonMapper jsonMapper = McpJsonDefaults.getMapper();
 		McpChangeFeed changes = new McpChangeFeed();
 		boolean refuseSubscriptions = Arrays.asList(args).contains("refuse-subscriptions");
+		List<McpFeature> features = new ArrayList<>(
+				List.of(ToolsFeature.ofSync(tools(changes)), ResourcesFeature.ofSync(resources())));
+		if (!Arrays.asList(args).contains("without-prompts")) {
+			features.add(PromptsFeature.ofSync(prompts()));
+		}
 		McpServer server = McpServer.builder()
 			.serverInfo(Implementation.builder("modern-content", "1.0.0").build())
 			.jsonMapper(jsonMapper)
-			.feature(ToolsFeature.ofSync(tools(changes)))
-			.feature(ResourcesFeature.ofSync(resources()))
-			.feature(PromptsFeature.ofSync(prompts()))
+			.features(features)
 			.subscriptions(changes)
 			.restrictSubscriptions((context, requested,
 					honoured) -> Mono.just(refuseSubscriptions

@@ -10,6 +10,7 @@ import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.client.McpServerClient;
 import io.github.mcpsupervisor.client.McpServerClients;
 import io.github.mcpsupervisor.event.McpResourcesUpdatedEvent;
+import io.github.mcpsupervisor.supervisor.McpCapabilityException;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
@@ -116,10 +117,16 @@ class ModernServerClientIT {
 	}
 
 	@Test
-	void aSubscriptionTheServerDoesNotAcknowledgeFailsAndIsNotKept() {
-		this.contextRunner.withPropertyValues(server("content", "protocol=2026-07-28", "args[3]=refuse-subscriptions"))
+	void whatTheServerDoesNotOfferOrAcknowledgeFailsAndIsNotKept() {
+		this.contextRunner
+			.withPropertyValues(
+					server("content", "protocol=2026-07-28", "args[3]=refuse-subscriptions", "args[4]=without-prompts"))
 			.run((context) -> {
 				McpServerClient client = context.getBean(McpServerClients.class).client("content");
+				assertThatExceptionOfType(McpCapabilityException.class).isThrownBy(client::listPrompts)
+					.satisfies((ex) -> assertThat(ex.getCapability()).isEqualTo("prompts"));
+				assertThat(client.listResources()).extracting(Resource::uri)
+					.containsExactly(ModernContentMcpServer.NOTE);
 				assertThatExceptionOfType(McpError.class)
 					.isThrownBy(() -> client.subscribe(ModernContentMcpServer.NOTE))
 					.withMessageContaining(
