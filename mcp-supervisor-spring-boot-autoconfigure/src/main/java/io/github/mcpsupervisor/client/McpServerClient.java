@@ -1,6 +1,5 @@
 package io.github.mcpsupervisor.client;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -10,36 +9,33 @@ import java.util.function.Function;
 import io.github.mcpsupervisor.client.internal.McpServerSession;
 import io.github.mcpsupervisor.client.internal.Pages;
 import io.github.mcpsupervisor.supervisor.McpCapabilityException;
+import io.github.mcpsupervisor.supervisor.McpServerRequests;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
-import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CompleteRequest;
 import io.modelcontextprotocol.spec.McpSchema.CompleteResult;
-import io.modelcontextprotocol.spec.McpSchema.GetPromptRequest;
 import io.modelcontextprotocol.spec.McpSchema.GetPromptResult;
 import io.modelcontextprotocol.spec.McpSchema.Prompt;
-import io.modelcontextprotocol.spec.McpSchema.ReadResourceRequest;
 import io.modelcontextprotocol.spec.McpSchema.ReadResourceResult;
 import io.modelcontextprotocol.spec.McpSchema.Resource;
 import io.modelcontextprotocol.spec.McpSchema.ResourceTemplate;
 import io.modelcontextprotocol.spec.McpSchema.Root;
 import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
-import io.modelcontextprotocol.spec.McpSchema.SubscribeRequest;
-import io.modelcontextprotocol.spec.McpSchema.UnsubscribeRequest;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
  * The client of one supervised server for everything but its tools: resources and their
- * templates, prompts, completions, resource subscriptions and roots. It holds no SDK
- * client: every request goes to the server's live generation with the rules of a
- * retry-eligible tool call (it waits while the server recovers, and runs once more when
- * its generation is lost under it), so that it keeps working across restarts. The
- * resources it subscribes to are subscribed to again on every new generation before that
- * generation is up.
+ * templates, prompts, completions, resource subscriptions and roots, in the types of
+ * revision 2025-11-25 whichever revision the server speaks. It holds no SDK client: every
+ * request goes to the server's live generation, in that generation's revision, with the
+ * rules of a retry-eligible tool call (it waits while the server recovers, and runs once
+ * more when its generation is lost under it), so that it keeps working across restarts.
+ * The resources it subscribes to are subscribed to again on every new generation before
+ * that generation is up: with {@code resources/subscribe} in revision 2025-11-25, as the
+ * filter of the generation's {@code subscriptions/listen} stream in revision 2026-07-28.
  *
  * <p>
  * A request for a capability the server did not declare fails with a
@@ -78,8 +74,8 @@ public final class McpServerClient {
 	 * @return the resources
 	 */
 	public List<Resource> listResources() {
-		return send("resources/list", "resources", ServerCapabilities::resources, (client) -> Pages.all(name(),
-				"resources", client::listResources, (page) -> page.resources(), (page) -> page.nextCursor()));
+		return send("resources/list", "resources", ServerCapabilities::resources, (requests) -> Pages.all(name(),
+				"resources", requests::listResources, (page) -> page.resources(), (page) -> page.nextCursor()));
 	}
 
 	/**
@@ -88,7 +84,7 @@ public final class McpServerClient {
 	 */
 	public List<ResourceTemplate> listResourceTemplates() {
 		return send("resources/templates/list", "resources", ServerCapabilities::resources,
-				(client) -> Pages.all(name(), "resource templates", client::listResourceTemplates,
+				(requests) -> Pages.all(name(), "resource templates", requests::listResourceTemplates,
 						(page) -> page.resourceTemplates(), (page) -> page.nextCursor()));
 	}
 
@@ -99,7 +95,7 @@ public final class McpServerClient {
 	 */
 	public ReadResourceResult readResource(String uri) {
 		return send("resources/read", "resources", ServerCapabilities::resources,
-				(client) -> client.readResource(ReadResourceRequest.builder(uri).build()));
+				(requests) -> requests.readResource(uri));
 	}
 
 	/**
@@ -113,8 +109,7 @@ public final class McpServerClient {
 			boolean added = this.session.subscribe(uri);
 			try {
 				send("resources/subscribe", "resource subscriptions", ServerCapabilities::resources,
-						(client) -> requireSubscribe(client)
-							.then(client.subscribeResource(SubscribeRequest.builder(uri).build())));
+						(requests) -> requireSubscribe(requests).then(requests.subscribe(uri)));
 			}
 			catch (RuntimeException ex) {
 				if (added) {
@@ -134,7 +129,7 @@ public final class McpServerClient {
 		synchronized (lock(uri)) {
 			if (this.session.unsubscribe(uri)) {
 				send("resources/unsubscribe", "resource subscriptions", ServerCapabilities::resources,
-						(client) -> client.unsubscribeResource(UnsubscribeRequest.builder(uri).build()));
+						(requests) -> requests.unsubscribe(uri));
 			}
 		}
 	}
@@ -159,8 +154,8 @@ public final class McpServerClient {
 	 * @return the prompts
 	 */
 	public List<Prompt> listPrompts() {
-		return send("prompts/list", "prompts", ServerCapabilities::prompts, (client) -> Pages.all(name(), "prompts",
-				client::listPrompts, (page) -> page.prompts(), (page) -> page.nextCursor()));
+		return send("prompts/list", "prompts", ServerCapabilities::prompts, (requests) -> Pages.all(name(), "prompts",
+				requests::listPrompts, (page) -> page.prompts(), (page) -> page.nextCursor()));
 	}
 
 	/**
@@ -171,7 +166,7 @@ public final class McpServerClient {
 	 */
 	public GetPromptResult getPrompt(String name, Map<String, Object> arguments) {
 		return send("prompts/get", "prompts", ServerCapabilities::prompts,
-				(client) -> client.getPrompt(GetPromptRequest.builder(name).arguments(arguments).build()));
+				(requests) -> requests.getPrompt(name, arguments));
 	}
 
 	/**
@@ -181,7 +176,7 @@ public final class McpServerClient {
 	 */
 	public CompleteResult complete(CompleteRequest request) {
 		return send("completion/complete", "completions", ServerCapabilities::completions,
-				(client) -> client.completeCompletion(request));
+				(requests) -> requests.complete(request));
 	}
 
 	/**
@@ -193,44 +188,38 @@ public final class McpServerClient {
 	}
 
 	/**
-	 * Replaces the roots offered to the server. Every new generation is offered them; the
-	 * live generation is sent {@code notifications/roots/list_changed} when it declared
-	 * the roots capability, which a generation does when it started with roots.
+	 * Replaces the roots offered to the server. Every new generation of revision
+	 * 2025-11-25 is offered them; the live generation is sent
+	 * {@code notifications/roots/list_changed} when it declared the roots capability,
+	 * which a generation does when it started with roots.
 	 * @param roots the roots, usually {@code file://} URIs
+	 * @throws UnsupportedOperationException if the live generation speaks revision
+	 * 2026-07-28, whose servers are offered no roots here (the revision deprecates them);
+	 * the roots are left as they were
 	 */
-	@SuppressWarnings("deprecation") // roots are part of 2025-11-25; 2026-07-28
-										// deprecates them
 	public synchronized void setRoots(List<Root> roots) {
 		List<Root> previous = this.session.roots();
 		this.session.roots(roots);
 		if (this.supervisor.state() != McpServerState.UP || this.supervisor.tools().session() == null) {
 			return; // the next generation is offered them
 		}
-		this.supervisor.request("notifications/roots/list_changed", (client) -> {
-			if (client.getClientCapabilities().roots() == null) {
-				logger.info("MCP server '" + name() + "': its generation started without roots; the new roots are"
-						+ " offered from the next generation on");
-				return Mono.empty();
-			}
-			// each change is announced by the SDK with its own list_changed notification;
-			// a
-			// generation that started with the new roots already has them
-			List<Mono<Void>> changes = new ArrayList<>();
-			previous.stream()
-				.filter((root) -> !roots.contains(root))
-				.forEach((root) -> changes.add(client.removeRoot(root.uri())
-					.onErrorResume(IllegalStateException.class, (ex) -> Mono.empty())));
-			roots.stream()
-				.filter((root) -> !previous.contains(root))
-				.forEach((root) -> changes
-					.add(client.addRoot(root).onErrorResume(IllegalStateException.class, (ex) -> Mono.empty())));
-			return Flux.concat(changes).then(); // removals first: a renamed root is
-												// removed, then added
-		});
+		Boolean told;
+		try {
+			told = this.supervisor.send("notifications/roots/list_changed",
+					(requests) -> requests.changeRoots(previous, roots));
+		}
+		catch (UnsupportedOperationException ex) {
+			this.session.roots(previous);
+			throw ex;
+		}
+		if (Boolean.FALSE.equals(told)) {
+			logger.info("MCP server '" + name() + "': its generation started without roots; the new roots are"
+					+ " offered from the next generation on");
+		}
 	}
 
-	private Mono<Void> requireSubscribe(McpAsyncClient client) {
-		ServerCapabilities capabilities = client.getServerCapabilities();
+	private Mono<Void> requireSubscribe(McpServerRequests requests) {
+		ServerCapabilities capabilities = requests.serverCapabilities();
 		boolean offered = capabilities != null && capabilities.resources() != null
 				&& Boolean.TRUE.equals(capabilities.resources().subscribe());
 		return offered ? Mono.empty() : Mono.error(new McpCapabilityException(name(), "resource subscriptions"));
@@ -239,13 +228,13 @@ public final class McpServerClient {
 	// Sends a request once the live generation's server is known to offer the
 	// capability.
 	private <T> T send(String method, String capability, Function<ServerCapabilities, ?> declared,
-			Function<McpAsyncClient, Mono<T>> request) {
-		return this.supervisor.request(method, (client) -> {
-			ServerCapabilities capabilities = client.getServerCapabilities();
+			Function<McpServerRequests, Mono<T>> request) {
+		return this.supervisor.send(method, (requests) -> {
+			ServerCapabilities capabilities = requests.serverCapabilities();
 			if (capabilities == null || declared.apply(capabilities) == null) {
 				return Mono.error(new McpCapabilityException(name(), capability));
 			}
-			return request.apply(client);
+			return request.apply(requests);
 		});
 	}
 

@@ -74,10 +74,19 @@ final class CallRouter {
 	// generation is given again (subscriptions, roots), so it is retried once when the
 	// generation is lost under it.
 	<T> @Nullable T request(String method, Function<McpAsyncClient, Mono<T>> request) {
+		return route(method, (connection) -> connection.request(method, request));
+	}
+
+	// The same, in the revision of the generation it runs on.
+	<T> @Nullable T send(String method, Function<McpServerRequests, Mono<T>> request) {
+		return route(method, (connection) -> connection.send(method, request));
+	}
+
+	private <T> @Nullable T route(String method, Function<McpConnection, @Nullable T> request) {
 		String what = "request '" + method + "'";
 		McpConnection connection = awaitConnection(what, null);
 		try {
-			return once(connection, () -> connection.request(method, request));
+			return once(connection, () -> request.apply(connection));
 		}
 		catch (LostDuringCall lost) {
 			McpConnection next;
@@ -88,7 +97,7 @@ final class CallRouter {
 				throw lostDuringRequest(connection, what, lost, " It could not be retried: " + ex.getMessage() + ".");
 			}
 			try {
-				return once(next, () -> next.request(method, request));
+				return once(next, () -> request.apply(next));
 			}
 			catch (LostDuringCall again) {
 				throw lostDuringRequest(next, what, again, " It was retried once already.");

@@ -47,8 +47,9 @@ public interface McpConnection {
 
 	/**
 	 * Sends a request other than a tool call (resources, prompts, completions,
-	 * subscriptions, roots) on this generation's client, bounded by the request timeout.
-	 * The client is never handed out: the request runs on it and is awaited here.
+	 * subscriptions, roots) on this generation's 2025-11-25 client, bounded by the
+	 * request timeout. The client is never handed out: the request runs on it and is
+	 * awaited here. A generation of another revision has no such client and refuses it.
 	 * @param <T> the type of the result
 	 * @param method the MCP method, for messages
 	 * @param request what to send on the client
@@ -56,6 +57,19 @@ public interface McpConnection {
 	 */
 	default <T> @Nullable T request(String method, Function<McpAsyncClient, Mono<T>> request) {
 		throw new UnsupportedOperationException("This connection does not send '" + method + "' requests");
+	}
+
+	/**
+	 * Sends a request other than a tool call in the revision this generation speaks,
+	 * bounded by the request timeout. A 2025-11-25 generation sends it on its client as
+	 * {@link #request(String, Function)} does.
+	 * @param <T> the type of the result
+	 * @param method the MCP method, for messages
+	 * @param request what to send
+	 * @return the result, {@code null} for a request that answers nothing
+	 */
+	default <T> @Nullable T send(String method, Function<McpServerRequests, Mono<T>> request) {
+		return request(method, (client) -> request.apply(McpServerRequests.of(client)));
 	}
 
 	/**

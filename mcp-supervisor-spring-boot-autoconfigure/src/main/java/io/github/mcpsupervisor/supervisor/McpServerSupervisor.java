@@ -147,11 +147,12 @@ public final class McpServerSupervisor {
 	}
 
 	/**
-	 * Sends a request other than a tool call to the live generation, with the rules of a
-	 * retry-eligible tool call: it waits for the next generation while the server
-	 * recovers, and runs once more on the next generation when its generation is lost
-	 * under it. Use it only for requests that read, or that set what every new generation
-	 * is given again (subscriptions, roots).
+	 * Sends a request other than a tool call on the live generation's 2025-11-25 client
+	 * (a generation of another revision refuses it; {@link #send(String, Function)}
+	 * speaks both), with the rules of a retry-eligible tool call: it waits for the next
+	 * generation while the server recovers, and runs once more on the next generation
+	 * when its generation is lost under it. Use it only for requests that read, or that
+	 * set what every new generation is given again (subscriptions, roots).
 	 * @param <T> the type of the result
 	 * @param method the MCP method, for messages
 	 * @param request what to send on the generation's client; it must not keep the client
@@ -161,6 +162,22 @@ public final class McpServerSupervisor {
 	 */
 	public <T> @Nullable T request(String method, Function<McpAsyncClient, Mono<T>> request) {
 		return this.router.request(method, request);
+	}
+
+	/**
+	 * Sends a request other than a tool call to the live generation, in the revision it
+	 * speaks, with the rules of {@link #request(String, Function)}: it waits for the next
+	 * generation while the server recovers, and runs once more on the next generation
+	 * when its generation is lost under it.
+	 * @param <T> the type of the result
+	 * @param method the MCP method, for messages
+	 * @param request what to send; it must not keep the requests it is given
+	 * @return the result, {@code null} for a request that answers nothing
+	 * @throws McpServerUnavailableException if the server is not up and does not recover
+	 * in time, or its connection is lost twice
+	 */
+	public <T> @Nullable T send(String method, Function<McpServerRequests, Mono<T>> request) {
+		return this.router.send(method, request);
 	}
 
 	/**

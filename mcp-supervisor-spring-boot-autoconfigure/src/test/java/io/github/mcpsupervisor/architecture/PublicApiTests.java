@@ -61,6 +61,7 @@ class PublicApiTests {
 			"io.github.mcpsupervisor.supervisor.McpCapabilityException",
 			"io.github.mcpsupervisor.supervisor.McpConnectException",
 			"io.github.mcpsupervisor.supervisor.McpConnection", "io.github.mcpsupervisor.supervisor.McpConnector",
+			"io.github.mcpsupervisor.supervisor.McpServerRequests",
 			"io.github.mcpsupervisor.supervisor.McpServerStartupException",
 			"io.github.mcpsupervisor.supervisor.McpServerState",
 			"io.github.mcpsupervisor.supervisor.McpServerStateChange",

@@ -8,10 +8,10 @@ import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 
 import io.github.mcpsupervisor.internal.ServerText;
+import io.github.mcpsupervisor.supervisor.McpServerRequests;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCNotification;
-import io.modelcontextprotocol.spec.McpSchema.ReadResourceRequest;
 import io.modelcontextprotocol.spec.McpSchema.ReadResourceResult;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -22,14 +22,15 @@ import reactor.core.scheduler.Schedulers;
 
 /**
  * Lists a generation's resources or prompts again when the server announces that the list
- * changed, and reads a resource again when the server announces that it was updated, in
- * place of the SDK's client, which lists or reads for every notification, without
- * coalescing and without a page limit. One listing of a kind runs at a time and one
- * waits, each within the request timeout and the limits of {@link Pages}, 100 ms apart.
- * Updates are read for the resources subscribed to only, the same way per resource (one
- * read running, one waiting), and at most {@link #MAX_READS_IN_FLIGHT} reads run at once.
- * The new list or contents go to the {@link McpClientFactory}, off the thread that reads
- * the server. The requests of a listing or read that times out are cancelled.
+ * changed, and reads a resource again when the server announces that it was updated (in a
+ * notification, or an event of a {@code subscriptions/listen} stream), in place of the
+ * SDK's client, which lists or reads for every notification, without coalescing and
+ * without a page limit. One listing of a kind runs at a time and one waits, each within
+ * the request timeout and the limits of {@link Pages}, 100 ms apart. Updates are read for
+ * the resources subscribed to only, the same way per resource (one read running, one
+ * waiting), and at most {@link #MAX_READS_IN_FLIGHT} reads run at once. The new list or
+ * contents go to the {@link McpClientFactory}, off the thread that reads the server. The
+ * requests of a listing or read that times out are cancelled.
  *
  * @since 0.1.0
  */
@@ -106,20 +107,33 @@ public final class ListChanges {
 	 * @param notification the notification
 	 */
 	public void changed(McpAsyncClient client, JSONRPCNotification notification) {
-		String method = notification.method();
-		if (McpSchema.METHOD_NOTIFICATION_RESOURCES_UPDATED.equals(method)) {
-			updated(client, notification.params());
+		McpServerRequests requests = McpServerRequests.of(client);
+		if (McpSchema.METHOD_NOTIFICATION_RESOURCES_UPDATED.equals(notification.method())) {
+			updated(requests, (notification.params() instanceof Map<?, ?> map && map.get("uri") instanceof String uri)
+					? uri : null);
 			return;
 		}
+		listChanged(requests, notification.method());
+	}
+
+	/**
+	 * Takes the news that the server's resources or prompts changed: lists them now, or
+	 * after the listing of them that runs.
+	 * @param requests the generation's requests
+	 * @param method the method of the notification that says so in revision 2025-11-25
+	 * ({@code notifications/resources/list_changed} or
+	 * {@code notifications/prompts/list_changed})
+	 */
+	public void listChanged(McpServerRequests requests, String method) {
 		AtomicInteger state = this.states.computeIfAbsent(method, (key) -> new AtomicInteger());
 		if (state.getAndUpdate((now) -> Math.min(now + 1, PENDING)) == IDLE) {
-			list(client, method, state, Mono.empty());
+			list(requests, method, state, Mono.empty());
 		}
 	}
 
-	private void list(McpAsyncClient client, String method, AtomicInteger state, Mono<?> before) {
+	private void list(McpServerRequests requests, String method, AtomicInteger state, Mono<?> before) {
 		Mono<?> listing = before
-			.then(Mono.defer(() -> this.live.getAsBoolean() ? listing(client, method) : Mono.empty()))
+			.then(Mono.defer(() -> this.live.getAsBoolean() ? listing(requests, method) : Mono.empty()))
 			.timeout(this.timeout);
 		this.scoped.apply(listing)
 			.cast(Runnable.class)
@@ -131,21 +145,26 @@ public final class ListChanges {
 			.doFinally((signal) -> {
 				if (!state.compareAndSet(RUNNING, IDLE)) {
 					state.set(RUNNING);
-					list(client, method, state, Mono.delay(PAUSE));
+					list(requests, method, state, Mono.delay(PAUSE));
 				}
 			})
 			.subscribe();
 	}
 
-	// A server cannot make the application read resources it did not subscribe to.
-	private void updated(McpAsyncClient client, @Nullable Object params) {
-		if (!(params instanceof Map<?, ?> map) || !(map.get("uri") instanceof String uri)
-				|| !this.session.subscriptions().contains(uri)) {
+	/**
+	 * Takes the news that a resource was updated: reads it now, or after the read of it
+	 * that runs, if the application subscribed to it (a server cannot make the
+	 * application read resources it did not subscribe to).
+	 * @param requests the generation's requests
+	 * @param uri the resource's URI
+	 */
+	public void updated(McpServerRequests requests, @Nullable String uri) {
+		if (uri == null || !this.session.subscriptions().contains(uri)) {
 			return;
 		}
 		AtomicInteger state = this.updates.computeIfAbsent(uri, (key) -> new AtomicInteger());
 		if (state.getAndUpdate((now) -> Math.min(now + 1, PENDING)) == IDLE) {
-			emit(new Update(client, uri, state));
+			emit(new Update(requests, uri, state));
 		}
 	}
 
@@ -155,8 +174,7 @@ public final class ListChanges {
 
 	private Mono<Void> read(Update update) {
 		Mono<?> read = Mono
-			.defer(() -> this.live.getAsBoolean()
-					? update.client().readResource(ReadResourceRequest.builder(update.uri()).build()) : Mono.empty())
+			.defer(() -> this.live.getAsBoolean() ? update.requests().readResource(update.uri()) : Mono.empty())
 			.timeout(this.timeout);
 		return this.scoped.apply(read)
 			.cast(ReadResourceResult.class)
@@ -176,26 +194,27 @@ public final class ListChanges {
 	}
 
 	// The listing, as the delivery of its result.
-	private Mono<Runnable> listing(McpAsyncClient client, String method) {
+	private Mono<Runnable> listing(McpServerRequests requests, String method) {
 		String server = this.session.server();
 		if (McpSchema.METHOD_NOTIFICATION_RESOURCES_LIST_CHANGED.equals(method)) {
 			return Pages
-				.all(server, "resources", client::listResources, (page) -> page.resources(),
+				.all(server, "resources", requests::listResources, (page) -> page.resources(),
 						(page) -> page.nextCursor())
 				.map((resources) -> () -> this.factory.resourcesChanged(this.session, resources));
 		}
-		return Pages.all(server, "prompts", client::listPrompts, (page) -> page.prompts(), (page) -> page.nextCursor())
+		return Pages
+			.all(server, "prompts", requests::listPrompts, (page) -> page.prompts(), (page) -> page.nextCursor())
 			.map((prompts) -> () -> this.factory.promptsChanged(this.session, prompts));
 	}
 
 	/**
 	 * A resource to read again.
 	 *
-	 * @param client the generation's client
+	 * @param requests the generation's requests
 	 * @param uri the resource's URI
 	 * @param state the state of its reads
 	 */
-	private record Update(McpAsyncClient client, String uri, AtomicInteger state) {
+	private record Update(McpServerRequests requests, String uri, AtomicInteger state) {
 
 	}
 

@@ -13,10 +13,13 @@ import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 import io.github.mcpsupervisor.client.internal.ClientSpecs;
+import io.github.mcpsupervisor.client.internal.ListChanges;
 import io.github.mcpsupervisor.internal.CauseChain;
 import io.github.mcpsupervisor.internal.ServerText;
 import io.github.mcpsupervisor.supervisor.ExitStatus;
+import io.github.mcpsupervisor.supervisor.McpCapabilityException;
 import io.github.mcpsupervisor.supervisor.McpConnection;
+import io.github.mcpsupervisor.supervisor.McpServerRequests;
 import io.github.mcpsupervisor.supervisor.SessionInfo;
 import io.github.mcpsupervisor.transport.internal.ClientConnection.ClientSetup;
 import io.github.mcpsupervisor.transport.internal.ToolListing;
@@ -25,8 +28,8 @@ import io.modelcontextprotocol.modern.McpException;
 import io.modelcontextprotocol.modern.McpSchema.DiscoverResult;
 import io.modelcontextprotocol.modern.client.McpAsyncClient;
 import io.modelcontextprotocol.modern.client.McpClient;
-import io.modelcontextprotocol.modern.client.SubscriptionEvent;
 import io.modelcontextprotocol.modern.client.transport.McpClientTransport;
+import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -43,10 +46,12 @@ import reactor.core.publisher.Mono;
  * The connection of one generation of a server that speaks MCP revision 2026-07-28, over
  * the SDK's modern client: discovered with {@code server/discover} (there is no
  * initialize and no session), its tools listed page by page within the limits of
- * {@link ToolListing}, its tool list changes followed on a {@code subscriptions/listen}
- * stream, its liveness probed with a bounded {@code server/discover} (there is no ping).
- * The kinds of transport (a process, stateless HTTP) provide the client's transport and
- * say when the generation is lost.
+ * {@link ToolListing}, its tool, resource and prompt list changes and the application's
+ * resource subscriptions followed on one {@code subscriptions/listen} stream, its
+ * resources, prompts and completions sent as {@link McpServerRequests}, its liveness
+ * probed with a bounded {@code server/discover} (there is no ping). The kinds of
+ * transport (a process, stateless HTTP) provide the client's transport and say when the
+ * generation is lost.
  *
  * @since 0.1.0
  */
@@ -96,7 +101,9 @@ public abstract class ModernConnection implements McpConnection {
 	// client mirrors its x-mcp-header parameters
 	private volatile Map<String, io.modelcontextprotocol.modern.McpSchema.Tool> listed = Map.of();
 
-	private volatile @Nullable Disposable listening;
+	private volatile @Nullable Listening listening;
+
+	private volatile @Nullable ModernRequests requests;
 
 	// the re-listing when the listing's ttlMs runs out, for a server that announces no
 	// changes
@@ -158,7 +165,8 @@ public abstract class ModernConnection implements McpConnection {
 	}
 
 	/**
-	 * Discovers the server, lists its tools and starts following their changes.
+	 * Discovers the server, lists its tools and starts following what the supervisor and
+	 * the application follow on it (see {@link Listening}).
 	 * @param created the client of this generation
 	 * @throws NotModernException if the server did not answer as a 2026-07-28 server
 	 * @throws UnsupportedRevisionException if it speaks only other revisions
@@ -178,11 +186,9 @@ public abstract class ModernConnection implements McpConnection {
 		}
 		boolean offersTools = result.capabilities() != null && result.capabilities().tools() != null;
 		this.tools = offersTools ? list(created) : List.of();
-		if (offersTools && Boolean.TRUE.equals(result.capabilities().tools().listChanged())) {
-			this.followsChanges = true;
-			listen(created);
-		}
-		else {
+		this.followsChanges = offersTools && Boolean.TRUE.equals(result.capabilities().tools().listChanged());
+		listen(created, result);
+		if (!this.followsChanges) {
 			relistWhenStale();
 		}
 	}
@@ -240,25 +246,34 @@ public abstract class ModernConnection implements McpConnection {
 		});
 	}
 
-	// Follows the tool list changes for the life of the generation: the stream is opened
-	// again when it ends while the generation lives (a new generation opens its own).
-	private void listen(McpAsyncClient created) {
-		this.listening = created.listen()
-			.toolsChanged()
-			.events()
-			// a change made while no stream was open is not sent again: each opened
-			// stream, acknowledged, is a reason to list again
-			.filter((event) -> event instanceof SubscriptionEvent.ToolsListChanged
-					|| event instanceof SubscriptionEvent.Subscribed)
-			.doOnNext((event) -> this.toolsChanged.run())
-			.doOnError(this::streamFailed)
-			.repeat(() -> !this.lost.isDone())
-			.retryWhen(reactor.util.retry.Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(500))
-				.maxBackoff(Duration.ofSeconds(30))
-				.filter((ex) -> !this.lost.isDone()))
-			.subscribe((event) -> {
-			}, (ex) -> logger.debug("MCP server '" + this.server + "': the tool list change stream of generation "
-					+ this.generation + " ended", ex));
+	// Opens the generation's one listen stream for the life of the generation (a new
+	// generation opens its own) and, as a 2025-11-25 generation subscribes again before
+	// it is up, waits for the server to acknowledge the application's subscriptions.
+	private void listen(McpAsyncClient created, DiscoverResult result) {
+		ListChanges listChanges = new ListChanges(this.setup.factory(), this.setup.session(), this.requestTimeout,
+				() -> !this.lost.isDone(), UnaryOperator.identity());
+		Listening opened = new Listening(this.server, this.generation, created, result.capabilities(),
+				this.setup.session(), this.setup.toolsChanged(), this::streamFailed, listChanges,
+				() -> !this.lost.isDone());
+		ModernRequests sent = new ModernRequests(this.server, created, this.schema,
+				this.schema.initializeResult(result).capabilities(), opened);
+		opened.readWith(sent);
+		this.listening = opened;
+		this.requests = sent;
+		int subscriptions = this.setup.session().subscriptions().size();
+		Mono<?> acknowledged = opened.reopen();
+		if (subscriptions == 0) {
+			return;
+		}
+		try {
+			acknowledged.block(this.requestTimeout);
+			logger.debug("MCP server '" + this.server + "': " + subscriptions
+					+ " resource subscription(s) re-established on generation " + this.generation);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("MCP server '" + this.server + "': re-establishing " + subscriptions
+					+ " resource subscription(s) failed: " + loggable(CauseChain.rootMessage(ex)));
+		}
 	}
 
 	/**
@@ -324,6 +339,54 @@ public abstract class ModernConnection implements McpConnection {
 			throw answered(ex); // the server answered
 		}
 		catch (RuntimeException ex) {
+			callFailed(ex);
+			throw ex;
+		}
+		finally {
+			this.callsInFlight.decrementAndGet();
+		}
+	}
+
+	/**
+	 * Refuses a request written for the 2025-11-25 client, which this generation does not
+	 * have.
+	 */
+	@Override
+	public <T> @Nullable T request(String method,
+			Function<io.modelcontextprotocol.client.McpAsyncClient, Mono<T>> request) {
+		throw new UnsupportedOperationException("MCP server '" + this.server + "' speaks MCP " + Revisions.MODERN
+				+ ": its generation has no " + Revisions.LEGACY + " client for '" + method
+				+ "'; McpServerSupervisor.send sends requests in either revision");
+	}
+
+	/**
+	 * Sends the request on the modern client: resources, prompts and completions as their
+	 * 2026-07-28 requests, subscriptions as the filter of the generation's listen stream;
+	 * the answers in the 2025-11-25 types.
+	 */
+	@Override
+	public <T> @Nullable T send(String method, Function<McpServerRequests, Mono<T>> request) {
+		ModernRequests current = this.requests;
+		requireClient();
+		if (current == null) {
+			throw new IllegalStateException(
+					"generation " + this.generation + " of MCP server '" + this.server + "' is not discovered");
+		}
+		this.callsInFlight.incrementAndGet();
+		try {
+			return request.apply(current).block(this.requestTimeout);
+		}
+		catch (McpException ex) {
+			throw answered(ex); // the server answered
+		}
+		catch (McpError | McpCapabilityException | UnsupportedOperationException ex) {
+			throw ex; // answered, or not asked
+		}
+		catch (RuntimeException ex) {
+			McpException answer = CauseChain.cause(ex, McpException.class);
+			if (answer != null) {
+				throw answered(answer);
+			}
 			callFailed(ex);
 			throw ex;
 		}
@@ -402,9 +465,9 @@ public abstract class ModernConnection implements McpConnection {
 
 	@Override
 	public void closeClient() {
-		Disposable current = this.listening;
+		Listening current = this.listening;
 		if (current != null) {
-			current.dispose();
+			current.close();
 		}
 		Disposable pending = this.relisting;
 		if (pending != null) {

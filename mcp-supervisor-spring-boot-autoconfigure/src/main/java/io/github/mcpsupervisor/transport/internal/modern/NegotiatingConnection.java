@@ -12,6 +12,7 @@ import io.github.mcpsupervisor.supervisor.McpConnectException;
 import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 import io.github.mcpsupervisor.supervisor.McpConnection;
 import io.github.mcpsupervisor.supervisor.McpConnector;
+import io.github.mcpsupervisor.supervisor.McpServerRequests;
 import io.github.mcpsupervisor.supervisor.SessionInfo;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpError;
@@ -161,6 +162,11 @@ final class NegotiatingConnection implements McpConnection {
 	@Override
 	public <T> @Nullable T request(String method, java.util.function.Function<McpAsyncClient, Mono<T>> request) {
 		return required().request(method, request);
+	}
+
+	@Override
+	public <T> @Nullable T send(String method, java.util.function.Function<McpServerRequests, Mono<T>> request) {
+		return required().send(method, request);
 	}
 
 	@Override
