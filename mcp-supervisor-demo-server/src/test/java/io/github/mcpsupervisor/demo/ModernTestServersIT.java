@@ -72,12 +72,18 @@ class ModernTestServersIT {
 		assertThat(text(call(client, "slow", Map.of("ms", 50)))).isEqualTo("slept 50 ms");
 		assertThat(text(call(client, "ask-name", Map.of()))).isEqualTo("Hello, Ada!");
 		assertThat(text(call(client, "tenant-echo", Map.of("tenant", "acme", "message", "m")))).isEqualTo(tenantReply);
+		CompletableFuture<SubscriptionEvent> subscribed = new CompletableFuture<>();
 		CompletableFuture<SubscriptionEvent> changed = new CompletableFuture<>();
 		try (McpSyncClient.Listening listening = client.listen().toolsChanged().open((event) -> {
+			if (event instanceof SubscriptionEvent.Subscribed) {
+				subscribed.complete(event);
+			}
 			if (event instanceof SubscriptionEvent.ToolsListChanged) {
 				changed.complete(event);
 			}
 		})) {
+			// a change made before the server acknowledged the stream is not sent on it
+			subscribed.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
 			assertThat(text(call(client, "add-tool", Map.of("name", "shout")))).isEqualTo("added shout");
 			changed.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
 		}
