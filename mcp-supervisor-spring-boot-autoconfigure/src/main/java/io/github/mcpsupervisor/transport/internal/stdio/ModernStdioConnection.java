@@ -40,15 +40,11 @@ final class ModernStdioConnection extends ModernConnection {
 
 	private final McpJsonMapper jsonMapper;
 
-	private final ProcessRecords records;
-
-	private volatile @Nullable StdioServerProcess process;
+	private final GenerationProcess process;
 
 	private volatile @Nullable StdioMcpClientTransport transport;
 
 	private volatile @Nullable LineCountingInputStream stdout;
-
-	private volatile boolean terminateRequested;
 
 	ModernStdioConnection(StdioServerDefinition definition, int generation, ClientSetup setup, Executor executor,
 			McpJsonMapper jsonMapper, ProcessRecords records) {
@@ -57,26 +53,13 @@ final class ModernStdioConnection extends ModernConnection {
 		this.definition = definition;
 		this.executor = executor;
 		this.jsonMapper = jsonMapper;
-		this.records = records;
+		this.process = new GenerationProcess(definition, records);
 	}
 
 	@Override
 	public void open() throws McpConnectException {
 		String label = "mcp-" + this.definition.name() + "-g" + generation();
-		StdioServerProcess started;
-		try {
-			started = StdioServerProcess.start(this.definition, label, this.records);
-		}
-		catch (IOException ex) {
-			throw new McpConnectException(StdioConnection.spawnFailureKind(this.definition), "cannot start "
-					+ this.definition.maskedCommandLine() + ": " + this.definition.redact(CauseChain.rootMessage(ex)),
-					null, ex);
-		}
-		this.process = started;
-		if (this.terminateRequested) {
-			started.terminate(this.definition.terminationGracePeriod());
-			throw new McpConnectException(Kind.TRANSIENT, "stopped while starting", null, null);
-		}
+		StdioServerProcess started = this.process.start(label);
 		LineCountingInputStream counted = new LineCountingInputStream(started.stdout());
 		this.stdout = counted;
 		StdioMcpClientTransport created = StdioMcpClientTransport.builder(counted, started.stdin())
@@ -145,8 +128,7 @@ final class ModernStdioConnection extends ModernConnection {
 	}
 
 	private ExitStatus redacted(ExitStatus exit) {
-		String line = exit.lastStderrLine();
-		return (line != null) ? new ExitStatus(exit.exitCode(), this.definition.redact(line)) : exit;
+		return this.process.redacted(exit);
 	}
 
 	@Override
@@ -173,9 +155,7 @@ final class ModernStdioConnection extends ModernConnection {
 
 	@Override
 	public boolean terminate() {
-		this.terminateRequested = true;
-		StdioServerProcess current = this.process;
-		return current == null || current.terminate(this.definition.terminationGracePeriod());
+		return this.process.terminate();
 	}
 
 	@Override
@@ -186,14 +166,12 @@ final class ModernStdioConnection extends ModernConnection {
 
 	@Override
 	public @Nullable Long pid() {
-		StdioServerProcess current = this.process;
-		return (current != null) ? current.pid() : null;
+		return this.process.pid();
 	}
 
 	@Override
 	public List<String> stderrTail() {
-		StdioServerProcess current = this.process;
-		return (current != null) ? current.stderr().lines().stream().map(this.definition::redact).toList() : List.of();
+		return this.process.stderrTail();
 	}
 
 	@Override

@@ -1,8 +1,5 @@
 package io.github.mcpsupervisor.transport.internal.stdio;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -47,13 +44,9 @@ final class StdioConnection extends ClientConnection {
 
 	private final McpJsonMapper jsonMapper;
 
-	private volatile @Nullable StdioServerProcess process;
+	private final GenerationProcess process;
 
 	private volatile @Nullable ProcessStdioTransport transport;
-
-	private volatile boolean terminateRequested;
-
-	private final ProcessRecords records;
 
 	StdioConnection(StdioServerDefinition definition, int generation, ClientSetup setup, Executor executor,
 			McpJsonMapper jsonMapper) {
@@ -63,7 +56,7 @@ final class StdioConnection extends ClientConnection {
 	StdioConnection(StdioServerDefinition definition, int generation, ClientSetup setup, Executor executor,
 			McpJsonMapper jsonMapper, ProcessRecords records) {
 		super(definition.name(), generation, definition.requestTimeout(), setup, "process ended");
-		this.records = records;
+		this.process = new GenerationProcess(definition, records);
 		this.definition = definition;
 		this.executor = executor;
 		this.jsonMapper = jsonMapper;
@@ -72,20 +65,7 @@ final class StdioConnection extends ClientConnection {
 	@Override
 	public void open() throws McpConnectException {
 		String label = "mcp-" + this.definition.name() + "-g" + generation();
-		StdioServerProcess started;
-		try {
-			started = StdioServerProcess.start(this.definition, label, this.records);
-		}
-		catch (IOException ex) {
-			throw new McpConnectException(spawnFailureKind(this.definition), "cannot start "
-					+ this.definition.maskedCommandLine() + ": " + this.definition.redact(CauseChain.rootMessage(ex)),
-					null, ex);
-		}
-		this.process = started;
-		if (this.terminateRequested) {
-			started.terminate(this.definition.terminationGracePeriod());
-			throw new McpConnectException(Kind.TRANSIENT, "stopped while starting", null, null);
-		}
+		StdioServerProcess started = this.process.start(label);
 		ProcessStdioTransport createdTransport = new ProcessStdioTransport(started, this.jsonMapper, label, this::end);
 		this.transport = createdTransport;
 		McpAsyncClient created;
@@ -121,21 +101,8 @@ final class StdioConnection extends ClientConnection {
 		}
 	}
 
-	// Only a command that cannot be found or run, or a missing working directory, is the
-	// configuration's fault; any other failure to spawn (EAGAIN, ENOMEM, EMFILE) may
-	// pass.
-	static Kind spawnFailureKind(StdioServerDefinition definition) {
-		Path directory = definition.workingDirectory();
-		if (directory != null && !Files.isDirectory(directory)) {
-			return Kind.CONFIGURATION;
-		}
-		return ProcessTree.resolve(definition.command(), directory).isPresent() ? Kind.TRANSIENT : Kind.CONFIGURATION;
-	}
-
-	// The exit with its last stderr line as it may be logged.
 	private ExitStatus redacted(ExitStatus exit) {
-		String line = exit.lastStderrLine();
-		return (line != null) ? new ExitStatus(exit.exitCode(), this.definition.redact(line)) : exit;
+		return this.process.redacted(exit);
 	}
 
 	// A failure of the process's own making (an answered error, a timeout, a listing
@@ -187,7 +154,7 @@ final class StdioConnection extends ClientConnection {
 
 	@Override
 	protected void afterListing() {
-		StdioServerProcess current = this.process;
+		StdioServerProcess current = this.process.current();
 		if (current != null) {
 			current.rememberDescendants();
 		}
@@ -216,9 +183,7 @@ final class StdioConnection extends ClientConnection {
 
 	@Override
 	public boolean terminate() {
-		this.terminateRequested = true;
-		StdioServerProcess current = this.process;
-		return current == null || current.terminate(this.definition.terminationGracePeriod());
+		return this.process.terminate();
 	}
 
 	@Override
@@ -229,15 +194,12 @@ final class StdioConnection extends ClientConnection {
 
 	@Override
 	public @Nullable Long pid() {
-		StdioServerProcess current = this.process;
-		return (current != null) ? current.pid() : null;
+		return this.process.pid();
 	}
 
 	@Override
 	public List<String> stderrTail() {
-		StdioServerProcess current = this.process;
-		// the server may quote its arguments (a usage message) or its environment
-		return (current != null) ? current.stderr().lines().stream().map(this.definition::redact).toList() : List.of();
+		return this.process.stderrTail();
 	}
 
 	@Override

@@ -22,24 +22,25 @@ class StdioConnectionTests {
 	@Test
 	void aSpawnFailureOfARunnableCommandIsTransient(@TempDir Path directory) {
 		// e.g. EAGAIN, ENOMEM or EMFILE while the machine is short of processes or files
-		assertThat(StdioConnection.spawnFailureKind(definition("sh", null))).isEqualTo(Kind.TRANSIENT);
-		assertThat(StdioConnection.spawnFailureKind(definition("sh", directory))).isEqualTo(Kind.TRANSIENT);
+		assertThat(GenerationProcess.spawnFailureKind(definition("sh", null))).isEqualTo(Kind.TRANSIENT);
+		assertThat(GenerationProcess.spawnFailureKind(definition("sh", directory))).isEqualTo(Kind.TRANSIENT);
 	}
 
 	@Test
 	void aMissingCommandOrWorkingDirectoryIsAConfigurationError(@TempDir Path directory) {
-		assertThat(StdioConnection.spawnFailureKind(definition("/nonexistent/mcp-server", null)))
+		assertThat(GenerationProcess.spawnFailureKind(definition("/nonexistent/mcp-server", null)))
 			.isEqualTo(Kind.CONFIGURATION);
-		assertThat(StdioConnection.spawnFailureKind(definition("no-such-mcp-server-on-the-path", null)))
+		assertThat(GenerationProcess.spawnFailureKind(definition("no-such-mcp-server-on-the-path", null)))
 			.isEqualTo(Kind.CONFIGURATION);
-		assertThat(StdioConnection.spawnFailureKind(definition("sh", directory.resolve("missing"))))
+		assertThat(GenerationProcess.spawnFailureKind(definition("sh", directory.resolve("missing"))))
 			.isEqualTo(Kind.CONFIGURATION);
 	}
 
 	@Test
 	void aCommandThatIsNotExecutableIsAConfigurationError(@TempDir Path directory) throws Exception {
 		Path script = Files.writeString(directory.resolve("server.sh"), "#!/bin/sh\n");
-		assertThat(StdioConnection.spawnFailureKind(definition(script.toString(), null))).isEqualTo(Kind.CONFIGURATION);
+		assertThat(GenerationProcess.spawnFailureKind(definition(script.toString(), null)))
+			.isEqualTo(Kind.CONFIGURATION);
 	}
 
 	private static StdioServerDefinition definition(String command, @Nullable Path workingDirectory) {
