@@ -66,6 +66,8 @@ final class Listening {
 
 	private volatile @Nullable SubscriptionFilter warnedMissing;
 
+	private boolean closed;
+
 	Listening(String server, int generation, McpAsyncClient client, @Nullable ServerCapabilities capabilities,
 			McpServerSession session, Runnable toolsChanged, Consumer<Throwable> streamFailed, ListChanges listChanges,
 			BooleanSupplier live) {
@@ -95,7 +97,7 @@ final class Listening {
 	 */
 	synchronized Mono<SubscriptionFilter> reopen() {
 		Disposable previous = this.stream;
-		if (!this.live.getAsBoolean() || filter().isEmpty()) {
+		if (this.closed || !this.live.getAsBoolean() || filter().isEmpty()) {
 			this.stream = null;
 			if (previous != null) {
 				previous.dispose();
@@ -103,17 +105,25 @@ final class Listening {
 			return Mono.just(SubscriptionFilter.EMPTY);
 		}
 		Sinks.One<SubscriptionFilter> acknowledgement = Sinks.one();
+		// a stream this one replaces before it was acknowledged is acknowledged with it:
+		// this one's filter holds what that one's did
+		Sinks.One<SubscriptionFilter> superseded = this.acknowledged;
 		this.acknowledged = acknowledgement;
 		this.stream = Flux.defer(() -> spec().events()).doOnNext((event) -> {
 			if (event instanceof SubscriptionEvent.Subscribed subscribed) {
 				acknowledged(subscribed, acknowledgement, previous);
+				if (superseded != null) {
+					superseded.tryEmitValue(subscribed.honoured());
+				}
 			}
 			else {
 				dispatch(event);
 			}
 		})
+			// a stream the server ends is opened again as a broken one is, with backoff:
+			// a server that ends each at once cannot make the client reopen without pause
+			.concatWith(Mono.error(() -> new StreamEndedException(this.server, this.generation)))
 			.doOnError((ex) -> failed(ex, acknowledgement, previous))
-			.repeat(this.live::getAsBoolean)
 			.retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(500))
 				.maxBackoff(Duration.ofSeconds(30))
 				.filter((ex) -> this.live.getAsBoolean()))
@@ -125,6 +135,7 @@ final class Listening {
 
 	/** Ends the stream for good. */
 	synchronized void close() {
+		this.closed = true;
 		Disposable current = this.stream;
 		this.stream = null;
 		if (current != null) {
@@ -218,6 +229,19 @@ final class Listening {
 			spec = spec.filter(field.getKey(), field.getValue());
 		}
 		return spec;
+	}
+
+	/**
+	 * The server ended a subscriptions/listen stream: it is opened again, with backoff.
+	 */
+	static final class StreamEndedException extends IllegalStateException {
+
+		private static final long serialVersionUID = 1L;
+
+		StreamEndedException(String server, int generation) {
+			super("MCP server '" + server + "' ended the subscriptions/listen stream of generation " + generation);
+		}
+
 	}
 
 }

@@ -27,8 +27,11 @@ import io.modelcontextprotocol.spec.McpSchema.Resource;
 import io.modelcontextprotocol.spec.McpSchema.ResourceContents;
 import io.modelcontextprotocol.spec.McpSchema.TextResourceContents;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
+import reactor.test.scheduler.VirtualTimeScheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -67,6 +70,48 @@ class ListeningTests {
 				true, "promptsListChanged", true, "resourceSubscriptions", List.of(NOTE)));
 		assertThat(honoured.resourceSubscriptionsOrEmpty()).containsExactly(NOTE);
 		listening.close();
+	}
+
+	@Test
+	@Timeout(30)
+	void aServerThatEndsEachStreamAtOnceIsListenedToAgainWithBackoff() {
+		VirtualTimeScheduler time = VirtualTimeScheduler.getOrSet();
+		try {
+			this.transport.endStreams = true;
+			Listening listening = listening(ServerCapabilities.builder().tools(true).build());
+			listening.reopen();
+			time.advanceTimeBy(Duration.ofSeconds(60));
+			// 0.5 s doubling to 30 s: the first stream and at most seven more in a minute
+			assertThat(this.transport.filters()).hasSizeBetween(2, 8);
+			assertThat(this.toolChanges.get()).isLessThanOrEqualTo(8);
+			listening.close();
+			int opened = this.transport.filters().size();
+			time.advanceTimeBy(Duration.ofMinutes(10));
+			assertThat(this.transport.filters()).hasSize(opened);
+		}
+		finally {
+			VirtualTimeScheduler.reset();
+		}
+	}
+
+	@Test
+	void aStreamReplacedBeforeItsAcknowledgementIsAcknowledgedWithItsReplacement() {
+		this.session.subscribe(NOTE);
+		this.transport.unacknowledged = 1;
+		Listening listening = listening(ServerCapabilities.builder().resources(true, false).build());
+		Mono<SubscriptionFilter> first = listening.reopen();
+		Mono<SubscriptionFilter> second = listening.reopen();
+		assertThat(second.block(TIMEOUT).resourceSubscriptionsOrEmpty()).containsExactly(NOTE);
+		assertThat(first.block(TIMEOUT).resourceSubscriptionsOrEmpty()).containsExactly(NOTE);
+		listening.close();
+	}
+
+	@Test
+	void aClosedListeningOpensNoStream() {
+		Listening listening = listening(ServerCapabilities.builder().tools(true).build());
+		listening.close();
+		assertThat(listening.reopen().block(TIMEOUT).isEmpty()).isTrue();
+		assertThat(this.transport.filters()).isEmpty();
 	}
 
 	@Test
@@ -159,6 +204,12 @@ class ListeningTests {
 
 		volatile boolean refuseResourceSubscriptions;
 
+		// the server ends each stream with a result right after acknowledging it
+		volatile boolean endStreams;
+
+		// how many of the next streams the server never acknowledges
+		volatile int unacknowledged;
+
 		@Override
 		@SuppressWarnings("unchecked")
 		public Flux<JSONRPCMessage> exchange(McpTransportRequest request) {
@@ -186,6 +237,13 @@ class ListeningTests {
 			this.cancelled.add(false);
 			JSONRPCMessage acknowledged = new JSONRPCNotification("notifications/subscriptions/acknowledged",
 					Map.of("notifications", filter));
+			if (this.endStreams) {
+				return Flux.just(acknowledged, JSONRPCResponse.result(id, Map.of("resultType", "complete")));
+			}
+			if (this.unacknowledged > 0) {
+				this.unacknowledged--;
+				return stream.asFlux().doOnCancel(() -> this.cancelled.set(index, true));
+			}
 			return Flux.concat(Flux.just(acknowledged), stream.asFlux())
 				.doOnCancel(() -> this.cancelled.set(index, true));
 		}
