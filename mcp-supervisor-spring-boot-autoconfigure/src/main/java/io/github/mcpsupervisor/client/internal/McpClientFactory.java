@@ -64,11 +64,6 @@ public interface McpClientFactory {
 	}
 
 	/**
-	 * Returns the factory of plain clients: the supervisor's client info, the timeouts,
-	 * and the session's roots (with the roots capability when it has any).
-	 * @return the factory
-	 */
-	/**
 	 * Returns how the application answers a server's form elicitations that arrive as
 	 * input requests of MCP revision 2026-07-28 (multi-round-trip results): the same
 	 * handlers that answer the {@code elicitation/create} requests of 2025-11-25.
@@ -79,6 +74,11 @@ public interface McpClientFactory {
 		return null;
 	}
 
+	/**
+	 * Returns the factory of plain clients: the supervisor's client info, the timeouts,
+	 * and the session's roots (with the roots capability when it has any).
+	 * @return the factory
+	 */
 	static McpClientFactory standard() {
 		return (session, transport, requestTimeout, initializationTimeout) -> McpClient.async(transport)
 			.requestTimeout(requestTimeout)

@@ -62,6 +62,9 @@ public abstract class ModernConnection implements McpConnection {
 	/** The shortest time between two re-listings that a listing's ttlMs asks for. */
 	static final Duration MIN_RELISTING_INTERVAL = Duration.ofSeconds(10);
 
+	/** The longest time a listing's ttlMs keeps it before it is listed again. */
+	static final Duration MAX_RELISTING_INTERVAL = Duration.ofDays(1);
+
 	private final String server;
 
 	private final int generation;
@@ -201,7 +204,9 @@ public abstract class ModernConnection implements McpConnection {
 		if (this.followsChanges || ttl == null || ttl <= 0 || this.lost.isDone()) {
 			return;
 		}
-		Duration after = Duration.ofMillis(Math.max(ttl, MIN_RELISTING_INTERVAL.toMillis()));
+		// a server may say "forever" with the largest number it knows: a day is as good
+		Duration after = Duration
+			.ofMillis(Math.min(Math.max(ttl, MIN_RELISTING_INTERVAL.toMillis()), MAX_RELISTING_INTERVAL.toMillis()));
 		Disposable previous = this.relisting;
 		if (previous != null) {
 			previous.dispose();

@@ -83,6 +83,7 @@ final class NegotiatingConnection implements McpConnection {
 						+ Revisions.MODERN + " server");
 			}
 		}
+		McpConnectException probe;
 		try {
 			openModern();
 			return;
@@ -92,11 +93,33 @@ final class NegotiatingConnection implements McpConnection {
 			if (notModern == null || ex.getKind() == Kind.NOT_CONFIRMED_DEAD) {
 				throw ex; // a failure of a modern server, or one that may still run
 			}
+			if (Revisions.MODERN.equals(known) && !notModern.isAnswered()) {
+				throw transientFailure(ex); // a known modern server that failed: an
+											// outage
+			}
 			logger.info("MCP server '" + this.server + "' is not a " + Revisions.MODERN + " server ("
 					+ ServerText.forLog(this.modern.redact(String.valueOf(notModern.getMessage())))
 					+ "): connecting as a " + Revisions.LEGACY + " client");
+			probe = ex;
 		}
-		openLegacy();
+		try {
+			openLegacy();
+		}
+		catch (McpConnectException ex) {
+			if (refusedAsOtherRevision(ex) && ex.getKind() != Kind.NOT_CONFIRMED_DEAD) {
+				// a modern server whose probe failed (no answer in time, an exit) and
+				// that
+				// refuses initialize: the probe's failure is the attempt's, worth
+				// retrying
+				throw transientFailure(probe);
+			}
+			throw ex;
+		}
+	}
+
+	private static McpConnectException transientFailure(McpConnectException ex) {
+		return (ex.getKind() == Kind.TRANSIENT) ? ex
+				: new McpConnectException(Kind.TRANSIENT, String.valueOf(ex.getMessage()), ex.getExit(), ex);
 	}
 
 	private void openModern() throws McpConnectException {

@@ -124,6 +124,10 @@ final class ModernStdioConnection extends ModernConnection {
 				|| (ex instanceof NotModernException notModern && notModern.isAnswered())) {
 			return new McpConnectException(Kind.CONFIGURATION, message.toString(), exit, cause);
 		}
+		if (exit != null && (exit.exitCode() == 126 || exit.exitCode() == 127)) {
+			message.append(" (126/127: command not executable or not found)");
+			return new McpConnectException(Kind.CONFIGURATION, message.toString(), exit, cause);
+		}
 		return new McpConnectException(Kind.TRANSIENT, message.toString(), exit, cause);
 	}
 

@@ -115,6 +115,17 @@ class ModernConnectionTests {
 	}
 
 	@Test
+	void aListingKeptForeverIsListedAgainAfterADay() {
+		VirtualTimeScheduler time = VirtualTimeScheduler.getOrSet();
+		this.answers.put("server/discover", (params) -> discovered(List.of("2026-07-28"), Map.of("tools", Map.of())));
+		this.answers.put("tools/list",
+				(params) -> listing(List.of(tool("echo", Map.of("type", "object"))), 9007199254740991L));
+		open(connection());
+		time.advanceTimeBy(ModernConnection.MAX_RELISTING_INTERVAL);
+		assertThat(this.toolsChanged).hasValue(1);
+	}
+
+	@Test
 	void aListingWithoutATtlIsNotListedAgainByTime() {
 		VirtualTimeScheduler time = VirtualTimeScheduler.getOrSet();
 		this.answers.put("server/discover", (params) -> discovered(List.of("2026-07-28"), Map.of("tools", Map.of())));

@@ -127,6 +127,28 @@ class NegotiatingConnectorTests {
 	}
 
 	@Test
+	void aModernServerWhoseProbeGoesUnansweredAndThatRefusesInitializeIsAnOutage() {
+		this.modern.fails(notModern(false));
+		this.legacy.fails(new McpConnectException(Kind.CONFIGURATION, "the server does not speak MCP 2025-11-25", null,
+				new McpError(new JSONRPCError(-32022, "Unsupported protocol version: 2025-11-25", null))));
+		assertThatExceptionOfType(McpConnectException.class).isThrownBy(() -> this.connector.create(1, () -> {
+		}).open())
+			.satisfies((ex) -> assertThat(ex.getKind()).isEqualTo(Kind.TRANSIENT))
+			.withMessage("discovery failed");
+	}
+
+	@Test
+	void aKnownModernServerWhoseProbeGoesUnansweredIsAnOutageWithoutAFallback() throws McpConnectException {
+		this.connector.create(1, () -> {
+		}).open();
+		this.events.clear();
+		this.modern.fails(notModern(false));
+		assertThatExceptionOfType(McpConnectException.class).isThrownBy(() -> this.connector.create(2, () -> {
+		}).open()).satisfies((ex) -> assertThat(ex.getKind()).isEqualTo(Kind.TRANSIENT));
+		assertThat(this.events).containsExactly("modern open g2", "modern terminate g2");
+	}
+
+	@Test
 	void knownLegacyServerThatFailsOtherwiseIsNotProbed() throws McpConnectException {
 		this.modern.fails(notModern(true));
 		this.connector.create(1, () -> {
