@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Flow;
+import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 
@@ -48,6 +49,8 @@ final class GenerationHttpClient extends DelegatingHttpClient {
 
 	private volatile boolean closed;
 
+	private final Consumer<Throwable> broken;
+
 	/**
 	 * Creates the client of a generation.
 	 * @param delegate sends the requests
@@ -55,9 +58,24 @@ final class GenerationHttpClient extends DelegatingHttpClient {
 	 * @param requestBound the longest time a request of the generation is waited for
 	 */
 	GenerationHttpClient(HttpClient delegate, URI url, Duration requestBound) {
+		this(delegate, url, requestBound, (ex) -> {
+		});
+	}
+
+	/**
+	 * Creates the client of a generation that is told when a response breaks off.
+	 * @param delegate sends the requests
+	 * @param url the server's configured URL, whose origin every request must have
+	 * @param requestBound the longest time a request of the generation is waited for
+	 * @param broken told when the body of the response to a JSON-RPC request fails while
+	 * it is read (a server that went away), other than by a cancellation of the
+	 * generation's own
+	 */
+	GenerationHttpClient(HttpClient delegate, URI url, Duration requestBound, Consumer<Throwable> broken) {
 		super(delegate);
 		this.origin = url;
 		this.timeout = requestBound.plus(GRACE);
+		this.broken = broken;
 	}
 
 	@Override
@@ -275,7 +293,16 @@ final class GenerationHttpClient extends DelegatingHttpClient {
 
 			@Override
 			public void onError(Throwable throwable) {
+				boolean ours;
+				synchronized (Exchange.this) {
+					ours = Exchange.this.cancelled || Exchange.this.done;
+				}
 				fail(throwable);
+				// the response to a request: the session's own event stream (GET) is the
+				// SDK's to open again
+				if (!ours && Exchange.this.requestId != null && !GenerationHttpClient.this.closed) {
+					GenerationHttpClient.this.broken.accept(throwable);
+				}
 			}
 
 			@Override

@@ -54,8 +54,12 @@ final class StreamableHttpConnection extends ClientConnection {
 		super(definition.name(), generation, definition.requestTimeout(), setup, "connection closed");
 		this.definition = definition;
 		this.jsonMapper = jsonMapper;
+		// a response that breaks off is a server that went away: the SDK (2.2.0) no
+		// longer
+		// fails the request it answered, which would wait for its timeout
 		this.generationClient = new GenerationHttpClient(httpClient, definition.url(),
-				max(definition.requestTimeout(), definition.initializationTimeout()));
+				max(definition.requestTimeout(), definition.initializationTimeout()),
+				(ex) -> end("transport failure: " + definition.redact(CauseChain.rootMessage(ex))));
 		this.customizer = customizer;
 	}
 
