@@ -11,11 +11,14 @@ import io.github.mcpsupervisor.demo.ServerCommands;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.context.event.ApplicationFailedEvent;
 import org.springframework.boot.context.event.ApplicationPreparedEvent;
-import org.springframework.context.ApplicationListener;
+import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.context.event.SmartApplicationListener;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 
@@ -34,15 +37,17 @@ import org.springframework.core.env.MapPropertySource;
  * The process is started like the stdio demo servers, with this JVM's {@code java} and
  * class path through Spring Boot's {@code PropertiesLauncher}, and is stopped by a
  * {@link SmartLifecycle} that stops after the supervisors, so that the supervisor never
- * sees it go while the application stops. When the JVM dies without stopping it, its
- * standard input closes and it exits by itself.
+ * sees it go while the application stops, or by this listener when the application fails
+ * to start. When the JVM dies without stopping it, its standard input closes and it exits
+ * by itself.
  *
  * <p>
- * Nothing starts it again when it dies: it stands for a remote server, whose restarts are
- * its operator's business. The supervisor reconnects it within its budget and then gives
- * it up, while the application and its other servers keep working.
+ * It runs whenever the sample runs, even with the server disabled, so that the URL always
+ * resolves. Nothing starts it again when it dies: it stands for a remote server, whose
+ * restarts are its operator's business. The supervisor reconnects it within its budget
+ * and then gives it up, while the application and its other servers keep working.
  */
-class ModernHttpDemo implements ApplicationListener<ApplicationPreparedEvent> {
+class ModernHttpDemo implements SmartApplicationListener {
 
 	/** The name of the server in {@code mcp.servers}. */
 	static final String SERVER = "modern-http";
@@ -60,15 +65,28 @@ class ModernHttpDemo implements ApplicationListener<ApplicationPreparedEvent> {
 
 	private static final Log logger = LogFactory.getLog(ModernHttpDemo.class);
 
+	private @Nullable Stopper stopper;
+
 	@Override
-	public void onApplicationEvent(ApplicationPreparedEvent event) {
-		ConfigurableApplicationContext context = event.getApplicationContext();
-		ConfigurableEnvironment environment = context.getEnvironment();
-		if (!environment.getProperty("mcp.enabled", Boolean.class, true)
-				|| !environment.getProperty("mcp.servers." + SERVER + ".enabled", Boolean.class, true)) {
-			return;
+	public boolean supportsEventType(Class<? extends ApplicationEvent> eventType) {
+		return ApplicationPreparedEvent.class.isAssignableFrom(eventType)
+				|| ApplicationFailedEvent.class.isAssignableFrom(eventType);
+	}
+
+	@Override
+	public void onApplicationEvent(ApplicationEvent event) {
+		if (event instanceof ApplicationPreparedEvent prepared) {
+			start(prepared.getApplicationContext());
 		}
-		Process process = start();
+		else if (this.stopper != null) {
+			// a context whose refresh failed stops no lifecycle
+			this.stopper.stop();
+		}
+	}
+
+	private void start(ConfigurableApplicationContext context) {
+		ConfigurableEnvironment environment = context.getEnvironment();
+		Process process = launch();
 		int port;
 		try {
 			port = ServerCommands.awaitHttpPort(process, STARTUP_TIMEOUT);
@@ -80,10 +98,11 @@ class ModernHttpDemo implements ApplicationListener<ApplicationPreparedEvent> {
 		logger.info("Started the demo MCP server (2026-07-28, Streamable HTTP) for '" + SERVER + "' on port " + port
 				+ ", pid " + process.pid());
 		environment.getPropertySources().addFirst(new MapPropertySource("modernHttpDemo", Map.of(PORT_PROPERTY, port)));
-		context.getBeanFactory().registerSingleton("modernHttpDemo", new Stopper(process));
+		this.stopper = new Stopper(process);
+		context.getBeanFactory().registerSingleton("modernHttpDemo", this.stopper);
 	}
 
-	private static Process start() {
+	private static Process launch() {
 		List<String> command = List.of(ServerCommands.java(), "-Dloader.main=" + DEMO, "-cp",
 				System.getProperty("java.class.path"), LAUNCHER, "--http=0");
 		try {
