@@ -59,8 +59,7 @@ class SampleChildProcessesTests {
 		assertThat(demo.parent().map(ProcessHandle::pid)).contains(ProcessHandle.current().pid());
 		demo.destroyForcibly();
 		await().atMost(PATIENCE).until(() -> !demo.isAlive());
-		// the next call finds it gone, waits for a recovery that does not come, and says
-		// so
+		// a call waits for a recovery that does not come, and says so
 		HttpResponse<String> call = post("/tools/modern-http_echo", "{\"message\":\"anyone?\"}");
 		assertThat(call.statusCode()).as(call.body()).isEqualTo(503);
 		await().atMost(PATIENCE)
