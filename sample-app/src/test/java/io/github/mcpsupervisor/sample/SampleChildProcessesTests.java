@@ -15,21 +15,26 @@ import io.github.mcpsupervisor.supervisor.McpServerState;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
  * The sample's demo servers are child processes of the application, the one over HTTP
  * included: when that one is killed, nothing starts it again, its server is reconnecting
- * and the application keeps serving the others; none outlives the application context.
- * Each test runs an application of its own, so that its processes are known.
+ * and the application keeps serving the others; none outlives the application context,
+ * nor an application that fails to start. Each test runs an application of its own, so
+ * that its processes are known.
  */
 class SampleChildProcessesTests {
 
@@ -90,6 +95,19 @@ class SampleChildProcessesTests {
 		this.context = null;
 		context.close();
 		assertThat(started).noneMatch(ProcessHandle::isAlive);
+	}
+
+	@Test
+	@ExtendWith(OutputCaptureExtension.class)
+	void aStartThatFailsLeavesNoChildProcess(CapturedOutput output) {
+		Set<Long> before = ProcessHandle.current().children().map(ProcessHandle::pid).collect(Collectors.toSet());
+		// refused when the servers are bound, after the HTTP demo has started
+		assertThatExceptionOfType(RuntimeException.class)
+			.isThrownBy(() -> new SpringApplicationBuilder(SampleApplication.class).run("--server.port=0",
+					"--mcp.defaults.protocol=1999-01-01"));
+		assertThat(output).contains("Started the demo MCP server (2026-07-28, Streamable HTTP)");
+		assertThat(ProcessHandle.current().children().filter((child) -> !before.contains(child.pid())))
+			.noneMatch(ProcessHandle::isAlive);
 	}
 
 	private void start() {
