@@ -8,7 +8,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 
 /**
- * Supervises the demo MCP server and exposes its tools, resources and prompts over HTTP.
+ * Supervises the demo MCP server, in revision 2025-11-25 over stdio and in 2026-07-28
+ * over stdio and stateless Streamable HTTP, and exposes its tools, resources and prompts
+ * over HTTP.
  */
 @SpringBootApplication
 @EnableConfigurationProperties(SampleProperties.class)

@@ -27,9 +27,10 @@ import static org.awaitility.Awaitility.await;
 /**
  * The sample run as Boot applications usually are, {@code java -jar} of the repackaged
  * jar, with a profile that overrides its demo server as a production file would: the demo
- * server starts from the jar's nested libraries with the overridden settings, answers a
- * tool call, and is gone once the application has stopped. Run by Failsafe after
- * {@code package}.
+ * server starts from the jar's nested libraries with the overridden settings, as do the
+ * two 2026-07-28 demo servers (stdio, and HTTP as the application's own child), each
+ * answers a tool call, and all are gone once the application has stopped. Run by Failsafe
+ * after {@code package}.
  */
 class ExecutableJarIT {
 
@@ -81,7 +82,10 @@ class ExecutableJarIT {
 		await().atMost(Duration.ofMinutes(2)).failFast(exited, () -> !application.isAlive()).untilAsserted(() -> {
 			JsonNode mcp = get(port, "/actuator/health").path("components").path("mcp");
 			assertThat(mcp.path("status").asString("")).as("mcp health; see %s", log).isEqualTo("UP");
-			assertThat(mcp.at("/details/demo/state").asString("")).as("demo state; see %s", log).isEqualTo("UP");
+			for (String server : List.of("demo", "modern", "modern-http")) {
+				assertThat(mcp.at("/details/" + server + "/state").asString("")).as("%s state; see %s", server, log)
+					.isEqualTo("UP");
+			}
 		});
 		long demoPid = get(port, "/actuator/health").at("/components/mcp/details/demo/pid").asLong();
 		JsonNode demo = get(port, "/actuator/mcp/demo").path("configuration");
@@ -94,9 +98,15 @@ class ExecutableJarIT {
 		this.started.addAll(children);
 		assertThat(children).extracting(ProcessHandle::pid).contains(demoPid);
 
-		HttpResponse<String> echo = post(port, "/tools/demo_echo", "{\"message\":\"from the jar\"}");
-		assertThat(echo.statusCode()).isEqualTo(200);
-		assertThat(echo.body()).isEqualTo("[{\"text\":\"from the jar\"}]");
+		for (String server : List.of("demo", "modern", "modern-http")) {
+			HttpResponse<String> echo = post(port, "/tools/" + server + "_echo", "{\"message\":\"from the jar\"}");
+			assertThat(echo.statusCode()).as(server).isEqualTo(200);
+			assertThat(echo.body()).as(server).isEqualTo("[{\"text\":\"from the jar\"}]");
+		}
+		HttpResponse<String> httpDemo = post(port, "/tools/modern-http_pid", "{}");
+		assertThat(children).extracting(ProcessHandle::pid)
+			.as("the HTTP demo server is a child of the application")
+			.contains(JsonMapper.shared().readTree(httpDemo.body()).path(0).path("text").asLong());
 
 		application.destroy();
 		await().atMost(Duration.ofMinutes(1)).until(() -> !application.isAlive());

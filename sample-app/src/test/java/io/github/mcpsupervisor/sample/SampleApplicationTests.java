@@ -11,6 +11,10 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
@@ -22,8 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The walkthrough of the README against the running sample: list the tools, call them,
- * crash the demo server and see it recover.
+ * The walkthrough of the README against the running sample: its three servers up, list
+ * the tools, call them, crash the demo server and see it recover.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class SampleApplicationTests {
@@ -90,6 +94,32 @@ class SampleApplicationTests {
 		assertThat(health.statusCode()).isEqualTo(200);
 		assertThat(health.body()).contains("\"status\":\"UP\"").contains("\"mcp\"").contains("\"demo\"");
 		assertThat(get("/actuator/health/readiness").body()).contains("\"mcp\"");
+	}
+
+	@Test
+	void healthShowsTheThreeServersUpEachInItsRevision() throws Exception {
+		await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+			JsonNode servers = JsonMapper.shared()
+				.readTree(get("/actuator/health").body())
+				.at("/components/mcp/details");
+			assertThat(servers.at("/demo/state").asString("")).isEqualTo("UP");
+			assertThat(servers.at("/modern/state").asString("")).isEqualTo("UP");
+			assertThat(servers.at("/modern-http/state").asString("")).isEqualTo("UP");
+		});
+		JsonNode servers = JsonMapper.shared().readTree(get("/actuator/health").body()).at("/components/mcp/details");
+		assertThat(servers.at("/demo/protocol").asString("")).isEqualTo("2025-11-25");
+		assertThat(servers.at("/modern/protocol").asString("")).isEqualTo("2026-07-28");
+		assertThat(servers.at("/modern-http/protocol").asString("")).isEqualTo("2026-07-28");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "demo", "modern", "modern-http" })
+	void aToolOfEachServerIsCalled(String server) throws Exception {
+		await().atMost(Duration.ofSeconds(60))
+			.until(() -> get("/actuator/mcp/" + server).body().contains("\"state\":\"UP\""));
+		HttpResponse<String> echo = post("/tools/" + server + "_echo", "{\"message\":\"hello " + server + "\"}");
+		assertThat(echo.statusCode()).isEqualTo(200);
+		assertThat(echo.body()).isEqualTo("[{\"text\":\"hello " + server + "\"}]");
 	}
 
 	@Test

@@ -95,9 +95,11 @@ class ServersControllerTests {
 	@Test
 	void anUnknownServerIsNotFoundAndTheConfiguredServersAreNamed() throws Exception {
 		assertThat(problem(get("/servers/nope/resources"), 404))
-			.isEqualTo("No MCP server named 'nope'; configured servers: [demo]");
-		assertThat(problem(get("/servers/nope/prompts"), 404)).contains("configured servers: [demo]");
-		assertThat(problem(post("/servers/nope/prompts/greet", "{}"), 404)).contains("configured servers: [demo]");
+			.isEqualTo("No MCP server named 'nope'; configured servers: [demo, modern, modern-http]");
+		assertThat(problem(get("/servers/nope/prompts"), 404))
+			.contains("configured servers: [demo, modern, modern-http]");
+		assertThat(problem(post("/servers/nope/prompts/greet", "{}"), 404))
+			.contains("configured servers: [demo, modern, modern-http]");
 	}
 
 	@Test
