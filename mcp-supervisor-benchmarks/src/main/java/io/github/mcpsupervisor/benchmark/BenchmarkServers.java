@@ -23,6 +23,26 @@ final class BenchmarkServers {
 		return definition(name, ServerCommands.demo(), env);
 	}
 
+	/**
+	 * The demo server in revision 2026-07-28 over stdio, on the SDK's modern server (a
+	 * JVM, as the 2025-11-25 demo server).
+	 * @param name the server's name
+	 * @return its definition
+	 */
+	static StdioServerDefinition modernDemo(String name) {
+		return definition(name, ServerCommands.modernDemo(), Map.of());
+	}
+
+	/**
+	 * The TypeScript SDK v2 server of {@code test-servers} over stdio.
+	 * @param name the server's name
+	 * @param legacy whether it serves 2025-11-25 too; without, 2026-07-28 only
+	 * @return its definition
+	 */
+	static StdioServerDefinition typeScript(String name, boolean legacy) {
+		return definition(name, ServerCommands.modernStdio(npmDirectory(), legacy), Map.of());
+	}
+
 	static StdioServerDefinition everything() {
 		return definition("everything", ServerCommands.everything(npmDirectory()), Map.of());
 	}

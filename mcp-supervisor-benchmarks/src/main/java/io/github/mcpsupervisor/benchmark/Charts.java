@@ -5,7 +5,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.BitmapEncoder.BitmapFormat;
@@ -67,37 +69,50 @@ final class Charts {
 	}
 
 	/**
-	 * Draws the distribution of kill-to-first-good-call times.
+	 * Draws the distribution of kill-to-first-good-call times of the 2025-11-25 servers.
 	 * @param demo the demo server's
 	 * @param everything server-everything's
 	 * @return the file written
 	 * @throws IOException if it cannot be written
 	 */
 	static Path mttr(List<Double> demo, List<Double> everything) throws IOException {
+		Map<String, List<Double>> series = new LinkedHashMap<>();
+		series.put("demo (JVM)", demo);
+		series.put("server-everything (node)", everything);
+		return mttr("mttr", "Kill to first successful call (reconnect delay 100 ms)", series);
+	}
+
+	/**
+	 * Draws the distribution of kill-to-first-good-call times.
+	 * @param name the file's name, without {@code .png}
+	 * @param title the chart's title
+	 * @param series the samples of each server, by label
+	 * @return the file written
+	 * @throws IOException if it cannot be written
+	 */
+	static Path mttr(String name, String title, Map<String, List<Double>> series) throws IOException {
 		double max = 0;
-		for (List<Double> samples : List.of(demo, everything)) {
+		for (List<Double> samples : series.values()) {
 			max = Math.max(max, samples.stream().mapToDouble(Double::doubleValue).max().orElse(0));
 		}
 		double top = Math.ceil(max / 100) * 100 + 100;
 		int bins = (int) (top / 100);
 		CategoryChart chart = new CategoryChartBuilder().width(900)
 			.height(380)
-			.title("Kill to first successful call (reconnect delay 100 ms)")
+			.title(title)
 			.xAxisTitle("milliseconds (bins of 100 ms)")
 			.yAxisTitle("kills")
 			.build();
 		chart.getStyler().setOverlapped(true);
 		chart.getStyler().setXAxisLabelRotation(45);
 		chart.getStyler().setXAxisDecimalPattern("#");
-		if (!demo.isEmpty()) {
-			Histogram histogram = new Histogram(demo, bins, 0, top);
-			chart.addSeries("demo (JVM)", histogram.getxAxisData(), histogram.getyAxisData());
-		}
-		if (!everything.isEmpty()) {
-			Histogram histogram = new Histogram(everything, bins, 0, top);
-			chart.addSeries("server-everything (node)", histogram.getxAxisData(), histogram.getyAxisData());
-		}
-		return write(chart, "mttr");
+		series.forEach((label, samples) -> {
+			if (!samples.isEmpty()) {
+				Histogram histogram = new Histogram(samples, bins, 0, top);
+				chart.addSeries(label, histogram.getxAxisData(), histogram.getyAxisData());
+			}
+		});
+		return write(chart, name);
 	}
 
 	private static Path write(Chart<?, ?> chart, String name) throws IOException {

@@ -3,6 +3,7 @@ package io.github.mcpsupervisor.benchmark;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,8 +23,11 @@ import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
+import io.github.mcpsupervisor.transport.internal.stdio.ModernStdioConnector;
 import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
 import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 
 import org.springframework.ai.tool.ToolCallback;
 
@@ -83,6 +87,9 @@ public final class McpSupervisorBenchmark {
 		}
 		if (this.options.runs("http")) {
 			new HttpRecovery(this.options.httpKills(), this.scheduler, this.results).run();
+		}
+		if (this.options.runs("modern")) {
+			modern();
 		}
 		if (this.options.runs("fleet")) {
 			new FleetHerd(this.results).run();
@@ -242,6 +249,71 @@ public final class McpSupervisorBenchmark {
 		this.results.put("chaos_processes_left_after_shutdown", BenchmarkServers.demoProcesses());
 	}
 
+	/**
+	 * Scenarios 1, 3, 4 and 7 for servers of revision 2026-07-28: detection and recovery
+	 * of the demo server and the TypeScript SDK v2 server over stdio, the call overhead
+	 * over the bare SDK client of each revision, and stateless Streamable HTTP.
+	 */
+	private void modern() throws Exception {
+		DetectionAndRecovery demo = new DetectionAndRecovery("modern_demo", BenchmarkServers.modernDemo("demo"),
+				this.options.kills(), this::modernSupervisor, this.results);
+		demo.run();
+		DetectionAndRecovery typeScript = new DetectionAndRecovery("modern_ts",
+				BenchmarkServers.typeScript("ts", false), this.options.kills(), this::modernSupervisor, this.results);
+		typeScript.run();
+		Map<String, List<Double>> series = new LinkedHashMap<>();
+		series.put("demo (JVM, SDK modern server)", demo.mttrMillis());
+		series.put("TypeScript SDK v2 (node)", typeScript.mttrMillis());
+		Charts.mttr("mttr-2026-07-28", "2026-07-28: kill to first successful call (reconnect delay 100 ms)", series);
+		CallOverhead overhead = new CallOverhead(this.options.calls(), this.results);
+		legacyCallOverhead(overhead, "demo_2025", BenchmarkServers.demo("demo", Map.of()));
+		modernCallOverhead(overhead, "demo_2026", BenchmarkServers.modernDemo("demo"));
+		legacyCallOverhead(overhead, "ts_2025", BenchmarkServers.typeScript("ts", true));
+		modernCallOverhead(overhead, "ts_2026", BenchmarkServers.typeScript("ts", false));
+		new ModernHttpRecovery(this.options.httpKills(), this.scheduler, this.results).run();
+		Thread.sleep(500);
+		this.results.put("modern_processes_left_after_shutdown", BenchmarkServers.demoProcesses());
+	}
+
+	private void legacyCallOverhead(CallOverhead overhead, String label, StdioServerDefinition definition)
+			throws Exception {
+		McpServerSupervisor supervisor = supervisor(definition, ReconnectPolicy.defaults(), CallPolicy.defaults(),
+				SupervisorListener.NONE);
+		supervisor.start().join();
+		McpSyncClient client = PlainSpringAi.client(definition, Duration.ofSeconds(20));
+		CallToolRequest request = BenchmarkServers.request("echo", Map.of("message", "hello"));
+		try {
+			overhead.measure(label, () -> succeeded(supervisor.callTool(request)),
+					() -> succeeded(client.callTool(request)));
+		}
+		finally {
+			client.closeGracefully();
+			supervisor.stop().get(30, TimeUnit.SECONDS);
+		}
+	}
+
+	private void modernCallOverhead(CallOverhead overhead, String label, StdioServerDefinition definition)
+			throws Exception {
+		McpServerSupervisor supervisor = modernSupervisor(definition, ReconnectPolicy.defaults(), CallPolicy.defaults(),
+				SupervisorListener.NONE);
+		supervisor.start().join();
+		CallToolRequest request = BenchmarkServers.request("echo", Map.of("message", "hello"));
+		Map<String, Object> arguments = Map.of("message", "hello");
+		try (BareModernClient client = new BareModernClient(definition, Duration.ofSeconds(20))) {
+			overhead.measure(label, () -> succeeded(supervisor.callTool(request)),
+					() -> client.call("echo", arguments));
+		}
+		finally {
+			supervisor.stop().get(30, TimeUnit.SECONDS);
+		}
+	}
+
+	private static void succeeded(CallToolResult result) {
+		if (Boolean.TRUE.equals(result.isError())) {
+			throw new IllegalStateException("the call failed: " + result);
+		}
+	}
+
 	// Scenario 6: many servers in one application, next to the floor and Spring AI.
 	private void scale() throws Exception {
 		for (int count : this.options.fixtureScales()) {
@@ -269,6 +341,17 @@ public final class McpSupervisorBenchmark {
 			SupervisorListener listener) {
 		return McpServerSupervisor
 			.builder(definition.name(), new StdioConnector(definition, this.scheduler::execute), this.scheduler)
+			.reconnect(reconnect)
+			.calls(call)
+			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
+			.listener(listener)
+			.build();
+	}
+
+	private McpServerSupervisor modernSupervisor(StdioServerDefinition definition, ReconnectPolicy reconnect,
+			CallPolicy call, SupervisorListener listener) {
+		return McpServerSupervisor
+			.builder(definition.name(), new ModernStdioConnector(definition, this.scheduler::execute), this.scheduler)
 			.reconnect(reconnect)
 			.calls(call)
 			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))

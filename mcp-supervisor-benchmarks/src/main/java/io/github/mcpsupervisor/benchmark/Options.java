@@ -14,7 +14,7 @@ record Options(int kills, int calls, Duration chaos, int scale, List<Integer> fi
 		Set<String> only) {
 
 	static final List<String> SCENARIOS = List.of("recovery", "inflight", "overhead", "chaos", "scale", "http",
-			"fleet");
+			"modern", "fleet");
 
 	private static final String USAGE = "options: --kills=N --calls=N --chaos=SECONDS --scale=N --fixture-scale=N,N "
 			+ "--http-kills=N --only=" + String.join(",", SCENARIOS);
