@@ -1,8 +1,5 @@
 package io.github.mcpsupervisor.transport.internal.stdio;
 
-import java.io.FilterInputStream;
-import java.io.IOException;
-import java.io.InputStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -44,7 +41,7 @@ final class ModernStdioConnection extends ModernConnection {
 
 	private volatile @Nullable StdioMcpClientTransport transport;
 
-	private volatile @Nullable LineCountingInputStream stdout;
+	private volatile @Nullable JsonLinesInputStream stdout;
 
 	ModernStdioConnection(StdioServerDefinition definition, int generation, ClientSetup setup, Executor executor,
 			McpJsonMapper jsonMapper, ProcessRecords records) {
@@ -60,7 +57,7 @@ final class ModernStdioConnection extends ModernConnection {
 	public void open() throws McpConnectException {
 		String label = "mcp-" + this.definition.name() + "-g" + generation();
 		StdioServerProcess started = this.process.start(label);
-		LineCountingInputStream counted = new LineCountingInputStream(started.stdout());
+		JsonLinesInputStream counted = new JsonLinesInputStream(started.stdout(), label);
 		this.stdout = counted;
 		StdioMcpClientTransport created = StdioMcpClientTransport.builder(counted, started.stdin())
 			.jsonMapper(this.jsonMapper)
@@ -164,8 +161,8 @@ final class ModernStdioConnection extends ModernConnection {
 
 	@Override
 	public long messagesReceived() {
-		LineCountingInputStream current = this.stdout;
-		return (current != null) ? current.lines() : 0;
+		JsonLinesInputStream current = this.stdout;
+		return (current != null) ? current.messages() : 0;
 	}
 
 	@Override
@@ -181,41 +178,6 @@ final class ModernStdioConnection extends ModernConnection {
 	@Override
 	protected String redact(String text) {
 		return this.definition.redact(text);
-	}
-
-	/** Counts the lines (messages) the server writes: each is a sign of life. */
-	private static final class LineCountingInputStream extends FilterInputStream {
-
-		private volatile long lines;
-
-		LineCountingInputStream(InputStream in) {
-			super(in);
-		}
-
-		@Override
-		public int read() throws IOException {
-			int b = super.read();
-			if (b == '\n') {
-				this.lines++;
-			}
-			return b;
-		}
-
-		@Override
-		public int read(byte[] bytes, int offset, int length) throws IOException {
-			int read = super.read(bytes, offset, length);
-			for (int i = offset; i < offset + read; i++) {
-				if (bytes[i] == '\n') {
-					this.lines++;
-				}
-			}
-			return read;
-		}
-
-		long lines() {
-			return this.lines;
-		}
-
 	}
 
 }

@@ -1,0 +1,142 @@
+package io.github.mcpsupervisor.transport.internal.stdio;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+
+import io.github.mcpsupervisor.internal.RepeatedWarnings;
+import io.github.mcpsupervisor.transport.internal.MessageLimits;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * A server's stdout as the SDK's 2026-07-28 stdio transport reads it: only lines that can
+ * be JSON-RPC messages (a JSON object) pass. The SDK logs each other line at WARN with
+ * its text, so that a server writing logs to stdout would flood the application's log;
+ * here such lines are skipped and counted, warned about as they thin out (1, 10, 100… so
+ * far), their content at DEBUG, as a 2025-11-25 server's are. The lines that pass are
+ * counted as messages, each a sign of life. A line over the message limit is passed as it
+ * is, for the SDK to refuse.
+ */
+final class JsonLinesInputStream extends InputStream {
+
+	private static final Log logger = LogFactory.getLog(ProcessStdioTransport.class);
+
+	private static final int MAX_SHOWN = 200;
+
+	private final InputStream in;
+
+	private final String label;
+
+	private byte[] line = new byte[0];
+
+	private int position;
+
+	private boolean ended;
+
+	private volatile long messages;
+
+	private long skipped;
+
+	JsonLinesInputStream(InputStream in, String label) {
+		this.in = in;
+		this.label = label;
+	}
+
+	@Override
+	public int read() throws IOException {
+		if (!fill()) {
+			return -1;
+		}
+		return this.line[this.position++] & 0xFF;
+	}
+
+	@Override
+	public int read(byte[] bytes, int offset, int length) throws IOException {
+		if (length == 0) {
+			return 0;
+		}
+		if (!fill()) {
+			return -1;
+		}
+		int count = Math.min(length, this.line.length - this.position);
+		System.arraycopy(this.line, this.position, bytes, offset, count);
+		this.position += count;
+		return count;
+	}
+
+	@Override
+	public void close() throws IOException {
+		this.in.close();
+	}
+
+	long messages() {
+		return this.messages;
+	}
+
+	// Makes the next line that passes available; false at the end of stdout.
+	private boolean fill() throws IOException {
+		while (this.position >= this.line.length) {
+			if (this.ended) {
+				return false;
+			}
+			byte[] next = readLine();
+			if (next.length == 0) {
+				continue;
+			}
+			if (next.length > MessageLimits.MAX_MESSAGE_BYTES || isJsonObject(next)) {
+				this.messages++;
+				this.line = next;
+				this.position = 0;
+			}
+			else {
+				skipped(next);
+			}
+		}
+		return true;
+	}
+
+	// The next line with its newline (the last one may have none); empty at the end.
+	private byte[] readLine() throws IOException {
+		ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+		int b;
+		while ((b = this.in.read()) != -1) {
+			buffer.write(b);
+			if (b == '\n') {
+				return buffer.toByteArray();
+			}
+			if (buffer.size() > MessageLimits.MAX_MESSAGE_BYTES) {
+				return buffer.toByteArray(); // the rest follows as lines of its own
+			}
+		}
+		this.ended = true;
+		return buffer.toByteArray();
+	}
+
+	private static boolean isJsonObject(byte[] bytes) {
+		for (byte b : bytes) {
+			if (b == '{') {
+				return true;
+			}
+			if (b != ' ' && b != '\t' && b != '\r' && b != '\n') {
+				return false;
+			}
+		}
+		return false;
+	}
+
+	private void skipped(byte[] bytes) {
+		this.skipped++;
+		if (RepeatedWarnings.isLogged(this.skipped)) {
+			logger.warn(this.label + ": ignored " + this.skipped
+					+ " stdout line(s) that are not JSON-RPC so far (their content is logged at DEBUG)");
+		}
+		if (logger.isDebugEnabled()) {
+			String text = new String(bytes, 0, Math.min(bytes.length, MAX_SHOWN * 4), StandardCharsets.UTF_8).strip();
+			logger.debug(this.label + ": ignoring a stdout line that is not JSON-RPC: "
+					+ StderrTail.sanitize((text.length() > MAX_SHOWN) ? text.substring(0, MAX_SHOWN) + "…" : text));
+		}
+	}
+
+}
