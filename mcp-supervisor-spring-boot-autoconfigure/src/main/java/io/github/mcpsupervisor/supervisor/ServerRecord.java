@@ -115,7 +115,8 @@ final class ServerRecord {
 	private void connected(McpConnection connection) {
 		notify(() -> this.listener.attemptFinished(this.name, connection.generation(), true));
 		String protocol = protocol(connection);
-		String where = "generation " + connection.generation() + ", pid " + connection.pid() + ", "
+		Long pid = connection.pid();
+		String where = "generation " + connection.generation() + ((pid != null) ? ", pid " + pid : "") + ", "
 				+ connection.tools().size() + " tools" + ((protocol != null) ? ", MCP " + protocol : "");
 		if (this.outageStartedAt != null) {
 			int used = this.budget.used();
