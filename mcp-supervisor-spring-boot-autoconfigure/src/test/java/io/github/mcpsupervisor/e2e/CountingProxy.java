@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -26,6 +27,10 @@ final class CountingProxy implements AutoCloseable {
 
 	private final Set<Socket> open = ConcurrentHashMap.newKeySet();
 
+	private final Set<String> watched = ConcurrentHashMap.newKeySet();
+
+	private final Set<String> seen = ConcurrentHashMap.newKeySet();
+
 	CountingProxy(int target) throws IOException {
 		this.target = target;
 		this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -34,6 +39,19 @@ final class CountingProxy implements AutoCloseable {
 
 	int port() {
 		return this.listener.getLocalPort();
+	}
+
+	/**
+	 * Watches the bytes forwarded either way for a text.
+	 * @param text the text, short enough to arrive in one read
+	 */
+	void watch(String text) {
+		this.watched.add(text);
+	}
+
+	/** Whether a watched text was forwarded. */
+	boolean forwarded(String text) {
+		return this.seen.contains(text);
 	}
 
 	/** How many client connections are open now. */
@@ -63,6 +81,10 @@ final class CountingProxy implements AutoCloseable {
 			while ((read = in.read(buffer)) >= 0) {
 				out.write(buffer, 0, read);
 				out.flush();
+				if (!this.watched.isEmpty()) {
+					String chunk = new String(buffer, 0, read, StandardCharsets.ISO_8859_1);
+					this.watched.stream().filter(chunk::contains).forEach(this.seen::add);
+				}
 			}
 		}
 		catch (IOException ex) {

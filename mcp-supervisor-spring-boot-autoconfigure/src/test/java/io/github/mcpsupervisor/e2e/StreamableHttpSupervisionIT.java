@@ -146,24 +146,30 @@ class StreamableHttpSupervisionIT {
 	@Test
 	void aCallInFlightWhenTheServerDiesFailsWithoutWaitingForItsTimeout() throws Exception {
 		startServer();
-		start(new StreamableHttpServerDefinition("remote", url(), Map.of(), Duration.ofSeconds(60),
-				Duration.ofSeconds(10)),
-				CallPolicy.builder().waitForRecovery(Duration.ZERO).retry(CallPolicy.Retry.NEVER).build());
-		CompletableFuture<CallToolResult> call = CompletableFuture
-			.supplyAsync(() -> call("trigger-long-running-operation", Map.of("duration", 50, "steps", 5)));
-		// the call is sent at once: killed before it reaches the server, it would fail at
-		// once too (a refused connection), but almost always it is on its response stream
-		long killed = System.nanoTime();
-		stopServer();
-		// the response stream breaks off with the server: the call fails at once, not
-		// after its 60 s timeout
-		assertThat(call).failsWithin(Duration.ofSeconds(30))
-			.withThrowableThat()
-			.havingCause()
-			.isInstanceOf(McpServerUnavailableException.class)
-			.withMessageContaining("crashed during the call");
-		logger.info("HTTP server killed under a call: it failed "
-				+ TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed) + " ms later");
+		try (CountingProxy proxy = new CountingProxy(this.port)) {
+			proxy.watch("notifications/progress");
+			start(new StreamableHttpServerDefinition("remote", URI.create("http://127.0.0.1:" + proxy.port() + "/mcp"),
+					Map.of(), Duration.ofSeconds(60), Duration.ofSeconds(10)),
+					CallPolicy.builder().waitForRecovery(Duration.ZERO).retry(CallPolicy.Retry.NEVER).build());
+			CompletableFuture<CallToolResult> call = CompletableFuture
+				.supplyAsync(() -> this.supervisor.callTool(CallToolRequest.builder("trigger-long-running-operation")
+					.arguments(Map.of("duration", 50, "steps", 50))
+					.meta(Map.of("progressToken", "in-flight"))
+					.build()));
+			// the server's progress on the call's response stream: the call is on it
+			await().atMost(TestServers.PATIENCE).until(() -> proxy.forwarded("notifications/progress"));
+			long killed = System.nanoTime();
+			stopServer();
+			// the response stream breaks off with the server: the call fails at once,
+			// not after its 60 s timeout
+			assertThat(call).failsWithin(Duration.ofSeconds(30))
+				.withThrowableThat()
+				.havingCause()
+				.isInstanceOf(McpServerUnavailableException.class)
+				.withMessageContaining("crashed during the call");
+			logger.info("HTTP server killed under a call: it failed "
+					+ TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed) + " ms later");
+		}
 	}
 
 	@Test
