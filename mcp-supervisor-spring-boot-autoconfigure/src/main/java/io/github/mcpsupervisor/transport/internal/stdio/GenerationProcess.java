@@ -3,7 +3,12 @@ package io.github.mcpsupervisor.transport.internal.stdio;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.github.mcpsupervisor.internal.CauseChain;
 import io.github.mcpsupervisor.supervisor.ExitStatus;
@@ -83,6 +88,24 @@ final class GenerationProcess {
 	ExitStatus redacted(ExitStatus exit) {
 		String line = exit.lastStderrLine();
 		return (line != null) ? new ExitStatus(exit.exitCode(), this.definition.redact(line)) : exit;
+	}
+
+	/**
+	 * Waits, within a bound, for a generation to be lost: a broken pipe can surface a
+	 * moment before the exit that caused it.
+	 * @param lost completes when the generation is lost
+	 * @param bound how long to wait
+	 */
+	static void awaitLoss(CompletableFuture<?> lost, Duration bound) {
+		try {
+			lost.get(bound.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (TimeoutException | ExecutionException ex) {
+			// alive: the failure is the call's own
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	@Nullable StdioServerProcess current() {

@@ -2,9 +2,7 @@ package io.github.mcpsupervisor.transport.internal.stdio;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.github.mcpsupervisor.internal.CauseChain;
@@ -134,16 +132,7 @@ final class ModernStdioConnection extends ModernConnection {
 
 	@Override
 	protected void callFailed(RuntimeException ex) {
-		// a broken pipe can surface a moment before the exit does
-		try {
-			this.lost.get(exitSettleTime(ex).toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (TimeoutException | ExecutionException ignored) {
-			// alive: the failure is the call's own
-		}
-		catch (InterruptedException interrupted) {
-			Thread.currentThread().interrupt();
-		}
+		GenerationProcess.awaitLoss(this.lost, exitSettleTime(ex));
 	}
 
 	@Override

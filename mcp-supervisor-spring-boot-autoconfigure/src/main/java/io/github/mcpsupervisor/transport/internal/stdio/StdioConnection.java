@@ -2,7 +2,6 @@ package io.github.mcpsupervisor.transport.internal.stdio;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -149,7 +148,7 @@ final class StdioConnection extends ClientConnection {
 	protected void callFailed(RuntimeException ex) {
 		// A broken pipe can surface a moment before the exit does: give the exit that
 		// moment, so that the failure is reported as the loss it is.
-		awaitLoss(exitSettleTime(ex));
+		GenerationProcess.awaitLoss(this.lost, exitSettleTime(ex));
 	}
 
 	@Override
@@ -166,18 +165,6 @@ final class StdioConnection extends ClientConnection {
 		ProcessStdioTransport current = this.transport;
 		if (current != null) {
 			current.closeGracefully().subscribe();
-		}
-	}
-
-	private void awaitLoss(Duration bound) {
-		try {
-			this.lost.get(bound.toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (TimeoutException | ExecutionException ex) {
-			// alive: the failure is the call's own
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
 		}
 	}
 
