@@ -1,6 +1,6 @@
 // The tools of the TypeScript SDK v2 test servers (modern-stdio-server.mjs and
 // modern-http-server.mjs), registered on every instance their factory builds.
-import { McpServer, acceptedContent, fromJsonSchema, inputRequired } from '@modelcontextprotocol/server';
+import { McpServer, acceptedContent, fromJsonSchema, inputRequired, inputResponse } from '@modelcontextprotocol/server';
 
 const NAME_STATE = 'ask-name:1';
 
@@ -28,7 +28,7 @@ function registerAdded(server, name) {
  */
 export function createServer({ era, onCrash, onToolsChanged }) {
 	const server = new McpServer({ name: 'modern-test-server', version: '1.0.0' },
-		{ capabilities: { tools: { listChanged: true } } });
+		{ capabilities: { tools: { listChanged: true }, logging: {} } });
 	server.registerTool('echo', { description: 'Echoes back the input',
 		inputSchema: schema({ message: { type: 'string' } }) }, ({ message }) => text(`Echo: ${message}`));
 	server.registerTool('get-sum', { description: 'Returns the sum of two numbers',
@@ -62,6 +62,34 @@ export function createServer({ era, onCrash, onToolsChanged }) {
 					requestState: NAME_STATE });
 			}
 			return text(`Hello, ${answer.name}!`);
+		});
+	// input requests of the two other kinds, for 2025-11-25 clients fulfilled by the
+	// SDK's shim as requests of the server
+	server.registerTool('ask-model', { description: 'Asks the client\'s model to complete a sentence (sampling)' },
+		(ctx) => {
+			const answer = inputResponse(ctx.mcpReq.inputResponses, 'completion');
+			if (answer.kind !== 'sampling') {
+				return inputRequired({ inputRequests: { completion: inputRequired.createMessage({
+					messages: [{ role: 'user', content: { type: 'text', text: 'Complete: roses are' } }],
+					maxTokens: 1000000 }) } });
+			}
+			return text(`The model says: ${answer.result.content.text}`);
+		});
+	server.registerTool('list-roots', { description: 'Lists the roots the client offers' },
+		(ctx) => {
+			const answer = inputResponse(ctx.mcpReq.inputResponses, 'roots');
+			if (answer.kind !== 'roots') {
+				return inputRequired({ inputRequests: { roots: inputRequired.listRoots() } });
+			}
+			return text(`Roots: ${answer.roots.map((root) => root.uri).join(', ')}`);
+		});
+	server.registerTool('log', { description: 'Logs the message at every level from debug to error, then answers',
+		inputSchema: schema({ message: { type: 'string' } }) },
+		async ({ message }, ctx) => {
+			for (const level of ['debug', 'info', 'warning', 'error']) {
+				await ctx.mcpReq.log(level, `${level}: ${message}`, 'log-tool');
+			}
+			return text(`logged ${message}`);
 		});
 	server.registerTool('tenant-echo', { description: 'Echoes the tenant, mirrored into the Mcp-Param-Tenant header',
 		inputSchema: schema({ tenant: { type: 'string', 'x-mcp-header': 'Tenant' }, message: { type: 'string' } }) },

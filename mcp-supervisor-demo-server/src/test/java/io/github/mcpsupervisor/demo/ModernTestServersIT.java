@@ -65,8 +65,8 @@ class ModernTestServersIT {
 			.build();
 		assertThat(client.discover().supportedVersions()).containsExactly("2026-07-28");
 		assertThat(client.tools().list().tools()).extracting(Tool::name)
-			.containsExactlyInAnyOrder("echo", "get-sum", "slow", "pid", "crash", "ask-name", "tenant-echo",
-					"add-tool");
+			.containsExactlyInAnyOrder("echo", "get-sum", "slow", "pid", "crash", "ask-name", "ask-model", "list-roots",
+					"log", "tenant-echo", "add-tool");
 		assertThat(text(call(client, "echo", Map.of("message", "hi")))).isEqualTo("Echo: hi");
 		assertThat(text(call(client, "get-sum", Map.of("a", 2, "b", 3)))).isEqualTo("The sum of 2 and 3 is 5.");
 		assertThat(text(call(client, "slow", Map.of("ms", 50)))).isEqualTo("slept 50 ms");

@@ -109,7 +109,7 @@ public final class McpSupervisorAutoConfiguration {
 			.stream()
 			.map((server) -> new McpServerSession(server.name(),
 					server.roots().stream().map((uri) -> new Root(uri.toString(), rootName(uri.getPath()))).toList(),
-					new SamplingGate(server.name(), server.sampling(), scheduler.clock())))
+					new SamplingGate(server.name(), server.sampling(), scheduler.clock()), server.logLevel()))
 			.toList());
 	}
 

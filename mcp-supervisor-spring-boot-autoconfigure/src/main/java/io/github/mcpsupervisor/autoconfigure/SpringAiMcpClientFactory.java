@@ -3,13 +3,12 @@ package io.github.mcpsupervisor.autoconfigure;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.github.mcpsupervisor.autoconfigure.properties.McpClientType;
+import io.github.mcpsupervisor.client.internal.ClientHandlers;
 import io.github.mcpsupervisor.client.internal.ClientSpecs;
 import io.github.mcpsupervisor.client.internal.McpClientFactory;
 import io.github.mcpsupervisor.client.internal.McpServerSession;
@@ -21,8 +20,7 @@ import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema.ClientCapabilities;
-import io.modelcontextprotocol.spec.McpSchema.ElicitFormRequest;
-import io.modelcontextprotocol.spec.McpSchema.ElicitResult;
+import io.modelcontextprotocol.spec.McpSchema.LoggingMessageNotification;
 import io.modelcontextprotocol.spec.McpSchema.Prompt;
 import io.modelcontextprotocol.spec.McpSchema.Resource;
 import io.modelcontextprotocol.spec.McpSchema.ResourceContents;
@@ -61,7 +59,7 @@ final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializ
 
 	private final Map<String, Executor> lanes = new ConcurrentHashMap<>();
 
-	private final Map<String, Optional<Function<ElicitFormRequest, Mono<ElicitResult>>>> elicitations = new ConcurrentHashMap<>();
+	private final Map<String, ClientHandlers> inputHandlers = new ConcurrentHashMap<>();
 
 	private volatile @Nullable Customizers customizers;
 
@@ -182,15 +180,29 @@ final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializ
 	}
 
 	@Override
-	public @Nullable Function<ElicitFormRequest, Mono<ElicitResult>> elicitation(McpServerSession session) {
-		// the handler a 2025-11-25 client gets from the annotated handlers and the
+	public ClientHandlers handlers(McpServerSession session) {
+		// the handlers a 2025-11-25 client gets from the annotated handlers and the
 		// customizers, read once per server off a client built the same way and never
 		// connected
-		return this.elicitations.computeIfAbsent(session.server(), (server) -> {
+		return this.inputHandlers.computeIfAbsent(session.server(), (server) -> {
 			Duration unused = Duration.ofSeconds(1);
-			return Optional.ofNullable(ElicitationHandlers
-				.formElicitation(create(session, new ElicitationHandlers.Unconnected(), unused, unused)));
-		}).orElse(null);
+			return ClientHandlerFields.of(create(session, new ClientHandlerFields.Unconnected(), unused, unused));
+		});
+	}
+
+	// As the client of the configured type hands its log messages to the annotated
+	// handlers (customizers' logging consumers belong to a 2025-11-25 client only).
+	@Override
+	public void logged(McpServerSession session, LoggingMessageNotification notification) {
+		String server = session.server();
+		ClientMcpSyncHandlersRegistry sync = this.syncHandlers;
+		ClientMcpAsyncHandlersRegistry async = this.asyncHandlers;
+		if (this.type == McpClientType.SYNC && sync != null) {
+			lane(server).execute(() -> sync.handleLogging(server, notification));
+		}
+		else if (this.type == McpClientType.ASYNC && async != null) {
+			lane(server).execute(() -> async.handleLogging(server, notification).subscribe());
+		}
 	}
 
 	@Override

@@ -191,11 +191,10 @@ public final class McpServerClient {
 	 * Replaces the roots offered to the server. Every new generation of revision
 	 * 2025-11-25 is offered them; the live generation is sent
 	 * {@code notifications/roots/list_changed} when it declared the roots capability,
-	 * which a generation does when it started with roots.
+	 * which a generation does when it started with roots. A server of revision 2026-07-28
+	 * asks for roots as an input request when it needs them: from now on it is answered
+	 * with these (and the roots capability is declared while there are some).
 	 * @param roots the roots, usually {@code file://} URIs
-	 * @throws UnsupportedOperationException if the live generation speaks revision
-	 * 2026-07-28, whose servers are offered no roots here (the revision deprecates them);
-	 * the roots are left as they were
 	 */
 	public synchronized void setRoots(List<Root> roots) {
 		List<Root> previous = this.session.roots();
@@ -203,15 +202,8 @@ public final class McpServerClient {
 		if (this.supervisor.state() != McpServerState.UP || this.supervisor.tools().session() == null) {
 			return; // the next generation is offered them
 		}
-		Boolean told;
-		try {
-			told = this.supervisor.send("notifications/roots/list_changed",
-					(requests) -> requests.changeRoots(previous, roots));
-		}
-		catch (UnsupportedOperationException ex) {
-			this.session.roots(previous);
-			throw ex;
-		}
+		Boolean told = this.supervisor.send("notifications/roots/list_changed",
+				(requests) -> requests.changeRoots(previous, roots));
 		if (Boolean.FALSE.equals(told)) {
 			logger.info("MCP server '" + name() + "': its generation started without roots; the new roots are"
 					+ " offered from the next generation on");

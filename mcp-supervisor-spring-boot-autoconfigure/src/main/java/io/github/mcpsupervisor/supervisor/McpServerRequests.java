@@ -96,8 +96,8 @@ public interface McpServerRequests {
 	 * @param previous the roots it was offered
 	 * @param roots the roots it is offered now
 	 * @return whether it was told: {@code false} when the generation started without
-	 * roots (the next one is offered them); an {@link UnsupportedOperationException} when
-	 * its revision has no roots
+	 * roots (the next one is offered them); {@code true} for a revision that asks for
+	 * roots when it needs them
 	 */
 	Mono<Boolean> changeRoots(List<Root> previous, List<Root> roots);
 

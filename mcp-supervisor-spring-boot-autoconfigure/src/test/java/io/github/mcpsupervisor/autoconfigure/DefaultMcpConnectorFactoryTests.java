@@ -87,7 +87,7 @@ class DefaultMcpConnectorFactoryTests {
 		return new McpServerSettings("files", transport, "node", List.of(), Map.of(), null,
 				URI.create("http://127.0.0.1:1/mcp"), Map.of(), List.of(), timeout, timeout, Duration.ofSeconds(2),
 				false, false, ReconnectPolicy.defaults(), CallPolicy.defaults(), HealthCheckPolicy.defaults(),
-				SamplingLimits.DEFAULT, List.of(), protocol);
+				SamplingLimits.DEFAULT, List.of(), protocol, null);
 	}
 
 }

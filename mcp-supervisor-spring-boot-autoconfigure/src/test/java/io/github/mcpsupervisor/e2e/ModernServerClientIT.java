@@ -83,11 +83,9 @@ class ModernServerClientIT {
 						new CompleteArgument("name", "G")))
 				.completion()
 				.values()).containsExactly("Grace");
-			List<Root> roots = client.roots();
-			assertThatExceptionOfType(UnsupportedOperationException.class)
-				.isThrownBy(() -> client.setRoots(List.of(new Root("file:///srv/b", "b"))))
-				.withMessageContaining("2026-07-28");
-			assertThat(client.roots()).isEqualTo(roots);
+			List<Root> roots = List.of(new Root("file:///srv/b", "b"));
+			client.setRoots(roots);
+			assertThat(client.roots()).as("offered from the next input request on").isEqualTo(roots);
 			assertThat(supervisor.status().generation()).isOne();
 		});
 	}

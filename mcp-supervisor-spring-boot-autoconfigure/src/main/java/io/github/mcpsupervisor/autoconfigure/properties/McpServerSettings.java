@@ -13,6 +13,7 @@ import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SamplingLimits;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -42,13 +43,16 @@ import org.jspecify.annotations.Nullable;
  * @param inheritEnv the variables of the application's environment that a stdio server
  * inherits besides those every process needs
  * @param protocol the MCP revision the server is spoken to in
+ * @param logLevel the lowest level of the log messages the server is asked to send, or
+ * {@code null}
  * @since 0.1.0
  */
 public record McpServerSettings(String name, McpTransportType transport, @Nullable String command, List<String> args,
 		Map<String, String> env, @Nullable Path workingDirectory, @Nullable URI url, Map<String, String> headers,
 		List<URI> roots, Duration requestTimeout, Duration initializationTimeout, Duration terminationGracePeriod,
 		boolean failOnStartupError, boolean required, ReconnectPolicy reconnect, CallPolicy call,
-		HealthCheckPolicy healthCheck, SamplingLimits sampling, List<String> inheritEnv, McpProtocol protocol) {
+		HealthCheckPolicy healthCheck, SamplingLimits sampling, List<String> inheritEnv, McpProtocol protocol,
+		@Nullable LoggingLevel logLevel) {
 
 	/**
 	 * Returns how to reach this server over Streamable HTTP.
@@ -79,10 +83,10 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 	public String toString() {
 		Object definition = (this.transport == McpTransportType.STDIO || this.url == null) ? toStdioDefinition()
 				: toHttpDefinition();
-		return "McpServerSettings[transport=" + this.transport + ", protocol=" + this.protocol + ", " + definition
-				+ ", roots=" + this.roots + ", failOnStartupError=" + this.failOnStartupError + ", required="
-				+ this.required + ", reconnect=" + this.reconnect + ", call=" + this.call + ", healthCheck="
-				+ this.healthCheck + ", sampling=" + this.sampling + "]";
+		return "McpServerSettings[transport=" + this.transport + ", protocol=" + this.protocol + ", logLevel="
+				+ this.logLevel + ", " + definition + ", roots=" + this.roots + ", failOnStartupError="
+				+ this.failOnStartupError + ", required=" + this.required + ", reconnect=" + this.reconnect + ", call="
+				+ this.call + ", healthCheck=" + this.healthCheck + ", sampling=" + this.sampling + "]";
 	}
 
 }

@@ -91,7 +91,8 @@ public final class McpServerSettingsResolver {
 				or(server.required(), defaults.required()), policy(reconnect(server, defaults.reconnect())),
 				policy(call(server, defaults.call())), policy(healthCheck(server, defaults.healthCheck())),
 				limits(sampling(server, defaults.sampling())), or(server.inheritEnv(), defaults.inheritEnv()),
-				McpProtocol.of(or(server.protocol(), defaults.protocol())));
+				McpProtocol.of(or(server.protocol(), defaults.protocol())),
+				(server.logLevel() != null) ? server.logLevel() : defaults.logLevel());
 	}
 
 	private static Reconnect reconnect(Server server, Reconnect defaults) {

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 import io.github.mcpsupervisor.supervisor.CallPolicy;
+import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
@@ -93,6 +94,10 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @param protocol The MCP revision servers are spoken to in: 'auto' (negotiated per
 	 * server: server/discover first, initialize when the server does not answer it as a
 	 * 2026-07-28 server), '2025-11-25' or '2026-07-28'
+	 * @param logLevel The lowest level of the log messages servers are asked to send to
+	 * the application's logging handlers: 2025-11-25 servers by logging/setLevel on every
+	 * new session, 2026-07-28 servers on every request; not set, 2025-11-25 servers send
+	 * what they choose and 2026-07-28 servers send none
 	 * @since 0.1.0
 	 */
 	public record Defaults(
@@ -104,7 +109,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@DefaultValue @Valid HealthCheck healthCheck, @DefaultValue @Valid Sampling sampling,
 			@DefaultValue List<@Pattern(regexp = INHERITED_VARIABLE,
 					message = INHERITED_VARIABLE_MESSAGE) String> inheritEnv,
-			@DefaultValue("auto") @Pattern(regexp = McpProtocol.VALUES, message = PROTOCOL_MESSAGE) String protocol) {
+			@DefaultValue("auto") @Pattern(regexp = McpProtocol.VALUES, message = PROTOCOL_MESSAGE) String protocol,
+			@Nullable LoggingLevel logLevel) {
 
 	}
 
@@ -149,6 +155,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * mcp.defaults.inherit-env when set
 	 * @param protocol The MCP revision the server is spoken to in: 'auto', '2025-11-25'
 	 * or '2026-07-28'; default mcp.defaults.protocol
+	 * @param logLevel The lowest level of the log messages the server is asked to send;
+	 * default mcp.defaults.log-level
 	 * @since 0.1.0
 	 */
 	@ValidServer
@@ -164,7 +172,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@DefaultValue @Valid HealthCheckOverrides healthCheck, @DefaultValue @Valid SamplingOverrides sampling,
 			@Nullable List<@Pattern(regexp = INHERITED_VARIABLE,
 					message = INHERITED_VARIABLE_MESSAGE) String> inheritEnv,
-			@Nullable @Pattern(regexp = McpProtocol.VALUES, message = PROTOCOL_MESSAGE) String protocol) {
+			@Nullable @Pattern(regexp = McpProtocol.VALUES, message = PROTOCOL_MESSAGE) String protocol,
+			@Nullable LoggingLevel logLevel) {
 
 	}
 

@@ -2,18 +2,14 @@ package io.github.mcpsupervisor.client.internal;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.function.Function;
 
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.spec.McpClientTransport;
-import io.modelcontextprotocol.spec.McpSchema.ElicitFormRequest;
-import io.modelcontextprotocol.spec.McpSchema.ElicitResult;
+import io.modelcontextprotocol.spec.McpSchema.LoggingMessageNotification;
 import io.modelcontextprotocol.spec.McpSchema.Prompt;
 import io.modelcontextprotocol.spec.McpSchema.Resource;
 import io.modelcontextprotocol.spec.McpSchema.ResourceContents;
-import org.jspecify.annotations.Nullable;
-import reactor.core.publisher.Mono;
 
 /**
  * Builds the SDK client of every generation of a server. The transport and the timeouts
@@ -64,14 +60,23 @@ public interface McpClientFactory {
 	}
 
 	/**
-	 * Returns how the application answers a server's form elicitations that arrive as
+	 * Returns how the application answers a server's requests for input that arrive as
 	 * input requests of MCP revision 2026-07-28 (multi-round-trip results): the same
-	 * handlers that answer the {@code elicitation/create} requests of 2025-11-25.
+	 * handlers that answer the sampling and elicitation requests of 2025-11-25.
 	 * @param session the server's client session
-	 * @return the handler, or {@code null} when the application answers none
+	 * @return the handlers, {@link ClientHandlers#NONE} when the application answers none
 	 */
-	default @Nullable Function<ElicitFormRequest, Mono<ElicitResult>> elicitation(McpServerSession session) {
-		return null;
+	default ClientHandlers handlers(McpServerSession session) {
+		return ClientHandlers.NONE;
+	}
+
+	/**
+	 * Takes a log message that a server of MCP revision 2026-07-28 sent while answering a
+	 * request (a 2025-11-25 client's logging consumers take those of its revision).
+	 * @param session the server's client session
+	 * @param notification the message
+	 */
+	default void logged(McpServerSession session, LoggingMessageNotification notification) {
 	}
 
 	/**

@@ -12,10 +12,12 @@ import java.util.function.UnaryOperator;
 import io.github.mcpsupervisor.internal.ServerText;
 import io.github.mcpsupervisor.supervisor.SamplingLimits;
 import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
 import io.modelcontextprotocol.spec.McpSchema.Root;
 import io.modelcontextprotocol.spec.McpSchema.SubscribeRequest;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -38,6 +40,8 @@ public final class McpServerSession {
 
 	private final SamplingGate sampling;
 
+	private final @Nullable LoggingLevel logLevel;
+
 	/**
 	 * Creates the session of a server whose sampling requests have the
 	 * {@link SamplingLimits#DEFAULT default bounds}.
@@ -55,13 +59,34 @@ public final class McpServerSession {
 	 * @param sampling admits its sampling requests
 	 */
 	public McpServerSession(String server, List<Root> roots, SamplingGate sampling) {
+		this(server, roots, sampling, null);
+	}
+
+	/**
+	 * Creates the session of a server that is asked for its log messages.
+	 * @param server the server's name
+	 * @param roots the roots offered to it
+	 * @param sampling admits its sampling requests
+	 * @param logLevel the lowest level of the log messages it is asked to send, or
+	 * {@code null} to leave that to the server (2025-11-25) or ask for none (2026-07-28)
+	 */
+	public McpServerSession(String server, List<Root> roots, SamplingGate sampling, @Nullable LoggingLevel logLevel) {
 		this.server = server;
 		this.roots = List.copyOf(roots);
 		this.sampling = sampling;
+		this.logLevel = logLevel;
 	}
 
 	public String server() {
 		return this.server;
+	}
+
+	/**
+	 * Returns the lowest level of the log messages the server is asked to send.
+	 * @return the level, or {@code null} when it is asked for none
+	 */
+	public @Nullable LoggingLevel logLevel() {
+		return this.logLevel;
 	}
 
 	/**
@@ -112,6 +137,34 @@ public final class McpServerSession {
 	 */
 	public boolean unsubscribe(String uri) {
 		return this.subscriptions.remove(uri);
+	}
+
+	/**
+	 * Asks the new generation of a 2025-11-25 server for its log messages from the
+	 * session's level on ({@code logging/setLevel}), when the session has one and the
+	 * server offers logging; a refusal is logged and costs the generation nothing.
+	 * @param client the initialized client of the new generation
+	 * @param timeout how long the request may take
+	 * @param scoped puts the request in a scope of its own
+	 */
+	@SuppressWarnings("deprecation") // 2026-07-28 deprecates logging/setLevel; 2025-11-25
+										// has it
+	public void askForLogs(McpAsyncClient client, Duration timeout, UnaryOperator<Mono<?>> scoped) {
+		LoggingLevel level = this.logLevel;
+		if (level == null) {
+			return;
+		}
+		if (client.getServerCapabilities() == null || client.getServerCapabilities().logging() == null) {
+			logger.debug("MCP server '" + this.server + "' offers no logging: no log level set");
+			return;
+		}
+		try {
+			scoped.apply(client.setLoggingLevel(level)).block(timeout);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("MCP server '" + this.server + "' did not take log level " + level + ": "
+					+ ServerText.forLog(String.valueOf(ex.getMessage())));
+		}
 	}
 
 	/**

@@ -152,12 +152,14 @@ public abstract class ClientConnection implements McpConnection {
 	}
 
 	/**
-	 * Initializes the client, lists its tools and gives the new generation what the
-	 * application asked of the server before (its resource subscriptions).
+	 * Initializes the client, asks it for log messages at the configured level, lists its
+	 * tools and gives the new generation what the application asked of the server before
+	 * (its resource subscriptions).
 	 * @param created the client of this generation
 	 */
 	protected final void initialize(McpAsyncClient created) {
 		created.initialize().block();
+		this.setup.session().askForLogs(created, this.requestTimeout, scoped());
 		this.tools = ToolListing.listAll(created, this.server, this.requestTimeout, this::loggable);
 		this.setup.session().restore(created, this.requestTimeout, scoped());
 	}

@@ -1,9 +1,12 @@
 package io.github.mcpsupervisor.transport.internal.modern;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
@@ -33,8 +36,8 @@ import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import io.modelcontextprotocol.spec.McpSchema.ElicitResult;
 import io.modelcontextprotocol.spec.McpSchema.ListToolsResult;
+import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -59,6 +62,9 @@ public abstract class ModernConnection implements McpConnection {
 
 	private static final Log logger = LogFactory.getLog(ModernConnection.class);
 
+	private static final byte[] LOG_MESSAGE_METHOD = ("\"" + RequestEnvelope.LOG_MESSAGE + "\"")
+		.getBytes(StandardCharsets.UTF_8);
+
 	/** The shortest time between two re-listings that a listing's ttlMs asks for. */
 	static final Duration MIN_RELISTING_INTERVAL = Duration.ofSeconds(10);
 
@@ -77,9 +83,9 @@ public abstract class ModernConnection implements McpConnection {
 
 	private final Runnable toolsChanged;
 
-	// how the application answers form elicitations, known once the server is known to
+	// how the application answers input requests, known once the server is known to
 	// speak this revision
-	private volatile @Nullable Function<McpSchema.ElicitFormRequest, Mono<ElicitResult>> elicitation;
+	private volatile @Nullable InputAnswers answers;
 
 	private final ModernSchema schema;
 
@@ -140,31 +146,72 @@ public abstract class ModernConnection implements McpConnection {
 	 * @return the client
 	 */
 	protected final McpAsyncClient createClient(McpClientTransport transport, McpJsonMapper jsonMapper) {
-		this.transport = transport;
+		LoggingLevel level = this.setup.session().logLevel();
+		RequestEnvelope enveloped = new RequestEnvelope(transport, jsonMapper, this::declaredCapabilities,
+				(level != null) ? level.name().toLowerCase(Locale.ROOT) : null, this::logged);
+		this.transport = enveloped;
 		this.jsonMapper = jsonMapper;
-		return newClient(transport, jsonMapper);
+		return newClient(enveloped, jsonMapper);
 	}
 
+	/**
+	 * Takes a message of the server if it is a log message: over stdio a server's log
+	 * messages say no request they belong to, and the SDK's transport drops them.
+	 * @param message one JSON-RPC message as the server wrote it
+	 * @return whether it was a log message, now taken
+	 */
+	protected final boolean takeLogMessage(byte[] message) {
+		if (!contains(message, LOG_MESSAGE_METHOD)) {
+			return false;
+		}
+		McpJsonMapper mapper = this.jsonMapper;
+		try {
+			Map<?, ?> read = (mapper != null) ? mapper.readValue(message, Map.class) : null;
+			if (read == null || !RequestEnvelope.LOG_MESSAGE.equals(read.get("method")) || read.containsKey("id")) {
+				return false;
+			}
+			logged(mapper.convertValue(read.get("params"), McpSchema.LoggingMessageNotification.class));
+		}
+		catch (IOException | RuntimeException ex) {
+			logger.debug("MCP server '" + this.server + "': a log message that is not one was dropped", ex);
+		}
+		return true;
+	}
+
+	private static boolean contains(byte[] message, byte[] part) {
+		outer: for (int i = 0; i <= message.length - part.length; i++) {
+			for (int j = 0; j < part.length; j++) {
+				if (message[i + j] != part[j]) {
+					continue outer;
+				}
+			}
+			return true;
+		}
+		return false;
+	}
+
+	private void logged(McpSchema.LoggingMessageNotification notification) {
+		this.setup.factory().logged(this.setup.session(), notification);
+	}
+
+	// The capabilities of the input requests the application answers: none before the
+	// server is known to speak this revision.
+	private Map<String, Object> declaredCapabilities() {
+		InputAnswers current = this.answers;
+		return (current != null) ? current.capabilities() : Map.of();
+	}
+
+	// The client answers no input request itself: InputRounds does, with the
+	// application's handlers.
 	private McpAsyncClient newClient(McpClientTransport transport, McpJsonMapper jsonMapper) {
 		McpSchema.Implementation info = ClientSpecs.clientInfo(this.server);
-		McpClient.AsyncBuilder builder = McpClient.async(transport)
+		return McpClient.async(transport)
 			.clientInfo(new io.modelcontextprotocol.modern.McpSchema.Implementation(info.name(), info.title(),
 					info.version(), null, null, null))
 			.jsonMapper(jsonMapper)
 			.roundTimeout(this.requestTimeout)
-			.callTimeout(this.requestTimeout);
-		Function<McpSchema.ElicitFormRequest, Mono<ElicitResult>> handler = this.elicitation;
-		if (handler != null) {
-			// an input request of a multi-round-trip result, answered by the handlers
-			// that
-			// answer 2025-11-25 elicitations; the SDK retries with the echoed
-			// requestState
-			builder.formElicitation(
-					(request) -> handler.apply(this.schema.convert(request, McpSchema.ElicitFormRequest.class))
-						.map((result) -> this.schema.convert(result,
-								io.modelcontextprotocol.modern.McpSchema.ElicitResult.class)));
-		}
-		return builder.build();
+			.callTimeout(this.requestTimeout)
+			.build();
 	}
 
 	/**
@@ -180,13 +227,8 @@ public abstract class ModernConnection implements McpConnection {
 		this.discovered = result;
 		// the application's handlers are looked up only for a server of this revision: a
 		// probe of another revision's server costs them nothing
-		this.elicitation = this.setup.factory().elicitation(this.setup.session());
-		McpClientTransport currentTransport = this.transport;
-		McpJsonMapper mapper = this.jsonMapper;
-		if (this.elicitation != null && currentTransport != null && mapper != null) {
-			created = newClient(currentTransport, mapper);
-			this.client = created;
-		}
+		this.answers = new InputAnswers(this.server, this.setup.factory().handlers(this.setup.session()),
+				this.setup.session(), this.schema);
 		boolean offersTools = result.capabilities() != null && result.capabilities().tools() != null;
 		this.tools = offersTools ? list(created) : List.of();
 		this.followsChanges = offersTools && Boolean.TRUE.equals(result.capabilities().tools().listChanged());
@@ -261,7 +303,7 @@ public abstract class ModernConnection implements McpConnection {
 				this.setup.session(), this.setup.toolsChanged(), this::streamFailed, listChanges,
 				() -> !this.lost.isDone());
 		ModernRequests sent = new ModernRequests(this.server, created, this.schema,
-				this.schema.initializeResult(result).capabilities(), opened);
+				this.schema.initializeResult(result).capabilities(), opened, requireAnswers());
 		opened.readWith(sent);
 		this.listening = opened;
 		this.requests = sent;
@@ -329,12 +371,20 @@ public abstract class ModernConnection implements McpConnection {
 		this.callsInFlight.incrementAndGet();
 		try {
 			var tool = this.listed.get(request.name());
-			var call = (tool != null) ? current.tool(tool) : current.tool(request.name());
-			call = call.arguments((request.arguments() != null) ? request.arguments() : Map.of());
-			if (request.meta() != null) {
-				call = call.meta(request.meta());
-			}
-			var result = call.call().block(this.requestTimeout);
+			Map<String, Object> arguments = (request.arguments() != null) ? request.arguments() : Map.of();
+			var result = InputRounds.complete(this.server, "tools/call", requireAnswers(), (round) -> {
+				var call = ((tool != null) ? current.tool(tool) : current.tool(request.name())).arguments(arguments);
+				if (request.meta() != null) {
+					call = call.meta(request.meta());
+				}
+				if (!round.responses().isEmpty()) {
+					call = call.inputResponses(round.responses());
+				}
+				if (round.state() != null) {
+					call = call.requestState(round.state());
+				}
+				return call.callOnce();
+			}, io.modelcontextprotocol.modern.McpSchema.CallToolResult.class).block(this.requestTimeout);
 			if (result == null) {
 				throw new IllegalStateException("the MCP server sent no result");
 			}
@@ -343,6 +393,9 @@ public abstract class ModernConnection implements McpConnection {
 		catch (McpException ex) {
 			throw answered(ex); // the server answered
 		}
+		catch (McpError ex) {
+			throw ex; // an input request the application could not answer
+		}
 		catch (RuntimeException ex) {
 			callFailed(ex);
 			throw ex;
@@ -350,6 +403,15 @@ public abstract class ModernConnection implements McpConnection {
 		finally {
 			this.callsInFlight.decrementAndGet();
 		}
+	}
+
+	private InputAnswers requireAnswers() {
+		InputAnswers current = this.answers;
+		if (current == null) {
+			throw new IllegalStateException(
+					"generation " + this.generation + " of MCP server '" + this.server + "' is not discovered");
+		}
+		return current;
 	}
 
 	/**

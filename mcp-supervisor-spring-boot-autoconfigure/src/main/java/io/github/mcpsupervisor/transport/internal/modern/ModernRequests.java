@@ -40,13 +40,16 @@ final class ModernRequests implements McpServerRequests {
 
 	private final Listening listening;
 
+	private final InputAnswers answers;
+
 	ModernRequests(String server, McpAsyncClient client, ModernSchema schema, @Nullable ServerCapabilities capabilities,
-			Listening listening) {
+			Listening listening, InputAnswers answers) {
 		this.server = server;
 		this.client = client;
 		this.schema = schema;
 		this.capabilities = capabilities;
 		this.listening = listening;
+		this.answers = answers;
 	}
 
 	@Override
@@ -70,7 +73,14 @@ final class ModernRequests implements McpServerRequests {
 
 	@Override
 	public Mono<ReadResourceResult> readResource(String uri) {
-		return this.client.resource(uri).read().map((result) -> this.schema.convert(result, ReadResourceResult.class));
+		return InputRounds.complete(this.server, "resources/read", this.answers, (round) -> {
+			var read = this.client.resource(uri);
+			if (!round.responses().isEmpty()) {
+				read = read.inputResponses(round.responses());
+			}
+			return ((round.state() != null) ? read.requestState(round.state()) : read).readOnce();
+		}, io.modelcontextprotocol.modern.McpSchema.ReadResourceResult.class)
+			.map((result) -> this.schema.convert(result, ReadResourceResult.class));
 	}
 
 	@Override
@@ -86,9 +96,13 @@ final class ModernRequests implements McpServerRequests {
 	public Mono<GetPromptResult> getPrompt(String name, Map<String, Object> arguments) {
 		Map<String, String> strings = new LinkedHashMap<>();
 		arguments.forEach((key, value) -> strings.put(key, (value != null) ? String.valueOf(value) : null));
-		return this.client.prompt(name)
-			.arguments(strings)
-			.get()
+		return InputRounds.complete(this.server, "prompts/get", this.answers, (round) -> {
+			var prompt = this.client.prompt(name).arguments(strings);
+			if (!round.responses().isEmpty()) {
+				prompt = prompt.inputResponses(round.responses());
+			}
+			return ((round.state() != null) ? prompt.requestState(round.state()) : prompt).getOnce();
+		}, io.modelcontextprotocol.modern.McpSchema.GetPromptResult.class)
 			.map((result) -> this.schema.convert(result, GetPromptResult.class));
 	}
 
@@ -136,10 +150,11 @@ final class ModernRequests implements McpServerRequests {
 		return this.listening.reopen().then();
 	}
 
+	// The revision has no notification of changed roots: a server asks for them (an
+	// input request) when it needs them, and is answered with the roots of the moment.
 	@Override
 	public Mono<Boolean> changeRoots(List<Root> previous, List<Root> roots) {
-		return Mono.error(new UnsupportedOperationException("MCP server '" + this.server + "' speaks MCP "
-				+ Revisions.MODERN + ", which deprecates roots: this client offers none to servers of that revision"));
+		return Mono.just(true);
 	}
 
 }

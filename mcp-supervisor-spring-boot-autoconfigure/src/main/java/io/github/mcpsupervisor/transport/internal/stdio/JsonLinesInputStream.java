@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Predicate;
 
 import io.github.mcpsupervisor.internal.RepeatedWarnings;
 import io.github.mcpsupervisor.transport.internal.MessageLimits;
@@ -17,7 +18,8 @@ import org.apache.commons.logging.LogFactory;
  * here such lines are skipped and counted, warned about as they thin out (1, 10, 100… so
  * far), their content at DEBUG, as a 2025-11-25 server's are. The lines that pass are
  * counted as messages, each a sign of life. A line over the message limit is passed as it
- * is, for the SDK to refuse.
+ * is, for the SDK to refuse. A message that the connection takes itself (see
+ * {@link #JsonLinesInputStream(InputStream, String, Predicate)}) does not pass either.
  */
 final class JsonLinesInputStream extends InputStream {
 
@@ -39,9 +41,24 @@ final class JsonLinesInputStream extends InputStream {
 
 	private long skipped;
 
+	private final Predicate<byte[]> taken;
+
 	JsonLinesInputStream(InputStream in, String label) {
+		this(in, label, (message) -> false);
+	}
+
+	/**
+	 * Creates the stream of a server's stdout.
+	 * @param in the stdout
+	 * @param label names the server's generation in the log
+	 * @param taken takes a message that is not for the SDK (answering whether it took
+	 * it): the SDK drops what belongs to no request of its own, as the log messages of
+	 * 2026-07-28 stdio servers do
+	 */
+	JsonLinesInputStream(InputStream in, String label, Predicate<byte[]> taken) {
 		this.in = in;
 		this.label = label;
+		this.taken = taken;
 	}
 
 	@Override
@@ -87,6 +104,9 @@ final class JsonLinesInputStream extends InputStream {
 			}
 			if (next.length > MessageLimits.MAX_MESSAGE_BYTES || isJsonObject(next)) {
 				this.messages++;
+				if (next.length <= MessageLimits.MAX_MESSAGE_BYTES && this.taken.test(next)) {
+					continue;
+				}
 				this.line = next;
 				this.position = 0;
 			}

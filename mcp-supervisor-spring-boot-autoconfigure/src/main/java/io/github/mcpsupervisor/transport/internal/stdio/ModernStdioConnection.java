@@ -55,7 +55,7 @@ final class ModernStdioConnection extends ModernConnection {
 	public void open() throws McpConnectException {
 		String label = "mcp-" + this.definition.name() + "-g" + generation();
 		StdioServerProcess started = this.process.start(label);
-		JsonLinesInputStream counted = new JsonLinesInputStream(started.stdout(), label);
+		JsonLinesInputStream counted = new JsonLinesInputStream(started.stdout(), label, this::takeLogMessage);
 		this.stdout = counted;
 		StdioMcpClientTransport created = StdioMcpClientTransport.builder(counted, started.stdin())
 			.jsonMapper(this.jsonMapper)

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.mcpsupervisor.client.internal.ClientHandlers;
 import io.github.mcpsupervisor.client.internal.ListChanges;
 import io.github.mcpsupervisor.client.internal.McpClientFactory;
 import io.github.mcpsupervisor.client.internal.McpServerSession;
@@ -146,8 +147,7 @@ class ListeningTests {
 	@Test
 	void aChangedSubscriptionOpensTheStreamAgainAndEndsThePreviousOne() {
 		Listening listening = listening(ServerCapabilities.builder().tools(true).resources(true, false).build());
-		ModernRequests requests = new ModernRequests("scripted", this.client, new ModernSchema(this.jsonMapper), null,
-				listening);
+		ModernRequests requests = requests(listening);
 		listening.reopen().block(TIMEOUT);
 		this.session.subscribe(NOTE);
 		requests.subscribe(NOTE).block(TIMEOUT);
@@ -171,10 +171,7 @@ class ListeningTests {
 		this.transport.refuseResourceSubscriptions = true;
 		this.session.subscribe(NOTE);
 		assertThatExceptionOfType(McpException.class)
-			.isThrownBy(() -> new ModernRequests("scripted", this.client, new ModernSchema(this.jsonMapper), null,
-					listening)
-				.subscribe(NOTE)
-				.block(TIMEOUT))
+			.isThrownBy(() -> requests(listening).subscribe(NOTE).block(TIMEOUT))
 			.withMessageContaining("no resource subscriptions here");
 		await().atMost(TIMEOUT).until(() -> this.transport.cancelled(0));
 		listening.close();
@@ -185,9 +182,14 @@ class ListeningTests {
 		Listening listening = new Listening("scripted", 1, this.client, capabilities, this.session,
 				this.toolChanges::incrementAndGet, (ex) -> {
 				}, listChanges, () -> true);
-		listening
-			.readWith(new ModernRequests("scripted", this.client, new ModernSchema(this.jsonMapper), null, listening));
+		listening.readWith(requests(listening));
 		return listening;
+	}
+
+	private ModernRequests requests(Listening listening) {
+		ModernSchema schema = new ModernSchema(this.jsonMapper);
+		return new ModernRequests("scripted", this.client, schema, null, listening,
+				new InputAnswers("scripted", ClientHandlers.NONE, this.session, schema));
 	}
 
 	/**

@@ -3,12 +3,11 @@ package io.github.mcpsupervisor.autoconfigure;
 import java.lang.reflect.Field;
 import java.util.function.Function;
 
+import io.github.mcpsupervisor.client.internal.ClientHandlers;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpClientTransport;
-import io.modelcontextprotocol.spec.McpSchema.ElicitFormRequest;
-import io.modelcontextprotocol.spec.McpSchema.ElicitResult;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
@@ -16,32 +15,43 @@ import reactor.core.publisher.Mono;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * Reads the form elicitation handler that a 2025-11-25 client was built with (by
- * annotated handlers or customizers), so that the same handler answers the form
- * elicitations that a 2026-07-28 server asks for as input requests. The client is built
- * over a transport that never connects and is never used otherwise.
+ * Reads the handlers that a 2025-11-25 client was built with (by annotated handlers or
+ * customizers), so that the same handlers answer the input requests of 2026-07-28
+ * servers. The client is built over a transport that never connects and is never used
+ * otherwise. The SDK keeps the handlers in private fields: a field this SDK does not have
+ * reads as no handler.
  */
-final class ElicitationHandlers {
+final class ClientHandlerFields {
+
+	private static final @Nullable Field SAMPLING = ReflectionUtils.findField(McpAsyncClient.class, "samplingHandler",
+			Function.class);
 
 	private static final @Nullable Field FORM_ELICITATION = ReflectionUtils.findField(McpAsyncClient.class,
 			"formElicitationHandler", Function.class);
 
-	private ElicitationHandlers() {
+	private static final @Nullable Field URL_ELICITATION = ReflectionUtils.findField(McpAsyncClient.class,
+			"urlElicitationHandler", Function.class);
+
+	private ClientHandlerFields() {
 	}
 
 	/**
-	 * Returns the client's form elicitation handler.
+	 * Returns the client's handlers for the capabilities it declares.
 	 * @param client a client built as a generation's is, never connected
-	 * @return the handler, or {@code null} when the client has none (or this SDK keeps it
-	 * elsewhere)
+	 * @return the handlers
 	 */
+	static ClientHandlers of(McpAsyncClient client) {
+		return ClientHandlers.declared(client.getClientCapabilities(), read(SAMPLING, client),
+				read(FORM_ELICITATION, client), read(URL_ELICITATION, client));
+	}
+
 	@SuppressWarnings("unchecked")
-	static @Nullable Function<ElicitFormRequest, Mono<ElicitResult>> formElicitation(McpAsyncClient client) {
-		if (FORM_ELICITATION == null) {
+	private static <F extends Function<?, ?>> @Nullable F read(@Nullable Field field, McpAsyncClient client) {
+		if (field == null) {
 			return null;
 		}
-		ReflectionUtils.makeAccessible(FORM_ELICITATION);
-		return (Function<ElicitFormRequest, Mono<ElicitResult>>) ReflectionUtils.getField(FORM_ELICITATION, client);
+		ReflectionUtils.makeAccessible(field);
+		return (F) ReflectionUtils.getField(field, client);
 	}
 
 	/**

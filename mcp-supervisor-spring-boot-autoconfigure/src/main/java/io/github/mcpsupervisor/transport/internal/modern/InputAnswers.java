@@ -1,0 +1,187 @@
+package io.github.mcpsupervisor.transport.internal.modern;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import io.github.mcpsupervisor.client.internal.ClientHandlers;
+import io.github.mcpsupervisor.client.internal.McpServerSession;
+import io.github.mcpsupervisor.client.internal.SamplingGate;
+import io.github.mcpsupervisor.internal.ServerText;
+import io.modelcontextprotocol.modern.McpSchema.CreateMessageInputRequest;
+import io.modelcontextprotocol.modern.McpSchema.ElicitInputRequest;
+import io.modelcontextprotocol.modern.McpSchema.InputRequest;
+import io.modelcontextprotocol.modern.McpSchema.ListRootsInputRequest;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.CreateMessageRequest;
+import io.modelcontextprotocol.spec.McpSchema.CreateMessageResult;
+import io.modelcontextprotocol.spec.McpSchema.ElicitFormRequest;
+import io.modelcontextprotocol.spec.McpSchema.ElicitResult;
+import io.modelcontextprotocol.spec.McpSchema.ElicitUrlRequest;
+import io.modelcontextprotocol.spec.McpSchema.ListRootsResult;
+import io.modelcontextprotocol.spec.McpSchema.Root;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Answers the input requests of a 2026-07-28 server's multi-round-trip result with the
+ * application's handlers, those that answer the sampling and elicitation requests of
+ * 2025-11-25 servers, and with the roots the server is offered; sampling held to the
+ * server's {@link SamplingGate} as for 2025-11-25. The capabilities that every request
+ * declares are exactly those it can answer.
+ */
+final class InputAnswers {
+
+	/**
+	 * The most input requests one round may ask: each may reach a person or the
+	 * application's model.
+	 */
+	static final int MAX_REQUESTS_PER_ROUND = 16;
+
+	private final String server;
+
+	private final ClientHandlers handlers;
+
+	private final McpServerSession session;
+
+	private final ModernSchema schema;
+
+	InputAnswers(String server, ClientHandlers handlers, McpServerSession session, ModernSchema schema) {
+		this.server = server;
+		this.handlers = handlers;
+		this.session = session;
+		this.schema = schema;
+	}
+
+	/**
+	 * Returns the client capabilities a request declares, in their JSON form: sampling
+	 * and each elicitation mode where the application has a handler, roots while the
+	 * server is offered some.
+	 * @return the capabilities
+	 */
+	Map<String, Object> capabilities() {
+		Map<String, Object> capabilities = new LinkedHashMap<>();
+		if (this.handlers.sampling() != null) {
+			capabilities.put("sampling", Map.of());
+		}
+		Map<String, Object> elicitation = new LinkedHashMap<>();
+		if (this.handlers.formElicitation() != null) {
+			elicitation.put("form", Map.of());
+		}
+		if (this.handlers.urlElicitation() != null) {
+			elicitation.put("url", Map.of());
+		}
+		if (!elicitation.isEmpty()) {
+			capabilities.put("elicitation", elicitation);
+		}
+		if (!this.session.roots().isEmpty()) {
+			capabilities.put("roots", Map.of());
+		}
+		return capabilities;
+	}
+
+	/**
+	 * Answers the input requests of one round, one after the other.
+	 * @param requests the input requests by their keys
+	 * @return the responses by the same keys, or an {@link McpError} naming the request
+	 * that could not be answered
+	 */
+	Mono<Map<String, Object>> answer(@Nullable Map<String, InputRequest> requests) {
+		if (requests == null || requests.isEmpty()) {
+			return Mono.just(Map.of());
+		}
+		if (requests.size() > MAX_REQUESTS_PER_ROUND) {
+			return Mono.error(new McpError(new McpSchema.JSONRPCResponse.JSONRPCError(
+					McpSchema.ErrorCodes.INVALID_REQUEST, "MCP server '" + this.server + "' asked for "
+							+ requests.size() + " inputs at once, more than the " + MAX_REQUESTS_PER_ROUND + " allowed",
+					null)));
+		}
+		return Flux.fromIterable(requests.entrySet())
+			.concatMap((entry) -> answer(entry.getKey(), entry.getValue())
+				.map((response) -> Map.entry(entry.getKey(), response)))
+			.collectMap(Map.Entry::getKey, Map.Entry::getValue, LinkedHashMap::new);
+	}
+
+	private Mono<Object> answer(String key, @Nullable InputRequest request) {
+		if (request instanceof ElicitInputRequest elicitation) {
+			return elicit(key, elicitation);
+		}
+		if (request instanceof CreateMessageInputRequest sampling) {
+			return sample(key, sampling);
+		}
+		if (request instanceof ListRootsInputRequest) {
+			return roots(key);
+		}
+		return Mono.error(refused(McpSchema.ErrorCodes.METHOD_NOT_FOUND, key,
+				(request != null) ? request.method() : "(none)", "which no revision of MCP defines"));
+	}
+
+	private Mono<Object> elicit(String key, ElicitInputRequest request) {
+		boolean url = request.params() instanceof io.modelcontextprotocol.modern.McpSchema.ElicitUrlRequest;
+		if (url) {
+			Function<ElicitUrlRequest, Mono<ElicitResult>> handler = this.handlers.urlElicitation();
+			if (handler == null) {
+				return Mono.error(undeclared(key, "elicitation/create (url)"));
+			}
+			return handler.apply(this.schema.convert(request.params(), ElicitUrlRequest.class)).map(this::modern);
+		}
+		Function<ElicitFormRequest, Mono<ElicitResult>> handler = this.handlers.formElicitation();
+		if (handler == null) {
+			return Mono.error(undeclared(key, "elicitation/create (form)"));
+		}
+		return handler.apply(this.schema.convert(request.params(), ElicitFormRequest.class)).map(this::modern);
+	}
+
+	private Object modern(ElicitResult result) {
+		return this.schema.convert(result, io.modelcontextprotocol.modern.McpSchema.ElicitResult.class);
+	}
+
+	private Mono<Object> sample(String key, CreateMessageInputRequest request) {
+		Function<CreateMessageRequest, Mono<CreateMessageResult>> handler = this.handlers.sampling();
+		if (handler == null) {
+			return Mono.error(undeclared(key, "sampling/createMessage"));
+		}
+		SamplingGate gate = this.session.sampling();
+		String refusal = gate.admit();
+		if (refusal != null) {
+			return Mono
+				.error(new McpError(new McpSchema.JSONRPCResponse.JSONRPCError(SamplingGate.REFUSED, refusal, null)));
+		}
+		Object params = gate.capped(this.schema.convert(request.params(), Map.class));
+		return Mono.defer(() -> handler.apply(this.schema.convert(params, CreateMessageRequest.class)))
+			.map((result) -> (Object) this.schema.convert(result,
+					io.modelcontextprotocol.modern.McpSchema.CreateMessageResult.class))
+			.doFinally((signal) -> gate.release());
+	}
+
+	@SuppressWarnings("deprecation") // 2026-07-28 deprecates roots; its servers may still
+										// ask for them
+	private Mono<Object> roots(String key) {
+		List<Root> roots = this.session.roots();
+		if (roots.isEmpty()) {
+			return Mono.error(undeclared(key, "roots/list"));
+		}
+		return Mono.just(this.schema.convert(new ListRootsResult(roots),
+				io.modelcontextprotocol.modern.McpSchema.ListRootsResult.class));
+	}
+
+	// A server must not ask for input whose capability the request did not declare.
+	private McpError undeclared(String key, String kind) {
+		return refused(McpSchema.ErrorCodes.INVALID_REQUEST, key, kind,
+				"whose capability the request did not declare (the application has no handler for it)");
+	}
+
+	private McpError refused(int code, String key, String kind, String why) {
+		// the key and the kind are the server's text
+		return new McpError(new McpSchema.JSONRPCResponse.JSONRPCError(code, "MCP server '" + this.server
+				+ "' asked for input '" + quoted(key) + "' of kind " + quoted(kind) + ", " + why, null));
+	}
+
+	private static String quoted(String text) {
+		return ServerText.bounded(text, ServerText.MAX_LENGTH);
+	}
+
+}
