@@ -1,0 +1,121 @@
+package io.github.mcpsupervisor.transport.internal.modern;
+
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.mcpsupervisor.client.internal.ClientHandlers;
+import io.github.mcpsupervisor.client.internal.McpServerSession;
+import io.github.mcpsupervisor.client.internal.SamplingGate;
+import io.github.mcpsupervisor.supervisor.SamplingLimits;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.modern.McpSchema.InputRequiredResult;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpSchema.CreateMessageResult;
+import io.modelcontextprotocol.spec.McpSchema.Role;
+import io.modelcontextprotocol.spec.McpSchema.Root;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Tests for {@link InputAnswers}.
+ */
+class InputAnswersTests {
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(5);
+
+	private static final String SAMPLING = "{\"method\":\"sampling/createMessage\",\"params\":{\"messages\":[],"
+			+ "\"maxTokens\":1000000}}";
+
+	private final McpJsonMapper jsonMapper = McpJsonDefaults.getMapper();
+
+	private final ModernSchema schema = new ModernSchema(this.jsonMapper);
+
+	private final List<Integer> maxTokens = new CopyOnWriteArrayList<>();
+
+	private final ClientHandlers sampling = new ClientHandlers((request) -> {
+		this.maxTokens.add(request.maxTokens());
+		return Mono.just(CreateMessageResult.builder(Role.ASSISTANT, "red", "scripted").build());
+	}, null, null);
+
+	@Test
+	void aRequestDeclaresTheCapabilitiesOfTheHandlersAndRootsThereAre() {
+		McpServerSession session = new McpServerSession("files", List.of());
+		assertThat(new InputAnswers("files", ClientHandlers.NONE, session, this.schema).capabilities()).isEmpty();
+		InputAnswers answers = new InputAnswers("files",
+				new ClientHandlers((request) -> Mono.empty(), (request) -> Mono.empty(), (request) -> Mono.empty()),
+				session, this.schema);
+		assertThat(answers.capabilities()).containsOnlyKeys("sampling", "elicitation")
+			.containsEntry("elicitation", Map.of("form", Map.of(), "url", Map.of()));
+		session.roots(List.of(new Root("file:///srv", "srv")));
+		assertThat(answers.capabilities()).containsOnlyKeys("sampling", "elicitation", "roots");
+	}
+
+	@Test
+	void samplingIsHeldToTheServersGateAndTokenCap() {
+		McpServerSession session = new McpServerSession("files", List.of(),
+				new SamplingGate("files", new SamplingLimits(2, 1, 100), Clock.systemUTC()));
+		InputAnswers answers = new InputAnswers("files", this.sampling, session, this.schema);
+		Map<String, Object> answered = answers.answer(requests(SAMPLING)).block(TIMEOUT);
+		assertThat(answered).containsOnlyKeys("input");
+		assertThat(this.schema.convert(answered.get("input"), CreateMessageResult.class).content())
+			.isInstanceOfSatisfying(McpSchema.TextContent.class, (text) -> assertThat(text.text()).isEqualTo("red"));
+		assertThat(this.maxTokens).containsExactly(100);
+		assertThatExceptionOfType(McpError.class).isThrownBy(() -> answers.answer(requests(SAMPLING)).block(TIMEOUT))
+			.withMessageContaining("sampling.max-per-minute");
+		assertThat(this.maxTokens).hasSize(1);
+	}
+
+	@Test
+	void inputWhoseCapabilityWasNotDeclaredIsRefusedNamingIt() {
+		InputAnswers answers = new InputAnswers("files", ClientHandlers.NONE, new McpServerSession("files", List.of()),
+				this.schema);
+		assertThatExceptionOfType(McpError.class).isThrownBy(() -> answers.answer(requests(SAMPLING)).block(TIMEOUT))
+			.withMessage("MCP server 'files' asked for input 'input' of kind sampling/createMessage, whose capability"
+					+ " the request did not declare (the application has no handler for it)");
+		assertThatExceptionOfType(McpError.class)
+			.isThrownBy(() -> answers.answer(requests("{\"method\":\"roots/list\"}")).block(TIMEOUT))
+			.withMessageContaining("of kind roots/list, whose capability");
+		assertThatExceptionOfType(McpError.class)
+			.isThrownBy(() -> answers.answer(requests("{\"method\":\"tasks/\\u001b[31mrun\"}")).block(TIMEOUT))
+			.withMessage("MCP server 'files' asked for input 'input' of kind tasks/[31mrun, which no revision of"
+					+ " MCP defines");
+	}
+
+	@Test
+	void aRoundAskingForMoreInputsThanAllowedIsRefused() {
+		StringBuilder many = new StringBuilder("{\"resultType\":\"input_required\",\"inputRequests\":{");
+		for (int i = 0; i <= InputAnswers.MAX_REQUESTS_PER_ROUND; i++) {
+			many.append((i > 0) ? "," : "").append("\"r").append(i).append("\":").append(SAMPLING);
+		}
+		InputAnswers answers = new InputAnswers("files", this.sampling, new McpServerSession("files", List.of()),
+				this.schema);
+		assertThatExceptionOfType(McpError.class)
+			.isThrownBy(() -> answers.answer(read(many.append("}}").toString()).inputRequests()).block(TIMEOUT))
+			.withMessage("MCP server 'files' asked for 17 inputs at once, more than the 16 allowed");
+		assertThat(this.maxTokens).isEmpty();
+	}
+
+	private Map<String, io.modelcontextprotocol.modern.McpSchema.InputRequest> requests(String request) {
+		return read("{\"resultType\":\"input_required\",\"inputRequests\":{\"input\":" + request + "}}")
+			.inputRequests();
+	}
+
+	private InputRequiredResult read(String json) {
+		try {
+			return this.jsonMapper.readValue(json, InputRequiredResult.class);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}
