@@ -91,17 +91,6 @@ public final class ModernContentHttpMcpServer {
 			return "http://127.0.0.1:" + this.port + "/mcp";
 		}
 
-		/** Ends the process and waits until it is gone. */
-		void stop() {
-			this.process.destroyForcibly();
-			try {
-				this.process.waitFor();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		}
-
 	}
 
 }
