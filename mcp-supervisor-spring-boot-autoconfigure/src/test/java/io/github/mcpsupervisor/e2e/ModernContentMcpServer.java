@@ -79,6 +79,19 @@ public final class ModernContentMcpServer {
 		// stdout carries the protocol only
 		System.setOut(System.err);
 		McpJsonMapper jsonMapper = McpJsonDefaults.getMapper();
+		McpServer server = server(jsonMapper, args);
+		// the Mono completes when the input ends
+		new StdioMcpTransport(server, jsonMapper, System.in, protocol).start().block();
+		System.exit(0);
+	}
+
+	/**
+	 * Builds the server, whatever transport serves it.
+	 * @param jsonMapper the JSON mapper
+	 * @param args the command line arguments
+	 * @return the server
+	 */
+	static McpServer server(McpJsonMapper jsonMapper, String[] args) {
 		McpChangeFeed changes = new McpChangeFeed();
 		boolean refuseSubscriptions = Arrays.asList(args).contains("refuse-subscriptions");
 		List<McpFeature> features = new ArrayList<>(
@@ -86,7 +99,7 @@ public final class ModernContentMcpServer {
 		if (!Arrays.asList(args).contains("without-prompts")) {
 			features.add(PromptsFeature.ofSync(prompts()));
 		}
-		McpServer server = McpServer.builder()
+		return McpServer.builder()
 			.serverInfo(Implementation.builder("modern-content", "1.0.0").build())
 			.jsonMapper(jsonMapper)
 			.features(features)
@@ -95,9 +108,6 @@ public final class ModernContentMcpServer {
 					honoured) -> Mono.just(refuseSubscriptions
 							? honoured.with(SubscriptionFilter.RESOURCE_SUBSCRIPTIONS, List.of()) : honoured))
 			.build();
-		// the Mono completes when the input ends
-		new StdioMcpTransport(server, jsonMapper, System.in, protocol).start().block();
-		System.exit(0);
 	}
 
 	private static McpSyncToolRepository tools(McpChangeFeed changes) {
