@@ -142,14 +142,17 @@ public final class McpServerSession {
 	/**
 	 * Asks the new generation of a 2025-11-25 server for its log messages from the
 	 * session's level on ({@code logging/setLevel}), when the session has one and the
-	 * server offers logging; a refusal is logged and costs the generation nothing.
+	 * server offers logging; a refusal, or no answer within the timeout, is logged and
+	 * the generation goes on.
 	 * @param client the initialized client of the new generation
 	 * @param timeout how long the request may take
 	 * @param scoped puts the request in a scope of its own
+	 * @param redaction masks the configuration's secrets in the server's text
 	 */
 	@SuppressWarnings("deprecation") // 2026-07-28 deprecates logging/setLevel; 2025-11-25
 										// has it
-	public void askForLogs(McpAsyncClient client, Duration timeout, UnaryOperator<Mono<?>> scoped) {
+	public void askForLogs(McpAsyncClient client, Duration timeout, UnaryOperator<Mono<?>> scoped,
+			UnaryOperator<String> redaction) {
 		LoggingLevel level = this.logLevel;
 		if (level == null) {
 			return;
@@ -163,7 +166,7 @@ public final class McpServerSession {
 		}
 		catch (RuntimeException ex) {
 			logger.warn("MCP server '" + this.server + "' did not take log level " + level + ": "
-					+ ServerText.forLog(String.valueOf(ex.getMessage())));
+					+ ServerText.forLog(redaction.apply(String.valueOf(ex.getMessage()))));
 		}
 	}
 

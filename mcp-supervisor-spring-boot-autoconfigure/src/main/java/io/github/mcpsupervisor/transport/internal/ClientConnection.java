@@ -159,7 +159,7 @@ public abstract class ClientConnection implements McpConnection {
 	 */
 	protected final void initialize(McpAsyncClient created) {
 		created.initialize().block();
-		this.setup.session().askForLogs(created, this.requestTimeout, scoped());
+		this.setup.session().askForLogs(created, this.requestTimeout, scoped(), this::redact);
 		this.tools = ToolListing.listAll(created, this.server, this.requestTimeout, this::loggable);
 		this.setup.session().restore(created, this.requestTimeout, scoped());
 	}

@@ -22,6 +22,8 @@ import io.modelcontextprotocol.spec.McpSchema.ElicitResult;
 import io.modelcontextprotocol.spec.McpSchema.ElicitUrlRequest;
 import io.modelcontextprotocol.spec.McpSchema.ListRootsResult;
 import io.modelcontextprotocol.spec.McpSchema.Root;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -34,6 +36,8 @@ import reactor.core.publisher.Mono;
  * declares are exactly those it can answer.
  */
 final class InputAnswers {
+
+	private static final Log logger = LogFactory.getLog(InputAnswers.class);
 
 	/**
 	 * The most input requests one round may ask: each may reach a person or the
@@ -105,7 +109,25 @@ final class InputAnswers {
 			.collectMap(Map.Entry::getKey, Map.Entry::getValue, LinkedHashMap::new);
 	}
 
+	// A handler that fails or gives no answer fails the request as an answered error: it
+	// says nothing of the server, whose generation goes on.
 	private Mono<Object> answer(String key, @Nullable InputRequest request) {
+		String kind = (request != null) ? request.method() : "(none)";
+		return route(key, request)
+			.switchIfEmpty(Mono.error(() -> refused(McpSchema.ErrorCodes.INTERNAL_ERROR, key, kind,
+					"which the application's handler did not answer")))
+			.onErrorMap((ex) -> !(ex instanceof McpError), (ex) -> handlerFailed(key, kind, ex));
+	}
+
+	// The failure is the application's: logged in full, named to the model by its type.
+	private McpError handlerFailed(String key, String kind, Throwable ex) {
+		McpError failed = refused(McpSchema.ErrorCodes.INTERNAL_ERROR, key, kind,
+				"which the application's handler failed to answer (" + ex.getClass().getSimpleName() + ")");
+		logger.warn(failed.getMessage(), ex);
+		return failed;
+	}
+
+	private Mono<Object> route(String key, @Nullable InputRequest request) {
 		if (request instanceof ElicitInputRequest elicitation) {
 			return elicit(key, elicitation);
 		}
@@ -145,16 +167,31 @@ final class InputAnswers {
 			return Mono.error(undeclared(key, "sampling/createMessage"));
 		}
 		SamplingGate gate = this.session.sampling();
-		String refusal = gate.admit();
-		if (refusal != null) {
-			return Mono
-				.error(new McpError(new McpSchema.JSONRPCResponse.JSONRPCError(SamplingGate.REFUSED, refusal, null)));
-		}
-		Object params = gate.capped(this.schema.convert(request.params(), Map.class));
-		return Mono.defer(() -> handler.apply(this.schema.convert(params, CreateMessageRequest.class)))
-			.map((result) -> (Object) this.schema.convert(result,
-					io.modelcontextprotocol.modern.McpSchema.CreateMessageResult.class))
-			.doFinally((signal) -> gate.release());
+		return Mono.defer(() -> {
+			String refusal = gate.admit();
+			if (refusal != null) {
+				return Mono.error(
+						new McpError(new McpSchema.JSONRPCResponse.JSONRPCError(SamplingGate.REFUSED, refusal, null)));
+			}
+			Mono<CreateMessageResult> sampled;
+			try {
+				Object params = gate.capped(this.schema.convert(request.params(), Map.class));
+				sampled = handler.apply(this.schema.convert(params, CreateMessageRequest.class));
+			}
+			catch (RuntimeException ex) {
+				gate.release();
+				return Mono.error(ex);
+			}
+			// the request holds its place in the gate until the handler is done with it,
+			// not until the call stops waiting (a sync handler runs on regardless)
+			Mono<CreateMessageResult> answered = ((sampled != null) ? sampled : Mono.<CreateMessageResult>empty())
+				.doFinally((signal) -> gate.release())
+				.cache();
+			answered.subscribe(null, (ex) -> {
+			});
+			return answered.map((result) -> (Object) this.schema.convert(result,
+					io.modelcontextprotocol.modern.McpSchema.CreateMessageResult.class));
+		});
 	}
 
 	@SuppressWarnings("deprecation") // 2026-07-28 deprecates roots; its servers may still

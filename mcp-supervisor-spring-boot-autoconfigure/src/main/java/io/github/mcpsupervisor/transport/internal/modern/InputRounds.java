@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.transport.internal.modern;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -13,12 +14,21 @@ import reactor.core.publisher.Mono;
  * Completes a request of a 2026-07-28 server that may answer with a multi-round-trip
  * result: while the server answers that it requires input, the input requests are
  * answered and the request is sent again (with a new id) with the responses and the
- * {@code requestState} the server echoed, at most {@link #MAX_ROUNDS} times.
+ * {@code requestState} the server echoed, for at most {@link #MAX_ROUNDS} such results,
+ * as the SDK's client does. A result that asks for no input (only state, as while a
+ * server waits for something done elsewhere) is followed after a pause that grows from
+ * {@link #FIRST_PAUSE} to {@link #LONGEST_PAUSE}.
  */
 final class InputRounds {
 
-	/** The most rounds of one request, as many as the SDK's client allows. */
+	/** The most results requiring input of one request, as many as the SDK's allows. */
 	static final int MAX_ROUNDS = 10;
+
+	/** The pause before the request follows the first result that asks for no input. */
+	static final Duration FIRST_PAUSE = Duration.ofMillis(50);
+
+	/** The longest pause before the request follows a result that asks for no input. */
+	static final Duration LONGEST_PAUSE = Duration.ofMillis(250);
 
 	private InputRounds() {
 	}
@@ -35,30 +45,38 @@ final class InputRounds {
 	 */
 	static <R> Mono<R> complete(String server, String method, InputAnswers answers, Function<Round, Mono<?>> send,
 			Class<R> complete) {
-		return round(1, Round.FIRST, server, method, answers, send, complete);
+		return round(0, 0, Round.FIRST, server, method, answers, send, complete);
 	}
 
-	private static <R> Mono<R> round(int number, Round round, String server, String method, InputAnswers answers,
-			Function<Round, Mono<?>> send, Class<R> complete) {
+	// required: the results requiring input so far; waited: those that asked for none
+	private static <R> Mono<R> round(int required, int waited, Round round, String server, String method,
+			InputAnswers answers, Function<Round, Mono<?>> send, Class<R> complete) {
 		return send.apply(round).flatMap((outcome) -> {
 			if (complete.isInstance(outcome)) {
 				return Mono.just(complete.cast(outcome));
 			}
-			if (!(outcome instanceof InputRequired required)) {
+			if (!(outcome instanceof InputRequired result)) {
 				return Mono.error(new IllegalStateException("MCP server '" + server + "' answered " + method
 						+ " with a result of another kind: " + outcome.getClass().getSimpleName()));
 			}
-			if (number == MAX_ROUNDS) {
+			if (required == MAX_ROUNDS) {
 				return Mono
 					.error(new McpError(new McpSchema.JSONRPCResponse.JSONRPCError(McpSchema.ErrorCodes.INTERNAL_ERROR,
 							"MCP server '" + server + "' still required input after " + MAX_ROUNDS + " rounds of "
 									+ method + "; the request is given up",
 							null)));
 			}
-			return answers.answer(required.inputRequests())
-				.flatMap((responses) -> round(number + 1, new Round(responses, required.requestState()), server, method,
-						answers, send, complete));
+			boolean stateOnly = result.inputRequests() == null || result.inputRequests().isEmpty();
+			Mono<Map<String, Object>> responses = stateOnly ? Mono.delay(pause(waited)).thenReturn(Map.of())
+					: answers.answer(result.inputRequests());
+			return responses.flatMap((answered) -> round(required + 1, stateOnly ? waited + 1 : waited,
+					new Round(answered, result.requestState()), server, method, answers, send, complete));
 		});
+	}
+
+	private static Duration pause(int waited) {
+		Duration pause = FIRST_PAUSE.multipliedBy(1L << Math.min(waited, 3));
+		return (pause.compareTo(LONGEST_PAUSE) > 0) ? LONGEST_PAUSE : pause;
 	}
 
 	/**

@@ -136,6 +136,7 @@ public abstract class ModernConnection implements McpConnection {
 		this.setup = setup;
 		this.toolsChanged = setup.toolsChanged();
 		this.schema = new ModernSchema(jsonMapper);
+		this.jsonMapper = jsonMapper;
 		this.defaultLossReason = defaultLossReason;
 	}
 
@@ -190,7 +191,13 @@ public abstract class ModernConnection implements McpConnection {
 		return false;
 	}
 
+	// Only what was asked for reaches the handlers: a server may send more, or send
+	// messages unasked.
 	private void logged(McpSchema.LoggingMessageNotification notification) {
+		LoggingLevel wanted = this.setup.session().logLevel();
+		if (wanted == null || notification.level() == null || notification.level().level() < wanted.level()) {
+			return;
+		}
 		this.setup.factory().logged(this.setup.session(), notification);
 	}
 
@@ -468,7 +475,8 @@ public abstract class ModernConnection implements McpConnection {
 		if (result == null) {
 			return null;
 		}
-		return new SessionInfo(ClientSpecs.clientInfo(this.server), McpSchema.ClientCapabilities.builder().build(),
+		return new SessionInfo(ClientSpecs.clientInfo(this.server),
+				this.schema.convert(declaredCapabilities(), McpSchema.ClientCapabilities.class),
 				this.schema.initializeResult(result));
 	}
 

@@ -20,7 +20,9 @@ import io.modelcontextprotocol.spec.McpSchema.CreateMessageResult;
 import io.modelcontextprotocol.spec.McpSchema.Role;
 import io.modelcontextprotocol.spec.McpSchema.Root;
 import org.junit.jupiter.api.Test;
+import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -72,6 +74,44 @@ class InputAnswersTests {
 		assertThatExceptionOfType(McpError.class).isThrownBy(() -> answers.answer(requests(SAMPLING)).block(TIMEOUT))
 			.withMessageContaining("sampling.max-per-minute");
 		assertThat(this.maxTokens).hasSize(1);
+	}
+
+	@Test
+	void aSamplingRequestHoldsItsPlaceInTheGateUntilTheHandlerIsDoneEvenWhenTheCallGaveUp() {
+		Sinks.One<CreateMessageResult> model = Sinks.one();
+		ClientHandlers slow = new ClientHandlers((request) -> model.asMono(), null, null);
+		McpServerSession session = new McpServerSession("files", List.of(),
+				new SamplingGate("files", new SamplingLimits(1, 10, 100), Clock.systemUTC()));
+		InputAnswers answers = new InputAnswers("files", slow, session, this.schema);
+		Disposable waiting = answers.answer(requests(SAMPLING)).subscribe();
+		waiting.dispose();
+		assertThatExceptionOfType(McpError.class).isThrownBy(() -> answers.answer(requests(SAMPLING)).block(TIMEOUT))
+			.withMessageContaining("sampling.max-concurrent");
+		model.tryEmitValue(CreateMessageResult.builder(Role.ASSISTANT, "late", "scripted").build());
+		InputAnswers answering = new InputAnswers("files", this.sampling, session, this.schema);
+		assertThat(answering.answer(requests(SAMPLING)).block(TIMEOUT)).containsOnlyKeys("input");
+		assertThat(answering.answer(requests(SAMPLING)).block(TIMEOUT)).as("released after each answer")
+			.containsOnlyKeys("input");
+	}
+
+	@Test
+	void aHandlerThatFailsOrGivesNoAnswerFailsTheRequestAsAnAnsweredError() {
+		ClientHandlers failing = new ClientHandlers(
+				(request) -> Mono.error(new IllegalStateException("chat model at 10.0.0.7 refused")),
+				(request) -> Mono.empty(), null);
+		McpServerSession session = new McpServerSession("files", List.of(),
+				new SamplingGate("files", new SamplingLimits(1, 10, 100), Clock.systemUTC()));
+		InputAnswers answers = new InputAnswers("files", failing, session, this.schema);
+		assertThatExceptionOfType(McpError.class).isThrownBy(() -> answers.answer(requests(SAMPLING)).block(TIMEOUT))
+			.withMessage("MCP server 'files' asked for input 'input' of kind sampling/createMessage, which the"
+					+ " application's handler failed to answer (IllegalStateException)");
+		assertThat(session.sampling().admit()).as("the failed request left the gate").isNull();
+		assertThatExceptionOfType(McpError.class).isThrownBy(
+				() -> answers
+					.answer(requests("{\"method\":\"elicitation/create\",\"params\":{\"mode\":"
+							+ "\"form\",\"message\":\"Name?\",\"requestedSchema\":{\"type\":\"object\"}}}"))
+					.block(TIMEOUT))
+			.withMessageContaining("which the application's handler did not answer");
 	}
 
 	@Test

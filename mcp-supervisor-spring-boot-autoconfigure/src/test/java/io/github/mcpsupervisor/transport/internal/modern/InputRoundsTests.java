@@ -16,6 +16,7 @@ import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.ElicitResult;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
+import reactor.test.StepVerifier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -59,7 +60,39 @@ class InputRoundsTests {
 			}, CallToolResult.class).block(TIMEOUT))
 			.withMessage("MCP server 'files' still required input after 10 rounds of tools/call; the request is"
 					+ " given up");
-		assertThat(this.sent).hasSize(InputRounds.MAX_ROUNDS);
+		assertThat(this.sent).as("the first request and one for each of the results answered, as the SDK's client")
+			.hasSize(InputRounds.MAX_ROUNDS + 1);
+	}
+
+	@Test
+	void aResultThatAsksForNoInputIsFollowedAfterAGrowingPause() {
+		CallToolResult done = CallToolResult.builder().build();
+		List<Object> outcomes = List.of(stateOnly("s1"), stateOnly("s2"), done);
+		StepVerifier.withVirtualTime(() -> InputRounds.complete("files", "tools/call", this.answers, (round) -> {
+			this.sent.add(round);
+			return Mono.just(outcomes.get(this.sent.size() - 1));
+		}, CallToolResult.class))
+			.expectSubscription()
+			.expectNoEvent(Duration.ofMillis(49))
+			.then(() -> assertThat(this.sent).hasSize(1))
+			.thenAwait(Duration.ofMillis(1))
+			.then(() -> assertThat(this.sent).hasSize(2))
+			.expectNoEvent(Duration.ofMillis(99))
+			.thenAwait(Duration.ofMillis(1))
+			.expectNext(done)
+			.verifyComplete();
+		assertThat(this.sent).extracting(InputRounds.Round::state).containsExactly(null, "s1", "s2");
+		assertThat(this.sent).extracting(InputRounds.Round::responses).containsOnly(Map.of());
+	}
+
+	private InputRequiredResult stateOnly(String state) {
+		try {
+			return this.jsonMapper.readValue("{\"resultType\":\"input_required\",\"requestState\":\"" + state + "\"}",
+					InputRequiredResult.class);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	private Object elicited(String name) {

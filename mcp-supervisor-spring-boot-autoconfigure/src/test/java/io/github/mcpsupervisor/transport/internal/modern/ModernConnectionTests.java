@@ -1,15 +1,20 @@
 package io.github.mcpsupervisor.transport.internal.modern;
 
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 import io.github.mcpsupervisor.client.internal.McpClientFactory;
 import io.github.mcpsupervisor.client.internal.McpServerSession;
+import io.github.mcpsupervisor.client.internal.SamplingGate;
+import io.github.mcpsupervisor.supervisor.SamplingLimits;
 import io.github.mcpsupervisor.transport.internal.ClientConnection.ClientSetup;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.modern.JsonRpc.JSONRPCMessage;
@@ -19,6 +24,8 @@ import io.modelcontextprotocol.modern.client.transport.McpClientTransport;
 import io.modelcontextprotocol.modern.client.transport.McpTransportRequest;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
+import io.modelcontextprotocol.spec.McpSchema.LoggingMessageNotification;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -137,6 +144,49 @@ class ModernConnectionTests {
 
 	private void open(ScriptedConnection connection) {
 		connection.open();
+	}
+
+	@Test
+	void logMessagesOnStdoutAreTakenAndOnlyThoseAskedForReachTheHandlers() {
+		List<String> logged = new CopyOnWriteArrayList<>();
+		McpClientFactory factory = new McpClientFactory() {
+
+			@Override
+			public io.modelcontextprotocol.client.McpAsyncClient create(McpServerSession session,
+					io.modelcontextprotocol.spec.McpClientTransport transport, Duration requestTimeout,
+					Duration initializationTimeout) {
+				return McpClientFactory.standard().create(session, transport, requestTimeout, initializationTimeout);
+			}
+
+			@Override
+			public void logged(McpServerSession session, LoggingMessageNotification notification) {
+				logged.add(notification.level() + " " + notification.data());
+			}
+
+		};
+		ScriptedConnection unasked = new ScriptedConnection(new ClientSetup(factory,
+				new McpServerSession("scripted", List.of()), this.toolsChanged::incrementAndGet));
+		assertThat(unasked.takeLogMessage(log("error", "unasked"))).isTrue();
+		ScriptedConnection asked = new ScriptedConnection(new ClientSetup(factory,
+				new McpServerSession("scripted", List.of(),
+						new SamplingGate("scripted", SamplingLimits.DEFAULT, Clock.systemUTC()), LoggingLevel.WARNING),
+				this.toolsChanged::incrementAndGet));
+		assertThat(asked.takeLogMessage(log("info", "below"))).isTrue();
+		assertThat(asked.takeLogMessage(log("error", "disk full"))).isTrue();
+		assertThat(asked.takeLogMessage(bytes("{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"content\":[{\"type\":"
+				+ "\"text\",\"text\":\"notifications/message\"}]}}")))
+			.as("an answer that quotes the method is the client's")
+			.isFalse();
+		assertThat(logged).containsExactly("ERROR disk full");
+	}
+
+	private static byte[] log(String level, String data) {
+		return bytes("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"" + level
+				+ "\",\"data\":\"" + data + "\"}}\n");
+	}
+
+	private static byte[] bytes(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
 	}
 
 	private ScriptedConnection connection() {
