@@ -30,6 +30,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -51,6 +52,7 @@ import static org.awaitility.Awaitility.await;
  * that the supervisor sends on its own: listings, reads and subscriptions.
  */
 @ExtendWith(OutputCaptureExtension.class)
+@Tag("boot-independent")
 class AbandonedRequestIT {
 
 	private static final Log logger = LogFactory.getLog(AbandonedRequestIT.class);

@@ -28,6 +28,7 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,6 +39,7 @@ import static org.awaitility.Awaitility.await;
  * Tool calls through outages of a real server: concurrent callers across a kill,
  * fail-fast of calls that are not retry-eligible, hung servers found by the probe.
  */
+@Tag("boot-independent")
 class CallPathIT {
 
 	private static final Log logger = LogFactory.getLog(CallPathIT.class);

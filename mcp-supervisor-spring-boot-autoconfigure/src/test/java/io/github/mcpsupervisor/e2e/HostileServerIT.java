@@ -33,6 +33,7 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -53,6 +54,7 @@ import static org.awaitility.Awaitility.await;
  * the application that server, never its memory, threads or other servers.
  */
 @ExtendWith(OutputCaptureExtension.class)
+@Tag("boot-independent")
 class HostileServerIT {
 
 	private static final Log logger = LogFactory.getLog(HostileServerIT.class);

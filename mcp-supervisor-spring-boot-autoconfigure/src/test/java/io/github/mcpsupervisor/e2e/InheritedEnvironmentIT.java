@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * What a real stdio server gets of an application's environment that holds secrets.
  */
 @DisabledOnOs(OS.WINDOWS)
+@Tag("boot-independent")
 class InheritedEnvironmentIT {
 
 	@TempDir

@@ -35,6 +35,7 @@ import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -46,6 +47,7 @@ import static org.awaitility.Awaitility.await;
  * serves both revisions) and over stateless Streamable HTTP, killed and started again,
  * beside npm's server-everything, which speaks 2025-11-25 only.
  */
+@Tag("boot-independent")
 class ModernSupervisionIT {
 
 	private static final ReconnectPolicy RECONNECT = ReconnectPolicy.builder()

@@ -15,6 +15,7 @@ import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,6 +26,7 @@ import static org.awaitility.Awaitility.await;
  * stderr without end must not starve one started or restarted meanwhile, whose writes
  * block once its stderr pipe (64 KiB) is full.
  */
+@Tag("boot-independent")
 class StderrFairnessIT {
 
 	private static final Log logger = LogFactory.getLog(StderrFairnessIT.class);

@@ -30,6 +30,7 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,6 +42,7 @@ import static org.awaitility.Awaitility.await;
  * Supervision of real stdio servers: crashes, kills, crash loops, bad commands, stubborn
  * and wrapped process trees.
  */
+@Tag("boot-independent")
 class StdioSupervisionIT {
 
 	private static final Log logger = LogFactory.getLog(StdioSupervisionIT.class);

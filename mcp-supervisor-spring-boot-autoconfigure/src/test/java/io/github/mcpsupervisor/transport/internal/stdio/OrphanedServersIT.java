@@ -14,6 +14,7 @@ import java.util.stream.Stream;
 
 import io.github.mcpsupervisor.demo.ServerCommands;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -28,6 +29,7 @@ import static org.awaitility.Awaitility.await;
  * application that runs.
  */
 @EnabledOnOs(OS.LINUX)
+@Tag("boot-independent")
 class OrphanedServersIT {
 
 	private static final Duration PATIENCE = Duration.ofSeconds(90);

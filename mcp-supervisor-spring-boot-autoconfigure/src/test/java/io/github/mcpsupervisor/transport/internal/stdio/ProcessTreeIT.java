@@ -3,6 +3,7 @@ package io.github.mcpsupervisor.transport.internal.stdio;
 import java.util.List;
 
 import io.github.mcpsupervisor.transport.internal.stdio.ProcessTree.Launch;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -14,6 +15,7 @@ import static org.awaitility.Awaitility.await;
  * Tests for {@link ProcessTree}.
  */
 @EnabledOnOs(OS.LINUX)
+@Tag("boot-independent")
 class ProcessTreeIT {
 
 	@Test

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -19,6 +20,7 @@ import static org.awaitility.Awaitility.await;
  * group.
  */
 @EnabledOnOs(OS.LINUX)
+@Tag("boot-independent")
 class StdioServerProcessIT {
 
 	private static final int SLEEPERS = 300;
