@@ -48,6 +48,14 @@ final class Attempts {
 			logger.debug("MCP server '" + this.name + "': cannot create generation " + generation, ex);
 			throw new McpConnectException(Kind.TRANSIENT, String.valueOf(ex.getMessage()), null, ex);
 		}
+		catch (LinkageError ex) {
+			throw new McpConnectException(Kind.CONFIGURATION, incompatible(ex), null, ex);
+		}
+	}
+
+	private static String incompatible(LinkageError ex) {
+		return "a library on the class path does not fit this version of the starter (" + ex
+				+ "); check the MCP SDK's version with the dependency tree";
 	}
 
 	/**
@@ -69,6 +77,14 @@ final class Attempts {
 		catch (RuntimeException ex) {
 			this.outcomes.failed(connection,
 					new McpConnectException(Kind.TRANSIENT, String.valueOf(ex.getMessage()), null, ex));
+			return;
+		}
+		catch (LinkageError ex) {
+			// a library on the class path that does not fit (an MCP SDK of another
+			// version): the open may have left a process behind it, and no retry helps
+			boolean confirmed = connection.terminate();
+			this.outcomes.failed(connection, new McpConnectException(
+					confirmed ? Kind.CONFIGURATION : Kind.NOT_CONFIRMED_DEAD, incompatible(ex), null, ex));
 			return;
 		}
 		this.outcomes.connected(connection);

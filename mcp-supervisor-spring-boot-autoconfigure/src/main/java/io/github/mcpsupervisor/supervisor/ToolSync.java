@@ -77,12 +77,16 @@ final class ToolSync {
 		if (!current) {
 			return;
 		}
-		List<Tool> listed = list(generation);
+		Listing listing = list(generation);
+		List<Tool> listed = listing.tools();
 		this.lock.step(() -> {
 			if (!isCurrent(generation)) {
-				return;
+				return; // a listing cut short by the end of its generation is not retried
 			}
 			if (listed == null) {
+				logger.warn("MCP server '" + this.supervisor.name()
+						+ "': re-listing tools after a change notification failed (retried later): "
+						+ listing.failure());
 				// the tools may have changed: listed again after a growing delay, for as
 				// long as the generation lives
 				if (generation.syncRetries == null) {
@@ -110,16 +114,13 @@ final class ToolSync {
 		return backOff;
 	}
 
-	// The tools, or null when listing them failed (the current set is kept).
-	private @Nullable List<Tool> list(Generation generation) {
+	// The tools, or why listing them failed (the current set is kept).
+	private Listing list(Generation generation) {
 		try {
-			return generation.connection.listTools();
+			return new Listing(generation.connection.listTools(), null);
 		}
 		catch (RuntimeException ex) {
-			logger.warn("MCP server '" + this.supervisor.name()
-					+ "': re-listing tools after a change notification failed (retried later): "
-					+ this.supervisor.loggable(ex.getMessage()));
-			return null;
+			return new Listing(null, this.supervisor.loggable(ex.getMessage()));
 		}
 	}
 
@@ -145,6 +146,10 @@ final class ToolSync {
 		}
 		generation.syncRunning = false;
 		return false;
+	}
+
+	private record Listing(@Nullable List<Tool> tools, @Nullable String failure) {
+
 	}
 
 }

@@ -15,7 +15,6 @@ import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.client.McpServerClient;
 import io.github.mcpsupervisor.client.McpServerClients;
 import io.github.mcpsupervisor.demo.ServerCommands;
-import io.github.mcpsupervisor.event.McpResourcesUpdatedEvent;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpConnector;
@@ -52,8 +51,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.Configuration;
-import org.springframework.context.event.EventListener;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -232,7 +229,7 @@ class ModernOutageIT {
 	void theServerClientReadsListsCompletesAndSubscribesOverStatelessHttp(String protocol) throws Exception {
 		ModernContentHttpMcpServer.Started server = ModernContentHttpMcpServer.start();
 		this.servers.add(server.process());
-		this.contextRunner.withUserConfiguration(Updates.class)
+		this.contextRunner.withUserConfiguration(ModernServerClientIT.Updates.class)
 			.withPropertyValues("mcp.servers.content.transport=streamable-http",
 					"mcp.servers.content.url=" + server.url(), "mcp.servers.content.protocol=" + protocol)
 			.run((context) -> {
@@ -269,7 +266,7 @@ class ModernOutageIT {
 				assertThat(TestServers
 					.text(supervisor.callTool(CallToolRequest.builder("touch").arguments(Map.of()).build())))
 					.isEqualTo("touched 2");
-				Updates updates = context.getBean(Updates.class);
+				ModernServerClientIT.Updates updates = context.getBean(ModernServerClientIT.Updates.class);
 				await().atMost(TestServers.PATIENCE)
 					.until(() -> updates.texts().stream().anyMatch((text) -> text.startsWith("note v2 of pid ")));
 				assertThat(supervisor.status().generation()).isOne();
@@ -337,25 +334,6 @@ class ModernOutageIT {
 
 	private static String text(List<?> contents) {
 		return ((TextResourceContents) contents.get(0)).text();
-	}
-
-	/**
-	 * Collects the resource updates the application hears of.
-	 */
-	@Configuration(proxyBeanMethods = false)
-	static class Updates {
-
-		final List<McpResourcesUpdatedEvent> events = new CopyOnWriteArrayList<>();
-
-		@EventListener
-		void updated(McpResourcesUpdatedEvent event) {
-			this.events.add(event);
-		}
-
-		List<String> texts() {
-			return this.events.stream().map((event) -> text(event.getContents())).toList();
-		}
-
 	}
 
 }

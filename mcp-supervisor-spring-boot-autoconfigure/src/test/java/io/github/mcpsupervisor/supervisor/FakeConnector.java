@@ -51,6 +51,10 @@ public final class FakeConnector implements McpConnector {
 	/** How many of the next re-listings fail. */
 	int failingListings;
 
+	/** What happens while a re-listing runs, before it fails or answers. */
+	Runnable duringListing = () -> {
+	};
+
 	int pings;
 
 	boolean answersPings = true;
@@ -116,7 +120,10 @@ public final class FakeConnector implements McpConnector {
 
 	enum Outcome {
 
-		CONNECT, FAIL, MISCONFIGURED
+		CONNECT, FAIL, MISCONFIGURED,
+
+		/** The open throws a LinkageError, leaving its process running. */
+		INCOMPATIBLE
 
 	}
 
@@ -175,6 +182,9 @@ public final class FakeConnector implements McpConnector {
 			FakeConnector.this.maxAlive = Math.max(FakeConnector.this.maxAlive, FakeConnector.this.alive);
 			Outcome outcome = FakeConnector.this.script.isEmpty() ? FakeConnector.this.defaultOutcome
 					: FakeConnector.this.script.poll();
+			if (outcome == Outcome.INCOMPATIBLE) {
+				throw new NoSuchMethodError("io.modelcontextprotocol.modern.client.McpClient.async");
+			}
 			if (outcome != Outcome.CONNECT) {
 				boolean confirmed = terminate();
 				Kind kind = !confirmed ? Kind.NOT_CONFIRMED_DEAD
@@ -192,6 +202,7 @@ public final class FakeConnector implements McpConnector {
 		@Override
 		public List<Tool> listTools() {
 			FakeConnector.this.listings++;
+			FakeConnector.this.duringListing.run();
 			if (FakeConnector.this.failingListings > 0) {
 				FakeConnector.this.failingListings--;
 				throw new IllegalStateException("scripted listing failure");

@@ -12,7 +12,10 @@ import io.github.mcpsupervisor.supervisor.FakeConnector.FakeConnection;
 import io.github.mcpsupervisor.supervisor.FakeConnector.Outcome;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.test.util.ReflectionTestUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -241,6 +244,19 @@ class McpServerSupervisorTests {
 	}
 
 	@Test
+	void anOpenThatMeetsAnIncompatibleLibraryFailsAtOnceAndEndsItsProcess() {
+		this.connector.always(Outcome.INCOMPATIBLE);
+		this.supervisor.start();
+		this.scheduler.advance(Duration.ofMinutes(5));
+		assertThat(this.connector.spawns()).isEqualTo(1);
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.FAILED);
+		assertThat(this.supervisor.status().lastError()).startsWith("configuration error: a library on the class path")
+			.contains("NoSuchMethodError");
+		assertThat(this.connector.alive).as("the process the open left behind").isZero();
+		assertThat(this.scheduler.pendingTimers()).isZero();
+	}
+
+	@Test
 	void theNextAttemptStartsOnlyAfterThePreviousTreeIsConfirmedGone() {
 		startStable();
 		for (int i = 0; i < 3; i++) {
@@ -355,6 +371,22 @@ class McpServerSupervisorTests {
 		this.connector.last().crash(1);
 		this.scheduler.advance(Duration.ofMinutes(10));
 		assertThat(this.connector.listings).isOne();
+	}
+
+	@Test
+	@ExtendWith(OutputCaptureExtension.class)
+	void aReListingCutShortByTheEndOfItsGenerationIsNotSaidToBeRetried(CapturedOutput output) {
+		startUp();
+		FakeConnection live = this.connector.last();
+		this.connector.failingListings = 1;
+		this.connector.duringListing = () -> {
+			live.crash(1);
+			this.scheduler.runReady(); // the loss is handled while the listing runs
+		};
+		live.toolsChanged.run();
+		this.scheduler.runReady();
+		assertThat(this.connector.listings).isOne();
+		assertThat(output).doesNotContain("retried later");
 	}
 
 	@Test
