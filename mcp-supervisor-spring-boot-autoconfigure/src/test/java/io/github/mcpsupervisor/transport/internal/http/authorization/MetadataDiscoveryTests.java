@@ -1,0 +1,163 @@
+package io.github.mcpsupervisor.transport.internal.http.authorization;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import com.sun.net.httpserver.HttpServer;
+import io.github.mcpsupervisor.transport.internal.http.authorization.MetadataDiscovery.AuthorizationServer;
+import io.github.mcpsupervisor.transport.internal.http.authorization.MetadataDiscovery.ProtectedResource;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Tests for {@link MetadataDiscovery} against documents served on loopback.
+ */
+class MetadataDiscoveryTests {
+
+	private final Map<String, Answer> answers = new ConcurrentHashMap<>();
+
+	private final List<String> requested = new CopyOnWriteArrayList<>();
+
+	private HttpServer server;
+
+	private String base;
+
+	private MetadataDiscovery discovery;
+
+	@BeforeEach
+	void serve() throws IOException {
+		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+		this.server.createContext("/", (exchange) -> {
+			String path = exchange.getRequestURI().getRawPath();
+			this.requested.add(path);
+			Answer answer = this.answers.getOrDefault(path, new Answer(404, "{}"));
+			byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
+			exchange.getResponseHeaders().add("Content-Type", "application/json");
+			exchange.sendResponseHeaders(answer.status(), body.length);
+			try (OutputStream out = exchange.getResponseBody()) {
+				out.write(body);
+			}
+		});
+		this.server.start();
+		this.base = "http://127.0.0.1:" + this.server.getAddress().getPort();
+		this.discovery = new MetadataDiscovery(HttpClient.newHttpClient(), McpJsonDefaults.getMapper(),
+				Duration.ofSeconds(5));
+	}
+
+	@AfterEach
+	void stop() {
+		this.server.stop(0);
+	}
+
+	@Test
+	void theMetadataTheChallengeNamesIsTheOneRead() {
+		serve("/custom/metadata.json", 200, "{\"resource\":\"" + this.base + "/mcp\",\"authorization_servers\":[\""
+				+ this.base + "/tenant1\"],\"scopes_supported\":[\"mcp:basic\"]}");
+		serve("/.well-known/oauth-protected-resource/mcp", 200, "{\"resource\":\"" + this.base + "/mcp\"}");
+		ProtectedResource resource = this.discovery.protectedResource(mcp(), challenge("/custom/metadata.json"));
+		assertThat(resource).isEqualTo(
+				new ProtectedResource(this.base + "/mcp", List.of(this.base + "/tenant1"), List.of("mcp:basic")));
+		assertThat(this.requested).containsExactly("/custom/metadata.json");
+	}
+
+	@Test
+	void withoutAChallengeThePathAwareUrlIsTriedFirstThenTheRoot() {
+		serve("/.well-known/oauth-protected-resource", 200,
+				"{\"resource\":\"" + this.base + "\",\"authorization_servers\":[\"" + this.base + "\"]}");
+		ProtectedResource resource = this.discovery.protectedResource(mcp(), null);
+		assertThat(resource.resource()).as("a resource the server's URL is under").isEqualTo(this.base);
+		assertThat(this.requested).containsExactly("/.well-known/oauth-protected-resource/mcp",
+				"/.well-known/oauth-protected-resource");
+	}
+
+	@Test
+	void metadataForAnotherResourceIsNotTrusted() {
+		for (String other : List.of("https://evil.example.com/mcp", this.base + "/other", this.base + "/mcp/deeper",
+				"http://127.0.0.2:" + this.server.getAddress().getPort() + "/mcp")) {
+			serve("/.well-known/oauth-protected-resource/mcp", 200,
+					"{\"resource\":\"" + other + "\",\"authorization_servers\":[\"" + this.base + "\"]}");
+			assertThatExceptionOfType(AuthorizationDiscoveryException.class)
+				.isThrownBy(() -> this.discovery.protectedResource(mcp(), null))
+				.withMessageContaining("is for resource '" + other + "', not for " + this.base + "/mcp");
+		}
+	}
+
+	@Test
+	void theAuthorizationServersMetadataIsLookedUpInOrderAndItsIssuerMustBeTheOneAskedFor() {
+		String issuer = this.base + "/tenant1";
+		serve("/tenant1/.well-known/openid-configuration", 200,
+				"{\"issuer\":\"" + issuer + "\",\"authorization_endpoint\":\"" + this.base + "/authorize\","
+						+ "\"token_endpoint\":\"" + this.base + "/token\",\"code_challenge_methods_supported\":"
+						+ "[\"S256\"],\"token_endpoint_auth_methods_supported\":[\"none\"],"
+						+ "\"authorization_response_iss_parameter_supported\":true}");
+		AuthorizationServer found = this.discovery.authorizationServer(issuer);
+		assertThat(found.tokenEndpoint()).isEqualTo(URI.create(this.base + "/token"));
+		assertThat(found.supportsAuthorizationCodeWithPkce()).isTrue();
+		assertThat(found.issInAuthorizationResponse()).isTrue();
+		assertThat(found.tokenEndpointAuthMethods()).containsExactly("none");
+		assertThat(this.requested).containsExactly("/.well-known/oauth-authorization-server/tenant1",
+				"/.well-known/openid-configuration/tenant1", "/tenant1/.well-known/openid-configuration");
+		assertThatExceptionOfType(AuthorizationDiscoveryException.class)
+			.isThrownBy(() -> this.discovery.authorizationServer(issuer + "/"))
+			.withMessageContaining("is for issuer '" + issuer + "', not '" + issuer + "/'");
+	}
+
+	@Test
+	void aServerWithoutS256CannotBeUsedForTheAuthorizationCodeGrant() {
+		serve("/.well-known/oauth-authorization-server", 200,
+				"{\"issuer\":\"" + this.base + "\",\"authorization_endpoint\":\"" + this.base
+						+ "/authorize\",\"token_endpoint\":\"" + this.base + "/token\"}");
+		assertThat(this.discovery.authorizationServer(this.base).supportsAuthorizationCodeWithPkce()).isFalse();
+	}
+
+	@Test
+	void anAnswerThatIsNotA4xxEndsTheSearch() {
+		serve("/.well-known/oauth-authorization-server", 503, "{}");
+		assertThatExceptionOfType(AuthorizationDiscoveryException.class)
+			.isThrownBy(() -> this.discovery.authorizationServer(this.base))
+			.withMessageEndingWith("/.well-known/oauth-authorization-server answered HTTP 503");
+		serve("/.well-known/oauth-authorization-server", 200,
+				"{\"issuer\":\"" + this.base + "\",\"pad\":\"" + "x".repeat(MetadataDiscovery.MAX_BYTES) + "\"}");
+		assertThatExceptionOfType(AuthorizationDiscoveryException.class)
+			.isThrownBy(() -> this.discovery.authorizationServer(this.base))
+			.withMessageContaining("is larger than 65536 bytes");
+		assertThat(this.requested).doesNotContain("/.well-known/openid-configuration");
+		this.answers.clear();
+		assertThatExceptionOfType(AuthorizationDiscoveryException.class)
+			.isThrownBy(() -> this.discovery.authorizationServer(this.base))
+			.withMessageContaining("no authorization server metadata found: ")
+			.withMessageContaining("/.well-known/openid-configuration (HTTP 404)");
+	}
+
+	private URI mcp() {
+		return URI.create(this.base + "/mcp");
+	}
+
+	private BearerChallenge challenge(String metadataPath) {
+		return new BearerChallenge(null, null, List.of(), this.base + metadataPath);
+	}
+
+	private void serve(String path, int status, String body) {
+		this.answers.put(path, new Answer(status, body));
+	}
+
+	private record Answer(int status, String body) {
+
+	}
+
+}
