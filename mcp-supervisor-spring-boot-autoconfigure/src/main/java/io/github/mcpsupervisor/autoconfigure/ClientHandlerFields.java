@@ -32,6 +32,9 @@ final class ClientHandlerFields {
 	private static final @Nullable Field URL_ELICITATION = ReflectionUtils.findField(McpAsyncClient.class,
 			"urlElicitationHandler", Function.class);
 
+	private static final @Nullable Field ELICITATION_DEFAULTS = ReflectionUtils.findField(McpAsyncClient.class,
+			"applyElicitationDefaults", boolean.class);
+
 	private ClientHandlerFields() {
 	}
 
@@ -42,7 +45,15 @@ final class ClientHandlerFields {
 	 */
 	static ClientHandlers of(McpAsyncClient client) {
 		return ClientHandlers.declared(client.getClientCapabilities(), read(SAMPLING, client),
-				read(FORM_ELICITATION, client), read(URL_ELICITATION, client));
+				read(FORM_ELICITATION, client), read(URL_ELICITATION, client), appliesDefaults(client));
+	}
+
+	private static boolean appliesDefaults(McpAsyncClient client) {
+		if (ELICITATION_DEFAULTS == null) {
+			return false;
+		}
+		ReflectionUtils.makeAccessible(ELICITATION_DEFAULTS);
+		return Boolean.TRUE.equals(ReflectionUtils.getField(ELICITATION_DEFAULTS, client));
 	}
 
 	@SuppressWarnings("unchecked")

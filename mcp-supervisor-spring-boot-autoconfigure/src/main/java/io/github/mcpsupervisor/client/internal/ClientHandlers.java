@@ -20,14 +20,29 @@ import reactor.core.publisher.Mono;
  * @param sampling answers {@code sampling/createMessage}, or {@code null}
  * @param formElicitation answers form elicitations, or {@code null}
  * @param urlElicitation answers URL elicitations, or {@code null}
+ * @param elicitationDefaults whether an accepted form elicitation's content gets the
+ * defaults of the requested schema for the fields it leaves out (SEP-1034), as the
+ * client's {@code applyElicitationDefaults} says
  * @since 0.1.0
  */
 public record ClientHandlers(@Nullable Function<CreateMessageRequest, Mono<CreateMessageResult>> sampling,
 		@Nullable Function<ElicitFormRequest, Mono<ElicitResult>> formElicitation,
-		@Nullable Function<ElicitUrlRequest, Mono<ElicitResult>> urlElicitation) {
+		@Nullable Function<ElicitUrlRequest, Mono<ElicitResult>> urlElicitation, boolean elicitationDefaults) {
 
 	/** No handler at all. */
 	public static final ClientHandlers NONE = new ClientHandlers(null, null, null);
+
+	/**
+	 * Creates handlers that leave an elicitation's content as the handler gave it.
+	 * @param sampling answers {@code sampling/createMessage}, or {@code null}
+	 * @param formElicitation answers form elicitations, or {@code null}
+	 * @param urlElicitation answers URL elicitations, or {@code null}
+	 */
+	public ClientHandlers(@Nullable Function<CreateMessageRequest, Mono<CreateMessageResult>> sampling,
+			@Nullable Function<ElicitFormRequest, Mono<ElicitResult>> formElicitation,
+			@Nullable Function<ElicitUrlRequest, Mono<ElicitResult>> urlElicitation) {
+		this(sampling, formElicitation, urlElicitation, false);
+	}
 
 	/**
 	 * Returns the handlers of a client whose capabilities declare them: a handler whose
@@ -37,12 +52,13 @@ public record ClientHandlers(@Nullable Function<CreateMessageRequest, Mono<Creat
 	 * @param sampling its sampling handler, or {@code null}
 	 * @param formElicitation its form elicitation handler, or {@code null}
 	 * @param urlElicitation its URL elicitation handler, or {@code null}
+	 * @param elicitationDefaults whether it applies the requested schema's defaults
 	 * @return the handlers it answers with
 	 */
 	public static ClientHandlers declared(@Nullable ClientCapabilities capabilities,
 			@Nullable Function<CreateMessageRequest, Mono<CreateMessageResult>> sampling,
 			@Nullable Function<ElicitFormRequest, Mono<ElicitResult>> formElicitation,
-			@Nullable Function<ElicitUrlRequest, Mono<ElicitResult>> urlElicitation) {
+			@Nullable Function<ElicitUrlRequest, Mono<ElicitResult>> urlElicitation, boolean elicitationDefaults) {
 		if (capabilities == null) {
 			return NONE;
 		}
@@ -52,7 +68,7 @@ public record ClientHandlers(@Nullable Function<CreateMessageRequest, Mono<Creat
 				&& (elicitation.form() != null || (elicitation.form() == null && elicitation.url() == null));
 		boolean url = elicitation != null && elicitation.url() != null;
 		return new ClientHandlers((capabilities.sampling() != null) ? sampling : null, form ? formElicitation : null,
-				url ? urlElicitation : null);
+				url ? urlElicitation : null, elicitationDefaults);
 	}
 
 }

@@ -154,7 +154,26 @@ final class InputAnswers {
 		if (handler == null) {
 			return Mono.error(undeclared(key, "elicitation/create (form)"));
 		}
-		return handler.apply(this.schema.convert(request.params(), ElicitFormRequest.class)).map(this::modern);
+		ElicitFormRequest form = this.schema.convert(request.params(), ElicitFormRequest.class);
+		return handler.apply(form).map((result) -> modern(withDefaults(form, result)));
+	}
+
+	// As the SDK's client applies them for 2025-11-25 when it is told to (SEP-1034): the
+	// fields an accepted content leaves out get the requested schema's defaults.
+	private ElicitResult withDefaults(ElicitFormRequest request, ElicitResult result) {
+		if (!this.handlers.elicitationDefaults() || result.action() != ElicitResult.Action.ACCEPT
+				|| result.content() == null || !(request.requestedSchema() != null
+						&& request.requestedSchema().get("properties") instanceof Map<?, ?> properties)) {
+			return result;
+		}
+		Map<String, Object> content = new LinkedHashMap<>(result.content());
+		properties.forEach((name, property) -> {
+			if (name instanceof String field && property instanceof Map<?, ?> definition
+					&& definition.containsKey("default") && !content.containsKey(field)) {
+				content.put(field, definition.get("default"));
+			}
+		});
+		return new ElicitResult(result.action(), content, result.meta());
 	}
 
 	private Object modern(ElicitResult result) {

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 
 import io.github.mcpsupervisor.client.internal.ClientHandlers;
 import io.github.mcpsupervisor.client.internal.McpServerSession;
@@ -17,6 +18,8 @@ import io.modelcontextprotocol.modern.McpSchema.InputRequiredResult;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CreateMessageResult;
+import io.modelcontextprotocol.spec.McpSchema.ElicitFormRequest;
+import io.modelcontextprotocol.spec.McpSchema.ElicitResult;
 import io.modelcontextprotocol.spec.McpSchema.Role;
 import io.modelcontextprotocol.spec.McpSchema.Root;
 import org.junit.jupiter.api.Test;
@@ -112,6 +115,29 @@ class InputAnswersTests {
 							+ "\"form\",\"message\":\"Name?\",\"requestedSchema\":{\"type\":\"object\"}}}"))
 					.block(TIMEOUT))
 			.withMessageContaining("which the application's handler did not answer");
+	}
+
+	@Test
+	void anAcceptedFormGetsTheSchemasDefaultsWhereTheClientAppliesThem() {
+		String form = "{\"method\":\"elicitation/create\",\"params\":{\"mode\":\"form\",\"message\":\"Order?\","
+				+ "\"requestedSchema\":{\"type\":\"object\",\"properties\":{\"item\":{\"type\":\"string\"},"
+				+ "\"color\":{\"type\":\"string\",\"default\":\"blue\"},\"size\":{\"type\":\"integer\","
+				+ "\"default\":2}}}}}";
+		McpServerSession session = new McpServerSession("files", List.of());
+		Function<ElicitFormRequest, Mono<ElicitResult>> user = (request) -> Mono
+			.just(new ElicitResult(ElicitResult.Action.ACCEPT, Map.of("item", "tea", "size", 3), null));
+		Map<String, Object> applied = new InputAnswers("files", new ClientHandlers(null, user, null, true), session,
+				this.schema)
+			.answer(requests(form))
+			.block(TIMEOUT);
+		assertThat(this.schema.convert(applied.get("input"), ElicitResult.class).content())
+			.isEqualTo(Map.of("item", "tea", "size", 3, "color", "blue"));
+		Map<String, Object> asGiven = new InputAnswers("files", new ClientHandlers(null, user, null, false), session,
+				this.schema)
+			.answer(requests(form))
+			.block(TIMEOUT);
+		assertThat(this.schema.convert(asGiven.get("input"), ElicitResult.class).content())
+			.isEqualTo(Map.of("item", "tea", "size", 3));
 	}
 
 	@Test
