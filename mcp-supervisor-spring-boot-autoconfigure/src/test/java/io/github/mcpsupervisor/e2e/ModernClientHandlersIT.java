@@ -108,6 +108,36 @@ class ModernClientHandlersIT {
 		});
 	}
 
+	@Test
+	void overStatelessHttpTheInputRequestsAndLogMessagesReachTheSameHandlers() throws Exception {
+		Process http = ServerCommands.modernOverHttp(TestServers.npmDirectory(), 0, false).start();
+		try {
+			int port = ServerCommands.listeningPort(http, TestServers.PATIENCE);
+			new ApplicationContextRunner()
+				.withConfiguration(AutoConfigurations.of(McpSupervisorAutoConfiguration.class))
+				.withUserConfiguration(Handlers.class)
+				.withPropertyValues("mcp.servers.http.transport=streamable-http",
+						"mcp.servers.http.url=http://127.0.0.1:" + port + "/mcp", "mcp.servers.http.roots[0]=" + ROOT,
+						"mcp.servers.http.log-level=info")
+				.run((context) -> {
+					McpServerSupervisor supervisor = context.getBean(McpSupervisors.class).supervisor("http");
+					Handlers handlers = context.getBean(Handlers.class);
+					await().atMost(TestServers.PATIENCE).until(() -> supervisor.state() == McpServerState.UP);
+					assertThat(supervisor.status().protocol()).isEqualTo("2026-07-28");
+					assertThat(call(supervisor, "ask-model")).isEqualTo("The model says: red");
+					assertThat(handlers.maxTokens).containsExactly(4096);
+					assertThat(call(supervisor, "list-roots")).isEqualTo("Roots: " + ROOT);
+					assertThat(call(supervisor, "log", Map.of("message", "http"))).isEqualTo("logged http");
+					await().atMost(TestServers.PATIENCE)
+						.untilAsserted(() -> assertThat(handlers.logged).containsExactly("http info: http",
+								"http warning: http", "http error: http"));
+				});
+		}
+		finally {
+			http.destroyForcibly().waitFor();
+		}
+	}
+
 	private static String askName(McpServerSupervisor supervisor) {
 		return call(supervisor, "ask-name");
 	}
@@ -164,7 +194,7 @@ class ModernClientHandlersIT {
 			return new ElicitResult(ElicitResult.Action.ACCEPT, Map.of("name", "Ada"), null);
 		}
 
-		@McpSampling(clients = { "annotated", "legacy" })
+		@McpSampling(clients = { "annotated", "legacy", "http" })
 		CreateMessageResult sample(CreateMessageRequest request) {
 			this.maxTokens.add(request.maxTokens());
 			return answer("red");
@@ -178,6 +208,11 @@ class ModernClientHandlersIT {
 		@McpLogging(clients = "legacy")
 		void logLegacy(LoggingMessageNotification notification) {
 			this.logged.add("legacy " + notification.data());
+		}
+
+		@McpLogging(clients = "http")
+		void logHttp(LoggingMessageNotification notification) {
+			this.logged.add("http " + notification.data());
 		}
 
 		private static CreateMessageResult answer(String text) {
