@@ -57,7 +57,13 @@ class AbandonedRequestIT {
 
 	private static final Log logger = LogFactory.getLog(AbandonedRequestIT.class);
 
-	private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(1);
+	// the loopback server answers in the test's JVM: half a second is ample
+	private static final Duration REQUEST_TIMEOUT = Duration.ofMillis(500);
+
+	// a server's cold JVM answers its first calls slower
+	private static final Duration STDIO_REQUEST_TIMEOUT = Duration.ofSeconds(1);
+
+	private static final String TIMED_OUT = "timed out after " + REQUEST_TIMEOUT.toMillis() + " ms";
 
 	private static final int CALLS = 10;
 
@@ -141,7 +147,7 @@ class AbandonedRequestIT {
 				+ " ms after the call timed out");
 		assertThat(this.server.hungCallIds()).hasSize(1);
 		assertThat(cancelled.params().get("requestId")).isEqualTo(this.server.hungCallIds().get(0));
-		assertThat(cancelled.params().get("reason").asString()).isEqualTo("timed out after 1000 ms");
+		assertThat(cancelled.params().get("reason").asString()).isEqualTo(TIMED_OUT);
 		this.supervisor.stop().get(30, TimeUnit.SECONDS);
 		this.supervisor = null;
 		assertThat(output).as("requests the SDK still waited for at its close").doesNotContain(PENDING_AT_CLOSE);
@@ -169,8 +175,8 @@ class AbandonedRequestIT {
 	@Test
 	void aTimedOutStdioCallIsCancelledAtTheServerAndForgotten(CapturedOutput output) throws Exception {
 		StdioServerDefinition definition = new StdioServerDefinition("recording", TestServers.java(),
-				List.of("-cp", System.getProperty("java.class.path"), CancellationRecordingMcpServer.class.getName()),
-				Map.of(), null, REQUEST_TIMEOUT, Duration.ofSeconds(20), Duration.ofSeconds(1));
+				TestServers.javaServerArgs(CancellationRecordingMcpServer.class), Map.of(), null, STDIO_REQUEST_TIMEOUT,
+				Duration.ofSeconds(20), Duration.ofSeconds(1));
 		start(new StdioConnector(definition, this.scheduler::execute));
 		for (int i = 0; i < 3; i++) {
 			assertThat(catchThrowable(() -> call("hang"))).isNotNull();
@@ -181,7 +187,7 @@ class AbandonedRequestIT {
 				+ TestServers.millis(System.nanoTime() - timedOut) + " ms after its timeout: " + cancellations);
 		assertThat(cancellations.lines()).hasSize(3)
 			.allSatisfy((line) -> assertThat(line).contains("\"requestId\":\"")
-				.contains("\"reason\":\"timed out after 1000 ms\""));
+				.contains("\"reason\":\"timed out after " + STDIO_REQUEST_TIMEOUT.toMillis() + " ms\""));
 		assertThat(this.supervisor.status().generation()).isOne();
 		this.supervisor.stop().get(30, TimeUnit.SECONDS);
 		this.supervisor = null;
@@ -215,8 +221,8 @@ class AbandonedRequestIT {
 		logger.info("Connections to a server whose listings never end: " + before + " before " + ANNOUNCEMENTS
 				+ " announcements, " + this.server.openConnections() + " after " + this.server.hungRequests().size()
 				+ " timed-out listings and reads");
-		assertThat(cancellations()).allSatisfy((cancelled) -> assertThat(cancelled.params().get("reason").asString())
-			.isEqualTo("timed out after 1000 ms"));
+		assertThat(cancellations())
+			.allSatisfy((cancelled) -> assertThat(cancelled.params().get("reason").asString()).isEqualTo(TIMED_OUT));
 		assertThat(this.supervisor.status().generation()).isOne();
 		this.supervisor.stop().get(30, TimeUnit.SECONDS);
 		this.supervisor = null;

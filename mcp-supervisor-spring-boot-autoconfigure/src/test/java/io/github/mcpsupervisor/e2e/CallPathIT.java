@@ -188,7 +188,8 @@ class CallPathIT {
 
 	@Test
 	void aSlowCallThatTimesOutWhileTheServerAnswersPingsFailsWithoutARestart() {
-		int generation = start(demo(Duration.ofSeconds(3)), PATIENT, NO_PROBE);
+		// its only call is one that must time out
+		int generation = start(demo(Duration.ofSeconds(1)), PATIENT, NO_PROBE);
 		long started = System.nanoTime();
 		assertThatExceptionOfType(RuntimeException.class).isThrownBy(() -> call("slow", Map.of("millis", 6000)))
 			.havingRootCause()
@@ -201,7 +202,10 @@ class CallPathIT {
 
 	@Test
 	void aCallThatTimesOutOnAHungServerEndsTheGenerationAndIsRetried() {
-		int generation = start(demo(Duration.ofSeconds(3)), PATIENT, NO_PROBE);
+		// the server is hung: the ping after the timeout gets no answer however long it
+		// waits
+		int generation = start(demo(Duration.ofMillis(1500)), PATIENT,
+				HealthCheckPolicy.disabled(Duration.ofSeconds(1)));
 		assertThat(TestServers.text(call("freeze", Map.of()))).isEqualTo("frozen");
 		assertThat(TestServers.text(call("echo", Map.of("message", "after the hang")))).isEqualTo("after the hang");
 		assertThat(this.supervisor.status().generation()).isEqualTo(generation + 1);

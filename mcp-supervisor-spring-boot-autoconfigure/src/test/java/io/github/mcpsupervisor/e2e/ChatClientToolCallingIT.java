@@ -49,7 +49,9 @@ class ChatClientToolCallingIT {
 		.withConfiguration(
 				AutoConfigurations.of(McpSupervisorAutoConfiguration.class, ToolCallingAutoConfiguration.class))
 		.withPropertyValues(demoServerProperties())
-		.withPropertyValues("mcp.servers.demo.reconnect.initial-delay=100ms",
+		// one JVM per generation instead of a probe's and then a 2025-11-25 one: the
+		// first test speaks the default, auto, as an application does
+		.withPropertyValues("mcp.servers.demo.protocol=2025-11-25", "mcp.servers.demo.reconnect.initial-delay=100ms",
 				"mcp.servers.demo.termination-grace-period=1s",
 				// a loaded machine must not turn a recovery into a failed turn; the bound
 				// has its own tests
@@ -73,7 +75,7 @@ class ChatClientToolCallingIT {
 
 	@Test
 	void aChatClientCallsASupervisedToolThroughTheProvider() {
-		this.contextRunner.run((context) -> {
+		this.contextRunner.withPropertyValues("mcp.servers.demo.protocol=auto").run((context) -> {
 			ChatClient chatClient = ChatClient
 				.builder(new ScriptedChatModel(ScriptedChatModel.toolCall("demo_add", "{\"a\":2,\"b\":3}")))
 				.defaultTools(context.getBean(ToolCallbackProvider.class))
@@ -144,15 +146,16 @@ class ChatClientToolCallingIT {
 	// A ListingMcpServer listing the given tools as mcp.servers.<name>.
 	private static String[] listingServerProperties(String name, String... tools) {
 		String prefix = "mcp.servers." + name + ".";
-		List<String> args = new ArrayList<>(
-				List.of("-cp", System.getProperty("java.class.path"), ListingMcpServer.class.getName(), "tools"));
-		args.addAll(List.of(tools));
+		List<String> toolArgs = new ArrayList<>(List.of("tools"));
+		toolArgs.addAll(List.of(tools));
+		List<String> args = TestServers.javaServerArgs(ListingMcpServer.class, toolArgs.toArray(String[]::new));
 		List<String> properties = new ArrayList<>();
 		properties.add(prefix + "command=" + TestServers.java());
 		for (int i = 0; i < args.size(); i++) {
 			properties.add(prefix + "args[" + i + "]=" + args.get(i));
 		}
 		properties.add(prefix + "termination-grace-period=1s");
+		properties.add(prefix + "protocol=2025-11-25");
 		return properties.toArray(String[]::new);
 	}
 

@@ -135,8 +135,8 @@ class HostileServerIT {
 	@EnabledOnOs(OS.LINUX)
 	void aWrappedServerRecoversWhenTheApplicationIsPid1AndReapsNoOrphans() throws Exception {
 		List<String> command = new ArrayList<>(List.of("unshare", "--fork", "--pid", "--mount-proc"));
-		command.addAll(List.of(TestServers.java(), "-cp", System.getProperty("java.class.path"),
-				Pid1Application.class.getName()));
+		command.add(TestServers.java());
+		command.addAll(TestServers.javaServerArgs(Pid1Application.class));
 		Process application = new ProcessBuilder(command).redirectErrorStream(true).start();
 		String output = new String(application.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 		assertThat(application.waitFor(120, TimeUnit.SECONDS)).isTrue();
@@ -188,17 +188,16 @@ class HostileServerIT {
 	@Test
 	void aSingleThreadedServerBusyInALongCallIsNotTakenForDead() {
 		StdioServerDefinition busy = TestServers.definition("busy", TestServers.java(),
-				List.of("-cp", System.getProperty("java.class.path"), SingleThreadedMcpServer.class.getName()),
-				Map.of());
-		// pings every 500 ms, each unanswered after 200 ms: two in a row would end a
-		// generation that is only busy
+				TestServers.javaServerArgs(SingleThreadedMcpServer.class), Map.of());
+		// pings every 500 ms, each unanswered after 200 ms: two in a row, 1.2 s into the
+		// call, would end a generation that is only busy
 		start(busy,
 				HealthCheckPolicy.builder()
 					.interval(Duration.ofMillis(500))
 					.timeout(Duration.ofMillis(200))
 					.failureThreshold(2)
 					.build());
-		assertThat(TestServers.text(call("busy", Map.of("millis", 3000)))).isEqualTo("done after 3000 ms");
+		assertThat(TestServers.text(call("busy", Map.of("millis", 2000)))).isEqualTo("done after 2000 ms");
 		assertThat(this.supervisor.status().generation()).isOne();
 		assertThat(this.changes).noneMatch((change) -> change.from() == McpServerState.UP);
 	}
@@ -223,8 +222,7 @@ class HostileServerIT {
 	@Test
 	void toolNamesAndErrorsOfAServerCannotForgeLogLinesNorShowItsSecrets(CapturedOutput output) {
 		start(TestServers.definition("forging", TestServers.java(),
-				List.of("-cp", System.getProperty("java.class.path"), ListingMcpServer.class.getName(), "forging"),
-				Map.of("API_TOKEN", "tok-8f3a9c2e71")));
+				TestServers.javaServerArgs(ListingMcpServer.class, "forging"), Map.of("API_TOKEN", "tok-8f3a9c2e71")));
 		assertThat(TestServers.text(call("poke", Map.of()))).isEqualTo("poked");
 		await().atMost(TestServers.PATIENCE)
 			.until(() -> output.toString().contains("re-listing tools after a change notification failed"));
@@ -389,10 +387,8 @@ class HostileServerIT {
 	}
 
 	private static StdioServerDefinition listing(String name, Duration requestTimeout, String... args) {
-		List<String> command = new ArrayList<>(
-				List.of("-cp", System.getProperty("java.class.path"), ListingMcpServer.class.getName()));
-		command.addAll(List.of(args));
-		return new StdioServerDefinition(name, TestServers.java(), command, Map.of(), null, requestTimeout,
+		return new StdioServerDefinition(name, TestServers.java(),
+				TestServers.javaServerArgs(ListingMcpServer.class, args), Map.of(), null, requestTimeout,
 				Duration.ofSeconds(20), Duration.ofSeconds(1));
 	}
 

@@ -14,7 +14,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
 import io.github.mcpsupervisor.demo.DemoMcpServer;
-import io.github.mcpsupervisor.demo.ServerCommands;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerStateChange;
@@ -162,9 +161,8 @@ class StdioSupervisionIT {
 
 	@Test
 	void discoveryFollowsPagination() {
-		start(TestServers.definition("paging", TestServers.java(),
-				List.of("-cp", System.getProperty("java.class.path"), PagingMcpServer.class.getName()), Map.of()),
-				FAST);
+		start(TestServers.definition("paging", TestServers.java(), TestServers.javaServerArgs(PagingMcpServer.class),
+				Map.of()), FAST);
 		assertThat(this.supervisor.tools().names()).containsExactly("t1", "t2", "t3", "t4", "t5");
 	}
 
@@ -185,7 +183,7 @@ class StdioSupervisionIT {
 			.maxAttempts(3)
 			.jitter(0)
 			.build();
-		this.supervisor = supervisor(TestServers.demo("looping", Map.of("DEMO_EXIT_AFTER_MS", "3000")), policy);
+		this.supervisor = supervisor(TestServers.demo("looping", Map.of("DEMO_EXIT_AFTER_MS", "2000")), policy);
 		this.supervisor.start();
 		await().atMost(TestServers.PATIENCE).until(() -> this.supervisor.state() == McpServerState.FAILED);
 		assertThat(this.changes).filteredOn((change) -> change.to() == McpServerState.UP).hasSize(3);
@@ -354,7 +352,7 @@ class StdioSupervisionIT {
 	private static void assertIsTheShellAndTheDemoServer(List<ProcessHandle> tree, String script) throws IOException {
 		assertThat(tree).hasSize(2);
 		assertThat(commandLineOf(tree.get(0))).hasSize(3).endsWith("-c", script);
-		assertThat(commandLineOf(tree.get(1))).isEqualTo(ServerCommands.demo());
+		assertThat(commandLineOf(tree.get(1))).isEqualTo(TestServers.demoCommand());
 	}
 
 	// The whole command line (ProcessHandle.Info cuts a long one, and may leave out the

@@ -4,10 +4,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import io.github.mcpsupervisor.demo.DemoMcpServer;
 import io.github.mcpsupervisor.demo.ServerCommands;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
@@ -37,8 +39,40 @@ final class TestServers {
 		return ServerCommands.java();
 	}
 
+	/**
+	 * The arguments of {@link #java()} that run a server class of this JVM's class path:
+	 * the server's JVM starts faster with the client compiler alone and the serial
+	 * collector, and no test measures a server's peak speed.
+	 * @param main the server's main class
+	 * @param args its arguments
+	 * @return the arguments
+	 */
+	static List<String> javaServerArgs(Class<?> main, String... args) {
+		List<String> command = new ArrayList<>(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
+				System.getProperty("java.class.path"), main.getName()));
+		command.addAll(List.of(args));
+		return List.copyOf(command);
+	}
+
+	/** The command that runs the demo server, {@link #javaServerArgs} its arguments. */
+	static List<String> demoCommand() {
+		List<String> command = new ArrayList<>();
+		command.add(java());
+		command.addAll(javaServerArgs(DemoMcpServer.class));
+		return List.copyOf(command);
+	}
+
+	/** The demo server's command, each word single-quoted, for wrapping it in sh -c. */
 	static String demoShellCommand() {
-		return ServerCommands.demoShellCommand();
+		return shellCommand(demoCommand());
+	}
+
+	private static String shellCommand(List<String> command) {
+		List<String> words = new ArrayList<>();
+		for (String word : command) {
+			words.add("'" + word.replace("'", "'\\''") + "'");
+		}
+		return String.join(" ", words);
 	}
 
 	static Path everythingScript() {
@@ -51,7 +85,7 @@ final class TestServers {
 	}
 
 	static StdioServerDefinition demo(String name, Map<String, String> env) {
-		List<String> command = ServerCommands.demo();
+		List<String> command = demoCommand();
 		return definition(name, command.get(0), command.subList(1, command.size()), env);
 	}
 

@@ -2,6 +2,7 @@ package io.github.mcpsupervisor.transport.internal.stdio;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -31,7 +32,10 @@ public final class OrphaningApplication {
 	 */
 	public static void main(String[] args) throws Exception {
 		ProcessRecords records = "none".equals(args[0]) ? ProcessRecords.none() : ProcessRecords.open(Path.of(args[0]));
-		String script = "sleep 600 & exec " + ServerCommands.demoShellCommand();
+		List<String> demo = new ArrayList<>(ServerCommands.demo());
+		demo.addAll(1, OrphanedServersIT.FAST_START);
+		String script = "sleep 600 & exec "
+				+ String.join(" ", demo.stream().map(OrphaningApplication::quoted).toList());
 		StdioServerDefinition server = new StdioServerDefinition("orphan", "sh", List.of("-c", script), Map.of(), null,
 				Duration.ofSeconds(20), Duration.ofSeconds(20), Duration.ofSeconds(1));
 		ThreadPoolSupervisorScheduler scheduler = new ThreadPoolSupervisorScheduler();
@@ -54,6 +58,10 @@ public final class OrphaningApplication {
 		System.out.println("started=" + state);
 		// lives until the test kills it with SIGKILL
 		new CountDownLatch(1).await();
+	}
+
+	private static String quoted(String word) {
+		return "'" + word.replace("'", "'\\''") + "'";
 	}
 
 }
