@@ -110,12 +110,11 @@ record BearerChallenge(@Nullable String error, @Nullable String errorDescription
 			boolean first = true;
 			while (true) {
 				int start = this.position;
-				if (!first) {
-					if (!at(',')) {
-						return;
-					}
-					skip(" \t,");
+				if (!first && !at(',')) {
+					return;
 				}
+				// empty list elements are allowed, even before the first parameter
+				skip(" \t,");
 				String name = token();
 				skip(" \t");
 				if (name == null || !at('=')) {
@@ -124,7 +123,7 @@ record BearerChallenge(@Nullable String error, @Nullable String errorDescription
 				}
 				this.position++;
 				skip(" \t");
-				String value = at('"') ? quoted() : token();
+				String value = at('"') ? quoted() : unquoted();
 				if (value == null) {
 					this.position = start;
 					return;
@@ -153,6 +152,17 @@ record BearerChallenge(@Nullable String error, @Nullable String errorDescription
 			}
 			this.position = start; // name=value
 			return false;
+		}
+
+		// A value that should be a token, read up to the next comma or space: servers
+		// write
+		// URLs and scopes such as mcp:write unquoted.
+		private @Nullable String unquoted() {
+			int start = this.position;
+			while (this.position < this.text.length() && ", \t".indexOf(this.text.charAt(this.position)) < 0) {
+				this.position++;
+			}
+			return (this.position > start) ? this.text.substring(start, this.position) : null;
 		}
 
 		private @Nullable String token() {

@@ -2,6 +2,7 @@ package io.github.mcpsupervisor.transport.internal.http.authorization;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -11,6 +12,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.github.mcpsupervisor.internal.ServerText;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -56,9 +62,10 @@ final class MetadataDiscovery {
 	 * @throws AuthorizationDiscoveryException if none is found or it is not the server's
 	 */
 	ProtectedResource protectedResource(URI server, @Nullable BearerChallenge challenge) {
-		List<URI> locations = (challenge != null && challenge.resourceMetadata() != null)
-				? List.of(absolute(challenge.resourceMetadata(), "the challenge's resource_metadata"))
-				: MetadataLocations.protectedResource(server);
+		URI named = (challenge != null && challenge.resourceMetadata() != null)
+				? trusted(challenge.resourceMetadata(), server) : null;
+		// a URL the challenge names is the one to use; one that is not usable is as none
+		List<URI> locations = (named != null) ? List.of(named) : MetadataLocations.protectedResource(server);
 		Found found = first(locations, "protected resource metadata");
 		Map<String, Object> document = found.document();
 		String resource = string(document, "resource");
@@ -81,7 +88,7 @@ final class MetadataDiscovery {
 	 * @throws AuthorizationDiscoveryException if none is found or it is another issuer's
 	 */
 	AuthorizationServer authorizationServer(String issuer) {
-		Found found = first(MetadataLocations.authorizationServer(absolute(issuer, "the issuer")),
+		Found found = first(MetadataLocations.authorizationServer(secure(issuer, "the issuer")),
 				"authorization server metadata");
 		Map<String, Object> document = found.document();
 		String named = string(document, "issuer");
@@ -112,7 +119,8 @@ final class MetadataDiscovery {
 		catch (IllegalArgumentException ex) {
 			return false;
 		}
-		if (named.getScheme() == null || named.getHost() == null || named.getRawFragment() != null) {
+		if (named.getScheme() == null || named.getHost() == null || named.getRawFragment() != null
+				|| named.getRawUserInfo() != null || !Objects.equals(named.getRawQuery(), server.getRawQuery())) {
 			return false;
 		}
 		URI own = URI.create(ResourceIndicator.of(server));
@@ -143,63 +151,118 @@ final class MetadataDiscovery {
 	private Found first(List<URI> locations, String what) {
 		List<String> tried = new ArrayList<>();
 		for (URI location : locations) {
-			HttpResponse<InputStream> response;
+			Answer answer = fetch(location, what);
+			if (answer.status() >= 400 && answer.status() < 500) {
+				tried.add(location + " (HTTP " + answer.status() + ")");
+				continue;
+			}
+			if (answer.status() != 200) {
+				throw new AuthorizationDiscoveryException(
+						"the " + what + " at " + location + " answered HTTP " + answer.status());
+			}
+			if (answer.body().length > MAX_BYTES) {
+				throw new AuthorizationDiscoveryException(
+						"the " + what + " at " + location + " is larger than " + MAX_BYTES + " bytes");
+			}
+			Map<String, Object> document;
 			try {
-				response = this.http.send(HttpRequest.newBuilder(location)
-					.timeout(this.timeout)
-					.header("Accept", "application/json")
-					.GET()
-					.build(), HttpResponse.BodyHandlers.ofInputStream());
-			}
-			catch (IOException ex) {
-				throw new AuthorizationDiscoveryException("fetching the " + what + " at " + location + " failed: " + ex,
-						ex);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new AuthorizationDiscoveryException("interrupted while fetching the " + what, ex);
-			}
-			try (InputStream body = response.body()) {
-				int status = response.statusCode();
-				if (status >= 400 && status < 500) {
-					tried.add(location + " (HTTP " + status + ")");
-					continue;
-				}
-				if (status != 200) {
-					throw new AuthorizationDiscoveryException(
-							"the " + what + " at " + location + " answered HTTP " + status);
-				}
-				byte[] bytes = body.readNBytes(MAX_BYTES + 1);
-				if (bytes.length > MAX_BYTES) {
-					throw new AuthorizationDiscoveryException(
-							"the " + what + " at " + location + " is larger than " + MAX_BYTES + " bytes");
-				}
-				return new Found(location, this.jsonMapper.readValue(bytes, MAP));
+				document = this.jsonMapper.readValue(answer.body(), MAP);
 			}
 			catch (IOException | RuntimeException ex) {
-				if (ex instanceof AuthorizationDiscoveryException discovery) {
-					throw discovery;
-				}
-				throw new AuthorizationDiscoveryException("the " + what + " at " + location + " is not a JSON object",
-						ex);
+				document = null;
 			}
+			if (document == null) {
+				throw new AuthorizationDiscoveryException("the " + what + " at " + location + " is not a JSON object");
+			}
+			return new Found(location, document);
 		}
 		throw new AuthorizationDiscoveryException("no " + what + " found: " + String.join(", ", tried));
 	}
 
-	private static URI absolute(String url, String what) {
+	// One GET, its answer read within the timeout as a whole (headers and body), at most
+	// MAX_BYTES + 1 bytes of it.
+	private Answer fetch(URI location, String what) {
+		long deadline = System.nanoTime() + this.timeout.toNanos();
+		HttpResponse<InputStream> response = null;
+		try {
+			HttpRequest request = HttpRequest.newBuilder(location)
+				.timeout(this.timeout)
+				.header("Accept", "application/json")
+				.GET()
+				.build();
+			response = this.http.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream())
+				.get(this.timeout.toNanos(), TimeUnit.NANOSECONDS);
+			InputStream body = response.body();
+			CompletableFuture<byte[]> read = CompletableFuture.supplyAsync(() -> {
+				try (body) {
+					return body.readNBytes(MAX_BYTES + 1);
+				}
+				catch (IOException ex) {
+					throw new UncheckedIOException(ex);
+				}
+			});
+			try {
+				return new Answer(response.statusCode(),
+						read.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+			}
+			finally {
+				body.close(); // ends a read still waiting for the server
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new AuthorizationDiscoveryException("interrupted while fetching the " + what, ex);
+		}
+		catch (TimeoutException ex) {
+			throw new AuthorizationDiscoveryException(
+					"the " + what + " at " + location + " was not read within " + this.timeout.toMillis() + " ms", ex);
+		}
+		catch (ExecutionException | IOException | IllegalArgumentException ex) {
+			Throwable cause = (ex instanceof ExecutionException && ex.getCause() != null) ? ex.getCause() : ex;
+			throw new AuthorizationDiscoveryException("fetching the " + what + " at " + location + " failed: " + cause,
+					cause);
+		}
+	}
+
+	// An authorization server's URL: https, or http on a loopback address only (RFC 8414
+	// asks for https; a server on this machine, as in tests, may do without).
+	private static URI secure(String url, String what) {
+		URI uri = parsed(url);
+		if (uri == null || !(uri.getScheme().equalsIgnoreCase("https") || isLoopback(uri))) {
+			throw new AuthorizationDiscoveryException(
+					what + " is not an https URL (or http on a loopback address): '" + quoted(url) + "'");
+		}
+		return uri;
+	}
+
+	// The metadata URL a server's challenge names: as secure as the server's own URL.
+	private static @Nullable URI trusted(String url, URI server) {
+		URI uri = parsed(url);
+		if (uri == null) {
+			return null;
+		}
+		boolean secure = uri.getScheme().equalsIgnoreCase("https") || isLoopback(uri)
+				|| "http".equalsIgnoreCase(server.getScheme());
+		return secure ? uri : null;
+	}
+
+	private static @Nullable URI parsed(String url) {
 		try {
 			URI uri = URI.create(url);
-			if (uri.getScheme() != null
-					&& (uri.getScheme().equalsIgnoreCase("https") || uri.getScheme().equalsIgnoreCase("http"))
-					&& uri.getRawAuthority() != null) {
+			if (uri.getScheme() != null && uri.getHost() != null
+					&& (uri.getScheme().equalsIgnoreCase("https") || uri.getScheme().equalsIgnoreCase("http"))) {
 				return uri;
 			}
 		}
 		catch (IllegalArgumentException ex) {
-			// reported below
+			// not a URL
 		}
-		throw new AuthorizationDiscoveryException(what + " is not an absolute http(s) URL: '" + quoted(url) + "'");
+		return null;
+	}
+
+	private static boolean isLoopback(URI uri) {
+		String host = uri.getHost().toLowerCase(Locale.ROOT);
+		return host.equals("localhost") || host.startsWith("127.") || host.equals("[::1]");
 	}
 
 	private static @Nullable String string(Map<String, Object> document, String name) {
@@ -208,7 +271,7 @@ final class MetadataDiscovery {
 
 	private static @Nullable URI uri(Map<String, Object> document, String name) {
 		String value = string(document, name);
-		return (value != null) ? absolute(value, name) : null;
+		return (value != null) ? secure(value, name) : null;
 	}
 
 	private static List<String> strings(Map<String, Object> document, String name) {
@@ -220,6 +283,10 @@ final class MetadataDiscovery {
 
 	private static String quoted(@Nullable String text) {
 		return ServerText.bounded(String.valueOf(text), ServerText.MAX_LENGTH);
+	}
+
+	private record Answer(int status, byte[] body) {
+
 	}
 
 	private record Found(URI location, Map<String, Object> document) {

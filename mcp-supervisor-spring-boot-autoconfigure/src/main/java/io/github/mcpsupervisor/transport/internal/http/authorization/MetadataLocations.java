@@ -26,13 +26,15 @@ final class MetadataLocations {
 	 * Returns the URLs of the protected resource metadata of a server that named none in
 	 * its challenge, in the order they are tried.
 	 * @param server the server's URL (absolute, http or https)
-	 * @return the path-aware URL, then the root one; the root one only when the URL has
-	 * no path
+	 * @return the path-aware URL (the query kept, RFC 9728 section 3.1), then the root
+	 * one; the root one only when the URL has neither path nor query
 	 */
 	static List<URI> protectedResource(URI server) {
 		String path = path(server);
+		String query = (server.getRawQuery() != null) ? "?" + server.getRawQuery() : "";
 		URI root = at(server, PROTECTED_RESOURCE);
-		return path.isEmpty() ? List.of(root) : List.of(at(server, PROTECTED_RESOURCE + path), root);
+		return (path.isEmpty() && query.isEmpty()) ? List.of(root)
+				: List.of(at(server, PROTECTED_RESOURCE + path + query), root);
 	}
 
 	/**
@@ -61,7 +63,9 @@ final class MetadataLocations {
 	}
 
 	private static URI at(URI base, String path) {
-		if (!base.isAbsolute() || base.getRawAuthority() == null) {
+		String scheme = base.getScheme();
+		if (scheme == null || base.getHost() == null
+				|| !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))) {
 			throw new IllegalArgumentException("not an absolute http(s) URL: " + base);
 		}
 		return URI.create(base.getScheme() + "://" + base.getRawAuthority() + path);

@@ -53,6 +53,17 @@ class BearerChallengeTests {
 	}
 
 	@Test
+	void unquotedValuesThatAreNotTokensAreReadToTheNextCommaAndEmptyElementsSkipped() {
+		BearerChallenge challenge = read("Bearer , realm=example.com/mcp, error=insufficient_scope, scope=mcp:write,"
+				+ " resource_metadata=https://mcp.example.com/.well-known/oauth-protected-resource/mcp");
+		assertThat(challenge.isInsufficientScope()).isTrue();
+		assertThat(challenge.scopes()).containsExactly("mcp:write");
+		assertThat(challenge.resourceMetadata())
+			.isEqualTo("https://mcp.example.com/.well-known/oauth-protected-resource/mcp");
+		assertThat(read("Bearer realm=\"x\",, ,error=\"invalid_token\"").error()).isEqualTo("invalid_token");
+	}
+
+	@Test
 	void theFirstValueOfARepeatedParameterCounts() {
 		assertThat(read("Bearer scope=\"first\", scope=\"second\"").scopes()).containsExactly("first");
 	}

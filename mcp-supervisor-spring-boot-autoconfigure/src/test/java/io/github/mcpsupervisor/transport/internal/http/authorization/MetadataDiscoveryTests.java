@@ -29,6 +29,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class MetadataDiscoveryTests {
 
+	private static final int STALLING = -1;
+
 	private final Map<String, Answer> answers = new ConcurrentHashMap<>();
 
 	private final List<String> requested = new CopyOnWriteArrayList<>();
@@ -46,6 +48,20 @@ class MetadataDiscoveryTests {
 			String path = exchange.getRequestURI().getRawPath();
 			this.requested.add(path);
 			Answer answer = this.answers.getOrDefault(path, new Answer(404, "{}"));
+			if (answer.status() == STALLING) {
+				exchange.sendResponseHeaders(200, 100);
+				exchange.getResponseBody().write('{');
+				exchange.getResponseBody().flush();
+				try {
+					Thread.sleep(3000); // a server that stalls mid-answer, not a
+										// synchronisation
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				exchange.close();
+				return;
+			}
 			byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
 			exchange.getResponseHeaders().add("Content-Type", "application/json");
 			exchange.sendResponseHeaders(answer.status(), body.length);
@@ -142,6 +158,64 @@ class MetadataDiscoveryTests {
 			.isThrownBy(() -> this.discovery.authorizationServer(this.base))
 			.withMessageContaining("no authorization server metadata found: ")
 			.withMessageContaining("/.well-known/openid-configuration (HTTP 404)");
+	}
+
+	@Test
+	void anAnswerIsReadWithinTheTimeoutAsAWhole() {
+		serve("/.well-known/oauth-authorization-server", STALLING, "");
+		MetadataDiscovery impatient = new MetadataDiscovery(HttpClient.newHttpClient(), McpJsonDefaults.getMapper(),
+				Duration.ofMillis(500));
+		long started = System.nanoTime();
+		assertThatExceptionOfType(AuthorizationDiscoveryException.class)
+			.isThrownBy(() -> impatient.authorizationServer(this.base))
+			.withMessageEndingWith("/.well-known/oauth-authorization-server was not read within 500 ms");
+		assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(2500));
+	}
+
+	@Test
+	void whatIsNotAJsonObjectIsRefusedAsSuch() {
+		for (String body : List.of("null", "[1]", "", "{\"issuer\":")) {
+			serve("/.well-known/oauth-authorization-server", 200, body);
+			assertThatExceptionOfType(AuthorizationDiscoveryException.class)
+				.isThrownBy(() -> this.discovery.authorizationServer(this.base))
+				.withMessageEndingWith("/.well-known/oauth-authorization-server is not a JSON object");
+		}
+	}
+
+	@Test
+	void anAuthorizationServerMustBeHttpsUnlessOnLoopback() {
+		assertThatExceptionOfType(AuthorizationDiscoveryException.class)
+			.isThrownBy(() -> this.discovery.authorizationServer("http://auth.example.com"))
+			.withMessage("the issuer is not an https URL (or http on a loopback address): 'http://auth.example.com'");
+		serve("/.well-known/oauth-authorization-server", 200,
+				"{\"issuer\":\"" + this.base + "\",\"token_endpoint\":\"http://auth.example.com/token\"}");
+		assertThatExceptionOfType(AuthorizationDiscoveryException.class)
+			.isThrownBy(() -> this.discovery.authorizationServer(this.base))
+			.withMessageStartingWith("token_endpoint is not an https URL");
+		assertThat(this.requested).as("nothing is fetched from an issuer refused").hasSize(1);
+	}
+
+	@Test
+	void aChallengesMetadataUrlThatIsNotUsableGivesWayToTheWellKnownOnes() {
+		serve("/.well-known/oauth-protected-resource/mcp", 200,
+				"{\"resource\":\"" + this.base + "/mcp\",\"authorization_servers\":[\"" + this.base + "\"]}");
+		for (String unusable : List.of("https", "https://bad_host/x", "ftp://127.0.0.1/x")) {
+			this.requested.clear();
+			this.discovery.protectedResource(mcp(), new BearerChallenge(null, null, List.of(), unusable));
+			assertThat(this.requested).containsExactly("/.well-known/oauth-protected-resource/mcp");
+		}
+	}
+
+	@Test
+	void aResourceWithAnotherQueryOrUserInformationIsNotTheServers() {
+		for (String other : List.of(this.base + "/mcp?tenant=evil",
+				"http://evil.example.com@127.0.0.1:" + this.server.getAddress().getPort() + "/mcp")) {
+			serve("/.well-known/oauth-protected-resource/mcp", 200,
+					"{\"resource\":\"" + other + "\",\"authorization_servers\":[\"" + this.base + "\"]}");
+			assertThatExceptionOfType(AuthorizationDiscoveryException.class)
+				.isThrownBy(() -> this.discovery.protectedResource(mcp(), null))
+				.withMessageContaining("is for resource");
+		}
 	}
 
 	private URI mcp() {

@@ -19,6 +19,10 @@ class MetadataLocationsTests {
 					URI.create("https://mcp.example.com:8443/.well-known/oauth-protected-resource"));
 		assertThat(MetadataLocations.protectedResource(URI.create("http://127.0.0.1:3000")))
 			.containsExactly(URI.create("http://127.0.0.1:3000/.well-known/oauth-protected-resource"));
+		assertThat(MetadataLocations.protectedResource(URI.create("https://mcp.example.com/mcp?tenant=a")))
+			.as("the query kept (RFC 9728 section 3.1)")
+			.containsExactly(URI.create("https://mcp.example.com/.well-known/oauth-protected-resource/mcp?tenant=a"),
+					URI.create("https://mcp.example.com/.well-known/oauth-protected-resource"));
 	}
 
 	@Test
@@ -48,6 +52,8 @@ class MetadataLocationsTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> ResourceIndicator.of(URI.create("file:///srv")));
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> MetadataLocations.authorizationServer(URI.create("tenant1")));
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> MetadataLocations.protectedResource(URI.create("ftp://files.example.com/mcp")));
 	}
 
 }
