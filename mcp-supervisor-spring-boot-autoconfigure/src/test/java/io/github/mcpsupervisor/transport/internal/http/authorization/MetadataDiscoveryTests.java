@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import com.sun.net.httpserver.HttpServer;
 import io.github.mcpsupervisor.transport.internal.http.authorization.MetadataDiscovery.AuthorizationServer;
@@ -30,6 +32,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class MetadataDiscoveryTests {
 
 	private static final int STALLING = -1;
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(5);
+
+	private final CountDownLatch released = new CountDownLatch(1);
 
 	private final Map<String, Answer> answers = new ConcurrentHashMap<>();
 
@@ -53,8 +59,8 @@ class MetadataDiscoveryTests {
 				exchange.getResponseBody().write('{');
 				exchange.getResponseBody().flush();
 				try {
-					Thread.sleep(3000); // a server that stalls mid-answer, not a
-										// synchronisation
+					// a server that stalls mid-answer until the test ends
+					this.released.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
 				}
 				catch (InterruptedException ex) {
 					Thread.currentThread().interrupt();
@@ -77,6 +83,7 @@ class MetadataDiscoveryTests {
 
 	@AfterEach
 	void stop() {
+		this.released.countDown();
 		this.server.stop(0);
 	}
 
