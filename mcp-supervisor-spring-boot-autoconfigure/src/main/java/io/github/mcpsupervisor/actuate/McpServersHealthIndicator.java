@@ -12,7 +12,9 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
  * The {@code mcp} health component: one entry per server. It is DOWN while a required
- * server is not UP; an optional server's trouble shows in its entry only.
+ * server is neither UP nor waiting for an authorization, OUT_OF_SERVICE while a required
+ * server waits for one (nothing is broken: a person must act); an optional server's
+ * trouble shows in its entry only.
  *
  * @since 0.1.0
  */
@@ -30,13 +32,24 @@ public class McpServersHealthIndicator implements HealthIndicator {
 	@Override
 	public Health health() {
 		Health.Builder builder = Health.up();
+		boolean down = false;
+		boolean waiting = false;
 		for (SupervisedServer server : this.supervisors.servers()) {
 			McpServerStatus status = server.supervisor().status();
 			builder.withDetail(status.name(),
 					McpServerDetails.of(status, server.required(), McpServerDetails.HEALTH_STDERR_LINES, this.clock));
-			if (server.required() && status.state() != McpServerState.UP) {
-				builder.down();
+			if (server.required() && status.state() == McpServerState.NEEDS_AUTHORIZATION) {
+				waiting = true;
 			}
+			else if (server.required() && status.state() != McpServerState.UP) {
+				down = true;
+			}
+		}
+		if (down) {
+			builder.down();
+		}
+		else if (waiting) {
+			builder.outOfService();
 		}
 		return builder.build();
 	}

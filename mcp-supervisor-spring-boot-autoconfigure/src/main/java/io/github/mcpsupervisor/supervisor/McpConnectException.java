@@ -47,7 +47,14 @@ public class McpConnectException extends Exception {
 		 * The process tree could not be confirmed gone: a new attempt could run two
 		 * servers.
 		 */
-		NOT_CONFIRMED_DEAD
+		NOT_CONFIRMED_DEAD,
+
+		/**
+		 * The server needs an authorization that no attempt can obtain on its own (a
+		 * person must authorize, or the authorization server refuses the client): nothing
+		 * is retried until the authorization exists.
+		 */
+		AUTHORIZATION
 
 	}
 

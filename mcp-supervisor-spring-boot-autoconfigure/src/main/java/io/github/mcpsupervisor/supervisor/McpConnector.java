@@ -28,4 +28,14 @@ public interface McpConnector {
 		return text;
 	}
 
+	/**
+	 * Registers what to run once the server's authorization exists again (a person
+	 * completed it after an attempt failed with
+	 * {@link McpConnectException.Kind#AUTHORIZATION AUTHORIZATION}); called once, before
+	 * the first attempt.
+	 * @param authorized what to run, on any thread
+	 */
+	default void whenAuthorized(Runnable authorized) {
+	}
+
 }

@@ -26,6 +26,14 @@ public enum McpServerState {
 	DISCONNECTED,
 
 	/**
+	 * The server refuses the application without an authorization that only a person (or
+	 * an operator's change of configuration) can give: no attempt is made until a token
+	 * exists, which brings it back on its own, or a reset. Tools stay registered and fail
+	 * fast.
+	 */
+	NEEDS_AUTHORIZATION,
+
+	/**
 	 * Attempts are exhausted or the server is misconfigured: tools are withdrawn until
 	 * reset.
 	 */

@@ -41,10 +41,12 @@ import org.jspecify.annotations.Nullable;
  * STARTING_CONNECTING                   | ATTEMPT_FAILED  | budget left                   | RECONNECTING_BACKING_OFF              | schedule the retry
  * STARTING_CONNECTING                   | ATTEMPT_FAILED  | reconnect disabled            | DISCONNECTED                          | -
  * STARTING_CONNECTING                   | ATTEMPT_FAILED  | misconfigured, unconfirmed, spent | FAILED                            | withdraw tools
+ * STARTING_CONNECTING                   | ATTEMPT_FAILED  | authorization needed          | NEEDS_AUTHORIZATION                   | -
  * STARTING_CONNECTING                   | RESTART         | -                             | STARTING_CONNECTING_AGAIN             | -
  * STARTING_CONNECTING_AGAIN             | CONNECTED       | -                             | UP                                    | timers, tools, wake calls
  * STARTING_CONNECTING_AGAIN             | ATTEMPT_FAILED  | transient                     | STARTING_CONNECTING                   | launch
  * STARTING_CONNECTING_AGAIN             | ATTEMPT_FAILED  | misconfigured, unconfirmed    | FAILED                                | withdraw tools
+ * STARTING_CONNECTING_AGAIN             | ATTEMPT_FAILED  | authorization needed          | NEEDS_AUTHORIZATION                   | -
  * STARTING_CONNECTING_AGAIN             | RESTART         | -                             | STARTING_CONNECTING_AGAIN             | -
  * UP                                    | LOST            | reconnect enabled             | RECONNECTING_TERMINATING              | close, terminate
  * UP                                    | LOST            | reconnect disabled            | DISCONNECTED_TERMINATING              | close, terminate
@@ -62,10 +64,12 @@ import org.jspecify.annotations.Nullable;
  * RECONNECTING_CONNECTING               | ATTEMPT_FAILED  | budget left                   | RECONNECTING_BACKING_OFF              | schedule the retry
  * RECONNECTING_CONNECTING               | ATTEMPT_FAILED  | reconnect disabled            | DISCONNECTED                          | -
  * RECONNECTING_CONNECTING               | ATTEMPT_FAILED  | misconfigured, unconfirmed, spent | FAILED                            | withdraw tools
+ * RECONNECTING_CONNECTING               | ATTEMPT_FAILED  | authorization needed          | NEEDS_AUTHORIZATION                   | -
  * RECONNECTING_CONNECTING               | RESET, RESTART  | -                             | RECONNECTING_CONNECTING_AGAIN         | -
  * RECONNECTING_CONNECTING_AGAIN         | CONNECTED       | -                             | UP                                    | timers, tools, wake calls
  * RECONNECTING_CONNECTING_AGAIN         | ATTEMPT_FAILED  | transient                     | RECONNECTING_CONNECTING               | launch
  * RECONNECTING_CONNECTING_AGAIN         | ATTEMPT_FAILED  | misconfigured, unconfirmed    | FAILED                                | withdraw tools
+ * RECONNECTING_CONNECTING_AGAIN         | ATTEMPT_FAILED  | authorization needed          | NEEDS_AUTHORIZATION                   | -
  * RECONNECTING_CONNECTING_AGAIN         | RESET, RESTART  | -                             | RECONNECTING_CONNECTING_AGAIN         | -
  * DISCONNECTED_TERMINATING              | TERMINATED      | confirmed gone                | DISCONNECTED                          | -
  * DISCONNECTED_TERMINATING              | TERMINATED      | not confirmed gone            | FAILED                                | withdraw tools
@@ -74,16 +78,21 @@ import org.jspecify.annotations.Nullable;
  * DISCONNECTED_TERMINATING_THEN_CONNECT | TERMINATED      | not confirmed gone            | FAILED                                | withdraw tools
  * DISCONNECTED_TERMINATING_THEN_CONNECT | RESET, RESTART  | -                             | DISCONNECTED_TERMINATING_THEN_CONNECT | -
  * DISCONNECTED                          | RESET, RESTART  | -                             | RECONNECTING_CONNECTING               | launch
+ * NEEDS_AUTHORIZATION                   | AUTHORIZED      | -                             | RECONNECTING_CONNECTING               | launch
+ * NEEDS_AUTHORIZATION                   | RESET, RESTART  | -                             | RECONNECTING_CONNECTING               | launch
  * FAILED                                | RESET, RESTART  | no tree unconfirmed           | RECONNECTING_CONNECTING               | launch
  * FAILED                                | RESET, RESTART  | a tree not confirmed gone     | RECONNECTING_TERMINATING_THEN_CONNECT | terminate it again
  * any phase but STOPPED                 | STOP            | -                             | STOPPED                               | cancel timers, terminate all, withdraw tools
  * </pre>
  *
- * A reset in a STARTING phase or in UP clears the budget and moves nothing. Only FAILED
- * (and STOPPED) can hold a tree not confirmed gone: every other phase that learns of one
- * gives up. A reset or restart that connects at once from RECONNECTING_BACKING_OFF
- * announces RECONNECTING to RECONNECTING, as a new outage would. The stability window of
- * a live generation resets the budget without a move.
+ * A reset in a STARTING phase or in UP clears the budget and moves nothing. An attempt
+ * that fails for want of an authorization is not retried, whatever the budget left:
+ * NEEDS_AUTHORIZATION waits for the authorization itself
+ * ({@link McpConnector#whenAuthorized}) and an AUTHORIZED that comes in any other phase
+ * changes nothing. Only FAILED (and STOPPED) can hold a tree not confirmed gone: every
+ * other phase that learns of one gives up. A reset or restart that connects at once from
+ * RECONNECTING_BACKING_OFF announces RECONNECTING to RECONNECTING, as a new outage would.
+ * The stability window of a live generation resets the budget without a move.
  *
  * <p>
  * The class is longer than 400 lines because the table (some 50 rows with their guards)
@@ -145,6 +154,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		this.probe = new LivenessProbe(healthCheck, scheduler, this.lock, this.view);
 		ToolSync toolSync = new ToolSync(this.view, this.lock, this.work, scheduler);
 		this.attempts = new Attempts(name, connector, this.work, toolSync::changed, this);
+		connector.whenAuthorized(() -> this.lock.step(this::authorized));
 	}
 
 	// Steps that users take.
@@ -332,6 +342,14 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		}
 	}
 
+	private void authorized() {
+		if (this.phase == ServerPhase.NEEDS_AUTHORIZATION) {
+			this.record.budget.takeImmediate();
+			moveTo(Event.AUTHORIZED, ServerPhase.RECONNECTING_CONNECTING, "authorized", null);
+			launch();
+		}
+	}
+
 	private void stopEnded(CompletableFuture<Void> stop) {
 		if (this.phase == ServerPhase.STARTING_AWAITING_STOP && this.awaitedStop == stop) {
 			this.awaitedStop = null;
@@ -362,7 +380,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 				&& (event == Event.RESET || event == Event.RESTART);
 		if (from.state() != to.state() || newOutage) {
 			if (to.state() == McpServerState.FAILED || to.state() == McpServerState.DISCONNECTED
-					|| to.state() == McpServerState.STOPPED) {
+					|| to.state() == McpServerState.NEEDS_AUTHORIZATION || to.state() == McpServerState.STOPPED) {
 				this.waiters.release(null);
 			}
 			this.record.announce(new McpServerStateChange(this.record.name, from.state(), to.state(),
@@ -446,6 +464,12 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		}
 		else if (ex.getKind() == Kind.NOT_CONFIRMED_DEAD) {
 			giveUp(Event.ATTEMPT_FAILED, ex.getMessage(), ex.getExit());
+		}
+		else if (ex.getKind() == Kind.AUTHORIZATION) {
+			// nothing is retried: the authorization's arrival launches the next attempt
+			this.retry.cancel();
+			r.lastError = "needs authorization: " + ex.getMessage();
+			moveTo(Event.ATTEMPT_FAILED, ServerPhase.NEEDS_AUTHORIZATION, String.valueOf(r.lastError), null);
 		}
 		else if (this.phase.connectsAgain()) {
 			reconnectNow(Event.ATTEMPT_FAILED);

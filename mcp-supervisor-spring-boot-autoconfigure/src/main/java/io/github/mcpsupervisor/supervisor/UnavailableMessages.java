@@ -26,6 +26,7 @@ final class UnavailableMessages {
 								+ Math.max(0, Duration.between(now, status.nextAttemptAt()).toMillis()) + " ms" : "")
 						+ ")";
 			case DISCONNECTED -> "lost its connection and reconnect is disabled; " + resetHint(status.name());
+			case NEEDS_AUTHORIZATION -> "needs an authorization that the application's operators must give";
 			case FAILED -> "has failed; " + resetHint(status.name());
 			case STOPPED -> "is stopped";
 			case UP -> "is between generations";

@@ -85,6 +85,23 @@ public final class FakeConnector implements McpConnector {
 	/** Runs once at the start of the next termination, on the worker that terminates. */
 	@Nullable Runnable duringTermination;
 
+	/** What the supervisor runs once the server's authorization exists. */
+	@Nullable Runnable authorized;
+
+	@Override
+	public void whenAuthorized(Runnable authorized) {
+		this.authorized = authorized;
+	}
+
+	/** Completes the server's authorization, as a person would. */
+	void authorize() {
+		Runnable action = this.authorized;
+		if (action == null) {
+			throw new IllegalStateException("no supervisor waits for the authorization");
+		}
+		action.run();
+	}
+
 	@Override
 	public McpConnection create(int generation, Runnable toolsChanged) {
 		if (this.failingCreations > 0) {
@@ -121,6 +138,9 @@ public final class FakeConnector implements McpConnector {
 	enum Outcome {
 
 		CONNECT, FAIL, MISCONFIGURED,
+
+		/** The server refuses the application until someone authorizes it. */
+		UNAUTHORIZED,
 
 		/** The open throws a LinkageError, leaving its process running. */
 		INCOMPATIBLE
@@ -187,8 +207,8 @@ public final class FakeConnector implements McpConnector {
 			}
 			if (outcome != Outcome.CONNECT) {
 				boolean confirmed = terminate();
-				Kind kind = !confirmed ? Kind.NOT_CONFIRMED_DEAD
-						: (outcome == Outcome.MISCONFIGURED) ? Kind.CONFIGURATION : Kind.TRANSIENT;
+				Kind kind = !confirmed ? Kind.NOT_CONFIRMED_DEAD : (outcome == Outcome.MISCONFIGURED)
+						? Kind.CONFIGURATION : (outcome == Outcome.UNAUTHORIZED) ? Kind.AUTHORIZATION : Kind.TRANSIENT;
 				throw new McpConnectException(kind, "scripted " + outcome, new ExitStatus(1, "boom"), null);
 			}
 			this.tools = FakeConnector.this.serverTools;

@@ -244,6 +244,52 @@ class McpServerSupervisorTests {
 	}
 
 	@Test
+	void aServerThatNeedsAnAuthorizationWaitsForItWithoutAttemptsOrGivingUp() {
+		this.connector.always(Outcome.UNAUTHORIZED);
+		this.supervisor.start();
+		this.scheduler.advance(Duration.ofHours(1));
+		assertThat(this.connector.spawns()).as("attempts while nobody authorizes").isEqualTo(1);
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.NEEDS_AUTHORIZATION);
+		assertThat(this.supervisor.status().lastError()).startsWith("needs authorization: scripted UNAUTHORIZED");
+		assertThat(this.scheduler.pendingTimers()).isZero();
+		this.connector.always(Outcome.CONNECT);
+		this.connector.authorize();
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.connector.spawns()).isEqualTo(2);
+	}
+
+	@Test
+	void anAuthorizationThatArrivesWhileUpOrStoppedChangesNothing() {
+		this.supervisor.start();
+		this.scheduler.runReady();
+		this.connector.authorize();
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		this.supervisor.stop();
+		this.scheduler.runReady();
+		this.connector.authorize();
+		this.scheduler.advance(Duration.ofMinutes(5));
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.STOPPED);
+		assertThat(this.connector.spawns()).isEqualTo(1);
+	}
+
+	@Test
+	void aServerThatNeedsAnAuthorizationAfterASpentBudgetIsNotFailedByIt() {
+		this.connector.then(Outcome.FAIL, Outcome.FAIL, Outcome.FAIL).always(Outcome.UNAUTHORIZED);
+		this.supervisor.start();
+		this.scheduler.advance(Duration.ofHours(1));
+		assertThat(this.supervisor.status().attemptsUsed()).isEqualTo(4);
+		assertThat(this.supervisor.state())
+			.as("state after %s attempts of %s", this.connector.spawns(), this.supervisor.status().maxAttempts())
+			.isEqualTo(McpServerState.NEEDS_AUTHORIZATION);
+		this.connector.always(Outcome.CONNECT);
+		this.connector.authorize();
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+	}
+
+	@Test
 	void anOpenThatMeetsAnIncompatibleLibraryFailsAtOnceAndEndsItsProcess() {
 		this.connector.always(Outcome.INCOMPATIBLE);
 		this.supervisor.start();

@@ -171,6 +171,14 @@ class ServerLifecycleTests {
 			h.startAndRestart();
 			h.scheduler.runReady();
 		}));
+		all.add(on(ServerPhase.STARTING_CONNECTING, Event.ATTEMPT_FAILED, ServerPhase.NEEDS_AUTHORIZATION,
+				Harness::needsAuthorization));
+		all.add(on(ServerPhase.STARTING_CONNECTING_AGAIN, Event.ATTEMPT_FAILED, ServerPhase.NEEDS_AUTHORIZATION,
+				(h) -> {
+					h.connector.then(Outcome.UNAUTHORIZED);
+					h.startAndRestart();
+					h.scheduler.runReady();
+				}));
 		all.add(on(ServerPhase.STARTING_CONNECTING_AGAIN, Event.RESTART, ServerPhase.STARTING_CONNECTING_AGAIN, (h) -> {
 			h.startAndRestart();
 			h.supervisor.restart();
@@ -303,6 +311,34 @@ class ServerLifecycleTests {
 			h.supervisor.reset();
 			h.supervisor.reset();
 			h.scheduler.runReady();
+		}));
+		all.add(on(ServerPhase.RECONNECTING_CONNECTING, Event.ATTEMPT_FAILED, ServerPhase.NEEDS_AUTHORIZATION, (h) -> {
+			h.backingOff();
+			h.connector.then(Outcome.UNAUTHORIZED);
+			h.scheduler.advance(MAX);
+		}));
+		all.add(on(ServerPhase.RECONNECTING_CONNECTING_AGAIN, Event.ATTEMPT_FAILED, ServerPhase.NEEDS_AUTHORIZATION,
+				(h) -> {
+					h.backingOff();
+					h.connector.then(Outcome.UNAUTHORIZED);
+					h.supervisor.reset();
+					h.supervisor.reset();
+					h.scheduler.runReady();
+				}));
+		// ServerPhase.NEEDS_AUTHORIZATION
+		all.add(on(ServerPhase.NEEDS_AUTHORIZATION, Event.AUTHORIZED, ServerPhase.RECONNECTING_CONNECTING, (h) -> {
+			h.needsAuthorization();
+			h.connector.authorize();
+		}));
+		for (Event event : List.of(Event.RESET, Event.RESTART)) {
+			all.add(on(ServerPhase.NEEDS_AUTHORIZATION, event, ServerPhase.RECONNECTING_CONNECTING, (h) -> {
+				h.needsAuthorization();
+				h.fire(event);
+			}));
+		}
+		all.add(on(ServerPhase.NEEDS_AUTHORIZATION, Event.STOP, ServerPhase.STOPPED, (h) -> {
+			h.needsAuthorization();
+			h.supervisor.stop();
 		}));
 		// ServerPhase.DISCONNECTED
 		all.add(disabled(ServerPhase.DISCONNECTED_TERMINATING, Event.TERMINATED, ServerPhase.DISCONNECTED,
@@ -469,6 +505,13 @@ class ServerLifecycleTests {
 		void startAndRestart() {
 			this.supervisor.start();
 			this.supervisor.restart();
+		}
+
+		void needsAuthorization() {
+			this.connector.then(Outcome.UNAUTHORIZED);
+			this.supervisor.start();
+			this.scheduler.runReady();
+			assertThat(this.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.NEEDS_AUTHORIZATION);
 		}
 
 		void backingOff() {
