@@ -22,6 +22,7 @@ import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import io.github.mcpsupervisor.transport.internal.http.HttpAuthorization;
 import io.github.mcpsupervisor.transport.internal.http.HttpTransportCustomizer;
 import io.github.mcpsupervisor.transport.internal.http.SharedHttpClient;
 import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
@@ -150,7 +151,7 @@ final class HttpRecovery {
 						Duration.ofSeconds(20));
 				McpServerSupervisor supervisor = supervisor(new StreamableHttpConnector(definition,
 						McpClientFactory.standard(), new McpServerSession(definition.name(), List.of()),
-						HttpTransportCustomizer.NONE, httpClient));
+						HttpTransportCustomizer.NONE, HttpAuthorization.NONE, httpClient));
 				supervisor.start().join();
 				supervisor.callTool(BenchmarkServers.request("echo", Map.of("message", "x")));
 				supervisors.add(supervisor);

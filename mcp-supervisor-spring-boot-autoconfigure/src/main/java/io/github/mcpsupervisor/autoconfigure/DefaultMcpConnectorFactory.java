@@ -11,6 +11,8 @@ import io.github.mcpsupervisor.client.internal.McpClientFactory;
 import io.github.mcpsupervisor.client.internal.McpServerSessions;
 import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
+import io.github.mcpsupervisor.transport.internal.http.HttpAuthorization;
+import io.github.mcpsupervisor.transport.internal.http.HttpAuthorizations;
 import io.github.mcpsupervisor.transport.internal.http.HttpTransportCustomizer;
 import io.github.mcpsupervisor.transport.internal.http.ModernHttpConnector;
 import io.github.mcpsupervisor.transport.internal.http.SharedHttpClient;
@@ -49,6 +51,8 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 
 	private final HttpTransportCustomizer httpCustomizer;
 
+	private final HttpAuthorizations authorizations;
+
 	private final List<StreamableHttpConnector> httpConnectors = new CopyOnWriteArrayList<>();
 
 	// created with the first streamable-http server: an application without one has no
@@ -74,13 +78,21 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 
 	DefaultMcpConnectorFactory(SupervisorScheduler scheduler, McpClientFactory clientFactory,
 			McpServerSessions sessions, HttpTransportCustomizer httpCustomizer, Supplier<ProcessRecords> openRecords) {
-		this(scheduler, clientFactory, sessions, httpCustomizer, openRecords,
+		this(scheduler, clientFactory, sessions, httpCustomizer, HttpAuthorizations.NONE, openRecords,
 				ClassUtils.isPresent(MODERN_CLIENT, DefaultMcpConnectorFactory.class.getClassLoader()));
 	}
 
 	DefaultMcpConnectorFactory(SupervisorScheduler scheduler, McpClientFactory clientFactory,
-			McpServerSessions sessions, HttpTransportCustomizer httpCustomizer, Supplier<ProcessRecords> openRecords,
-			boolean modernSdk) {
+			McpServerSessions sessions, HttpTransportCustomizer httpCustomizer, HttpAuthorizations authorizations,
+			Supplier<ProcessRecords> openRecords) {
+		this(scheduler, clientFactory, sessions, httpCustomizer, authorizations, openRecords,
+				ClassUtils.isPresent(MODERN_CLIENT, DefaultMcpConnectorFactory.class.getClassLoader()));
+	}
+
+	DefaultMcpConnectorFactory(SupervisorScheduler scheduler, McpClientFactory clientFactory,
+			McpServerSessions sessions, HttpTransportCustomizer httpCustomizer, HttpAuthorizations authorizations,
+			Supplier<ProcessRecords> openRecords, boolean modernSdk) {
+		this.authorizations = authorizations;
 		this.modernSdk = modernSdk;
 		this.openRecords = openRecords;
 		this.scheduler = scheduler;
@@ -120,7 +132,7 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 			case STDIO -> new ModernStdioConnector(server.toStdioDefinition(), this.scheduler::execute,
 					this.clientFactory, this.sessions.session(server.name()), records());
 			case STREAMABLE_HTTP -> new ModernHttpConnector(server.toHttpDefinition(), this.clientFactory,
-					this.sessions.session(server.name()), httpClient());
+					this.sessions.session(server.name()), authorization(server), httpClient());
 		};
 	}
 
@@ -130,11 +142,22 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 					this.sessions.session(server.name()), records());
 			case STREAMABLE_HTTP -> {
 				StreamableHttpConnector connector = new StreamableHttpConnector(server.toHttpDefinition(),
-						this.clientFactory, this.sessions.session(server.name()), this.httpCustomizer, httpClient());
+						this.clientFactory, this.sessions.session(server.name()), this.httpCustomizer,
+						authorization(server), httpClient());
 				this.httpConnectors.add(connector);
 				yield connector;
 			}
 		};
+	}
+
+	private HttpAuthorization authorization(McpServerSettings server) {
+		HttpAuthorization authorization = this.authorizations.authorization(server.name());
+		if (server.oauthRegistration() != null && authorization == HttpAuthorization.NONE) {
+			throw new IllegalStateException("MCP server '" + server.name() + "' has mcp.servers." + server.name()
+					+ ".oauth.registration set, but Spring Security's OAuth2 client is not on the class path:"
+					+ " add spring-boot-starter-security-oauth2-client");
+		}
+		return authorization;
 	}
 
 	private synchronized ProcessRecords records() {

@@ -24,6 +24,7 @@ import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import io.github.mcpsupervisor.tool.ToolCallObserver;
+import io.github.mcpsupervisor.transport.internal.http.HttpAuthorizations;
 import io.github.mcpsupervisor.transport.internal.http.HttpTransportCustomizer;
 import io.github.mcpsupervisor.transport.internal.stdio.ProcessRecords;
 import io.modelcontextprotocol.client.McpClient;
@@ -149,7 +150,8 @@ public final class McpSupervisorAutoConfiguration {
 			McpServerSessions sessions, ObjectProvider<McpSyncHttpClientRequestCustomizer> syncRequestCustomizers,
 			ObjectProvider<McpAsyncHttpClientRequestCustomizer> asyncRequestCustomizers,
 			ObjectProvider<McpClientCustomizer<HttpClientStreamableHttpTransport.Builder>> transportCustomizers,
-			McpSupervisorProperties properties, Environment environment) {
+			McpSupervisorProperties properties, Environment environment,
+			ObjectProvider<HttpAuthorizations> authorizations) {
 		// as Spring AI orders them: sync request customizers, then async ones
 		List<McpAsyncHttpClientRequestCustomizer> requestCustomizers = new ArrayList<>();
 		syncRequestCustomizers.orderedStream()
@@ -162,7 +164,9 @@ public final class McpSupervisorAutoConfiguration {
 			.toList();
 		Path runtimeDirectory = McpServerSettingsResolver.runtimeDirectory(properties, environment);
 		return new DefaultMcpConnectorFactory(scheduler, clientFactory, sessions,
-				new HttpTransportCustomizer(requestCustomizers, builders), () -> ProcessRecords.open(runtimeDirectory));
+				new HttpTransportCustomizer(requestCustomizers, builders),
+				authorizations.getIfAvailable(() -> HttpAuthorizations.NONE),
+				() -> ProcessRecords.open(runtimeDirectory));
 	}
 
 	@Bean

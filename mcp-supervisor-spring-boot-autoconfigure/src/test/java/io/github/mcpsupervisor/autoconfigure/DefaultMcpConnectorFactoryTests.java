@@ -16,6 +16,7 @@ import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SamplingLimits;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
+import io.github.mcpsupervisor.transport.internal.http.HttpAuthorizations;
 import io.github.mcpsupervisor.transport.internal.http.HttpTransportCustomizer;
 import io.github.mcpsupervisor.transport.internal.http.ModernHttpConnector;
 import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
@@ -71,7 +72,7 @@ class DefaultMcpConnectorFactoryTests {
 	private DefaultMcpConnectorFactory factory(boolean modernSdk) {
 		return new DefaultMcpConnectorFactory(this.scheduler, McpClientFactory.standard(),
 				new McpServerSessions(List.of(new McpServerSession("files", List.of()))), HttpTransportCustomizer.NONE,
-				ProcessRecords::none, modernSdk);
+				HttpAuthorizations.NONE, ProcessRecords::none, modernSdk);
 	}
 
 	private static McpServerSettings stdio(McpProtocol protocol) {
@@ -87,7 +88,7 @@ class DefaultMcpConnectorFactoryTests {
 		return new McpServerSettings("files", transport, "node", List.of(), Map.of(), null,
 				URI.create("http://127.0.0.1:1/mcp"), Map.of(), List.of(), timeout, timeout, Duration.ofSeconds(2),
 				false, false, ReconnectPolicy.defaults(), CallPolicy.defaults(), HealthCheckPolicy.defaults(),
-				SamplingLimits.DEFAULT, List.of(), protocol, null);
+				SamplingLimits.DEFAULT, List.of(), protocol, null, null);
 	}
 
 }

@@ -19,6 +19,7 @@ import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import io.github.mcpsupervisor.transport.internal.http.HttpAuthorization;
 import io.github.mcpsupervisor.transport.internal.http.HttpTransportCustomizer;
 import io.github.mcpsupervisor.transport.internal.http.SharedHttpClient;
 import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
@@ -141,7 +142,7 @@ class HttpOriginIT {
 				Map.of("Authorization", TOKEN), Duration.ofSeconds(10), Duration.ofSeconds(10));
 		SharedHttpClient httpClient = new SharedHttpClient();
 		StreamableHttpConnector connector = new StreamableHttpConnector(definition, McpClientFactory.standard(),
-				new McpServerSession("remote", List.of()), customizer, httpClient);
+				new McpServerSession("remote", List.of()), customizer, HttpAuthorization.NONE, httpClient);
 		McpServerSupervisor supervisor = McpServerSupervisor.builder("remote", connector, this.scheduler)
 			.reconnect(ReconnectPolicy.builder()
 				.enabled(false)

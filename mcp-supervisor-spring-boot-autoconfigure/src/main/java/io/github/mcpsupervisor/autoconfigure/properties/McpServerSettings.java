@@ -45,6 +45,8 @@ import org.jspecify.annotations.Nullable;
  * @param protocol the MCP revision the server is spoken to in
  * @param logLevel the lowest level of the log messages the server is asked to send, or
  * {@code null}
+ * @param oauthRegistration the id of the Spring Security client registration whose tokens
+ * a streamable-http server's requests carry, or {@code null}
  * @since 0.1.0
  */
 public record McpServerSettings(String name, McpTransportType transport, @Nullable String command, List<String> args,
@@ -52,7 +54,7 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 		List<URI> roots, Duration requestTimeout, Duration initializationTimeout, Duration terminationGracePeriod,
 		boolean failOnStartupError, boolean required, ReconnectPolicy reconnect, CallPolicy call,
 		HealthCheckPolicy healthCheck, SamplingLimits sampling, List<String> inheritEnv, McpProtocol protocol,
-		@Nullable LoggingLevel logLevel) {
+		@Nullable LoggingLevel logLevel, @Nullable String oauthRegistration) {
 
 	/**
 	 * Returns how to reach this server over Streamable HTTP.
@@ -84,9 +86,10 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 		Object definition = (this.transport == McpTransportType.STDIO || this.url == null) ? toStdioDefinition()
 				: toHttpDefinition();
 		return "McpServerSettings[transport=" + this.transport + ", protocol=" + this.protocol + ", logLevel="
-				+ this.logLevel + ", " + definition + ", roots=" + this.roots + ", failOnStartupError="
-				+ this.failOnStartupError + ", required=" + this.required + ", reconnect=" + this.reconnect + ", call="
-				+ this.call + ", healthCheck=" + this.healthCheck + ", sampling=" + this.sampling + "]";
+				+ this.logLevel + ((this.oauthRegistration != null) ? ", oauth=" + this.oauthRegistration : "") + ", "
+				+ definition + ", roots=" + this.roots + ", failOnStartupError=" + this.failOnStartupError
+				+ ", required=" + this.required + ", reconnect=" + this.reconnect + ", call=" + this.call
+				+ ", healthCheck=" + this.healthCheck + ", sampling=" + this.sampling + "]";
 	}
 
 }

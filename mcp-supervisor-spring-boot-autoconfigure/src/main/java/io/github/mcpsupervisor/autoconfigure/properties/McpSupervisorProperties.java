@@ -157,6 +157,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * or '2026-07-28'; default mcp.defaults.protocol
 	 * @param logLevel The lowest level of the log messages the server is asked to send;
 	 * default mcp.defaults.log-level
+	 * @param oauth How a streamable-http server's requests are authorized with OAuth 2.1
 	 * @since 0.1.0
 	 */
 	@ValidServer
@@ -173,7 +174,21 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@Nullable List<@Pattern(regexp = INHERITED_VARIABLE,
 					message = INHERITED_VARIABLE_MESSAGE) String> inheritEnv,
 			@Nullable @Pattern(regexp = McpProtocol.VALUES, message = PROTOCOL_MESSAGE) String protocol,
-			@Nullable LoggingLevel logLevel) {
+			@Nullable LoggingLevel logLevel, @DefaultValue @Valid OAuth oauth) {
+
+	}
+
+	/**
+	 * How a streamable-http server's requests are authorized with OAuth 2.1 (needs Spring
+	 * Security's OAuth2 client on the class path).
+	 *
+	 * @param registration The id of the Spring Security client registration
+	 * (spring.security.oauth2.client.registration.&lt;id&gt;) whose tokens the server's
+	 * requests carry: client_credentials for a service, authorization_code for a server
+	 * that acts for a person
+	 * @since 0.1.0
+	 */
+	public record OAuth(@Nullable String registration) {
 
 	}
 

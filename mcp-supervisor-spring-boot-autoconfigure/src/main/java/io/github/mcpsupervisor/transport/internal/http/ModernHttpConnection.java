@@ -20,9 +20,13 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.modern.client.McpResponseLostException;
 import io.modelcontextprotocol.modern.client.McpTimeoutException;
 import io.modelcontextprotocol.modern.client.transport.HttpClientMcpTransport;
+import io.modelcontextprotocol.modern.client.transport.McpHttpAuthorizationErrorHandler;
 import io.modelcontextprotocol.modern.client.transport.McpHttpRequestCustomizer;
+import io.modelcontextprotocol.modern.client.transport.McpHttpRequestHeaders;
 import io.modelcontextprotocol.modern.client.transport.McpHttpStatusException;
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * The generation of a Streamable HTTP server that speaks MCP revision 2026-07-28: the
@@ -40,14 +44,17 @@ final class ModernHttpConnection extends ModernConnection {
 
 	private final GenerationHttpClient generationClient;
 
+	private final HttpAuthorization authorization;
+
 	ModernHttpConnection(StreamableHttpServerDefinition definition, int generation, ClientSetup setup,
-			McpJsonMapper jsonMapper, HttpClient httpClient) {
+			McpJsonMapper jsonMapper, HttpClient httpClient, HttpAuthorization authorization) {
 		super(definition.name(), generation, definition.requestTimeout(), definition.initializationTimeout(), setup,
 				jsonMapper, "connection closed");
 		this.definition = definition;
 		this.jsonMapper = jsonMapper;
 		this.generationClient = new GenerationHttpClient(httpClient, definition.url(),
 				max(definition.requestTimeout(), definition.initializationTimeout()));
+		this.authorization = authorization;
 	}
 
 	@Override
@@ -55,13 +62,24 @@ final class ModernHttpConnection extends ModernConnection {
 		URI url = this.definition.url();
 		HttpClientMcpTransport transport;
 		try {
-			transport = HttpClientMcpTransport.builder(url)
+			HttpClientMcpTransport.Builder builder = HttpClientMcpTransport.builder(url)
 				.jsonMapper(this.jsonMapper)
 				.clientBuilder(new SharedHttpClientBuilder(this.generationClient))
-				.maxResponseSize(MessageLimits.MAX_MESSAGE_BYTES)
-				.requestCustomizer(McpHttpRequestCustomizer
-					.fromSync((request, headers, context) -> this.definition.headers().forEach(headers::set)))
-				.build();
+				.maxResponseSize(MessageLimits.MAX_MESSAGE_BYTES);
+			if (this.authorization == HttpAuthorization.NONE) {
+				builder.requestCustomizer(McpHttpRequestCustomizer
+					.fromSync((request, headers, context) -> this.definition.headers().forEach(headers::set)));
+			}
+			else {
+				builder
+					.requestCustomizer((request, headers, context) -> Mono.fromRunnable(() -> withHeaders(headers))
+						.subscribeOn(Schedulers.boundedElastic())
+						.then())
+					.authorizationErrorHandler(McpHttpAuthorizationErrorHandler
+						.fromSync((request, response, context) -> this.authorization.refused(response.statusCode(),
+								response.headers(), request.headers().firstValue("Authorization").orElse(null))));
+			}
+			transport = builder.build();
 		}
 		catch (RuntimeException ex) {
 			throw new McpConnectException(Kind.CONFIGURATION,
@@ -76,8 +94,26 @@ final class ModernHttpConnection extends ModernConnection {
 		}
 	}
 
+	private void withHeaders(McpHttpRequestHeaders headers) {
+		this.definition.headers().forEach(headers::set);
+		String value = this.authorization.authorization();
+		if (value != null) {
+			headers.set("Authorization", value);
+		}
+	}
+
 	private McpConnectException openFailure(RuntimeException ex) {
+		AuthorizationRequiredException required = CauseChain.cause(ex, AuthorizationRequiredException.class);
+		if (required != null) {
+			return new McpConnectException(Kind.AUTHORIZATION, String.valueOf(required.getMessage()), null, ex);
+		}
 		McpHttpStatusException status = CauseChain.cause(ex, McpHttpStatusException.class);
+		if (status != null && (status.statusCode() == 401 || status.statusCode() == 403)
+				&& this.authorization.obtainsTokens()) {
+			return new McpConnectException(Kind.AUTHORIZATION,
+					"HTTP " + status.statusCode() + " from " + this.definition.maskedUrl() + " with a new token", null,
+					ex);
+		}
 		if (status != null && (status.statusCode() == 401 || status.statusCode() == 403)) {
 			return new McpConnectException(Kind.CONFIGURATION, "HTTP " + status.statusCode() + " from "
 					+ this.definition.maskedUrl() + ": the server refuses these credentials (check the headers)", null,
@@ -126,7 +162,13 @@ final class ModernHttpConnection extends ModernConnection {
 	// error or a bad message fails its own request only.
 	private void endIfOut(RuntimeException ex) {
 		McpHttpStatusException status = CauseChain.cause(ex, McpHttpStatusException.class);
-		if (status != null) {
+		if (CauseChain.cause(ex, AuthorizationRequiredException.class) != null) {
+			end("the server needs an authorization");
+		}
+		else if (status != null && status.statusCode() == 403 && this.authorization.obtainsTokens()) {
+			// a scope the token lacks fails this call only: the others still work
+		}
+		else if (status != null) {
 			if (status.statusCode() >= 500 || status.statusCode() == 401 || status.statusCode() == 403) {
 				end("HTTP " + status.statusCode() + " from " + this.definition.maskedUrl());
 			}

@@ -33,6 +33,8 @@ public final class ModernHttpConnector implements McpConnector, AutoCloseable {
 
 	private final boolean ownsClient;
 
+	private final HttpAuthorization authorization;
+
 	private volatile @Nullable HttpClient httpClient;
 
 	/**
@@ -41,7 +43,7 @@ public final class ModernHttpConnector implements McpConnector, AutoCloseable {
 	 */
 	public ModernHttpConnector(StreamableHttpServerDefinition definition) {
 		this(definition, McpClientFactory.standard(), new McpServerSession(definition.name(), List.of()),
-				new SharedHttpClient(), true);
+				HttpAuthorization.NONE, new SharedHttpClient(), true);
 	}
 
 	/**
@@ -49,20 +51,23 @@ public final class ModernHttpConnector implements McpConnector, AutoCloseable {
 	 * @param definition how to reach the server
 	 * @param clientFactory what the application answers for the server (its handlers)
 	 * @param session the server's client session
+	 * @param authorization the token of the server's requests, if it has one
 	 * @param httpClient the shared client, closed by its owner
 	 */
 	public ModernHttpConnector(StreamableHttpServerDefinition definition, McpClientFactory clientFactory,
-			McpServerSession session, SharedHttpClient httpClient) {
-		this(definition, clientFactory, session, httpClient, false);
+			McpServerSession session, HttpAuthorization authorization, SharedHttpClient httpClient) {
+		this(definition, clientFactory, session, authorization, httpClient, false);
 	}
 
 	private ModernHttpConnector(StreamableHttpServerDefinition definition, McpClientFactory clientFactory,
-			McpServerSession session, SharedHttpClient httpClient, boolean ownsClient) {
+			McpServerSession session, HttpAuthorization authorization, SharedHttpClient httpClient,
+			boolean ownsClient) {
 		this.definition = definition;
 		this.clientFactory = clientFactory;
 		this.session = session;
 		this.sharedClient = httpClient;
 		this.ownsClient = ownsClient;
+		this.authorization = authorization;
 		this.httpClient = httpClient.client();
 	}
 
@@ -73,7 +78,8 @@ public final class ModernHttpConnector implements McpConnector, AutoCloseable {
 			throw new IllegalStateException("The connector of MCP server '" + this.definition.name() + "' is closed");
 		}
 		return new ModernHttpConnection(this.definition, generation,
-				new ClientSetup(this.clientFactory, this.session, toolsChanged), this.jsonMapper, current);
+				new ClientSetup(this.clientFactory, this.session, toolsChanged), this.jsonMapper, current,
+				this.authorization);
 	}
 
 	@Override
@@ -82,6 +88,11 @@ public final class ModernHttpConnector implements McpConnector, AutoCloseable {
 		if (this.ownsClient) {
 			this.sharedClient.close();
 		}
+	}
+
+	@Override
+	public void whenAuthorized(Runnable authorized) {
+		this.authorization.whenAuthorized(authorized);
 	}
 
 	@Override

@@ -3,6 +3,7 @@ package io.github.mcpsupervisor.transport.internal.http;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +19,7 @@ import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTranspor
 import io.modelcontextprotocol.client.transport.McpHttpClientTransportAuthorizationException;
 import io.modelcontextprotocol.client.transport.customizer.DelegatingMcpAsyncHttpClientRequestCustomizer;
 import io.modelcontextprotocol.client.transport.customizer.McpAsyncHttpClientRequestCustomizer;
+import io.modelcontextprotocol.client.transport.customizer.McpHttpClientTransportAuthorizationErrorHandler;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.ErrorCodes;
@@ -26,6 +28,7 @@ import io.modelcontextprotocol.spec.McpTransportException;
 import io.modelcontextprotocol.spec.McpTransportSessionNotFoundException;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * One generation of a Streamable HTTP server: its own client and session. A transport
@@ -49,8 +52,11 @@ final class StreamableHttpConnection extends ClientConnection {
 
 	private final HttpTransportCustomizer customizer;
 
+	private final HttpAuthorization authorization;
+
 	StreamableHttpConnection(StreamableHttpServerDefinition definition, int generation, ClientSetup setup,
-			McpJsonMapper jsonMapper, HttpClient httpClient, HttpTransportCustomizer customizer) {
+			McpJsonMapper jsonMapper, HttpClient httpClient, HttpTransportCustomizer customizer,
+			HttpAuthorization authorization) {
 		super(definition.name(), generation, definition.requestTimeout(), setup, "connection closed");
 		this.definition = definition;
 		this.jsonMapper = jsonMapper;
@@ -61,6 +67,7 @@ final class StreamableHttpConnection extends ClientConnection {
 				max(definition.requestTimeout(), definition.initializationTimeout()),
 				(ex) -> end("transport failure: " + definition.redact(CauseChain.rootMessage(ex))));
 		this.customizer = customizer;
+		this.authorization = authorization;
 	}
 
 	@Override
@@ -80,6 +87,12 @@ final class StreamableHttpConnection extends ClientConnection {
 			}
 		}));
 		requestCustomizers.addAll(this.customizer.requestCustomizers());
+		if (this.authorization != HttpAuthorization.NONE) {
+			// last: the token is the supervisor's, whatever a customizer set
+			requestCustomizers
+				.add((request, method, uri, body, context) -> Mono.fromCallable(() -> withAuthorization(request))
+					.subscribeOn(Schedulers.boundedElastic()));
+		}
 		McpAsyncClient created;
 		try {
 			HttpClientStreamableHttpTransport.Builder builder = HttpClientStreamableHttpTransport.builder(base)
@@ -87,6 +100,11 @@ final class StreamableHttpConnection extends ClientConnection {
 				.addAsyncHttpRequestCustomizer(new DelegatingMcpAsyncHttpClientRequestCustomizer(requestCustomizers));
 			this.customizer.transportCustomizers()
 				.forEach((customizer) -> customizer.accept(this.definition.name(), builder));
+			if (this.authorization != HttpAuthorization.NONE) {
+				builder.authorizationErrorHandler(McpHttpClientTransportAuthorizationErrorHandler
+					.fromSync((request, response, context) -> this.authorization.refused(response.statusCode(),
+							response.headers(), request.headers().firstValue("Authorization").orElse(null))));
+			}
 			// the HTTP client is shared by the generations and closed with the context
 			HttpClientStreamableHttpTransport sdkTransport = builder.jsonMapper(this.jsonMapper)
 				.clientBuilder(new SharedHttpClientBuilder(this.generationClient))
@@ -105,8 +123,16 @@ final class StreamableHttpConnection extends ClientConnection {
 		}
 		catch (RuntimeException ex) {
 			closeClient();
+			AuthorizationRequiredException required = CauseChain.cause(ex, AuthorizationRequiredException.class);
+			if (required != null) {
+				throw new McpConnectException(Kind.AUTHORIZATION, String.valueOf(required.getMessage()), null, ex);
+			}
 			McpHttpClientTransportAuthorizationException denied = CauseChain.cause(ex,
 					McpHttpClientTransportAuthorizationException.class);
+			if (denied != null && this.authorization.obtainsTokens()) {
+				throw new McpConnectException(Kind.AUTHORIZATION, "HTTP " + denied.getResponseInfo().statusCode()
+						+ " from " + this.definition.maskedUrl() + " with a new token", null, ex);
+			}
 			if (denied != null) {
 				throw new McpConnectException(Kind.CONFIGURATION,
 						"HTTP " + denied.getResponseInfo().statusCode() + " from " + this.definition.maskedUrl()
@@ -169,6 +195,14 @@ final class StreamableHttpConnection extends ClientConnection {
 		this.generationClient.close();
 	}
 
+	private HttpRequest.Builder withAuthorization(HttpRequest.Builder request) {
+		String value = this.authorization.authorization();
+		if (value != null) {
+			request.setHeader("Authorization", value);
+		}
+		return request;
+	}
+
 	private static Duration max(Duration first, Duration second) {
 		return (first.compareTo(second) >= 0) ? first : second;
 	}
@@ -188,7 +222,13 @@ final class StreamableHttpConnection extends ClientConnection {
 	private void endIfTransportFailed(RuntimeException ex) {
 		McpHttpClientTransportAuthorizationException denied = CauseChain.cause(ex,
 				McpHttpClientTransportAuthorizationException.class);
-		if (denied != null) {
+		if (CauseChain.cause(ex, AuthorizationRequiredException.class) != null) {
+			end("the server needs an authorization");
+		}
+		else if (denied != null && denied.getResponseInfo().statusCode() == 403 && this.authorization.obtainsTokens()) {
+			// a scope the token lacks fails this call only: the others still work
+		}
+		else if (denied != null) {
 			end("HTTP " + denied.getResponseInfo().statusCode() + " from " + this.definition.maskedUrl());
 		}
 		else if (MalformedAnswerTransport.isMalformedAnswer(ex)) {

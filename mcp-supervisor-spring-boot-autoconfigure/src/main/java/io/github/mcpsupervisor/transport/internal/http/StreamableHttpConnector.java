@@ -31,6 +31,8 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 
 	private final HttpTransportCustomizer transportCustomizer;
 
+	private final HttpAuthorization authorization;
+
 	private final McpJsonMapper jsonMapper = McpJsonDefaults.getMapper();
 
 	private final SharedHttpClient sharedClient;
@@ -57,7 +59,8 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 	 */
 	public StreamableHttpConnector(StreamableHttpServerDefinition definition, McpClientFactory clientFactory,
 			McpServerSession session) {
-		this(definition, clientFactory, session, HttpTransportCustomizer.NONE, new SharedHttpClient(), true);
+		this(definition, clientFactory, session, HttpTransportCustomizer.NONE, HttpAuthorization.NONE,
+				new SharedHttpClient(), true);
 	}
 
 	/**
@@ -67,20 +70,23 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 	 * @param clientFactory builds the client of each generation
 	 * @param session the server's client session
 	 * @param transportCustomizer what the application adds to each generation's transport
+	 * @param authorization the token of the server's requests, if it has one
 	 * @param httpClient the HTTP client shared by the servers
 	 */
 	public StreamableHttpConnector(StreamableHttpServerDefinition definition, McpClientFactory clientFactory,
-			McpServerSession session, HttpTransportCustomizer transportCustomizer, SharedHttpClient httpClient) {
-		this(definition, clientFactory, session, transportCustomizer, httpClient, false);
+			McpServerSession session, HttpTransportCustomizer transportCustomizer, HttpAuthorization authorization,
+			SharedHttpClient httpClient) {
+		this(definition, clientFactory, session, transportCustomizer, authorization, httpClient, false);
 	}
 
 	private StreamableHttpConnector(StreamableHttpServerDefinition definition, McpClientFactory clientFactory,
-			McpServerSession session, HttpTransportCustomizer transportCustomizer, SharedHttpClient httpClient,
-			boolean ownsClient) {
+			McpServerSession session, HttpTransportCustomizer transportCustomizer, HttpAuthorization authorization,
+			SharedHttpClient httpClient, boolean ownsClient) {
 		this.definition = definition;
 		this.clientFactory = clientFactory;
 		this.session = session;
 		this.transportCustomizer = transportCustomizer;
+		this.authorization = authorization;
 		this.sharedClient = httpClient;
 		this.ownsClient = ownsClient;
 		this.httpClient = new EventStreamResumingHttpClient(httpClient.client(), this.jsonMapper, definition.name());
@@ -98,7 +104,7 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 		}
 		return new StreamableHttpConnection(this.definition, generation,
 				new ClientSetup(this.clientFactory, this.session, toolsChanged), this.jsonMapper, current,
-				this.transportCustomizer);
+				this.transportCustomizer, this.authorization);
 	}
 
 	/**
@@ -111,6 +117,11 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 		if (this.ownsClient) {
 			this.sharedClient.close();
 		}
+	}
+
+	@Override
+	public void whenAuthorized(Runnable authorized) {
+		this.authorization.whenAuthorized(authorized);
 	}
 
 	@Override

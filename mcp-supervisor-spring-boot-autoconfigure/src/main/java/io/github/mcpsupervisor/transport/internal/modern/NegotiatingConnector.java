@@ -54,6 +54,12 @@ public final class NegotiatingConnector implements McpConnector {
 		return this.negotiated.get();
 	}
 
+	// both revisions share the server's one authorization: registered once
+	@Override
+	public void whenAuthorized(Runnable authorized) {
+		this.modern.whenAuthorized(authorized);
+	}
+
 	@Override
 	public String redact(String text) {
 		return this.modern.redact(text);

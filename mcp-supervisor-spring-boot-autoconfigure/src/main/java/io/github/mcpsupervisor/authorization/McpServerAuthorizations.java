@@ -1,0 +1,93 @@
+package io.github.mcpsupervisor.authorization;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The OAuth authorizations of the application's servers, for its web layer: which ones
+ * wait for a person, and the completion of their authorization code flow. The
+ * application's redirect endpoint (the {@code redirect-uri} of the client registration)
+ * hands the query parameters of the authorization server's redirect to
+ * {@link #complete(Map)}:
+ *
+ * <pre class="code">
+ * &#064;GetMapping("/authorized/mcp")
+ * String authorized(&#064;RequestParam Map&lt;String, String&gt; parameters) {
+ *     String server = this.authorizations.complete(parameters);
+ *     return "MCP server " + server + " is authorized";
+ * }
+ * </pre>
+ *
+ * @since 0.1.0
+ */
+public class McpServerAuthorizations {
+
+	private final Map<String, McpServerAuthorization> servers;
+
+	/**
+	 * Creates the authorizations of the given servers.
+	 * @param servers the authorization of each server that has one, by its name
+	 */
+	public McpServerAuthorizations(Map<String, ? extends McpServerAuthorization> servers) {
+		this.servers = new TreeMap<>(servers);
+	}
+
+	/**
+	 * Returns the authorization of a server.
+	 * @param server the server's name
+	 * @return its authorization, empty when it has none
+	 */
+	public Optional<McpServerAuthorization> server(String server) {
+		return Optional.ofNullable(this.servers.get(server));
+	}
+
+	/**
+	 * Returns the authorizations that people must give now, in the order of the servers'
+	 * names.
+	 * @return the awaited requests
+	 */
+	public List<McpAuthorizationRequest> pending() {
+		return this.servers.values().stream().flatMap((server) -> server.pending().stream()).toList();
+	}
+
+	/**
+	 * Completes the authorization that an authorization server's redirect answers.
+	 * @param parameters the redirect's query parameters ({@code state}, {@code code},
+	 * {@code iss}, or {@code error})
+	 * @return the name of the server now authorized
+	 * @throws McpAuthorizationException if the answer matches no awaited request, is an
+	 * error, or cannot be used
+	 */
+	public String complete(Map<String, String> parameters) {
+		String state = parameters.get("state");
+		if (state == null || state.isEmpty()) {
+			throw new McpAuthorizationException("the authorization response has no state");
+		}
+		Map.Entry<String, McpServerAuthorization> awaiting = this.servers.entrySet()
+			.stream()
+			.filter((entry) -> entry.getValue().awaits(state))
+			.findFirst()
+			.orElseThrow(() -> new McpAuthorizationException("no MCP server awaits an authorization with this state"));
+		String error = parameters.get("error");
+		if (error != null) {
+			// the error's description is the authorization server's text: not repeated
+			throw new McpAuthorizationException("the authorization of MCP server '" + awaiting.getKey()
+					+ "' was answered with the error " + bounded(error));
+		}
+		String code = parameters.get("code");
+		if (code == null || code.isEmpty()) {
+			throw new McpAuthorizationException(
+					"the authorization response for MCP server '" + awaiting.getKey() + "' has no code");
+		}
+		awaiting.getValue().complete(state, code, parameters.get("iss"));
+		return awaiting.getKey();
+	}
+
+	private static String bounded(String error) {
+		String code = error.replaceAll("[^A-Za-z0-9_.-]", "?");
+		return (code.length() > 64) ? code.substring(0, 64) + "…" : code;
+	}
+
+}

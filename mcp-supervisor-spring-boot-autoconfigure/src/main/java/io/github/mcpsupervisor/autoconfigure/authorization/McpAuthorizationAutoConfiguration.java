@@ -1,0 +1,120 @@
+package io.github.mcpsupervisor.autoconfigure.authorization;
+
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
+
+import io.github.mcpsupervisor.authorization.McpAuthorizationRequiredEvent;
+import io.github.mcpsupervisor.authorization.McpServerAuthorizations;
+import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
+import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
+import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettingsResolver;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
+import io.github.mcpsupervisor.autoconfigure.properties.McpTransportType;
+import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
+import io.github.mcpsupervisor.transport.internal.http.HttpAuthorization;
+import io.github.mcpsupervisor.transport.internal.http.HttpAuthorizations;
+import io.github.mcpsupervisor.transport.internal.http.authorization.ServerAuthorization;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
+import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
+
+/**
+ * Auto-configuration of the OAuth 2.1 authorization of streamable-http servers, when
+ * Spring Security's OAuth2 client is on the class path: each server with
+ * {@code mcp.servers.<name>.oauth.registration} gets its tokens from that client
+ * registration, kept in the application's {@link OAuth2AuthorizedClientService}.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(before = McpSupervisorAutoConfiguration.class,
+		afterName = "org.springframework.boot.security.oauth2.client.autoconfigure.OAuth2ClientAutoConfiguration")
+@ConditionalOnClass(OAuth2AuthorizedClientService.class)
+@ConditionalOnBooleanProperty(name = "mcp.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(McpSupervisorProperties.class)
+public final class McpAuthorizationAutoConfiguration {
+
+	/** The connect timeout of the token requests. */
+	private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+
+	@Bean
+	@ConditionalOnMissingBean
+	McpServerAuthorizations mcpServerAuthorizations(OAuthHttpAuthorizations authorizations) {
+		return new McpServerAuthorizations(authorizations.servers());
+	}
+
+	@Bean
+	OAuthHttpAuthorizations mcpHttpAuthorizations(McpSupervisorProperties properties,
+			ObjectProvider<ClientRegistrationRepository> registrations,
+			ObjectProvider<OAuth2AuthorizedClientService> clients, SupervisorScheduler scheduler,
+			ApplicationEventPublisher publisher) {
+		Map<String, ServerAuthorization> servers = new LinkedHashMap<>();
+		Map<String, Lock> locks = new ConcurrentHashMap<>();
+		HttpClient httpClient = null;
+		for (McpServerSettings server : McpServerSettingsResolver.resolve(properties)) {
+			String registration = server.oauthRegistration();
+			if (registration == null) {
+				continue;
+			}
+			if (server.transport() != McpTransportType.STREAMABLE_HTTP) {
+				throw new IllegalStateException("MCP server '" + server.name() + "' has mcp.servers." + server.name()
+						+ ".oauth.registration set, but OAuth authorizes streamable-http servers only");
+			}
+			ClientRegistrationRepository repository = registrations.getIfAvailable();
+			OAuth2AuthorizedClientService service = clients.getIfAvailable();
+			if (repository == null || service == null) {
+				throw new IllegalStateException("MCP server '" + server.name() + "' has mcp.servers." + server.name()
+						+ ".oauth.registration '" + registration + "', but the application has no client"
+						+ " registrations: set spring.security.oauth2.client.registration." + registration + ".*");
+			}
+			if (httpClient == null) {
+				httpClient = HttpClient.newBuilder()
+					.followRedirects(HttpClient.Redirect.NEVER)
+					.connectTimeout(CONNECT_TIMEOUT)
+					.build();
+			}
+			servers.put(server.name(),
+					new ServerAuthorization(server.name(), server.url(), repository, registration, service, httpClient,
+							server.requestTimeout(), locks.computeIfAbsent(registration, (id) -> new ReentrantLock()),
+							scheduler.clock(), (request) -> scheduler.execute(() -> publisher
+								.publishEvent(new McpAuthorizationRequiredEvent(request.server(), request)))));
+		}
+		return new OAuthHttpAuthorizations(servers);
+	}
+
+	/**
+	 * The authorizations by server, as the connectors take them.
+	 */
+	static final class OAuthHttpAuthorizations implements HttpAuthorizations {
+
+		private final Map<String, ServerAuthorization> servers;
+
+		OAuthHttpAuthorizations(Map<String, ServerAuthorization> servers) {
+			this.servers = servers;
+		}
+
+		Map<String, ServerAuthorization> servers() {
+			return this.servers;
+		}
+
+		@Override
+		public HttpAuthorization authorization(String server) {
+			HttpAuthorization authorization = this.servers.get(server);
+			return (authorization != null) ? authorization : HttpAuthorization.NONE;
+		}
+
+	}
+
+}

@@ -1,0 +1,67 @@
+package io.github.mcpsupervisor.transport.internal.http;
+
+import java.net.http.HttpHeaders;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The credentials of one Streamable HTTP server's requests beyond its configured headers:
+ * an OAuth access token obtained for it, shared by its generations. The methods may block
+ * (a token request to the authorization server) and are called off the HTTP client's
+ * threads.
+ *
+ * @since 0.1.0
+ */
+public interface HttpAuthorization {
+
+	/** No authorization: the configured headers only. */
+	HttpAuthorization NONE = new HttpAuthorization() {
+
+		@Override
+		public @Nullable String authorization() {
+			return null;
+		}
+
+		@Override
+		public boolean refused(int status, HttpHeaders headers, @Nullable String sent) {
+			return false;
+		}
+
+	};
+
+	/**
+	 * Returns the value of the {@code Authorization} header of the next request,
+	 * obtaining or refreshing the token as needed.
+	 * @return the header's value, or {@code null} to send none
+	 * @throws AuthorizationRequiredException if no token can be had without a person or a
+	 * change of configuration
+	 */
+	@Nullable String authorization();
+
+	/**
+	 * Handles a {@code 401} or {@code 403} answer to a request.
+	 * @param status the answer's status
+	 * @param headers the answer's headers (its {@code WWW-Authenticate} challenges)
+	 * @param sent the {@code Authorization} header the request carried, if any
+	 * @return whether the request is worth sending again (a new token exists)
+	 */
+	boolean refused(int status, HttpHeaders headers, @Nullable String sent);
+
+	/**
+	 * Returns whether this authorization obtains tokens: a refusal then means it needs
+	 * one, not that the configured headers are wrong.
+	 * @return whether tokens are obtained
+	 */
+	default boolean obtainsTokens() {
+		return false;
+	}
+
+	/**
+	 * Registers what to run once a token exists again after an
+	 * {@link AuthorizationRequiredException}.
+	 * @param authorized what to run
+	 */
+	default void whenAuthorized(Runnable authorized) {
+	}
+
+}

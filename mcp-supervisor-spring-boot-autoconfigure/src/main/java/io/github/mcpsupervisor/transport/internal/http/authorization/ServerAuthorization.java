@@ -1,0 +1,464 @@
+package io.github.mcpsupervisor.transport.internal.http.authorization;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.Lock;
+import java.util.function.Consumer;
+
+import io.github.mcpsupervisor.authorization.McpAuthorizationException;
+import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
+import io.github.mcpsupervisor.authorization.McpServerAuthorization;
+import io.github.mcpsupervisor.internal.CauseChain;
+import io.github.mcpsupervisor.transport.internal.http.AuthorizationRequiredException;
+import io.github.mcpsupervisor.transport.internal.http.HttpAuthorization;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.oauth2.client.AuthorizedClientServiceOAuth2AuthorizedClientManager;
+import org.springframework.security.oauth2.client.ClientAuthorizationRequiredException;
+import org.springframework.security.oauth2.client.OAuth2AuthorizeRequest;
+import org.springframework.security.oauth2.client.OAuth2AuthorizedClient;
+import org.springframework.security.oauth2.client.OAuth2AuthorizedClientProviderBuilder;
+import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
+import org.springframework.security.oauth2.client.endpoint.OAuth2AuthorizationCodeGrantRequest;
+import org.springframework.security.oauth2.client.registration.ClientRegistration;
+import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
+import org.springframework.security.oauth2.core.AuthorizationGrantType;
+import org.springframework.security.oauth2.core.OAuth2AccessToken;
+import org.springframework.security.oauth2.core.OAuth2AuthorizationException;
+import org.springframework.security.oauth2.core.endpoint.OAuth2AccessTokenResponse;
+import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationExchange;
+import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationRequest;
+import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationResponse;
+import org.springframework.security.oauth2.core.endpoint.OAuth2ParameterNames;
+import org.springframework.security.oauth2.core.endpoint.PkceParameterNames;
+import org.springframework.web.client.ResourceAccessException;
+
+/**
+ * The OAuth 2.1 authorization of one streamable-http server, on a Spring Security client
+ * registration: its tokens come from an
+ * {@link AuthorizedClientServiceOAuth2AuthorizedClientManager} and live in the
+ * application's {@link OAuth2AuthorizedClientService}, under a principal of the server's
+ * own ({@code mcp-server:<name>}), so that what the supervisor does on its own threads
+ * (probes, listings, reconnects) carries a token too.
+ *
+ * <ul>
+ * <li>Client credentials: a token is obtained when none is valid, and again when the
+ * server refuses one ({@code 401}).</li>
+ * <li>Authorization code: a person authorizes once ({@link #pending()}, completed by
+ * {@link #complete}); the refresh token keeps the server authorized after that. A refused
+ * refresh token, or none, makes a new request for the person.</li>
+ * </ul>
+ * A {@code 401} refreshes (or re-obtains) the token once and has the request sent again;
+ * a {@code 403 insufficient_scope} asks for the union of the scopes, at most
+ * {@value #MAX_STEP_UPS} times in the server's life, and never when it names no new
+ * scope. Every token request is bound to the server ({@code resource}) and serialised
+ * with the other requests of the same registration (a refresh token may be used once).
+ */
+public final class ServerAuthorization implements HttpAuthorization, McpServerAuthorization {
+
+	/** The most step-ups of the scopes a server may ask for. */
+	public static final int MAX_STEP_UPS = 3;
+
+	/** How long a person has to answer an authorization request. */
+	static final Duration REQUEST_LIFETIME = Duration.ofMinutes(10);
+
+	private static final Log logger = LogFactory.getLog(ServerAuthorization.class);
+
+	private static final SecureRandom RANDOM = new SecureRandom();
+
+	private final String server;
+
+	private final ClientRegistration registration;
+
+	private final String principal;
+
+	private final String resource;
+
+	private final OAuth2AuthorizedClientService clients;
+
+	private final AuthorizedClientServiceOAuth2AuthorizedClientManager manager;
+
+	private final TokenEndpoint tokens;
+
+	private final Lock lock;
+
+	private final Clock clock;
+
+	private final Consumer<McpAuthorizationRequest> requested;
+
+	private final List<Runnable> authorized = new CopyOnWriteArrayList<>();
+
+	// under the lock
+	private @Nullable List<String> steppedUpScopes;
+
+	private int stepUps;
+
+	private @Nullable Pending pending;
+
+	/**
+	 * Creates the authorization of a server.
+	 * @param server the server's name
+	 * @param url the server's URL, whose canonical form is the resource of its tokens
+	 * @param registrations the application's client registrations
+	 * @param registrationId the id of the server's registration
+	 * @param clients where the tokens are kept
+	 * @param httpClient the client of the token requests
+	 * @param timeout the timeout of each token request's answer
+	 * @param lock serialises the token requests of the registration
+	 * @param clock the time
+	 * @param requested told of each request a person must answer
+	 */
+	public ServerAuthorization(String server, URI url, ClientRegistrationRepository registrations,
+			String registrationId, OAuth2AuthorizedClientService clients, HttpClient httpClient, Duration timeout,
+			Lock lock, Clock clock, Consumer<McpAuthorizationRequest> requested) {
+		ClientRegistration registration = registrations.findByRegistrationId(registrationId);
+		if (registration == null) {
+			throw new IllegalStateException("MCP server '" + server + "' has mcp.servers." + server
+					+ ".oauth.registration '" + registrationId + "', but there is no client registration of that id"
+					+ " (spring.security.oauth2.client.registration." + registrationId + ".*)");
+		}
+		AuthorizationGrantType grant = registration.getAuthorizationGrantType();
+		if (!AuthorizationGrantType.CLIENT_CREDENTIALS.equals(grant)
+				&& !AuthorizationGrantType.AUTHORIZATION_CODE.equals(grant)) {
+			throw new IllegalStateException("MCP server '" + server + "': client registration '" + registrationId
+					+ "' has authorization-grant-type " + grant.getValue()
+					+ "; an MCP server takes client_credentials or authorization_code");
+		}
+		this.server = server;
+		this.registration = registration;
+		this.principal = "mcp-server:" + server;
+		this.resource = ResourceIndicator.of(url);
+		this.clients = clients;
+		this.lock = lock;
+		this.clock = clock;
+		this.requested = requested;
+		this.tokens = new TokenEndpoint(httpClient, timeout, this.resource, () -> this.steppedUpScopes);
+		this.manager = new AuthorizedClientServiceOAuth2AuthorizedClientManager(registrations, clients);
+		this.manager.setAuthorizedClientProvider(OAuth2AuthorizedClientProviderBuilder.builder()
+			.authorizationCode()
+			.refreshToken((refresh) -> refresh.accessTokenResponseClient(this.tokens.refreshToken()).clock(clock))
+			.clientCredentials((credentials) -> credentials.accessTokenResponseClient(this.tokens.clientCredentials())
+				.clock(clock))
+			.build());
+	}
+
+	@Override
+	public boolean obtainsTokens() {
+		return true;
+	}
+
+	@Override
+	public void whenAuthorized(Runnable action) {
+		this.authorized.add(action);
+	}
+
+	@Override
+	public String authorization() {
+		this.lock.lock();
+		try {
+			return "Bearer " + token().getTokenValue();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	// Under the lock: a valid token, refreshed or obtained as needed.
+	private OAuth2AccessToken token() {
+		OAuth2AuthorizedClient client;
+		try {
+			client = this.manager
+				.authorize(OAuth2AuthorizeRequest.withClientRegistrationId(this.registration.getRegistrationId())
+					.principal(this.principal)
+					.build());
+		}
+		catch (ClientAuthorizationRequiredException ex) {
+			throw needsPerson("no token yet");
+		}
+		catch (OAuth2AuthorizationException ex) {
+			throw refusal(ex);
+		}
+		catch (ResourceAccessException ex) {
+			throw new UncheckedIOException("the authorization server of MCP server '" + this.server
+					+ "' cannot be reached: " + CauseChain.rootMessage(ex), new IOException(ex));
+		}
+		if (client == null || isExpired(client.getAccessToken())) {
+			// an authorization code's token without a refresh token: only a person helps
+			this.clients.removeAuthorizedClient(this.registration.getRegistrationId(), this.principal);
+			throw needsPerson("the token expired and there is no refresh token");
+		}
+		return client.getAccessToken();
+	}
+
+	private RuntimeException refusal(OAuth2AuthorizationException ex) {
+		String code = ex.getError().getErrorCode();
+		if (isAuthorizationCode()) {
+			// the manager removed a refused refresh token: a person authorizes again
+			return needsPerson("the authorization server refused the refresh token (" + code + ")");
+		}
+		return new AuthorizationRequiredException("the authorization server refuses client registration '"
+				+ this.registration.getRegistrationId() + "': " + code + "; fix it, then reset the server");
+	}
+
+	private AuthorizationRequiredException needsPerson(String why) {
+		Pending current = this.pending;
+		if (current == null || !current.expiresAt.isAfter(this.clock.instant())) {
+			current = newRequest();
+			this.pending = current;
+			McpAuthorizationRequest request = current.request;
+			logger.warn("MCP server '" + this.server + "' needs a person to authorize client registration '"
+					+ this.registration.getRegistrationId() + "' (" + why + "); the authorization URL is in the mcp"
+					+ " endpoint and the McpAuthorizationRequiredEvent");
+			this.requested.accept(request);
+		}
+		return new AuthorizationRequiredException("a person must authorize client registration '"
+				+ this.registration.getRegistrationId() + "' (" + why + ")");
+	}
+
+	private Pending newRequest() {
+		String state = random();
+		String verifier = random();
+		List<String> scopes = (this.steppedUpScopes != null) ? this.steppedUpScopes
+				: new ArrayList<>(this.registration.getScopes());
+		Map<String, Object> parameters = new LinkedHashMap<>();
+		parameters.put("resource", this.resource);
+		parameters.put(PkceParameterNames.CODE_CHALLENGE, challenge(verifier));
+		parameters.put(PkceParameterNames.CODE_CHALLENGE_METHOD, "S256");
+		OAuth2AuthorizationRequest request = OAuth2AuthorizationRequest.authorizationCode()
+			.authorizationUri(this.registration.getProviderDetails().getAuthorizationUri())
+			.clientId(this.registration.getClientId())
+			.redirectUri(this.registration.getRedirectUri())
+			.scopes(new LinkedHashSet<>(scopes))
+			.state(state)
+			.additionalParameters(parameters)
+			.attributes((attributes) -> {
+				attributes.put(OAuth2ParameterNames.REGISTRATION_ID, this.registration.getRegistrationId());
+				attributes.put(PkceParameterNames.CODE_VERIFIER, verifier);
+			})
+			.build();
+		Instant expiresAt = this.clock.instant().plus(REQUEST_LIFETIME);
+		return new Pending(state, request, expiresAt,
+				new McpAuthorizationRequest(this.server, this.registration.getRegistrationId(),
+						URI.create(request.getAuthorizationRequestUri()), scopes, expiresAt));
+	}
+
+	/**
+	 * Returns the authorization a person must give, if one is awaited.
+	 * @return the request, until it expires or is completed
+	 */
+	@Override
+	public Optional<McpAuthorizationRequest> pending() {
+		Pending current = this.pending;
+		return (current != null && current.expiresAt.isAfter(this.clock.instant())) ? Optional.of(current.request)
+				: Optional.empty();
+	}
+
+	/**
+	 * Returns whether a state is the one of this server's awaited request.
+	 * @param state the state of an authorization response
+	 * @return whether it is this server's
+	 */
+	@Override
+	public boolean awaits(String state) {
+		Pending current = this.pending;
+		return current != null && MessageDigest.isEqual(current.state.getBytes(StandardCharsets.UTF_8),
+				state.getBytes(StandardCharsets.UTF_8));
+	}
+
+	/**
+	 * Completes the awaited request with the authorization server's answer: checks its
+	 * issuer (RFC 9207), exchanges its code (with the PKCE verifier and the resource) and
+	 * keeps the token; the server then connects on its own.
+	 * @param state the answer's {@code state}
+	 * @param code the answer's {@code code}
+	 * @param issuer the answer's {@code iss}, if any
+	 * @throws McpAuthorizationException if the answer cannot be used
+	 */
+	@Override
+	public void complete(String state, String code, @Nullable String issuer) {
+		this.lock.lock();
+		try {
+			Pending current = this.pending;
+			if (current == null || !awaits(state)) {
+				throw new McpAuthorizationException(
+						"MCP server '" + this.server + "' awaits no authorization with this state");
+			}
+			if (!current.expiresAt.isAfter(this.clock.instant())) {
+				this.pending = null;
+				throw new McpAuthorizationException("the authorization request of MCP server '" + this.server
+						+ "' expired; a new one is made at the next attempt");
+			}
+			String refusal = issuerRefusal(issuer);
+			if (refusal != null) {
+				throw new McpAuthorizationException("MCP server '" + this.server + "': " + refusal);
+			}
+			OAuth2AuthorizationResponse response = OAuth2AuthorizationResponse.success(code)
+				.redirectUri(this.registration.getRedirectUri())
+				.state(state)
+				.build();
+			OAuth2AccessTokenResponse tokens;
+			try {
+				tokens = this.tokens.authorizationCode()
+					.getTokenResponse(new OAuth2AuthorizationCodeGrantRequest(this.registration,
+							new OAuth2AuthorizationExchange(current.authorizationRequest, response)));
+			}
+			catch (OAuth2AuthorizationException ex) {
+				throw new McpAuthorizationException("the authorization server refused the code for MCP server '"
+						+ this.server + "': " + ex.getError().getErrorCode(), ex);
+			}
+			catch (ResourceAccessException ex) {
+				throw new McpAuthorizationException("the authorization server of MCP server '" + this.server
+						+ "' cannot be reached: " + CauseChain.rootMessage(ex), ex);
+			}
+			this.pending = null;
+			this.clients.saveAuthorizedClient(new OAuth2AuthorizedClient(this.registration, this.principal,
+					tokens.getAccessToken(), tokens.getRefreshToken()), owner());
+		}
+		finally {
+			this.lock.unlock();
+		}
+		logger.info("MCP server '" + this.server + "' is authorized");
+		this.authorized.forEach(Runnable::run);
+	}
+
+	private @Nullable String issuerRefusal(@Nullable String received) {
+		String expected = this.registration.getProviderDetails().getIssuerUri();
+		Object advertised = this.registration.getProviderDetails()
+			.getConfigurationMetadata()
+			.get("authorization_response_iss_parameter_supported");
+		if (expected == null) {
+			return (received != null)
+					? "the response has an iss, and the registration has no issuer-uri to check it against" : null;
+		}
+		return AuthorizationResponseIssuer.refusal(expected, Boolean.TRUE.equals(advertised), received);
+	}
+
+	@Override
+	public boolean refused(int status, HttpHeaders headers, @Nullable String sent) {
+		BearerChallenge challenge = BearerChallenge.of(headers.allValues("WWW-Authenticate")).orElse(null);
+		this.lock.lock();
+		try {
+			if (status == 403) {
+				return (challenge != null && challenge.isInsufficientScope()) && stepUp(challenge);
+			}
+			OAuth2AuthorizedClient client = this.clients.loadAuthorizedClient(this.registration.getRegistrationId(),
+					this.principal);
+			if (client != null && sent != null && !sent.equals("Bearer " + client.getAccessToken().getTokenValue())) {
+				return true; // another request has renewed it since
+			}
+			if (client != null) {
+				// the server refuses a token it issued a moment ago: renew it once
+				this.clients.saveAuthorizedClient(expired(client), owner());
+			}
+			try {
+				token();
+				return true;
+			}
+			catch (AuthorizationRequiredException ex) {
+				return false;
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	// Under the lock.
+	private boolean stepUp(BearerChallenge challenge) {
+		List<String> previous = (this.steppedUpScopes != null) ? this.steppedUpScopes
+				: new ArrayList<>(this.registration.getScopes());
+		List<String> union = ScopeSelection.stepUp(previous, challenge, List.of(), false);
+		if (union.size() == previous.size() && previous.containsAll(union)) {
+			logger.warn("MCP server '" + this.server + "' refuses the token for its scope, and names no scope it"
+					+ " lacks: not asking again");
+			return false;
+		}
+		if (this.stepUps >= MAX_STEP_UPS) {
+			logger.warn("MCP server '" + this.server + "' asked for more scopes " + MAX_STEP_UPS
+					+ " times: not asking again until the application restarts");
+			return false;
+		}
+		this.stepUps++;
+		this.steppedUpScopes = union;
+		this.clients.removeAuthorizedClient(this.registration.getRegistrationId(), this.principal);
+		if (isAuthorizationCode()) {
+			this.pending = null;
+			needsPerson("the server asks for the scopes " + union);
+			return false;
+		}
+		try {
+			token();
+			return true;
+		}
+		catch (AuthorizationRequiredException ex) {
+			return false;
+		}
+	}
+
+	private boolean isAuthorizationCode() {
+		return AuthorizationGrantType.AUTHORIZATION_CODE.equals(this.registration.getAuthorizationGrantType());
+	}
+
+	private boolean isExpired(OAuth2AccessToken token) {
+		Instant expiresAt = token.getExpiresAt();
+		return expiresAt != null && !expiresAt.isAfter(this.clock.instant());
+	}
+
+	// The same client with a token that the manager renews at its next use.
+	private OAuth2AuthorizedClient expired(OAuth2AuthorizedClient client) {
+		Instant past = this.clock.instant().minus(Duration.ofHours(1));
+		OAuth2AccessToken token = client.getAccessToken();
+		return new OAuth2AuthorizedClient(
+				client.getClientRegistration(), client.getPrincipalName(), new OAuth2AccessToken(token.getTokenType(),
+						token.getTokenValue(), past.minusSeconds(1), past, token.getScopes()),
+				client.getRefreshToken());
+	}
+
+	private Authentication owner() {
+		return UsernamePasswordAuthenticationToken.unauthenticated(this.principal, null);
+	}
+
+	private static String random() {
+		byte[] bytes = new byte[32];
+		RANDOM.nextBytes(bytes);
+		return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+	}
+
+	private static String challenge(String verifier) {
+		try {
+			byte[] digest = MessageDigest.getInstance("SHA-256").digest(verifier.getBytes(StandardCharsets.US_ASCII));
+			return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private record Pending(String state, OAuth2AuthorizationRequest authorizationRequest, Instant expiresAt,
+			McpAuthorizationRequest request) {
+
+	}
+
+}
