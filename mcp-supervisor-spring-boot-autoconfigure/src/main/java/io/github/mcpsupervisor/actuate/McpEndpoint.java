@@ -5,11 +5,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import java.util.function.Function;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonInclude.Include;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
 import io.github.mcpsupervisor.supervisor.McpServerStatus;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
@@ -46,6 +48,8 @@ public class McpEndpoint {
 
 	private final Clock clock;
 
+	private final Function<String, Optional<McpAuthorizationRequest>> authorizations;
+
 	/**
 	 * Creates the endpoint.
 	 * @param supervisors the supervised servers
@@ -58,6 +62,24 @@ public class McpEndpoint {
 	 */
 	public McpEndpoint(McpSupervisors supervisors, Function<String, @Nullable McpServerConfiguration> configurations,
 			Iterable<SanitizingFunction> sanitizingFunctions, Show showValues, Clock clock) {
+		this(supervisors, configurations, sanitizingFunctions, showValues, clock, (server) -> Optional.empty());
+	}
+
+	/**
+	 * Creates the endpoint.
+	 * @param supervisors the supervised servers
+	 * @param configurations the configuration of each server, by name ({@code null} for a
+	 * server whose configuration is not known)
+	 * @param sanitizingFunctions the functions that sanitize environment variables and
+	 * headers when their values may be shown
+	 * @param showValues when to show the values of environment variables and headers
+	 * @param clock the clock of the supervisors
+	 * @param authorizations the authorization each server awaits from a person, by name
+	 */
+	public McpEndpoint(McpSupervisors supervisors, Function<String, @Nullable McpServerConfiguration> configurations,
+			Iterable<SanitizingFunction> sanitizingFunctions, Show showValues, Clock clock,
+			Function<String, Optional<McpAuthorizationRequest>> authorizations) {
+		this.authorizations = authorizations;
 		this.supervisors = supervisors;
 		this.configurations = configurations;
 		this.sanitizer = new Sanitizer(sanitizingFunctions);
@@ -74,7 +96,8 @@ public class McpEndpoint {
 		Map<String, McpServerDetails> servers = new LinkedHashMap<>();
 		for (SupervisedServer server : this.supervisors.servers()) {
 			McpServerStatus status = server.supervisor().status();
-			servers.put(status.name(), McpServerDetails.of(status, server.required(), 0, this.clock));
+			servers.put(status.name(), McpServerDetails.of(status, server.required(), 0, this.clock,
+					this.authorizations.apply(status.name()).orElse(null)));
 		}
 		return new McpServersDescriptor(servers);
 	}
@@ -116,8 +139,9 @@ public class McpEndpoint {
 		McpServerStatus status = supervised.supervisor().status();
 		McpServerConfiguration configuration = this.configurations.apply(server);
 		return new McpServerDescriptor(status.name(),
-				McpServerDetails.of(status, supervised.required(), Integer.MAX_VALUE, this.clock), status.tools(),
-				(configuration != null)
+				McpServerDetails.of(status, supervised.required(), Integer.MAX_VALUE, this.clock,
+						this.authorizations.apply(status.name()).orElse(null)),
+				status.tools(), (configuration != null)
 						? McpServerConfigurationDescriptor.of(configuration, this.sanitizer, showUnsanitized) : null);
 	}
 

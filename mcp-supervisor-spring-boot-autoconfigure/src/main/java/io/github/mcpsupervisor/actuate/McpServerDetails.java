@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.actuate;
 
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -7,6 +8,7 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonInclude.Include;
+import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
 import io.github.mcpsupervisor.supervisor.ExitStatus;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerStatus;
@@ -31,13 +33,15 @@ import org.jspecify.annotations.Nullable;
  * @param tools how many tools are registered
  * @param protocol the MCP revision the live generation speaks (2025-11-25 or 2026-07-28),
  * absent while none is connected
+ * @param authorization the authorization a person must give, while one is awaited
+ * (endpoint only: whoever opens its URL first authorizes the server as themselves)
  * @since 0.1.0
  */
 @JsonInclude(Include.NON_NULL)
 public record McpServerDetails(McpServerState state, boolean required, int generation, @Nullable Long pid,
 		@Nullable Duration uptime, int attempts, int maxAttempts, @Nullable Duration nextAttemptIn,
 		@Nullable Exit lastExit, @Nullable String lastError, @Nullable List<String> stderr, int tools,
-		@Nullable String protocol) {
+		@Nullable String protocol, @Nullable Authorization authorization) {
 
 	/** Stderr lines shown in health details. */
 	static final int HEALTH_STDERR_LINES = 5;
@@ -51,6 +55,20 @@ public record McpServerDetails(McpServerState state, boolean required, int gener
 	 * @return the details
 	 */
 	static McpServerDetails of(McpServerStatus status, boolean required, int stderrLines, Clock clock) {
+		return of(status, required, stderrLines, clock, null);
+	}
+
+	/**
+	 * Describes a server's state and counters, and the authorization it awaits.
+	 * @param status the server's status
+	 * @param required whether the server is required
+	 * @param stderrLines how many of the last stderr lines to show (none when 0)
+	 * @param clock the clock of the supervisor
+	 * @param authorization the authorization awaited, if any
+	 * @return the details
+	 */
+	static McpServerDetails of(McpServerStatus status, boolean required, int stderrLines, Clock clock,
+			@Nullable McpAuthorizationRequest authorization) {
 		Instant now = clock.instant();
 		Duration uptime = (status.upSince() != null) ? Duration.between(status.upSince(), now) : null;
 		Duration nextAttemptIn = (status.nextAttemptAt() != null) ? until(now, status.nextAttemptAt()) : null;
@@ -60,12 +78,28 @@ public record McpServerDetails(McpServerState state, boolean required, int gener
 				: List.copyOf(stderr.subList(Math.max(0, stderr.size() - stderrLines), stderr.size()));
 		return new McpServerDetails(status.state(), required, status.generation(), status.pid(), uptime,
 				status.attemptsUsed(), status.maxAttempts(), nextAttemptIn, lastExit, status.lastError(), shown,
-				status.tools().size(), status.protocol());
+				status.tools().size(), status.protocol(),
+				(authorization != null) ? Authorization.of(authorization, now) : null);
 	}
 
 	private static Duration until(Instant now, Instant then) {
 		Duration until = Duration.between(now, then);
 		return until.isNegative() ? Duration.ZERO : until;
+	}
+
+	/**
+	 * An authorization a person must give.
+	 *
+	 * @param uri the authorization server's URL to open in that person's browser
+	 * @param scopes the scopes asked for
+	 * @param expiresIn how long the request is accepted
+	 */
+	public record Authorization(URI uri, List<String> scopes, Duration expiresIn) {
+
+		static Authorization of(McpAuthorizationRequest request, Instant now) {
+			return new Authorization(request.authorizationUri(), request.scopes(), until(now, request.expiresAt()));
+		}
+
 	}
 
 	/**

@@ -1,7 +1,11 @@
 package io.github.mcpsupervisor.autoconfigure.endpoint;
 
+import java.util.Optional;
+
 import io.github.mcpsupervisor.actuate.McpEndpoint;
 import io.github.mcpsupervisor.actuate.McpEndpointWebExtension;
+import io.github.mcpsupervisor.authorization.McpServerAuthorization;
+import io.github.mcpsupervisor.authorization.McpServerAuthorizations;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
@@ -37,9 +41,13 @@ public final class McpEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	McpEndpoint mcpEndpoint(McpSupervisors supervisors, McpSupervisorProperties properties,
 			McpEndpointProperties endpointProperties, SupervisorScheduler scheduler,
-			ObjectProvider<SanitizingFunction> sanitizingFunctions, Environment environment) {
+			ObjectProvider<SanitizingFunction> sanitizingFunctions, Environment environment,
+			ObjectProvider<McpServerAuthorizations> authorizations) {
+		McpServerAuthorizations awaited = authorizations.getIfAvailable();
 		return new McpEndpoint(supervisors, new PropertiesMcpServerConfigurations(properties, environment),
-				sanitizingFunctions.orderedStream().toList(), endpointProperties.showValues(), scheduler.clock());
+				sanitizingFunctions.orderedStream().toList(), endpointProperties.showValues(), scheduler.clock(),
+				(server) -> (awaited != null) ? awaited.server(server).flatMap(McpServerAuthorization::pending)
+						: Optional.empty());
 	}
 
 	@Bean

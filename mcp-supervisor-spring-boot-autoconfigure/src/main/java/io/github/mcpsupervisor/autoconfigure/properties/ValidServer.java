@@ -84,6 +84,19 @@ import org.springframework.util.StringUtils;
 			if (server.workingDirectory() != null && !Files.isDirectory(server.workingDirectory())) {
 				valid = violation(context, "workingDirectory", "must be an existing directory");
 			}
+			String registration = server.oauth().registration();
+			if (registration != null) {
+				if (!StringUtils.hasText(registration)) {
+					valid = violation(context, "oauth.registration", "must not be blank");
+				}
+				else if (server.transport() != McpTransportType.STREAMABLE_HTTP) {
+					valid = violation(context, "oauth.registration", "authorizes streamable-http servers only");
+				}
+				if (server.headers().keySet().stream().anyMatch("Authorization"::equalsIgnoreCase)) {
+					valid = violation(context, "headers",
+							"has an Authorization header, and oauth.registration sets the server's token");
+				}
+			}
 			return valid;
 		}
 

@@ -118,6 +118,23 @@ class McpConfigurationFailureAnalyzerTests {
 	}
 
 	@Test
+	void runWhenAnOAuthServerAlsoHasAnAuthorizationHeaderShouldRefuseTheHeader(CapturedOutput output) {
+		run("--mcp.servers.remote.transport=streamable-http", "--mcp.servers.remote.url=http://127.0.0.1:8080/mcp",
+				"--mcp.servers.remote.oauth.registration=remote",
+				"--mcp.servers.remote.headers.authorization=Bearer SECRET-TOKEN-9");
+		assertThat(output).contains("Property: mcp.servers.remote.headers")
+			.contains("Rule: has an Authorization header, and oauth.registration sets the server's token")
+			.doesNotContain("SECRET-TOKEN-9");
+	}
+
+	@Test
+	void runWhenAStdioServerHasAnOAuthRegistrationShouldRefuseIt(CapturedOutput output) {
+		run("--mcp.servers.files.command=node", "--mcp.servers.files.oauth.registration=files");
+		assertThat(output).contains("Property: mcp.servers.files.oauth.registration")
+			.contains("Rule: authorizes streamable-http servers only");
+	}
+
+	@Test
 	void runWhenAHeaderValueEndsInALineBreakShouldNameTheHeaderButNotShowItsValue(CapturedOutput output) {
 		run("--mcp.servers.remote.transport=streamable-http", "--mcp.servers.remote.url=http://127.0.0.1:8080/mcp",
 				"--mcp.servers.remote.headers.Authorization=Bearer SECRET-TOKEN-4\n");

@@ -1,0 +1,150 @@
+package io.github.mcpsupervisor.autoconfigure.authorization;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.mcpsupervisor.actuate.McpEndpoint;
+import io.github.mcpsupervisor.actuate.McpServerDetails;
+import io.github.mcpsupervisor.actuate.McpServersHealthIndicator;
+import io.github.mcpsupervisor.authorization.McpAuthorizationException;
+import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
+import io.github.mcpsupervisor.authorization.McpAuthorizationRequiredEvent;
+import io.github.mcpsupervisor.authorization.McpServerAuthorizations;
+import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
+import io.github.mcpsupervisor.autoconfigure.endpoint.McpEndpointAutoConfiguration;
+import io.github.mcpsupervisor.autoconfigure.health.McpHealthContributorAutoConfiguration;
+import io.github.mcpsupervisor.supervisor.McpServerState;
+import io.github.mcpsupervisor.supervisor.McpSupervisors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.security.oauth2.client.autoconfigure.OAuth2ClientAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ApplicationListener;
+import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
+import org.springframework.web.util.UriComponentsBuilder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Auto-configuration of the OAuth authorization of servers, and what a server that waits
+ * for a person shows. Nothing listens at the server's URL: without a token no request is
+ * sent.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class McpAuthorizationAutoConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(
+				AutoConfigurations.of(OAuth2ClientAutoConfiguration.class, McpAuthorizationAutoConfiguration.class,
+						McpSupervisorAutoConfiguration.class, McpHealthContributorAutoConfiguration.class,
+						McpEndpointAutoConfiguration.class, HealthContributorAutoConfiguration.class,
+						EndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class))
+		.withPropertyValues("mcp.servers.remote.transport=streamable-http",
+				"mcp.servers.remote.url=http://127.0.0.1:1/Tools/", "mcp.servers.remote.oauth.registration=people",
+				"mcp.servers.remote.required=true", "management.endpoints.web.exposure.include=mcp",
+				"spring.security.oauth2.client.registration.people.client-id=mcp-app",
+				"spring.security.oauth2.client.registration.people.client-secret=SECRET-5",
+				"spring.security.oauth2.client.registration.people.authorization-grant-type=authorization_code",
+				"spring.security.oauth2.client.registration.people.redirect-uri=http://127.0.0.1:8080/authorized",
+				"spring.security.oauth2.client.registration.people.scope=mcp:read",
+				"spring.security.oauth2.client.registration.people.provider=people",
+				"spring.security.oauth2.client.provider.people.authorization-uri=http://127.0.0.1:2/authorize",
+				"spring.security.oauth2.client.provider.people.token-uri=http://127.0.0.1:2/token");
+
+	@Test
+	void runWithAnAuthorizationCodeServerShouldWaitForAPersonAndShowTheRequest(CapturedOutput output) {
+		List<McpAuthorizationRequest> events = new CopyOnWriteArrayList<>();
+		this.contextRunner
+			.withBean(ApplicationListener.class,
+					() -> (ApplicationListener<McpAuthorizationRequiredEvent>) (event) -> events
+						.add(event.getRequest()))
+			.run((context) -> {
+				McpSupervisors supervisors = context.getBean(McpSupervisors.class);
+				await().until(() -> supervisors.supervisor("remote").state() == McpServerState.NEEDS_AUTHORIZATION);
+				assertThat(supervisors.supervisor("remote").status().lastError()).isEqualTo(
+						"needs authorization: a person must authorize client registration 'people' (no token yet)");
+				List<McpAuthorizationRequest> pending = context.getBean(McpServerAuthorizations.class).pending();
+				assertThat(pending).hasSize(1);
+				McpAuthorizationRequest request = pending.get(0);
+				assertThat(request.server()).isEqualTo("remote");
+				assertThat(request.scopes()).containsExactly("mcp:read");
+				Map<String, String> query = UriComponentsBuilder.fromUri(request.authorizationUri())
+					.build()
+					.getQueryParams()
+					.toSingleValueMap();
+				assertThat(query).containsEntry("response_type", "code")
+					.containsEntry("client_id", "mcp-app")
+					.containsEntry("code_challenge_method", "S256")
+					.containsEntry("resource", "http://127.0.0.1:1/Tools")
+					.containsKeys("state", "code_challenge")
+					.doesNotContainKey("code_verifier");
+				await().until(() -> events.size() == 1);
+				assertThat(events.get(0)).isEqualTo(request);
+				assertThat(context.getBean(McpServersHealthIndicator.class).health().getStatus())
+					.isEqualTo(Status.OUT_OF_SERVICE);
+				McpServerDetails details = context.getBean(McpEndpoint.class).server("remote").details();
+				assertThat(details.authorization()).isNotNull();
+				assertThat(details.authorization().uri()).isEqualTo(request.authorizationUri());
+				McpServerDetails health = (McpServerDetails) context.getBean(McpServersHealthIndicator.class)
+					.health()
+					.getDetails()
+					.get("remote");
+				assertThat(health.authorization()).as("the URL binds whoever opens it: not in health").isNull();
+				assertThat(output).doesNotContain(query.get("state")).doesNotContain("SECRET-5");
+			});
+	}
+
+	@Test
+	void completeWithAnUnknownStateOrAnErrorShouldRefuseIt() {
+		this.contextRunner.run((context) -> {
+			McpServerAuthorizations authorizations = context.getBean(McpServerAuthorizations.class);
+			await().until(() -> !authorizations.pending().isEmpty());
+			String state = UriComponentsBuilder.fromUri(authorizations.pending().get(0).authorizationUri())
+				.build()
+				.getQueryParams()
+				.getFirst("state");
+			assertThatExceptionOfType(McpAuthorizationException.class)
+				.isThrownBy(() -> authorizations.complete(Map.of("state", "forged", "code", "c")))
+				.withMessage("no MCP server awaits an authorization with this state");
+			assertThatExceptionOfType(McpAuthorizationException.class)
+				.isThrownBy(() -> authorizations.complete(Map.of("state", state, "error", "access_denied\r\nx")))
+				.withMessage("the authorization of MCP server 'remote' was answered with the error access_denied??x");
+			assertThatExceptionOfType(McpAuthorizationException.class)
+				.isThrownBy(() -> authorizations.complete(Map.of("state", state, "code", "c", "iss", "http://evil")))
+				.withMessage("MCP server 'remote': the response has an iss, and the registration has no issuer-uri"
+						+ " to check it against");
+			assertThat(authorizations.pending()).as("still awaited").hasSize(1);
+		});
+	}
+
+	@Test
+	void runWithAnUnknownRegistrationShouldFailNamingIt() {
+		this.contextRunner.withPropertyValues("mcp.servers.remote.oauth.registration=other")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("mcp.servers.remote.oauth.registration 'other', but there is no client"
+						+ " registration of that id (spring.security.oauth2.client.registration.other.*)"));
+	}
+
+	@Test
+	void runWithoutSpringSecurityShouldFailNamingTheStarter() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(OAuth2AuthorizedClientService.class))
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("Spring Security's OAuth2 client is not on the class path: add"
+						+ " spring-boot-starter-security-oauth2-client"));
+	}
+
+}
