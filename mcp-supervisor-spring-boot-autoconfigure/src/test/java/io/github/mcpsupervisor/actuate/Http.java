@@ -13,6 +13,12 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class Http {
 
+	/** The auto-configurations of Spring Security's web security, left out. */
+	static final String NO_WEB_SECURITY = "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration,"
+			+ "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration,"
+			+ "org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration,"
+			+ "org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration";
+
 	private final HttpClient client = HttpClient.newHttpClient();
 
 	private final JsonMapper json = JsonMapper.builder().build();

@@ -34,15 +34,16 @@ import static org.awaitility.Awaitility.await;
 // Closed after the class: its servers must not outlive it (other tests check for
 // leftovers).
 @DirtiesContext
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, classes = McpActuatorHttpIT.App.class,
-		properties = { "mcp.servers.demo.command=${java.home}/bin/java", "mcp.servers.demo.args[0]=-cp",
-				"mcp.servers.demo.args[1]=${java.class.path}",
-				"mcp.servers.demo.args[2]=io.github.mcpsupervisor.demo.DemoMcpServer",
-				"mcp.servers.demo.env.API_TOKEN=s3cr3t", "mcp.servers.demo.required=true",
-				"mcp.servers.demo.reconnect.initial-delay=100ms", "mcp.servers.demo.termination-grace-period=1s",
-				"mcp.servers.broken.command=/nonexistent/mcp-server", "mcp.defaults.health-check.timeout=4s",
-				"management.endpoints.web.exposure.include=health,mcp", "management.endpoint.mcp.access=unrestricted",
-				"management.endpoint.health.show-details=always" })
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, classes = McpActuatorHttpIT.App.class, properties = {
+		// the test class path has Spring Security (the OAuth tests): not what is tested
+		// here
+		"spring.autoconfigure.exclude=" + Http.NO_WEB_SECURITY, "mcp.servers.demo.command=${java.home}/bin/java",
+		"mcp.servers.demo.args[0]=-cp", "mcp.servers.demo.args[1]=${java.class.path}",
+		"mcp.servers.demo.args[2]=io.github.mcpsupervisor.demo.DemoMcpServer", "mcp.servers.demo.env.API_TOKEN=s3cr3t",
+		"mcp.servers.demo.required=true", "mcp.servers.demo.reconnect.initial-delay=100ms",
+		"mcp.servers.demo.termination-grace-period=1s", "mcp.servers.broken.command=/nonexistent/mcp-server",
+		"mcp.defaults.health-check.timeout=4s", "management.endpoints.web.exposure.include=health,mcp",
+		"management.endpoint.mcp.access=unrestricted", "management.endpoint.health.show-details=always" })
 class McpActuatorHttpIT {
 
 	@Value("${local.server.port}")

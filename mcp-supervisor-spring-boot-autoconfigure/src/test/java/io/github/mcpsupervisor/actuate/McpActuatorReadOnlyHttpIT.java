@@ -20,8 +20,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 // leftovers).
 @DirtiesContext
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, classes = McpActuatorReadOnlyHttpIT.App.class,
-		properties = { "mcp.servers.broken.command=/nonexistent/mcp-server",
-				"management.endpoints.web.exposure.include=mcp" })
+		properties = {
+				// the test class path has Spring Security (the OAuth tests): not what is
+				// tested here
+				"spring.autoconfigure.exclude=" + Http.NO_WEB_SECURITY,
+				"mcp.servers.broken.command=/nonexistent/mcp-server", "management.endpoints.web.exposure.include=mcp" })
 class McpActuatorReadOnlyHttpIT {
 
 	@Value("${local.server.port}")
