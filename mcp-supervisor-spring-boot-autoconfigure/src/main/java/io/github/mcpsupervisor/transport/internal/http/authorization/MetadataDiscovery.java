@@ -1,26 +1,18 @@
 package io.github.mcpsupervisor.transport.internal.http.authorization;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 import io.github.mcpsupervisor.internal.ServerText;
+import io.github.mcpsupervisor.transport.internal.http.authorization.BoundedExchange.Answer;
 import io.modelcontextprotocol.json.McpJsonMapper;
-import io.modelcontextprotocol.json.TypeRef;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -37,21 +29,16 @@ import org.jspecify.annotations.Nullable;
 final class MetadataDiscovery {
 
 	/** The most bytes of a metadata document read. */
-	static final int MAX_BYTES = 64 * 1024;
+	static final int MAX_BYTES = BoundedExchange.MAX_BYTES;
 
-	private static final TypeRef<Map<String, Object>> MAP = new TypeRef<>() {
-	};
-
-	private final HttpClient http;
-
-	private final McpJsonMapper jsonMapper;
-
-	private final Duration timeout;
+	private final BoundedExchange exchange;
 
 	MetadataDiscovery(HttpClient http, McpJsonMapper jsonMapper, Duration timeout) {
-		this.http = http;
-		this.jsonMapper = jsonMapper;
-		this.timeout = timeout;
+		this(new BoundedExchange(http, jsonMapper, timeout));
+	}
+
+	MetadataDiscovery(BoundedExchange exchange) {
+		this.exchange = exchange;
 	}
 
 	/**
@@ -164,13 +151,7 @@ final class MetadataDiscovery {
 				throw new AuthorizationDiscoveryException(
 						"the " + what + " at " + location + " is larger than " + MAX_BYTES + " bytes");
 			}
-			Map<String, Object> document;
-			try {
-				document = this.jsonMapper.readValue(answer.body(), MAP);
-			}
-			catch (IOException | RuntimeException ex) {
-				document = null;
-			}
+			Map<String, Object> document = this.exchange.object(answer);
 			if (document == null) {
 				throw new AuthorizationDiscoveryException("the " + what + " at " + location + " is not a JSON object");
 			}
@@ -179,49 +160,12 @@ final class MetadataDiscovery {
 		throw new AuthorizationDiscoveryException("no " + what + " found: " + String.join(", ", tried));
 	}
 
-	// One GET, its answer read within the timeout as a whole (headers and body), at most
-	// MAX_BYTES + 1 bytes of it.
 	private Answer fetch(URI location, String what) {
-		long deadline = System.nanoTime() + this.timeout.toNanos();
-		HttpResponse<InputStream> response = null;
-		try {
-			HttpRequest request = HttpRequest.newBuilder(location)
-				.timeout(this.timeout)
-				.header("Accept", "application/json")
-				.GET()
-				.build();
-			response = this.http.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream())
-				.get(this.timeout.toNanos(), TimeUnit.NANOSECONDS);
-			InputStream body = response.body();
-			CompletableFuture<byte[]> read = CompletableFuture.supplyAsync(() -> {
-				try (body) {
-					return body.readNBytes(MAX_BYTES + 1);
-				}
-				catch (IOException ex) {
-					throw new UncheckedIOException(ex);
-				}
-			});
-			try {
-				return new Answer(response.statusCode(),
-						read.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
-			}
-			finally {
-				body.close(); // ends a read still waiting for the server
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new AuthorizationDiscoveryException("interrupted while fetching the " + what, ex);
-		}
-		catch (TimeoutException ex) {
-			throw new AuthorizationDiscoveryException(
-					"the " + what + " at " + location + " was not read within " + this.timeout.toMillis() + " ms", ex);
-		}
-		catch (ExecutionException | IOException | IllegalArgumentException ex) {
-			Throwable cause = (ex instanceof ExecutionException && ex.getCause() != null) ? ex.getCause() : ex;
-			throw new AuthorizationDiscoveryException("fetching the " + what + " at " + location + " failed: " + cause,
-					cause);
-		}
+		return this.exchange.send(HttpRequest.newBuilder(location)
+			.timeout(this.exchange.timeout())
+			.header("Accept", "application/json")
+			.GET()
+			.build(), what);
 	}
 
 	// An authorization server's URL: https, or http on a loopback address only (RFC 8414
@@ -283,10 +227,6 @@ final class MetadataDiscovery {
 
 	private static String quoted(@Nullable String text) {
 		return ServerText.bounded(String.valueOf(text), ServerText.MAX_LENGTH);
-	}
-
-	private record Answer(int status, byte[] body) {
-
 	}
 
 	private record Found(URI location, Map<String, Object> document) {

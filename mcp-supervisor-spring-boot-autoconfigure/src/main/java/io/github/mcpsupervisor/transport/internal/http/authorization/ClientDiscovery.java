@@ -1,0 +1,200 @@
+package io.github.mcpsupervisor.transport.internal.http.authorization;
+
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.github.mcpsupervisor.internal.ServerText;
+import io.github.mcpsupervisor.transport.internal.http.authorization.BoundedExchange.Answer;
+import io.github.mcpsupervisor.transport.internal.http.authorization.MetadataDiscovery.AuthorizationServer;
+import io.github.mcpsupervisor.transport.internal.http.authorization.MetadataDiscovery.ProtectedResource;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.security.oauth2.client.registration.ClientRegistration;
+import org.springframework.security.oauth2.core.AuthorizationGrantType;
+import org.springframework.security.oauth2.core.ClientAuthenticationMethod;
+
+/**
+ * Finds the client registration of a server that names its authorization server itself,
+ * as the MCP authorization specification has a client do it after a {@code 401}: its
+ * protected resource metadata, its first authorization server's metadata, and a client
+ * there (in this order) pre-registered by the application, its Client ID Metadata
+ * Document where the authorization server takes one, or one registered dynamically (RFC
+ * 7591). The scopes are the application's, else the challenge's, else those the server
+ * supports. The registration is for the authorization code grant with PKCE S256: an
+ * authorization server that does not offer it is refused.
+ */
+final class ClientDiscovery {
+
+	private final MetadataDiscovery metadata;
+
+	private final BoundedExchange exchange;
+
+	private final Settings settings;
+
+	ClientDiscovery(BoundedExchange exchange, Settings settings) {
+		this.metadata = new MetadataDiscovery(exchange);
+		this.exchange = exchange;
+		this.settings = settings;
+	}
+
+	/**
+	 * Finds the registration of a server.
+	 * @param server the server's name, the registration's id
+	 * @param url the server's URL
+	 * @param challenge the challenge of its {@code 401}, if any
+	 * @return the registration, with the authorization server's metadata in its provider
+	 * details
+	 * @throws AuthorizationDiscoveryException if the server's authorization cannot be
+	 * used
+	 */
+	Discovered discover(String server, URI url, @Nullable BearerChallenge challenge) {
+		ProtectedResource resource = this.metadata.protectedResource(url, challenge);
+		AuthorizationServer authorizationServer = this.metadata
+			.authorizationServer(resource.authorizationServers().get(0));
+		if (!authorizationServer.supportsAuthorizationCodeWithPkce()) {
+			throw new AuthorizationDiscoveryException("the authorization server " + authorizationServer.issuer()
+					+ " does not offer the authorization code grant with PKCE S256 (code_challenge_methods_supported)");
+		}
+		List<String> scopes = !this.settings.scopes().isEmpty() ? this.settings.scopes() : ScopeSelection
+			.initial(challenge, resource.scopesSupported(), authorizationServer.scopesSupported(), true);
+		Client client = client(authorizationServer);
+		Map<String, Object> metadata = new LinkedHashMap<>();
+		metadata.put("issuer", authorizationServer.issuer());
+		metadata.put("authorization_response_iss_parameter_supported",
+				authorizationServer.issInAuthorizationResponse());
+		metadata.put("scopes_supported", authorizationServer.scopesSupported());
+		ClientRegistration registration = ClientRegistration.withRegistrationId(server)
+			.clientId(client.id())
+			.clientSecret(client.secret())
+			.clientAuthenticationMethod(client.authentication())
+			.authorizationGrantType(AuthorizationGrantType.AUTHORIZATION_CODE)
+			.redirectUri(this.settings.redirectUri().toString())
+			.scope(scopes)
+			.authorizationUri(String.valueOf(authorizationServer.authorizationEndpoint()))
+			.tokenUri(authorizationServer.tokenEndpoint().toString())
+			.issuerUri(authorizationServer.issuer())
+			.providerConfigurationMetadata(metadata)
+			.build();
+		return new Discovered(registration, client.how());
+	}
+
+	private Client client(AuthorizationServer authorizationServer) {
+		String clientId = this.settings.clientId();
+		if (clientId != null) {
+			String secret = this.settings.clientSecret();
+			return new Client(clientId, secret, authentication(authorizationServer, secret != null), "pre-registered");
+		}
+		URI document = this.settings.clientMetadataDocument();
+		if (document != null && authorizationServer.clientIdMetadataDocuments()) {
+			return new Client(document.toString(), null, ClientAuthenticationMethod.NONE,
+					"its Client ID Metadata Document");
+		}
+		URI endpoint = authorizationServer.registrationEndpoint();
+		if (endpoint == null) {
+			throw new AuthorizationDiscoveryException("the authorization server " + authorizationServer.issuer()
+					+ " offers neither dynamic client registration nor"
+					+ ((document != null) ? " Client ID Metadata Documents" : " a client for this application")
+					+ ": set the client-id it gave this application");
+		}
+		return register(endpoint, authorizationServer);
+	}
+
+	// RFC 7591: a public client unless the server insists on a secret
+	private Client register(URI endpoint, AuthorizationServer authorizationServer) {
+		Map<String, Object> request = new LinkedHashMap<>();
+		request.put("client_name", this.settings.clientName());
+		request.put("redirect_uris", List.of(this.settings.redirectUri().toString()));
+		request.put("grant_types", List.of("authorization_code", "refresh_token"));
+		request.put("response_types", List.of("code"));
+		request.put("token_endpoint_auth_method", "none");
+		if (!this.settings.scopes().isEmpty()) {
+			request.put("scope", String.join(" ", this.settings.scopes()));
+		}
+		Answer answer = this.exchange.send(HttpRequest.newBuilder(endpoint)
+			.timeout(this.exchange.timeout())
+			.header("Content-Type", "application/json")
+			.header("Accept", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(this.exchange.json(request)))
+			.build(), "dynamic client registration");
+		Map<String, Object> registered = this.exchange.object(answer);
+		if (answer.status() != 200 && answer.status() != 201) {
+			Object error = (registered != null) ? registered.get("error") : null;
+			throw new AuthorizationDiscoveryException(
+					"the dynamic client registration at " + endpoint + " answered HTTP " + answer.status()
+							+ ((error instanceof String code) ? " (" + ServerText.bounded(code, 64) + ")" : ""));
+		}
+		if (registered == null || !(registered.get("client_id") instanceof String clientId) || clientId.isEmpty()) {
+			throw new AuthorizationDiscoveryException(
+					"the dynamic client registration at " + endpoint + " answered no client_id");
+		}
+		String secret = (registered.get("client_secret") instanceof String value && !value.isEmpty()) ? value : null;
+		return new Client(clientId, secret, authentication(authorizationServer, secret != null),
+				"dynamic client registration");
+	}
+
+	// client_secret_basic where the server takes it (its default), else
+	// client_secret_post
+	private static ClientAuthenticationMethod authentication(AuthorizationServer authorizationServer,
+			boolean hasSecret) {
+		if (!hasSecret) {
+			return ClientAuthenticationMethod.NONE;
+		}
+		List<String> methods = authorizationServer.tokenEndpointAuthMethods();
+		if (methods.isEmpty() || methods.contains("client_secret_basic")) {
+			return ClientAuthenticationMethod.CLIENT_SECRET_BASIC;
+		}
+		if (methods.contains("client_secret_post")) {
+			return ClientAuthenticationMethod.CLIENT_SECRET_POST;
+		}
+		throw new AuthorizationDiscoveryException("the authorization server " + authorizationServer.issuer()
+				+ " takes none of client_secret_basic, client_secret_post for a client with a secret: " + methods);
+	}
+
+	/**
+	 * What the application tells of its client at a server's authorization server.
+	 *
+	 * @param redirectUri where the authorization server sends the person back (the
+	 * application's redirect endpoint)
+	 * @param clientId the id of a client the authorization server gave the application,
+	 * if any
+	 * @param clientSecret its secret, if it has one
+	 * @param clientMetadataDocument the URL of the application's Client ID Metadata
+	 * Document, if it serves one
+	 * @param clientName the name registered dynamically
+	 * @param scopes the scopes to ask for, empty to let the server's metadata say
+	 */
+	record Settings(URI redirectUri, @Nullable String clientId, @Nullable String clientSecret,
+			@Nullable URI clientMetadataDocument, String clientName, List<String> scopes) {
+
+		@Override
+		public String toString() {
+			return "Settings[redirectUri=" + this.redirectUri + ", clientId=" + this.clientId + ", clientSecret="
+					+ ((this.clientSecret != null) ? "******" : null) + ", clientMetadataDocument="
+					+ this.clientMetadataDocument + ", clientName=" + this.clientName + ", scopes=" + this.scopes + "]";
+		}
+
+	}
+
+	/**
+	 * A registration found.
+	 *
+	 * @param registration the registration
+	 * @param how how its client came to be, for the log
+	 */
+	record Discovered(ClientRegistration registration, String how) {
+
+	}
+
+	private record Client(String id, @Nullable String secret, ClientAuthenticationMethod authentication, String how) {
+
+		@Override
+		public String toString() {
+			return "Client[id=" + this.id + ", how=" + this.how + "]";
+		}
+
+	}
+
+}

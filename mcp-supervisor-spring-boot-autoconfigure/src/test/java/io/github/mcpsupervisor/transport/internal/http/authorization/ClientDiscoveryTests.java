@@ -1,0 +1,171 @@
+package io.github.mcpsupervisor.transport.internal.http.authorization;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import com.sun.net.httpserver.HttpServer;
+import io.github.mcpsupervisor.transport.internal.http.authorization.ClientDiscovery.Discovered;
+import io.github.mcpsupervisor.transport.internal.http.authorization.ClientDiscovery.Settings;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.security.oauth2.client.registration.ClientRegistration;
+import org.springframework.security.oauth2.core.AuthorizationGrantType;
+import org.springframework.security.oauth2.core.ClientAuthenticationMethod;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Tests for {@link ClientDiscovery} against an authorization server's documents and
+ * registration endpoint served on loopback.
+ */
+class ClientDiscoveryTests {
+
+	private static final URI REDIRECT = URI.create("http://127.0.0.1:8080/authorized/mcp");
+
+	private final Map<String, String> documents = new ConcurrentHashMap<>();
+
+	private final List<String> registrations = new CopyOnWriteArrayList<>();
+
+	private volatile String registered = "{\"client_id\":\"dynamic-1\"}";
+
+	private HttpServer server;
+
+	private String base;
+
+	@BeforeEach
+	void serve() throws IOException {
+		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+		this.server.createContext("/", (exchange) -> {
+			String path = exchange.getRequestURI().getRawPath();
+			String body;
+			int status = 200;
+			if (path.equals("/register")) {
+				this.registrations.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+				body = this.registered;
+				status = 201;
+			}
+			else {
+				body = this.documents.get(path);
+				if (body == null) {
+					body = "{}";
+					status = 404;
+				}
+			}
+			byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+			exchange.getResponseHeaders().add("Content-Type", "application/json");
+			exchange.sendResponseHeaders(status, bytes.length);
+			try (OutputStream out = exchange.getResponseBody()) {
+				out.write(bytes);
+			}
+		});
+		this.server.start();
+		this.base = "http://127.0.0.1:" + this.server.getAddress().getPort();
+		this.documents.put("/.well-known/oauth-protected-resource/mcp", "{\"resource\":\"" + this.base
+				+ "/mcp\",\"authorization_servers\":[\"" + this.base + "/as\"],\"scopes_supported\":[\"mcp:read\"]}");
+	}
+
+	@AfterEach
+	void stop() {
+		this.server.stop(0);
+	}
+
+	private void authorizationServer(String extra) {
+		this.documents.put("/.well-known/oauth-authorization-server/as",
+				"{\"issuer\":\"" + this.base + "/as\",\"authorization_endpoint\":\"" + this.base
+						+ "/as/authorize\",\"token_endpoint\":\"" + this.base + "/as/token\","
+						+ "\"code_challenge_methods_supported\":[\"S256\"],\"scopes_supported\":[\"mcp:read\","
+						+ "\"offline_access\"]" + extra + "}");
+	}
+
+	private Discovered discover(Settings settings) {
+		ClientDiscovery discovery = new ClientDiscovery(
+				new BoundedExchange(HttpClient.newHttpClient(), McpJsonDefaults.getMapper(), Duration.ofSeconds(5)),
+				settings);
+		return discovery.discover("remote", URI.create(this.base + "/mcp"), null);
+	}
+
+	private static Settings settings() {
+		return new Settings(REDIRECT, null, null, null, "my app", List.of());
+	}
+
+	@Test
+	void aServerWithDynamicRegistrationRegistersAPublicClientForTheCodeWithPkce() {
+		authorizationServer(",\"registration_endpoint\":\"" + this.base + "/register\"");
+		Discovered discovered = discover(settings());
+		ClientRegistration registration = discovered.registration();
+		assertThat(discovered.how()).isEqualTo("dynamic client registration");
+		assertThat(registration.getClientId()).isEqualTo("dynamic-1");
+		assertThat(registration.getClientAuthenticationMethod()).isEqualTo(ClientAuthenticationMethod.NONE);
+		assertThat(registration.getAuthorizationGrantType()).isEqualTo(AuthorizationGrantType.AUTHORIZATION_CODE);
+		assertThat(registration.getScopes()).containsExactly("mcp:read", "offline_access");
+		assertThat(registration.getProviderDetails().getIssuerUri()).isEqualTo(this.base + "/as");
+		assertThat(registration.getProviderDetails().getTokenUri()).isEqualTo(this.base + "/as/token");
+		assertThat(this.registrations).singleElement()
+			.asString()
+			.contains("\"redirect_uris\":[\"" + REDIRECT + "\"]")
+			.contains("\"client_name\":\"my app\"")
+			.contains("\"token_endpoint_auth_method\":\"none\"");
+	}
+
+	@Test
+	void aRegisteredSecretIsSentTheWayTheServerTakesIt() {
+		authorizationServer(",\"registration_endpoint\":\"" + this.base
+				+ "/register\",\"token_endpoint_auth_methods_supported\":[\"client_secret_post\"]");
+		this.registered = "{\"client_id\":\"dynamic-2\",\"client_secret\":\"SECRET-7\"}";
+		ClientRegistration registration = discover(settings()).registration();
+		assertThat(registration.getClientSecret()).isEqualTo("SECRET-7");
+		assertThat(registration.getClientAuthenticationMethod())
+			.isEqualTo(ClientAuthenticationMethod.CLIENT_SECRET_POST);
+	}
+
+	@Test
+	void aClientIdMetadataDocumentIsTheClientWhereTheServerTakesOne() {
+		authorizationServer(",\"client_id_metadata_document_supported\":true,\"registration_endpoint\":\"" + this.base
+				+ "/register\"");
+		URI document = URI.create("https://app.example/oauth/client.json");
+		Discovered discovered = discover(new Settings(REDIRECT, null, null, document, "my app", List.of()));
+		assertThat(discovered.registration().getClientId()).isEqualTo(document.toString());
+		assertThat(this.registrations).isEmpty();
+	}
+
+	@Test
+	void aPreRegisteredClientIsUsedAsItIs() {
+		authorizationServer(",\"registration_endpoint\":\"" + this.base + "/register\"");
+		ClientRegistration registration = discover(
+				new Settings(REDIRECT, "given", "SECRET-8", null, "my app", List.of("mcp:write")))
+			.registration();
+		assertThat(registration.getClientId()).isEqualTo("given");
+		assertThat(registration.getClientAuthenticationMethod())
+			.isEqualTo(ClientAuthenticationMethod.CLIENT_SECRET_BASIC);
+		assertThat(registration.getScopes()).containsExactly("mcp:write");
+		assertThat(this.registrations).isEmpty();
+	}
+
+	@Test
+	void aServerWithoutPkceOrAWayToRegisterIsRefused() {
+		this.documents.put("/.well-known/oauth-authorization-server/as",
+				"{\"issuer\":\"" + this.base + "/as\",\"authorization_endpoint\":\"" + this.base
+						+ "/a\",\"token_endpoint\":\"" + this.base + "/t\"}");
+		assertThatExceptionOfType(AuthorizationDiscoveryException.class).isThrownBy(() -> discover(settings()))
+			.withMessageContaining("does not offer the authorization code grant with PKCE S256");
+		authorizationServer("");
+		assertThatExceptionOfType(AuthorizationDiscoveryException.class).isThrownBy(() -> discover(settings()))
+			.withMessageEndingWith("offers neither dynamic client registration nor a client for this application:"
+					+ " set the client-id it gave this application");
+	}
+
+}
