@@ -152,9 +152,9 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 
 	private HttpAuthorization authorization(McpServerSettings server) {
 		HttpAuthorization authorization = this.authorizations.authorization(server.name());
-		if (server.oauthRegistration() != null && authorization == HttpAuthorization.NONE) {
+		if (server.oauth().isEnabled() && authorization == HttpAuthorization.NONE) {
 			throw new IllegalStateException("MCP server '" + server.name() + "' has mcp.servers." + server.name()
-					+ ".oauth.registration set, but Spring Security's OAuth2 client is not on the class path:"
+					+ ".oauth set, but Spring Security's OAuth2 client is not on the class path:"
 					+ " add spring-boot-starter-security-oauth2-client");
 		}
 		return authorization;

@@ -64,7 +64,7 @@ public final class McpAuthorizationAutoConfiguration {
 		Map<String, Lock> locks = new ConcurrentHashMap<>();
 		HttpClient httpClient = null;
 		for (McpServerSettings server : McpServerSettingsResolver.resolve(properties)) {
-			String registration = server.oauthRegistration();
+			String registration = server.oauth().registration();
 			if (registration == null) {
 				continue;
 			}

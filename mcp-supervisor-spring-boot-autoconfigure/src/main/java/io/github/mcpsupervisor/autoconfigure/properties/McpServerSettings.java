@@ -45,8 +45,7 @@ import org.jspecify.annotations.Nullable;
  * @param protocol the MCP revision the server is spoken to in
  * @param logLevel the lowest level of the log messages the server is asked to send, or
  * {@code null}
- * @param oauthRegistration the id of the Spring Security client registration whose tokens
- * a streamable-http server's requests carry, or {@code null}
+ * @param oauth how a streamable-http server's requests are authorized with OAuth
  * @since 0.1.0
  */
 public record McpServerSettings(String name, McpTransportType transport, @Nullable String command, List<String> args,
@@ -54,7 +53,7 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 		List<URI> roots, Duration requestTimeout, Duration initializationTimeout, Duration terminationGracePeriod,
 		boolean failOnStartupError, boolean required, ReconnectPolicy reconnect, CallPolicy call,
 		HealthCheckPolicy healthCheck, SamplingLimits sampling, List<String> inheritEnv, McpProtocol protocol,
-		@Nullable LoggingLevel logLevel, @Nullable String oauthRegistration) {
+		@Nullable LoggingLevel logLevel, McpSupervisorProperties.OAuth oauth) {
 
 	/**
 	 * Returns how to reach this server over Streamable HTTP.
@@ -86,10 +85,10 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 		Object definition = (this.transport == McpTransportType.STDIO || this.url == null) ? toStdioDefinition()
 				: toHttpDefinition();
 		return "McpServerSettings[transport=" + this.transport + ", protocol=" + this.protocol + ", logLevel="
-				+ this.logLevel + ((this.oauthRegistration != null) ? ", oauth=" + this.oauthRegistration : "") + ", "
-				+ definition + ", roots=" + this.roots + ", failOnStartupError=" + this.failOnStartupError
-				+ ", required=" + this.required + ", reconnect=" + this.reconnect + ", call=" + this.call
-				+ ", healthCheck=" + this.healthCheck + ", sampling=" + this.sampling + "]";
+				+ this.logLevel + (this.oauth.isEnabled() ? ", oauth=" + this.oauth : "") + ", " + definition
+				+ ", roots=" + this.roots + ", failOnStartupError=" + this.failOnStartupError + ", required="
+				+ this.required + ", reconnect=" + this.reconnect + ", call=" + this.call + ", healthCheck="
+				+ this.healthCheck + ", sampling=" + this.sampling + "]";
 	}
 
 }

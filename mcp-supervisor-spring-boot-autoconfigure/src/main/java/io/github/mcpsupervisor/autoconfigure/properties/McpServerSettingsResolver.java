@@ -92,7 +92,7 @@ public final class McpServerSettingsResolver {
 				policy(call(server, defaults.call())), policy(healthCheck(server, defaults.healthCheck())),
 				limits(sampling(server, defaults.sampling())), or(server.inheritEnv(), defaults.inheritEnv()),
 				McpProtocol.of(or(server.protocol(), defaults.protocol())),
-				(server.logLevel() != null) ? server.logLevel() : defaults.logLevel(), server.oauth().registration());
+				(server.logLevel() != null) ? server.logLevel() : defaults.logLevel(), server.oauth());
 	}
 
 	private static Reconnect reconnect(Server server, Reconnect defaults) {

@@ -180,15 +180,49 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 
 	/**
 	 * How a streamable-http server's requests are authorized with OAuth 2.1 (needs Spring
-	 * Security's OAuth2 client on the class path).
+	 * Security's OAuth2 client on the class path): by a client registration of the
+	 * application's, or by the authorization server the server names (discovery, once it
+	 * answers 401), for which redirect-uri is set.
 	 *
 	 * @param registration The id of the Spring Security client registration
 	 * (spring.security.oauth2.client.registration.&lt;id&gt;) whose tokens the server's
 	 * requests carry: client_credentials for a service, authorization_code for a server
 	 * that acts for a person
+	 * @param redirectUri Where the authorization server the server names sends a person
+	 * back (the application's redirect endpoint): turns discovery on; a client is
+	 * registered there unless client-id is set
+	 * @param clientId The id of the client that the discovered authorization server gave
+	 * the application, when it does not register clients itself
+	 * @param clientSecret The secret of that client, if it has one
+	 * @param clientMetadataDocument The https URL of the application's Client ID Metadata
+	 * Document, the client id at authorization servers that take one
+	 * @param clientName The name of a client registered dynamically
+	 * @param scopes The scopes to ask for; default those the server's challenge or
+	 * metadata name
 	 * @since 0.1.0
 	 */
-	public record OAuth(@Nullable String registration) {
+	public record OAuth(@Nullable String registration, @Nullable URI redirectUri, @Nullable String clientId,
+			@Nullable String clientSecret, @Nullable URI clientMetadataDocument,
+			@DefaultValue("mcp-supervisor") String clientName, @DefaultValue List<String> scopes) {
+
+		/** No OAuth. */
+		public static final OAuth NONE = new OAuth(null, null, null, null, null, "mcp-supervisor", List.of());
+
+		/**
+		 * Returns whether the server's requests are authorized with OAuth.
+		 * @return whether a registration or discovery is set
+		 */
+		public boolean isEnabled() {
+			return this.registration != null || this.redirectUri != null;
+		}
+
+		@Override
+		public String toString() {
+			return "OAuth[registration=" + this.registration + ", redirectUri=" + this.redirectUri + ", clientId="
+					+ this.clientId + ", clientSecret=" + ((this.clientSecret != null) ? "******" : null)
+					+ ", clientMetadataDocument=" + this.clientMetadataDocument + ", clientName=" + this.clientName
+					+ ", scopes=" + this.scopes + "]";
+		}
 
 	}
 

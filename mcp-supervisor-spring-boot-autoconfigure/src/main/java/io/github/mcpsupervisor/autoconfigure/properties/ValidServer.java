@@ -84,13 +84,35 @@ import org.springframework.util.StringUtils;
 			if (server.workingDirectory() != null && !Files.isDirectory(server.workingDirectory())) {
 				valid = violation(context, "workingDirectory", "must be an existing directory");
 			}
-			String registration = server.oauth().registration();
-			if (registration != null) {
-				if (!StringUtils.hasText(registration)) {
-					valid = violation(context, "oauth.registration", "must not be blank");
-				}
-				else if (server.transport() != McpTransportType.STREAMABLE_HTTP) {
-					valid = violation(context, "oauth.registration", "authorizes streamable-http servers only");
+			McpSupervisorProperties.OAuth oauth = server.oauth();
+			String registration = oauth.registration();
+			if (registration != null && !StringUtils.hasText(registration)) {
+				valid = violation(context, "oauth.registration", "must not be blank");
+			}
+			if (registration != null && (oauth.redirectUri() != null || oauth.clientId() != null
+					|| oauth.clientSecret() != null || oauth.clientMetadataDocument() != null)) {
+				valid = violation(context, "oauth.registration", "is the whole client: redirect-uri, client-id,"
+						+ " client-secret and client-metadata-document are for discovery, without a registration");
+			}
+			if (registration == null && oauth.redirectUri() == null && (oauth.clientId() != null
+					|| oauth.clientSecret() != null || oauth.clientMetadataDocument() != null)) {
+				valid = violation(context, "oauth.redirect-uri", "is required for discovery (client-id,"
+						+ " client-secret and client-metadata-document are set)");
+			}
+			if (oauth.redirectUri() != null && !isHttpUrl(oauth.redirectUri())) {
+				valid = violation(context, "oauth.redirect-uri", "must be an absolute http or https URL");
+			}
+			if (oauth.clientMetadataDocument() != null && (!"https".equals(oauth.clientMetadataDocument().getScheme())
+					|| oauth.clientMetadataDocument().getHost() == null)) {
+				valid = violation(context, "oauth.client-metadata-document", "must be an absolute https URL");
+			}
+			if (oauth.clientSecret() != null && oauth.clientId() == null) {
+				valid = violation(context, "oauth.client-secret", "needs the client-id it belongs to");
+			}
+			if (oauth.isEnabled()) {
+				if (server.transport() != McpTransportType.STREAMABLE_HTTP) {
+					valid = violation(context, (registration != null) ? "oauth.registration" : "oauth.redirect-uri",
+							"authorizes streamable-http servers only");
 				}
 				if (server.headers().keySet().stream().anyMatch("Authorization"::equalsIgnoreCase)) {
 					valid = violation(context, "headers",
@@ -98,6 +120,11 @@ import org.springframework.util.StringUtils;
 				}
 			}
 			return valid;
+		}
+
+		private static boolean isHttpUrl(URI url) {
+			return url.isAbsolute() && url.getHost() != null
+					&& ("http".equals(url.getScheme()) || "https".equals(url.getScheme()));
 		}
 
 		private static boolean startsWithTwoSlashes(URI url) {

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.OAuth;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
@@ -42,7 +43,7 @@ class McpServerSettingsTests {
 		Duration timeout = Duration.ofSeconds(20);
 		return new McpServerSettings("files", transport, command, args, env, null, url, headers, List.of(), timeout,
 				timeout, Duration.ofSeconds(2), false, false, ReconnectPolicy.defaults(), CallPolicy.defaults(),
-				HealthCheckPolicy.defaults(), SamplingLimits.DEFAULT, List.of(), McpProtocol.AUTO, null, null);
+				HealthCheckPolicy.defaults(), SamplingLimits.DEFAULT, List.of(), McpProtocol.AUTO, null, OAuth.NONE);
 	}
 
 }
