@@ -7,18 +7,22 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
+import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequiredEvent;
 import io.github.mcpsupervisor.authorization.McpServerAuthorizations;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
 import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettingsResolver;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
-import io.github.mcpsupervisor.autoconfigure.properties.McpTransportType;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.OAuth;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorization;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorizations;
+import io.github.mcpsupervisor.transport.internal.http.authorization.DiscoverySettings;
 import io.github.mcpsupervisor.transport.internal.http.authorization.ServerAuthorization;
+import io.modelcontextprotocol.json.McpJsonDefaults;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -30,6 +34,7 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
 import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Auto-configuration of the OAuth 2.1 authorization of streamable-http servers, when
@@ -62,15 +67,27 @@ public final class McpAuthorizationAutoConfiguration {
 			ApplicationEventPublisher publisher) {
 		Map<String, ServerAuthorization> servers = new LinkedHashMap<>();
 		Map<String, Lock> locks = new ConcurrentHashMap<>();
-		HttpClient httpClient = null;
+		// created with the first server that has OAuth: its selector thread lives with it
+		SingletonSupplier<HttpClient> httpClients = SingletonSupplier.of(() -> HttpClient.newBuilder()
+			.followRedirects(HttpClient.Redirect.NEVER)
+			.connectTimeout(CONNECT_TIMEOUT)
+			.build());
 		for (McpServerSettings server : McpServerSettingsResolver.resolve(properties)) {
-			String registration = server.oauth().registration();
-			if (registration == null) {
+			OAuth oauth = server.oauth();
+			Consumer<McpAuthorizationRequest> requested = (request) -> scheduler
+				.execute(() -> publisher.publishEvent(new McpAuthorizationRequiredEvent(request.server(), request)));
+			if (oauth.redirectUri() != null) {
+				servers.put(server.name(),
+						ServerAuthorization.discovered(server.name(), server.url(),
+								new DiscoverySettings(oauth.redirectUri(), oauth.clientId(), oauth.clientSecret(),
+										oauth.clientMetadataDocument(), oauth.clientName(), oauth.scopes()),
+								McpJsonDefaults.getMapper(), httpClients.obtain(), server.requestTimeout(),
+								scheduler.clock(), requested));
 				continue;
 			}
-			if (server.transport() != McpTransportType.STREAMABLE_HTTP) {
-				throw new IllegalStateException("MCP server '" + server.name() + "' has mcp.servers." + server.name()
-						+ ".oauth.registration set, but OAuth authorizes streamable-http servers only");
+			String registration = oauth.registration();
+			if (registration == null) {
+				continue;
 			}
 			ClientRegistrationRepository repository = registrations.getIfAvailable();
 			OAuth2AuthorizedClientService service = clients.getIfAvailable();
@@ -79,17 +96,9 @@ public final class McpAuthorizationAutoConfiguration {
 						+ ".oauth.registration '" + registration + "', but the application has no client"
 						+ " registrations: set spring.security.oauth2.client.registration." + registration + ".*");
 			}
-			if (httpClient == null) {
-				httpClient = HttpClient.newBuilder()
-					.followRedirects(HttpClient.Redirect.NEVER)
-					.connectTimeout(CONNECT_TIMEOUT)
-					.build();
-			}
-			servers.put(server.name(),
-					new ServerAuthorization(server.name(), server.url(), repository, registration, service, httpClient,
-							server.requestTimeout(), locks.computeIfAbsent(registration, (id) -> new ReentrantLock()),
-							scheduler.clock(), (request) -> scheduler.execute(() -> publisher
-								.publishEvent(new McpAuthorizationRequiredEvent(request.server(), request)))));
+			servers.put(server.name(), ServerAuthorization.registered(server.name(), server.url(), repository,
+					registration, service, httpClients.obtain(), server.requestTimeout(),
+					locks.computeIfAbsent(registration, (id) -> new ReentrantLock()), scheduler.clock(), requested));
 		}
 		return new OAuthHttpAuthorizations(servers);
 	}

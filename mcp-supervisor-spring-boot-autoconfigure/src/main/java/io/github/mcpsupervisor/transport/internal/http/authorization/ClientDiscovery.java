@@ -32,9 +32,9 @@ final class ClientDiscovery {
 
 	private final BoundedExchange exchange;
 
-	private final Settings settings;
+	private final DiscoverySettings settings;
 
-	ClientDiscovery(BoundedExchange exchange, Settings settings) {
+	ClientDiscovery(BoundedExchange exchange, DiscoverySettings settings) {
 		this.metadata = new MetadataDiscovery(exchange);
 		this.exchange = exchange;
 		this.settings = settings;
@@ -151,31 +151,6 @@ final class ClientDiscovery {
 		}
 		throw new AuthorizationDiscoveryException("the authorization server " + authorizationServer.issuer()
 				+ " takes none of client_secret_basic, client_secret_post for a client with a secret: " + methods);
-	}
-
-	/**
-	 * What the application tells of its client at a server's authorization server.
-	 *
-	 * @param redirectUri where the authorization server sends the person back (the
-	 * application's redirect endpoint)
-	 * @param clientId the id of a client the authorization server gave the application,
-	 * if any
-	 * @param clientSecret its secret, if it has one
-	 * @param clientMetadataDocument the URL of the application's Client ID Metadata
-	 * Document, if it serves one
-	 * @param clientName the name registered dynamically
-	 * @param scopes the scopes to ask for, empty to let the server's metadata say
-	 */
-	record Settings(URI redirectUri, @Nullable String clientId, @Nullable String clientSecret,
-			@Nullable URI clientMetadataDocument, String clientName, List<String> scopes) {
-
-		@Override
-		public String toString() {
-			return "Settings[redirectUri=" + this.redirectUri + ", clientId=" + this.clientId + ", clientSecret="
-					+ ((this.clientSecret != null) ? "******" : null) + ", clientMetadataDocument="
-					+ this.clientMetadataDocument + ", clientName=" + this.clientName + ", scopes=" + this.scopes + "]";
-		}
-
 	}
 
 	/**

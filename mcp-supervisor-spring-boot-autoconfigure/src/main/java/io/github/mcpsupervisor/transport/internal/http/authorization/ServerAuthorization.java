@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 import io.github.mcpsupervisor.authorization.McpAuthorizationException;
@@ -29,6 +30,7 @@ import io.github.mcpsupervisor.authorization.McpServerAuthorization;
 import io.github.mcpsupervisor.internal.CauseChain;
 import io.github.mcpsupervisor.transport.internal.http.AuthorizationRequiredException;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorization;
+import io.modelcontextprotocol.json.McpJsonMapper;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -37,6 +39,7 @@ import org.springframework.security.authentication.UsernamePasswordAuthenticatio
 import org.springframework.security.core.Authentication;
 import org.springframework.security.oauth2.client.AuthorizedClientServiceOAuth2AuthorizedClientManager;
 import org.springframework.security.oauth2.client.ClientAuthorizationRequiredException;
+import org.springframework.security.oauth2.client.InMemoryOAuth2AuthorizedClientService;
 import org.springframework.security.oauth2.client.OAuth2AuthorizeRequest;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClient;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClientProviderBuilder;
@@ -90,7 +93,12 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 
 	private final String server;
 
-	private final ClientRegistration registration;
+	private final URI url;
+
+	private final @Nullable ClientDiscovery discovery;
+
+	// known at once, or once discovered; under the lock when it changes
+	private volatile @Nullable ClientRegistration registration;
 
 	private final String principal;
 
@@ -117,8 +125,38 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 
 	private @Nullable Pending pending;
 
+	private ServerAuthorization(String server, URI url, @Nullable ClientRegistration registration,
+			@Nullable ClientDiscovery discovery, @Nullable OAuth2AuthorizedClientService clients, HttpClient httpClient,
+			Duration timeout, Lock lock, Clock clock, Consumer<McpAuthorizationRequest> requested) {
+		this.server = server;
+		this.url = url;
+		this.registration = registration;
+		this.discovery = discovery;
+		this.principal = "mcp-server:" + server;
+		this.resource = ResourceIndicator.of(url);
+		this.lock = lock;
+		this.clock = clock;
+		this.requested = requested;
+		this.tokens = new TokenEndpoint(httpClient, timeout, this.resource, () -> this.steppedUpScopes);
+		// the one registration of this server, known at once or once discovered
+		ClientRegistrationRepository own = (id) -> {
+			ClientRegistration current = this.registration;
+			return (current != null && current.getRegistrationId().equals(id)) ? current : null;
+		};
+		// a discovered registration is the application's to know only: its tokens are
+		// kept here, in memory
+		this.clients = (clients != null) ? clients : new InMemoryOAuth2AuthorizedClientService(own);
+		this.manager = new AuthorizedClientServiceOAuth2AuthorizedClientManager(own, this.clients);
+		this.manager.setAuthorizedClientProvider(OAuth2AuthorizedClientProviderBuilder.builder()
+			.authorizationCode()
+			.refreshToken((refresh) -> refresh.accessTokenResponseClient(this.tokens.refreshToken()).clock(clock))
+			.clientCredentials((credentials) -> credentials.accessTokenResponseClient(this.tokens.clientCredentials())
+				.clock(clock))
+			.build());
+	}
+
 	/**
-	 * Creates the authorization of a server.
+	 * Creates the authorization of a server by a registration of the application's.
 	 * @param server the server's name
 	 * @param url the server's URL, whose canonical form is the resource of its tokens
 	 * @param registrations the application's client registrations
@@ -129,8 +167,9 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	 * @param lock serialises the token requests of the registration
 	 * @param clock the time
 	 * @param requested told of each request a person must answer
+	 * @return the authorization
 	 */
-	public ServerAuthorization(String server, URI url, ClientRegistrationRepository registrations,
+	public static ServerAuthorization registered(String server, URI url, ClientRegistrationRepository registrations,
 			String registrationId, OAuth2AuthorizedClientService clients, HttpClient httpClient, Duration timeout,
 			Lock lock, Clock clock, Consumer<McpAuthorizationRequest> requested) {
 		ClientRegistration registration = registrations.findByRegistrationId(registrationId);
@@ -146,22 +185,30 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 					+ "' has authorization-grant-type " + grant.getValue()
 					+ "; an MCP server takes client_credentials or authorization_code");
 		}
-		this.server = server;
-		this.registration = registration;
-		this.principal = "mcp-server:" + server;
-		this.resource = ResourceIndicator.of(url);
-		this.clients = clients;
-		this.lock = lock;
-		this.clock = clock;
-		this.requested = requested;
-		this.tokens = new TokenEndpoint(httpClient, timeout, this.resource, () -> this.steppedUpScopes);
-		this.manager = new AuthorizedClientServiceOAuth2AuthorizedClientManager(registrations, clients);
-		this.manager.setAuthorizedClientProvider(OAuth2AuthorizedClientProviderBuilder.builder()
-			.authorizationCode()
-			.refreshToken((refresh) -> refresh.accessTokenResponseClient(this.tokens.refreshToken()).clock(clock))
-			.clientCredentials((credentials) -> credentials.accessTokenResponseClient(this.tokens.clientCredentials())
-				.clock(clock))
-			.build());
+		return new ServerAuthorization(server, url, registration, null, clients, httpClient, timeout, lock, clock,
+				requested);
+	}
+
+	/**
+	 * Creates the authorization of a server by the authorization server it names: found
+	 * at its first {@code 401}, as the MCP authorization specification has a client find
+	 * it, and found again when the server no longer takes the tokens of the one found.
+	 * @param server the server's name
+	 * @param url the server's URL, whose canonical form is the resource of its tokens
+	 * @param settings what the application tells of its client there
+	 * @param jsonMapper reads the metadata
+	 * @param httpClient the client of the discovery and token requests
+	 * @param timeout the timeout of each request's answer
+	 * @param clock the time
+	 * @param requested told of each request a person must answer
+	 * @return the authorization
+	 */
+	public static ServerAuthorization discovered(String server, URI url, DiscoverySettings settings,
+			McpJsonMapper jsonMapper, HttpClient httpClient, Duration timeout, Clock clock,
+			Consumer<McpAuthorizationRequest> requested) {
+		ClientDiscovery discovery = new ClientDiscovery(new BoundedExchange(httpClient, jsonMapper, timeout), settings);
+		return new ServerAuthorization(server, url, null, discovery, null, httpClient, timeout, new ReentrantLock(),
+				clock, requested);
 	}
 
 	@Override
@@ -175,9 +222,12 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	}
 
 	@Override
-	public String authorization() {
+	public @Nullable String authorization() {
 		this.lock.lock();
 		try {
+			if (this.registration == null) {
+				return null; // the server's first 401 names its authorization server
+			}
 			return "Bearer " + token().getTokenValue();
 		}
 		finally {
@@ -190,7 +240,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		OAuth2AuthorizedClient client;
 		try {
 			client = this.manager
-				.authorize(OAuth2AuthorizeRequest.withClientRegistrationId(this.registration.getRegistrationId())
+				.authorize(OAuth2AuthorizeRequest.withClientRegistrationId(registration().getRegistrationId())
 					.principal(this.principal)
 					.build());
 		}
@@ -206,7 +256,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		}
 		if (client == null || isExpired(client.getAccessToken())) {
 			// an authorization code's token without a refresh token: only a person helps
-			this.clients.removeAuthorizedClient(this.registration.getRegistrationId(), this.principal);
+			this.clients.removeAuthorizedClient(registration().getRegistrationId(), this.principal);
 			throw needsPerson("the token expired and there is no refresh token");
 		}
 		return client.getAccessToken();
@@ -219,7 +269,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 			return needsPerson("the authorization server refused the refresh token (" + code + ")");
 		}
 		return new AuthorizationRequiredException("the authorization server refuses client registration '"
-				+ this.registration.getRegistrationId() + "': " + code + "; fix it, then reset the server");
+				+ registration().getRegistrationId() + "': " + code + "; fix it, then reset the server");
 	}
 
 	private AuthorizationRequiredException needsPerson(String why) {
@@ -229,38 +279,38 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 			this.pending = current;
 			McpAuthorizationRequest request = current.request;
 			logger.warn("MCP server '" + this.server + "' needs a person to authorize client registration '"
-					+ this.registration.getRegistrationId() + "' (" + why + "); the authorization URL is in the mcp"
+					+ registration().getRegistrationId() + "' (" + why + "); the authorization URL is in the mcp"
 					+ " endpoint and the McpAuthorizationRequiredEvent");
 			this.requested.accept(request);
 		}
 		return new AuthorizationRequiredException("a person must authorize client registration '"
-				+ this.registration.getRegistrationId() + "' (" + why + ")");
+				+ registration().getRegistrationId() + "' (" + why + ")");
 	}
 
 	private Pending newRequest() {
 		String state = random();
 		String verifier = random();
 		List<String> scopes = (this.steppedUpScopes != null) ? this.steppedUpScopes
-				: new ArrayList<>(this.registration.getScopes());
+				: new ArrayList<>(registration().getScopes());
 		Map<String, Object> parameters = new LinkedHashMap<>();
 		parameters.put("resource", this.resource);
 		parameters.put(PkceParameterNames.CODE_CHALLENGE, challenge(verifier));
 		parameters.put(PkceParameterNames.CODE_CHALLENGE_METHOD, "S256");
 		OAuth2AuthorizationRequest request = OAuth2AuthorizationRequest.authorizationCode()
-			.authorizationUri(this.registration.getProviderDetails().getAuthorizationUri())
-			.clientId(this.registration.getClientId())
-			.redirectUri(this.registration.getRedirectUri())
+			.authorizationUri(registration().getProviderDetails().getAuthorizationUri())
+			.clientId(registration().getClientId())
+			.redirectUri(registration().getRedirectUri())
 			.scopes(new LinkedHashSet<>(scopes))
 			.state(state)
 			.additionalParameters(parameters)
 			.attributes((attributes) -> {
-				attributes.put(OAuth2ParameterNames.REGISTRATION_ID, this.registration.getRegistrationId());
+				attributes.put(OAuth2ParameterNames.REGISTRATION_ID, registration().getRegistrationId());
 				attributes.put(PkceParameterNames.CODE_VERIFIER, verifier);
 			})
 			.build();
 		Instant expiresAt = this.clock.instant().plus(REQUEST_LIFETIME);
 		return new Pending(state, request, expiresAt,
-				new McpAuthorizationRequest(this.server, this.registration.getRegistrationId(),
+				new McpAuthorizationRequest(this.server, registration().getRegistrationId(),
 						URI.create(request.getAuthorizationRequestUri()), scopes, expiresAt));
 	}
 
@@ -315,13 +365,13 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 				throw new McpAuthorizationException("MCP server '" + this.server + "': " + refusal);
 			}
 			OAuth2AuthorizationResponse response = OAuth2AuthorizationResponse.success(code)
-				.redirectUri(this.registration.getRedirectUri())
+				.redirectUri(registration().getRedirectUri())
 				.state(state)
 				.build();
 			OAuth2AccessTokenResponse tokens;
 			try {
 				tokens = this.tokens.authorizationCode()
-					.getTokenResponse(new OAuth2AuthorizationCodeGrantRequest(this.registration,
+					.getTokenResponse(new OAuth2AuthorizationCodeGrantRequest(registration(),
 							new OAuth2AuthorizationExchange(current.authorizationRequest, response)));
 			}
 			catch (OAuth2AuthorizationException ex) {
@@ -333,7 +383,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 						+ "' cannot be reached: " + CauseChain.rootMessage(ex), ex);
 			}
 			this.pending = null;
-			this.clients.saveAuthorizedClient(new OAuth2AuthorizedClient(this.registration, this.principal,
+			this.clients.saveAuthorizedClient(new OAuth2AuthorizedClient(registration(), this.principal,
 					tokens.getAccessToken(), tokens.getRefreshToken()), owner());
 		}
 		finally {
@@ -344,8 +394,8 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	}
 
 	private @Nullable String issuerRefusal(@Nullable String received) {
-		String expected = this.registration.getProviderDetails().getIssuerUri();
-		Object advertised = this.registration.getProviderDetails()
+		String expected = registration().getProviderDetails().getIssuerUri();
+		Object advertised = registration().getProviderDetails()
 			.getConfigurationMetadata()
 			.get("authorization_response_iss_parameter_supported");
 		if (expected == null) {
@@ -360,10 +410,15 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		BearerChallenge challenge = BearerChallenge.of(headers.allValues("WWW-Authenticate")).orElse(null);
 		this.lock.lock();
 		try {
+			if (this.registration == null) {
+				discover(challenge);
+				token(); // a person must authorize: throws
+				return true;
+			}
 			if (status == 403) {
 				return (challenge != null && challenge.isInsufficientScope()) && stepUp(challenge);
 			}
-			OAuth2AuthorizedClient client = this.clients.loadAuthorizedClient(this.registration.getRegistrationId(),
+			OAuth2AuthorizedClient client = this.clients.loadAuthorizedClient(registration().getRegistrationId(),
 					this.principal);
 			if (client != null && sent != null && !sent.equals("Bearer " + client.getAccessToken().getTokenValue())) {
 				return true; // another request has renewed it since
@@ -377,6 +432,10 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 				return true;
 			}
 			catch (AuthorizationRequiredException ex) {
+				if (this.discovery != null && rediscovered(challenge)) {
+					token(); // the new authorization server needs a person: throws
+					return true;
+				}
 				return false;
 			}
 		}
@@ -385,10 +444,47 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		}
 	}
 
+	// Under the lock: the server's registration, found from its challenge.
+	private void discover(@Nullable BearerChallenge challenge) {
+		ClientDiscovery discovery = this.discovery;
+		if (discovery == null) {
+			throw new IllegalStateException("MCP server '" + this.server + "' has no way to discover its client");
+		}
+		ClientDiscovery.Discovered found;
+		try {
+			found = discovery.discover("mcp-server-" + this.server, this.url, challenge);
+		}
+		catch (AuthorizationDiscoveryException ex) {
+			if (CauseChain.cause(ex, IOException.class) != null) {
+				throw new UncheckedIOException("the authorization of MCP server '" + this.server
+						+ "' cannot be discovered now: " + ex.getMessage(), new IOException(ex));
+			}
+			throw new AuthorizationRequiredException(
+					"the authorization of MCP server '" + this.server + "' cannot be used: " + ex.getMessage(), ex);
+		}
+		this.registration = found.registration();
+		this.pending = null;
+		logger.info("MCP server '" + this.server + "' is authorized by "
+				+ found.registration().getProviderDetails().getIssuerUri() + ", with a client from " + found.how());
+	}
+
+	// Under the lock: whether the server now names another authorization server.
+	private boolean rediscovered(@Nullable BearerChallenge challenge) {
+		ClientRegistration previous = registration();
+		discover(challenge);
+		String issuer = registration().getProviderDetails().getIssuerUri();
+		if (issuer != null && issuer.equals(previous.getProviderDetails().getIssuerUri())) {
+			this.registration = previous; // the same server: its client stays
+			return false;
+		}
+		this.clients.removeAuthorizedClient(previous.getRegistrationId(), this.principal);
+		return true;
+	}
+
 	// Under the lock.
 	private boolean stepUp(BearerChallenge challenge) {
 		List<String> previous = (this.steppedUpScopes != null) ? this.steppedUpScopes
-				: new ArrayList<>(this.registration.getScopes());
+				: new ArrayList<>(registration().getScopes());
 		List<String> union = ScopeSelection.stepUp(previous, challenge, List.of(), false);
 		if (union.size() == previous.size() && previous.containsAll(union)) {
 			logger.warn("MCP server '" + this.server + "' refuses the token for its scope, and names no scope it"
@@ -402,7 +498,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		}
 		this.stepUps++;
 		this.steppedUpScopes = union;
-		this.clients.removeAuthorizedClient(this.registration.getRegistrationId(), this.principal);
+		this.clients.removeAuthorizedClient(registration().getRegistrationId(), this.principal);
 		if (isAuthorizationCode()) {
 			this.pending = null;
 			needsPerson("the server asks for the scopes " + union);
@@ -417,8 +513,16 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		}
 	}
 
+	private ClientRegistration registration() {
+		ClientRegistration current = this.registration;
+		if (current == null) {
+			throw new IllegalStateException("MCP server '" + this.server + "' has no client registration yet");
+		}
+		return current;
+	}
+
 	private boolean isAuthorizationCode() {
-		return AuthorizationGrantType.AUTHORIZATION_CODE.equals(this.registration.getAuthorizationGrantType());
+		return AuthorizationGrantType.AUTHORIZATION_CODE.equals(registration().getAuthorizationGrantType());
 	}
 
 	private boolean isExpired(OAuth2AccessToken token) {

@@ -15,7 +15,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import com.sun.net.httpserver.HttpServer;
 import io.github.mcpsupervisor.transport.internal.http.authorization.ClientDiscovery.Discovered;
-import io.github.mcpsupervisor.transport.internal.http.authorization.ClientDiscovery.Settings;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -91,15 +90,15 @@ class ClientDiscoveryTests {
 						+ "\"offline_access\"]" + extra + "}");
 	}
 
-	private Discovered discover(Settings settings) {
+	private Discovered discover(DiscoverySettings settings) {
 		ClientDiscovery discovery = new ClientDiscovery(
 				new BoundedExchange(HttpClient.newHttpClient(), McpJsonDefaults.getMapper(), Duration.ofSeconds(5)),
 				settings);
 		return discovery.discover("remote", URI.create(this.base + "/mcp"), null);
 	}
 
-	private static Settings settings() {
-		return new Settings(REDIRECT, null, null, null, "my app", List.of());
+	private static DiscoverySettings settings() {
+		return new DiscoverySettings(REDIRECT, null, null, null, "my app", List.of());
 	}
 
 	@Test
@@ -137,7 +136,7 @@ class ClientDiscoveryTests {
 		authorizationServer(",\"client_id_metadata_document_supported\":true,\"registration_endpoint\":\"" + this.base
 				+ "/register\"");
 		URI document = URI.create("https://app.example/oauth/client.json");
-		Discovered discovered = discover(new Settings(REDIRECT, null, null, document, "my app", List.of()));
+		Discovered discovered = discover(new DiscoverySettings(REDIRECT, null, null, document, "my app", List.of()));
 		assertThat(discovered.registration().getClientId()).isEqualTo(document.toString());
 		assertThat(this.registrations).isEmpty();
 	}
@@ -146,7 +145,7 @@ class ClientDiscoveryTests {
 	void aPreRegisteredClientIsUsedAsItIs() {
 		authorizationServer(",\"registration_endpoint\":\"" + this.base + "/register\"");
 		ClientRegistration registration = discover(
-				new Settings(REDIRECT, "given", "SECRET-8", null, "my app", List.of("mcp:write")))
+				new DiscoverySettings(REDIRECT, "given", "SECRET-8", null, "my app", List.of("mcp:write")))
 			.registration();
 		assertThat(registration.getClientId()).isEqualTo("given");
 		assertThat(registration.getClientAuthenticationMethod())
