@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.conformance;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.springframework.boot.SpringApplication;
@@ -25,7 +26,11 @@ public class ConformanceClientApplication {
 			System.exit(2);
 		}
 		SpringApplication application = new SpringApplication(ConformanceClientApplication.class);
-		application.setDefaultProperties(Map.of("conformance.url", args[args.length - 1]));
+		Map<String, Object> defaults = new LinkedHashMap<>(
+				AuthorizationScenario.properties(System.getenv().getOrDefault("MCP_CONFORMANCE_SCENARIO", ""),
+						System.getenv("MCP_CONFORMANCE_CONTEXT")));
+		defaults.put("conformance.url", args[args.length - 1]);
+		application.setDefaultProperties(defaults);
 		System.exit(SpringApplication.exit(application.run(args)));
 	}
 
