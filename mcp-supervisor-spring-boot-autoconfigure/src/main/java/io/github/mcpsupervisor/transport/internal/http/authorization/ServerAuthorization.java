@@ -56,6 +56,7 @@ import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationRequ
 import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationResponse;
 import org.springframework.security.oauth2.core.endpoint.OAuth2ParameterNames;
 import org.springframework.security.oauth2.core.endpoint.PkceParameterNames;
+import org.springframework.web.client.HttpServerErrorException;
 import org.springframework.web.client.ResourceAccessException;
 
 /**
@@ -248,11 +249,23 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 			throw needsPerson("no token yet");
 		}
 		catch (OAuth2AuthorizationException ex) {
+			// Spring Security reports an unreachable or failing token endpoint as an
+			// invalid_token_response: an outage, not a refusal
+			ResourceAccessException unreachable = CauseChain.cause(ex, ResourceAccessException.class);
+			if (unreachable != null) {
+				throw unreachable(unreachable);
+			}
+			HttpServerErrorException failing = CauseChain.cause(ex, HttpServerErrorException.class);
+			if (failing != null) {
+				// the answer's body is the server's page: not repeated
+				String message = "the authorization server of MCP server '" + this.server + "' answers HTTP "
+						+ failing.getStatusCode().value();
+				throw new UncheckedIOException(message, new IOException(message));
+			}
 			throw refusal(ex);
 		}
 		catch (ResourceAccessException ex) {
-			throw new UncheckedIOException("the authorization server of MCP server '" + this.server
-					+ "' cannot be reached: " + CauseChain.rootMessage(ex), new IOException(ex));
+			throw unreachable(ex);
 		}
 		if (client == null || isExpired(client.getAccessToken())) {
 			// an authorization code's token without a refresh token: only a person helps
@@ -260,6 +273,11 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 			throw needsPerson("the token expired and there is no refresh token");
 		}
 		return client.getAccessToken();
+	}
+
+	private UncheckedIOException unreachable(ResourceAccessException ex) {
+		return new UncheckedIOException("the authorization server of MCP server '" + this.server
+				+ "' cannot be reached: " + CauseChain.rootMessage(ex), new IOException(ex));
 	}
 
 	private RuntimeException refusal(OAuth2AuthorizationException ex) {

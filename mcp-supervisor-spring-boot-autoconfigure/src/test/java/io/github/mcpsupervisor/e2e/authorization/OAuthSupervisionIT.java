@@ -1,0 +1,356 @@
+package io.github.mcpsupervisor.e2e.authorization;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.mcpsupervisor.actuate.McpEndpoint;
+import io.github.mcpsupervisor.actuate.McpServersHealthIndicator;
+import io.github.mcpsupervisor.authorization.McpAuthorizationException;
+import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
+import io.github.mcpsupervisor.authorization.McpAuthorizationRequiredEvent;
+import io.github.mcpsupervisor.authorization.McpServerAuthorizations;
+import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
+import io.github.mcpsupervisor.autoconfigure.authorization.McpAuthorizationAutoConfiguration;
+import io.github.mcpsupervisor.autoconfigure.endpoint.McpEndpointAutoConfiguration;
+import io.github.mcpsupervisor.autoconfigure.health.McpHealthContributorAutoConfiguration;
+import io.github.mcpsupervisor.e2e.authorization.ProtectedMcpServer.Received;
+import io.github.mcpsupervisor.supervisor.McpServerState;
+import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
+import io.github.mcpsupervisor.supervisor.McpSupervisors;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
+import org.springframework.boot.security.oauth2.client.autoconfigure.OAuth2ClientAutoConfiguration;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ApplicationListener;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * OAuth 2.1 for streamable-http servers, end to end, in both revisions: a real Spring
+ * Authorization Server, an MCP server that checks its tokens as a resource server does,
+ * and the application's Spring Security client registrations. Tokens are bound to the
+ * server, renewed when it refuses them, refreshed without the person, stepped up to the
+ * scopes the server asks for; a grant only a person can give waits for them, and no
+ * credential is ever shown or logged.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class OAuthSupervisionIT {
+
+	private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+	/** How long a server is watched for attempts it must not make. */
+	private static final Duration QUIET = Duration.ofSeconds(1);
+
+	private static TestAuthorizationServer authorizationServer;
+
+	private final JsonMapper json = JsonMapper.builder().build();
+
+	private final List<McpAuthorizationRequest> requested = new CopyOnWriteArrayList<>();
+
+	private final List<String> codes = new ArrayList<>();
+
+	private ProtectedMcpServer protectedServer;
+
+	@BeforeAll
+	static void startAuthorizationServer() {
+		authorizationServer = new TestAuthorizationServer(Duration.ofMinutes(5));
+	}
+
+	@AfterAll
+	static void stopAuthorizationServer() {
+		authorizationServer.close();
+	}
+
+	@BeforeEach
+	void startProtectedServer() throws Exception {
+		this.protectedServer = new ProtectedMcpServer(authorizationServer);
+	}
+
+	@AfterEach
+	void stopProtectedServer() throws Exception {
+		this.protectedServer.close();
+	}
+
+	@ParameterizedTest
+	@CsvSource({ "/mcp, 2026-07-28", "/legacy, 2025-11-25", "/legacy, auto" })
+	void clientCredentialsTokensAreBoundToTheServerAndRenewedOnceWhenItRefusesThem(String path, String protocol,
+			CapturedOutput output) {
+		int issuedBefore = authorizationServer.tokensIssued("client_credentials");
+		contextRunner(path, protocol, "service").run((context) -> {
+			McpServerSupervisor supervisor = supervisor(context);
+			assertThat(supervisor.state()).isEqualTo(McpServerState.UP);
+			assertThat(supervisor.tools().names()).contains("echo", "admin", "locked");
+			assertThat(text(call(supervisor, "echo", "hello"))).isEqualTo("echo: hello");
+			assertThat(authorizationServer.tokensIssued("client_credentials")).isEqualTo(issuedBefore + 1);
+			int generation = supervisor.status().generation();
+			this.protectedServer.refuseTokensSeenSoFar();
+			int receivedBefore = this.protectedServer.received(path).size();
+			assertThat(text(call(supervisor, "echo", "again"))).isEqualTo("echo: again");
+			List<Received> sinceRefusal = this.protectedServer.received(path)
+				.subList(receivedBefore, this.protectedServer.received(path).size());
+			assertThat(sinceRefusal).extracting(Received::status).containsExactly(401, 0);
+			assertThat(sinceRefusal.get(1).token()).isNotEqualTo(sinceRefusal.get(0).token());
+			assertThat(authorizationServer.tokensIssued("client_credentials")).isEqualTo(issuedBefore + 2);
+			assertThat(supervisor.status().generation()).isEqualTo(generation);
+			assertThat(supervisor.state()).isEqualTo(McpServerState.UP);
+			assertEveryTokenIsBoundTo(path);
+			assertNothingLeaks(context, output);
+		});
+	}
+
+	@ParameterizedTest
+	@CsvSource({ "/mcp, 2026-07-28", "/legacy, 2025-11-25", "/legacy, auto" })
+	void anAuthorizationCodeServerWaitsForThePersonAndConnectsOnceAuthorized(String path, String protocol,
+			CapturedOutput output) {
+		contextRunner(path, protocol, "person").run((context) -> {
+			McpServerSupervisor supervisor = supervisor(context);
+			McpServerAuthorizations authorizations = context.getBean(McpServerAuthorizations.class);
+			await().atMost(PATIENCE).until(supervisor::state, McpServerState.NEEDS_AUTHORIZATION::equals);
+			assertThat(authorizations.pending()).hasSize(1);
+			McpAuthorizationRequest request = authorizations.pending().get(0);
+			assertThat(request.server()).isEqualTo("remote");
+			assertThat(request.authorizationUri().toString()).startsWith(authorizationServer.issuer())
+				.contains("code_challenge_method=S256")
+				.contains("resource=");
+			// no attempt while it waits: the server sees nothing, the person is asked
+			// once
+			await().during(QUIET)
+				.atMost(QUIET.multipliedBy(3))
+				.until(() -> supervisor.state() == McpServerState.NEEDS_AUTHORIZATION
+						&& this.protectedServer.received().isEmpty());
+			assertThat(this.requested).containsExactly(request);
+			assertThatExceptionOfType(McpAuthorizationException.class)
+				.isThrownBy(() -> authorizations.complete(Map.of("state", "unknown", "code", "whatever")));
+			Map<String, String> answer = authorize(request);
+			Map<String, String> otherIssuer = new HashMap<>(answer);
+			otherIssuer.put("iss", "http://127.0.0.1:1");
+			assertThatExceptionOfType(McpAuthorizationException.class)
+				.isThrownBy(() -> authorizations.complete(otherIssuer));
+			assertThat(authorizations.complete(answer)).isEqualTo("remote");
+			await().atMost(PATIENCE).until(supervisor::state, McpServerState.UP::equals);
+			assertThat(authorizations.pending()).isEmpty();
+			assertThat(text(call(supervisor, "echo", "authorized"))).isEqualTo("echo: authorized");
+			assertEveryTokenIsBoundTo(path);
+			assertNothingLeaks(context, output);
+		});
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { ProtectedMcpServer.MODERN, ProtectedMcpServer.LEGACY })
+	void aRefusedTokenIsRefreshedAndARevokedRefreshTokenAsksThePersonAgain(String path, CapturedOutput output) {
+		contextRunner(path, revision(path), "person").run((context) -> {
+			McpServerSupervisor supervisor = supervisor(context);
+			McpServerAuthorizations authorizations = context.getBean(McpServerAuthorizations.class);
+			await().atMost(PATIENCE).until(() -> authorizations.pending().size() == 1);
+			authorizations.complete(authorize(authorizations.pending().get(0)));
+			await().atMost(PATIENCE).until(supervisor::state, McpServerState.UP::equals);
+			int generation = supervisor.status().generation();
+			int refreshedBefore = authorizationServer.tokensIssued("refresh_token");
+			this.protectedServer.refuseTokensSeenSoFar();
+			assertThat(text(call(supervisor, "echo", "refreshed"))).isEqualTo("echo: refreshed");
+			assertThat(authorizationServer.tokensIssued("refresh_token")).isEqualTo(refreshedBefore + 1);
+			assertThat(supervisor.status().generation()).isEqualTo(generation);
+			assertThat(this.requested).hasSize(1);
+
+			assertThat(authorizationServer.revokeAll()).isPositive();
+			this.protectedServer.refuseTokensSeenSoFar();
+			assertThat(catchThrowable(() -> call(supervisor, "echo", "revoked"))).isNotNull();
+			await().atMost(PATIENCE).until(supervisor::state, McpServerState.NEEDS_AUTHORIZATION::equals);
+			assertThat(this.requested).hasSize(2);
+			assertThat(authorizations.pending()).containsExactly(this.requested.get(1));
+			int received = this.protectedServer.received().size();
+			// waits: neither FAILED nor a restart loop
+			await().during(QUIET)
+				.atMost(QUIET.multipliedBy(3))
+				.until(() -> supervisor.state() == McpServerState.NEEDS_AUTHORIZATION
+						&& this.protectedServer.received().size() == received);
+			assertThat(context.getBean(McpServersHealthIndicator.class).health().getStatus().getCode())
+				.isEqualTo("OUT_OF_SERVICE");
+			authorizations.complete(authorize(this.requested.get(1)));
+			await().atMost(PATIENCE).until(supervisor::state, McpServerState.UP::equals);
+			assertThat(text(call(supervisor, "echo", "again"))).isEqualTo("echo: again");
+			assertEveryTokenIsBoundTo(path);
+			assertNothingLeaks(context, output);
+		});
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { ProtectedMcpServer.MODERN, ProtectedMcpServer.LEGACY })
+	void aServerThatAsksForAScopeGetsATokenWithItOnceAndIsNotAskedInALoop(String path, CapturedOutput output) {
+		contextRunner(path, revision(path), "service").run((context) -> {
+			McpServerSupervisor supervisor = supervisor(context);
+			assertThat(supervisor.state()).isEqualTo(McpServerState.UP);
+			int issuedBefore = authorizationServer.scopes().size();
+			assertThat(text(call(supervisor, "admin", "stepped up"))).isEqualTo("admin: stepped up");
+			List<Set<String>> scopes = authorizationServer.scopes();
+			assertThat(scopes.subList(issuedBefore, scopes.size())).containsExactly(Set.of("mcp:read", "mcp:admin"));
+			int generation = supervisor.status().generation();
+			int issued = authorizationServer.scopes().size();
+			int lockedBefore = lockedCalls(path);
+			Throwable lockedFailure = catchThrowable(() -> call(supervisor, "locked", "in vain"));
+			assertThat(lockedFailure).isNotNull();
+			assertThat(lockedCalls(path) - lockedBefore).isBetween(1, 2);
+			assertThat(authorizationServer.scopes()).hasSize(issued);
+			assertThat(supervisor.state()).isEqualTo(McpServerState.UP);
+			assertThat(supervisor.status().generation()).isEqualTo(generation);
+			assertThat(text(call(supervisor, "echo", "still"))).isEqualTo("echo: still");
+			assertEveryTokenIsBoundTo(path);
+			assertNothingLeaks(context, output);
+		});
+	}
+
+	@Test
+	void anAuthorizationServerThatIsOutIsRetriedLikeAnyOutage(CapturedOutput output) {
+		authorizationServer.tokenEndpointUnavailable(true);
+		try {
+			contextRunner(ProtectedMcpServer.MODERN, "2026-07-28", "service").run((context) -> {
+				McpServerSupervisor supervisor = supervisor(context);
+				await().atMost(PATIENCE).until(() -> authorizationServer.tokenRequestsRefused() >= 2);
+				assertThat(supervisor.state()).isIn(McpServerState.STARTING, McpServerState.RECONNECTING);
+				assertThat(context.getBean(McpServerAuthorizations.class).pending()).isEmpty();
+				authorizationServer.tokenEndpointUnavailable(false);
+				await().atMost(PATIENCE).until(supervisor::state, McpServerState.UP::equals);
+				assertThat(text(call(supervisor, "echo", "back"))).isEqualTo("echo: back");
+				assertNothingLeaks(context, output);
+			});
+		}
+		finally {
+			authorizationServer.tokenEndpointUnavailable(false);
+		}
+	}
+
+	private static String revision(String path) {
+		return (path.equals(ProtectedMcpServer.MODERN)) ? "2026-07-28" : "2025-11-25";
+	}
+
+	private ApplicationContextRunner contextRunner(String path, String protocol, String registration) {
+		String client = "spring.security.oauth2.client.registration." + registration + ".";
+		boolean person = registration.equals("person");
+		return new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(OAuth2ClientAutoConfiguration.class, McpAuthorizationAutoConfiguration.class,
+							McpSupervisorAutoConfiguration.class, McpHealthContributorAutoConfiguration.class,
+							McpEndpointAutoConfiguration.class, HealthContributorAutoConfiguration.class,
+							EndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class))
+			.withBean(AuthorizationRequests.class, () -> new AuthorizationRequests(this.requested))
+			.withPropertyValues(client + "provider=test", client + "client-id=" + registration,
+					client + "client-secret="
+							+ (person ? TestAuthorizationServer.PERSON_SECRET : TestAuthorizationServer.SERVICE_SECRET),
+					client + "client-authentication-method=client_secret_basic",
+					client + "authorization-grant-type=" + (person ? "authorization_code" : "client_credentials"),
+					client + "scope=mcp:read", client + "redirect-uri=" + TestAuthorizationServer.REDIRECT_URI,
+					"spring.security.oauth2.client.provider.test.issuer-uri=" + authorizationServer.issuer(),
+					"mcp.servers.remote.transport=streamable-http",
+					"mcp.servers.remote.url=" + this.protectedServer.url(path),
+					"mcp.servers.remote.protocol=" + protocol, "mcp.servers.remote.oauth.registration=" + registration,
+					"mcp.servers.remote.required=true", "mcp.servers.remote.reconnect.initial-delay=100ms",
+					"mcp.servers.remote.call.wait-for-recovery=0",
+					"management.endpoints.web.exposure.include=health,mcp");
+	}
+
+	private static McpServerSupervisor supervisor(AssertableApplicationContext context) {
+		assertThat(context).hasNotFailed();
+		return context.getBean(McpSupervisors.class).supervisor("remote");
+	}
+
+	private static CallToolResult call(McpServerSupervisor supervisor, String tool, String message) {
+		return supervisor.callTool(CallToolRequest.builder(tool).arguments(Map.of("message", message)).build());
+	}
+
+	private static String text(CallToolResult result) {
+		assertThat(result.isError()).as("the result is an error: %s", result).isNotEqualTo(Boolean.TRUE);
+		return ((TextContent) result.content().get(0)).text();
+	}
+
+	private Map<String, String> authorize(McpAuthorizationRequest request) throws Exception {
+		Map<String, String> answer = authorizationServer.authorize(request.authorizationUri());
+		this.codes.add(answer.get("code"));
+		return answer;
+	}
+
+	private int lockedCalls(String path) {
+		return (int) this.protectedServer.received(path)
+			.stream()
+			.filter((received) -> "tools/call".equals(received.method()) && received.status() == 403)
+			.count();
+	}
+
+	// Every token the server got is one of its own: bound to it, never to another.
+	private void assertEveryTokenIsBoundTo(String path) {
+		String resource = this.protectedServer.url(path);
+		assertThat(this.protectedServer.received()).isNotEmpty().allSatisfy((received) -> {
+			assertThat(received.path()).isEqualTo(path);
+			assertThat(received.token()).isNotNull();
+			assertThat(received.audience()).containsExactly(resource);
+		});
+		List<String> resources = authorizationServer.resources();
+		assertThat(resources.subList(resources.size() - this.protectedServer.tokens(), resources.size()))
+			.containsOnly(resource);
+	}
+
+	private void assertNothingLeaks(AssertableApplicationContext context, CapturedOutput output) {
+		List<String> secrets = new ArrayList<>();
+		secrets.add(TestAuthorizationServer.SERVICE_SECRET);
+		secrets.add(TestAuthorizationServer.PERSON_SECRET);
+		secrets.addAll(this.protectedServer.requestsByToken().keySet());
+		secrets.addAll(authorizationServer.credentials());
+		secrets.addAll(this.codes);
+		McpSupervisors supervisors = context.getBean(McpSupervisors.class);
+		String status = this.json.writeValueAsString(supervisors.status());
+		String endpoint = this.json.writeValueAsString(context.getBean(McpEndpoint.class).servers());
+		String health = this.json
+			.writeValueAsString(context.getBean(McpServersHealthIndicator.class).health().getDetails());
+		assertThat(secrets).isNotEmpty().allSatisfy((secret) -> {
+			assertThat(output.getAll()).as("the logs").doesNotContain(secret);
+			assertThat(status).as("the status").doesNotContain(secret);
+			assertThat(endpoint).as("the endpoint").doesNotContain(secret);
+			assertThat(health).as("the health details").doesNotContain(secret);
+		});
+	}
+
+	/**
+	 * Keeps the requests of the {@link McpAuthorizationRequiredEvent}s.
+	 */
+	static final class AuthorizationRequests implements ApplicationListener<McpAuthorizationRequiredEvent> {
+
+		private final List<McpAuthorizationRequest> requests;
+
+		AuthorizationRequests(List<McpAuthorizationRequest> requests) {
+			this.requests = requests;
+		}
+
+		@Override
+		public void onApplicationEvent(McpAuthorizationRequiredEvent event) {
+			this.requests.add(event.getRequest());
+		}
+
+	}
+
+}

@@ -1,0 +1,429 @@
+package io.github.mcpsupervisor.e2e.authorization;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.stream.Stream;
+
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.modern.McpSchema.CallToolOutcome;
+import io.modelcontextprotocol.modern.McpSchema.Implementation;
+import io.modelcontextprotocol.modern.server.McpRequestContext;
+import io.modelcontextprotocol.modern.server.McpServer;
+import io.modelcontextprotocol.modern.server.McpSyncResponse;
+import io.modelcontextprotocol.modern.server.feature.McpSyncTool;
+import io.modelcontextprotocol.modern.server.feature.McpSyncToolRepository;
+import io.modelcontextprotocol.modern.server.feature.ToolsFeature;
+import io.modelcontextprotocol.modern.server.feature.ToolsPage;
+import io.modelcontextprotocol.modern.server.transport.HttpServletMcpTransport;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.FilterRegistration;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.ServletRegistration;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import org.apache.catalina.LifecycleException;
+import org.apache.catalina.connector.Connector;
+import org.apache.catalina.startup.Tomcat;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.security.oauth2.jwt.Jwt;
+import org.springframework.security.oauth2.jwt.JwtException;
+import org.springframework.security.oauth2.jwt.JwtValidators;
+import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
+
+/**
+ * An MCP server protected by OAuth, in an embedded Tomcat on a free loopback port: it
+ * serves revision 2026-07-28 at {@value #MODERN} and revision 2025-11-25 at
+ * {@value #LEGACY}, each with the tools {@code echo}, {@code admin} (which needs the
+ * scope {@code mcp:admin}) and {@code locked} (refused for a scope the token already
+ * has). A filter in front of both checks the {@code Authorization: Bearer} JWT against
+ * the authorization server's keys, its issuer and its audience (the endpoint's canonical
+ * URL), and answers {@code 401 invalid_token} or {@code 403 insufficient_scope} as the
+ * MCP authorization specification says. It records the tokens it received and their
+ * audiences, and can be told to refuse every token it has seen so far (as if they had
+ * expired or were revoked at the resource).
+ */
+public final class ProtectedMcpServer implements AutoCloseable {
+
+	/** The path of the revision 2026-07-28 endpoint. */
+	public static final String MODERN = "/mcp";
+
+	/** The path of the revision 2025-11-25 endpoint. */
+	public static final String LEGACY = "/legacy";
+
+	// held: java.util.logging keeps loggers weakly
+	private static final Logger TOMCAT_LOGGER = Logger.getLogger("org.apache");
+
+	private final JsonMapper json = JsonMapper.builder().build();
+
+	private final String issuer;
+
+	private final NimbusJwtDecoder decoder;
+
+	private final Tomcat tomcat;
+
+	private final Path baseDir;
+
+	private final McpServer modern;
+
+	private final McpSyncServer legacy;
+
+	private final int port;
+
+	private final Map<String, AtomicInteger> requestsByToken = new ConcurrentHashMap<>();
+
+	private final List<Received> received = new CopyOnWriteArrayList<>();
+
+	private final Set<String> refused = ConcurrentHashMap.newKeySet();
+
+	/**
+	 * Starts the server.
+	 * @param authorizationServer the authorization server whose tokens it takes
+	 */
+	public ProtectedMcpServer(TestAuthorizationServer authorizationServer) throws IOException, LifecycleException {
+		this.issuer = authorizationServer.issuer();
+		this.decoder = NimbusJwtDecoder.withJwkSetUri(authorizationServer.jwkSetUri()).build();
+		this.decoder.setJwtValidator(JwtValidators.createDefaultWithIssuer(this.issuer));
+		McpJsonMapper jsonMapper = McpJsonDefaults.getMapper();
+		this.modern = McpServer.builder()
+			.serverInfo(Implementation.builder("protected", "1.0.0").build())
+			.jsonMapper(jsonMapper)
+			.feature(ToolsFeature.ofSync(modernTools()))
+			.build();
+		HttpServletMcpTransport modernTransport = HttpServletMcpTransport.builder(this.modern)
+			.jsonMapper(jsonMapper)
+			.endpoint(MODERN)
+			.build();
+		HttpServletStreamableServerTransportProvider legacyTransport = HttpServletStreamableServerTransportProvider
+			.builder()
+			.jsonMapper(jsonMapper)
+			.mcpEndpoint(LEGACY)
+			.build();
+		this.legacy = io.modelcontextprotocol.server.McpServer.sync(legacyTransport)
+			.serverInfo("protected", "1.0.0")
+			.capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
+			.tools(legacyTools())
+			.build();
+		TOMCAT_LOGGER.setLevel(Level.WARNING);
+		this.baseDir = Files.createTempDirectory("protected-mcp-tomcat");
+		this.tomcat = new Tomcat();
+		this.tomcat.setBaseDir(this.baseDir.toString());
+		Connector connector = new Connector();
+		connector.setPort(0);
+		connector.setProperty("address", "127.0.0.1");
+		this.tomcat.setConnector(connector);
+		this.tomcat.addContext("", this.baseDir.toString()).addServletContainerInitializer((classes, context) -> {
+			FilterRegistration.Dynamic bearer = context.addFilter("bearer", new BearerFilter());
+			bearer.setAsyncSupported(true);
+			bearer.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
+			ServletRegistration.Dynamic mcp = context.addServlet("modern", modernTransport);
+			mcp.setAsyncSupported(true);
+			mcp.addMapping(MODERN);
+			ServletRegistration.Dynamic legacyServlet = context.addServlet("legacy", legacyTransport);
+			legacyServlet.setAsyncSupported(true);
+			legacyServlet.addMapping(LEGACY);
+		}, null);
+		this.tomcat.start();
+		this.port = connector.getLocalPort();
+	}
+
+	/**
+	 * Returns the URL of an endpoint, which is also its canonical resource URL.
+	 * @param path {@link #MODERN} or {@link #LEGACY}
+	 * @return the endpoint's URL
+	 */
+	public String url(String path) {
+		return "http://127.0.0.1:" + this.port + path;
+	}
+
+	/**
+	 * Refuses, from now on, every token it has received so far.
+	 */
+	public void refuseTokensSeenSoFar() {
+		this.refused.addAll(this.requestsByToken.keySet());
+	}
+
+	/**
+	 * Returns the requests it received, in their order.
+	 * @return the requests
+	 */
+	public List<Received> received() {
+		return List.copyOf(this.received);
+	}
+
+	/**
+	 * Returns the requests it received at an endpoint.
+	 * @param path the endpoint's path
+	 * @return its requests
+	 */
+	public List<Received> received(String path) {
+		return this.received.stream().filter((request) -> request.path().equals(path)).toList();
+	}
+
+	/**
+	 * Returns the different tokens it received.
+	 * @return the number of tokens
+	 */
+	public int tokens() {
+		return this.requestsByToken.size();
+	}
+
+	/**
+	 * Returns how many requests each token it received carried.
+	 * @return the number of requests by token
+	 */
+	public Map<String, Integer> requestsByToken() {
+		Map<String, Integer> counts = new ConcurrentHashMap<>();
+		this.requestsByToken.forEach((token, count) -> counts.put(token, count.get()));
+		return counts;
+	}
+
+	@Override
+	public void close() throws LifecycleException, IOException {
+		try {
+			this.tomcat.stop();
+			this.tomcat.destroy();
+		}
+		finally {
+			this.legacy.close();
+			this.modern.closeGracefully();
+			try (Stream<Path> paths = Files.walk(this.baseDir)) {
+				paths.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
+			}
+		}
+	}
+
+	private McpSyncToolRepository modernTools() {
+		Map<String, Object> schema = Map.of("type", "object", "properties",
+				Map.of("message", Map.of("type", "string")));
+		List<io.modelcontextprotocol.modern.McpSchema.Tool> tools = List.of(
+				io.modelcontextprotocol.modern.McpSchema.Tool.builder("echo", schema)
+					.description("Echoes the message")
+					.build(),
+				io.modelcontextprotocol.modern.McpSchema.Tool.builder("admin", schema)
+					.description("Echoes the message, with scope mcp:admin")
+					.build(),
+				io.modelcontextprotocol.modern.McpSchema.Tool.builder("locked", schema)
+					.description("Refused whatever the token's scopes")
+					.build());
+		return new McpSyncToolRepository() {
+
+			@Override
+			public ToolsPage list(McpRequestContext context, @Nullable String cursor) {
+				return ToolsPage.of(tools);
+			}
+
+			@Override
+			public McpSyncTool find(McpRequestContext context, String name) {
+				io.modelcontextprotocol.modern.McpSchema.Tool tool = tools.stream()
+					.filter((candidate) -> candidate.name().equals(name))
+					.findFirst()
+					.orElse(null);
+				return (tool != null)
+						? McpSyncTool.of(tool,
+								(toolContext, request) -> modernText(name + ": " + request.arguments().get("message")))
+						: null;
+			}
+
+		};
+	}
+
+	private static McpSyncResponse<CallToolOutcome> modernText(String text) {
+		return McpSyncResponse.result(io.modelcontextprotocol.modern.McpSchema.CallToolResult.builder()
+			.content(List.of(io.modelcontextprotocol.modern.McpSchema.TextContent.builder(text).build()))
+			.build());
+	}
+
+	private static List<SyncToolSpecification> legacyTools() {
+		Map<String, Object> schema = Map.of("type", "object", "properties",
+				Map.of("message", Map.of("type", "string")));
+		return Stream.of("echo", "admin", "locked")
+			.map((name) -> SyncToolSpecification.builder()
+				.tool(McpSchema.Tool.builder(name, schema).description("Echoes the message").build())
+				.callHandler((exchange, request) -> McpSchema.CallToolResult.builder()
+					.content(List
+						.of(McpSchema.TextContent.builder(name + ": " + request.arguments().get("message")).build()))
+					.isError(false)
+					.build())
+				.build())
+			.toList();
+	}
+
+	/**
+	 * A request it received.
+	 *
+	 * @param path the endpoint's path
+	 * @param method the JSON-RPC method, {@code null} for a GET, a DELETE or a response
+	 * @param token the bearer token, {@code null} if none
+	 * @param audience the token's audience, empty if none or not a valid token
+	 * @param status the status it answered with when it refused the request, 0 when it
+	 * let it through
+	 */
+	public record Received(String path, @Nullable String method, @Nullable String token, List<String> audience,
+			int status) {
+
+	}
+
+	/**
+	 * Checks the bearer token of each request, as a resource server does.
+	 */
+	private final class BearerFilter implements Filter {
+
+		@Override
+		public void doFilter(ServletRequest servletRequest, ServletResponse servletResponse, FilterChain chain)
+				throws IOException, ServletException {
+			HttpServletRequest request = (HttpServletRequest) servletRequest;
+			HttpServletResponse response = (HttpServletResponse) servletResponse;
+			String path = request.getRequestURI();
+			String resource = url(path);
+			byte[] body = request.getInputStream().readAllBytes();
+			JsonNode message = (body.length > 0) ? ProtectedMcpServer.this.json.readTree(body) : null;
+			String method = (message != null && message.hasNonNull("method")) ? message.get("method").asString() : null;
+			String authorization = request.getHeader("Authorization");
+			String token = (authorization != null && authorization.startsWith("Bearer "))
+					? authorization.substring("Bearer ".length()) : null;
+			if (token == null) {
+				refuse(response, path, method, null, List.of(), 401,
+						"Bearer resource_metadata=\"" + metadata(path) + "\"");
+				return;
+			}
+			ProtectedMcpServer.this.requestsByToken.computeIfAbsent(token, (key) -> new AtomicInteger())
+				.incrementAndGet();
+			Jwt jwt;
+			try {
+				jwt = ProtectedMcpServer.this.decoder.decode(token);
+			}
+			catch (JwtException ex) {
+				refuse(response, path, method, token, List.of(), 401, invalidToken(path));
+				return;
+			}
+			List<String> audience = (jwt.getAudience() != null) ? jwt.getAudience() : List.of();
+			if (!audience.contains(resource) || ProtectedMcpServer.this.refused.contains(token)) {
+				refuse(response, path, method, token, audience, 401, invalidToken(path));
+				return;
+			}
+			String tool = ("tools/call".equals(method) && message.path("params").hasNonNull("name"))
+					? message.path("params").get("name").asString() : null;
+			List<String> scopes = (jwt.getClaimAsStringList("scope") != null) ? jwt.getClaimAsStringList("scope")
+					: List.of();
+			if ("admin".equals(tool) && !scopes.contains("mcp:admin")) {
+				refuse(response, path, method, token, audience, 403,
+						"Bearer error=\"insufficient_scope\", scope=\"mcp:read mcp:admin\", resource_metadata=\""
+								+ metadata(path) + "\"");
+				return;
+			}
+			if ("locked".equals(tool)) {
+				refuse(response, path, method, token, audience, 403,
+						"Bearer error=\"insufficient_scope\", scope=\"mcp:read\", resource_metadata=\"" + metadata(path)
+								+ "\"");
+				return;
+			}
+			ProtectedMcpServer.this.received.add(new Received(path, method, token, audience, 0));
+			chain.doFilter(new CachedBodyRequest(request, body), response);
+		}
+
+		private void refuse(HttpServletResponse response, String path, @Nullable String method, @Nullable String token,
+				List<String> audience, int status, String challenge) throws IOException {
+			ProtectedMcpServer.this.received.add(new Received(path, method, token, audience, status));
+			response.setHeader("WWW-Authenticate", challenge);
+			response.sendError(status);
+		}
+
+		private String invalidToken(String path) {
+			return "Bearer error=\"invalid_token\", resource_metadata=\"" + metadata(path) + "\"";
+		}
+
+		private String metadata(String path) {
+			return url("/.well-known/oauth-protected-resource" + path);
+		}
+
+	}
+
+	/**
+	 * A request whose body was read by the filter, read again by the servlet.
+	 */
+	private static final class CachedBodyRequest extends HttpServletRequestWrapper {
+
+		private final byte[] body;
+
+		CachedBodyRequest(HttpServletRequest request, byte[] body) {
+			super(request);
+			this.body = body;
+		}
+
+		@Override
+		public ServletInputStream getInputStream() {
+			ByteArrayInputStream in = new ByteArrayInputStream(this.body);
+			return new ServletInputStream() {
+
+				@Override
+				public int read() {
+					return in.read();
+				}
+
+				@Override
+				public int read(byte[] buffer, int offset, int length) {
+					return in.read(buffer, offset, length);
+				}
+
+				@Override
+				public boolean isFinished() {
+					return in.available() == 0;
+				}
+
+				@Override
+				public boolean isReady() {
+					return true;
+				}
+
+				@Override
+				public void setReadListener(ReadListener listener) {
+					try {
+						listener.onDataAvailable();
+						listener.onAllDataRead();
+					}
+					catch (IOException ex) {
+						listener.onError(ex);
+					}
+				}
+
+			};
+		}
+
+		@Override
+		public BufferedReader getReader() {
+			return new BufferedReader(new InputStreamReader(getInputStream(), StandardCharsets.UTF_8));
+		}
+
+	}
+
+}
