@@ -103,6 +103,10 @@ final class ModernHttpConnection extends ModernConnection {
 	}
 
 	private McpConnectException openFailure(RuntimeException ex) {
+		ClientRefusedException refused = CauseChain.cause(ex, ClientRefusedException.class);
+		if (refused != null) {
+			return new McpConnectException(Kind.CONFIGURATION, String.valueOf(refused.getMessage()), null, ex);
+		}
 		AuthorizationRequiredException required = CauseChain.cause(ex, AuthorizationRequiredException.class);
 		if (required != null) {
 			return new McpConnectException(Kind.AUTHORIZATION, String.valueOf(required.getMessage()), null, ex);
@@ -162,7 +166,8 @@ final class ModernHttpConnection extends ModernConnection {
 	// error or a bad message fails its own request only.
 	private void endIfOut(RuntimeException ex) {
 		McpHttpStatusException status = CauseChain.cause(ex, McpHttpStatusException.class);
-		if (CauseChain.cause(ex, AuthorizationRequiredException.class) != null) {
+		if (CauseChain.cause(ex, AuthorizationRequiredException.class) != null
+				|| CauseChain.cause(ex, ClientRefusedException.class) != null) {
 			end("the server needs an authorization");
 		}
 		else if (status != null && status.statusCode() == 403 && this.authorization.obtainsTokens()) {

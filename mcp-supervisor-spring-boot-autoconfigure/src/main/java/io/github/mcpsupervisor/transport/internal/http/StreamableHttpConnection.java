@@ -123,6 +123,10 @@ final class StreamableHttpConnection extends ClientConnection {
 		}
 		catch (RuntimeException ex) {
 			closeClient();
+			ClientRefusedException refused = CauseChain.cause(ex, ClientRefusedException.class);
+			if (refused != null) {
+				throw new McpConnectException(Kind.CONFIGURATION, String.valueOf(refused.getMessage()), null, ex);
+			}
 			AuthorizationRequiredException required = CauseChain.cause(ex, AuthorizationRequiredException.class);
 			if (required != null) {
 				throw new McpConnectException(Kind.AUTHORIZATION, String.valueOf(required.getMessage()), null, ex);
@@ -222,7 +226,8 @@ final class StreamableHttpConnection extends ClientConnection {
 	private void endIfTransportFailed(RuntimeException ex) {
 		McpHttpClientTransportAuthorizationException denied = CauseChain.cause(ex,
 				McpHttpClientTransportAuthorizationException.class);
-		if (CauseChain.cause(ex, AuthorizationRequiredException.class) != null) {
+		if (CauseChain.cause(ex, AuthorizationRequiredException.class) != null
+				|| CauseChain.cause(ex, ClientRefusedException.class) != null) {
 			end("the server needs an authorization");
 		}
 		else if (denied != null && denied.getResponseInfo().statusCode() == 403 && this.authorization.obtainsTokens()) {

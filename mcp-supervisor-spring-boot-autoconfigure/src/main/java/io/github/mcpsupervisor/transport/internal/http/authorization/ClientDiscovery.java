@@ -4,6 +4,7 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import io.github.mcpsupervisor.internal.ServerText;
@@ -106,6 +107,9 @@ final class ClientDiscovery {
 	private Client register(URI endpoint, AuthorizationServer authorizationServer) {
 		Map<String, Object> request = new LinkedHashMap<>();
 		request.put("client_name", this.settings.clientName());
+		// SEP-837: a redirect to this machine is a native application's, any other a web
+		// one's
+		request.put("application_type", isLoopback(this.settings.redirectUri()) ? "native" : "web");
 		request.put("redirect_uris", List.of(this.settings.redirectUri().toString()));
 		request.put("grant_types", List.of("authorization_code", "refresh_token"));
 		request.put("response_types", List.of("code"));
@@ -131,8 +135,28 @@ final class ClientDiscovery {
 					"the dynamic client registration at " + endpoint + " answered no client_id");
 		}
 		String secret = (registered.get("client_secret") instanceof String value && !value.isEmpty()) ? value : null;
-		return new Client(clientId, secret, authentication(authorizationServer, secret != null),
-				"dynamic client registration");
+		// the method the server registered, which may not be the one asked for
+		Object method = registered.get("token_endpoint_auth_method");
+		List<String> methods = authorizationServer.tokenEndpointAuthMethods();
+		boolean secretUnused = method == null && methods.contains("none") && !methods.contains("client_secret_basic")
+				&& !methods.contains("client_secret_post");
+		if ("none".equals(method) || (method == null && secret == null) || secretUnused) {
+			return new Client(clientId, null, ClientAuthenticationMethod.NONE, "dynamic client registration");
+		}
+		if (secret == null) {
+			throw new AuthorizationDiscoveryException(
+					"the dynamic client registration at " + endpoint + " registered token_endpoint_auth_method "
+							+ ServerText.bounded(String.valueOf(method), 64) + " without a client_secret");
+		}
+		ClientAuthenticationMethod authentication = ("client_secret_post".equals(method))
+				? ClientAuthenticationMethod.CLIENT_SECRET_POST : ("client_secret_basic".equals(method))
+						? ClientAuthenticationMethod.CLIENT_SECRET_BASIC : authentication(authorizationServer, true);
+		return new Client(clientId, secret, authentication, "dynamic client registration");
+	}
+
+	private static boolean isLoopback(URI uri) {
+		String host = (uri.getHost() != null) ? uri.getHost().toLowerCase(Locale.ROOT) : "";
+		return host.equals("localhost") || host.startsWith("127.") || host.equals("[::1]");
 	}
 
 	// client_secret_basic where the server takes it (its default), else

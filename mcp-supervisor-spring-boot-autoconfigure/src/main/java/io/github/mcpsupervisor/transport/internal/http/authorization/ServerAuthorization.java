@@ -29,6 +29,7 @@ import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
 import io.github.mcpsupervisor.authorization.McpServerAuthorization;
 import io.github.mcpsupervisor.internal.CauseChain;
 import io.github.mcpsupervisor.transport.internal.http.AuthorizationRequiredException;
+import io.github.mcpsupervisor.transport.internal.http.ClientRefusedException;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorization;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import org.apache.commons.logging.Log;
@@ -186,6 +187,12 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 					+ "' has authorization-grant-type " + grant.getValue()
 					+ "; an MCP server takes client_credentials or authorization_code");
 		}
+		if (AuthorizationGrantType.AUTHORIZATION_CODE.equals(grant) && !isAbsoluteUrl(registration.getRedirectUri())) {
+			throw new IllegalStateException("MCP server '" + server + "': client registration '" + registrationId
+					+ "' has redirect-uri '" + registration.getRedirectUri() + "': it must be the absolute URL of the"
+					+ " application's redirect endpoint (a template such as {baseUrl} is expanded only within a"
+					+ " request, and the supervisor asks outside of one)");
+		}
 		return new ServerAuthorization(server, url, registration, null, clients, httpClient, timeout, lock, clock,
 				requested);
 	}
@@ -286,8 +293,8 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 			// the manager removed a refused refresh token: a person authorizes again
 			return needsPerson("the authorization server refused the refresh token (" + code + ")");
 		}
-		return new AuthorizationRequiredException("the authorization server refuses client registration '"
-				+ registration().getRegistrationId() + "': " + code + "; fix it, then reset the server");
+		return new ClientRefusedException("the authorization server refuses client registration '"
+				+ registration().getRegistrationId() + "': " + code + "; fix it, then reset the server", ex);
 	}
 
 	private AuthorizationRequiredException needsPerson(String why) {
@@ -560,6 +567,19 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 
 	private Authentication owner() {
 		return UsernamePasswordAuthenticationToken.unauthenticated(this.principal, null);
+	}
+
+	private static boolean isAbsoluteUrl(@Nullable String url) {
+		if (url == null || url.contains("{")) {
+			return false;
+		}
+		try {
+			URI uri = URI.create(url);
+			return uri.isAbsolute() && uri.getHost() != null;
+		}
+		catch (IllegalArgumentException ex) {
+			return false;
+		}
 	}
 
 	private static String random() {

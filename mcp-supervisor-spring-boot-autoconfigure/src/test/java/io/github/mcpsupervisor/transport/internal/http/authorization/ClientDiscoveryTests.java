@@ -117,6 +117,7 @@ class ClientDiscoveryTests {
 			.asString()
 			.contains("\"redirect_uris\":[\"" + REDIRECT + "\"]")
 			.contains("\"client_name\":\"my app\"")
+			.contains("\"application_type\":\"native\"")
 			.contains("\"token_endpoint_auth_method\":\"none\"");
 	}
 
@@ -125,10 +126,29 @@ class ClientDiscoveryTests {
 		authorizationServer(",\"registration_endpoint\":\"" + this.base
 				+ "/register\",\"token_endpoint_auth_methods_supported\":[\"client_secret_post\"]");
 		this.registered = "{\"client_id\":\"dynamic-2\",\"client_secret\":\"SECRET-7\"}";
+		assertThat(discover(settings()).registration().getClientAuthenticationMethod())
+			.isEqualTo(ClientAuthenticationMethod.CLIENT_SECRET_POST);
+		this.registered = "{\"client_id\":\"dynamic-2\",\"client_secret\":\"SECRET-7\","
+				+ "\"token_endpoint_auth_method\":\"none\"}";
+		assertThat(discover(settings()).registration().getClientAuthenticationMethod())
+			.as("a secret the server registered the client without")
+			.isEqualTo(ClientAuthenticationMethod.NONE);
+		this.registered = "{\"client_id\":\"dynamic-2\",\"client_secret\":\"SECRET-7\","
+				+ "\"token_endpoint_auth_method\":\"client_secret_basic\"}";
 		ClientRegistration registration = discover(settings()).registration();
 		assertThat(registration.getClientSecret()).isEqualTo("SECRET-7");
 		assertThat(registration.getClientAuthenticationMethod())
-			.isEqualTo(ClientAuthenticationMethod.CLIENT_SECRET_POST);
+			.isEqualTo(ClientAuthenticationMethod.CLIENT_SECRET_BASIC);
+	}
+
+	@Test
+	void aSecretTheServerTakesNoMethodForIsNotUsed() {
+		authorizationServer(",\"registration_endpoint\":\"" + this.base
+				+ "/register\",\"token_endpoint_auth_methods_supported\":[\"none\"]");
+		this.registered = "{\"client_id\":\"dynamic-3\",\"client_secret\":\"SECRET-9\"}";
+		ClientRegistration registration = discover(settings()).registration();
+		assertThat(registration.getClientAuthenticationMethod()).isEqualTo(ClientAuthenticationMethod.NONE);
+		assertThat(registration.getClientSecret()).isEmpty();
 	}
 
 	@Test
