@@ -79,7 +79,7 @@ final class ClientDiscovery {
 			.issuerUri(authorizationServer.issuer())
 			.providerConfigurationMetadata(metadata)
 			.build();
-		return new Discovered(registration, client.how());
+		return new Discovered(registration, resource.resource(), client.how());
 	}
 
 	private Client client(AuthorizationServer authorizationServer) {
@@ -181,9 +181,10 @@ final class ClientDiscovery {
 	 * A registration found.
 	 *
 	 * @param registration the registration
+	 * @param resource the resource of its tokens, as the server's metadata publishes it
 	 * @param how how its client came to be, for the log
 	 */
-	record Discovered(ClientRegistration registration, String how) {
+	record Discovered(ClientRegistration registration, String resource, String how) {
 
 	}
 

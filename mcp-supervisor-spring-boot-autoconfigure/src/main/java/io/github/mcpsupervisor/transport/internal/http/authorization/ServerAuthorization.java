@@ -104,7 +104,8 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 
 	private final String principal;
 
-	private final String resource;
+	// the server's canonical URL, or the resource its metadata publishes once discovered
+	private volatile String resource;
 
 	private final OAuth2AuthorizedClientService clients;
 
@@ -139,7 +140,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		this.lock = lock;
 		this.clock = clock;
 		this.requested = requested;
-		this.tokens = new TokenEndpoint(httpClient, timeout, this.resource, () -> this.steppedUpScopes);
+		this.tokens = new TokenEndpoint(httpClient, timeout, () -> this.resource, () -> this.steppedUpScopes);
 		// the one registration of this server, known at once or once discovered
 		ClientRegistrationRepository own = (id) -> {
 			ClientRegistration current = this.registration;
@@ -488,6 +489,8 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 					"the authorization of MCP server '" + this.server + "' cannot be used: " + ex.getMessage(), ex);
 		}
 		this.registration = found.registration();
+		// sent as the metadata publishes it, which may be a prefix of the server's URL
+		this.resource = found.resource();
 		this.pending = null;
 		logger.info("MCP server '" + this.server + "' is authorized by "
 				+ found.registration().getProviderDetails().getIssuerUri() + ", with a client from " + found.how());
@@ -523,12 +526,13 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		}
 		this.stepUps++;
 		this.steppedUpScopes = union;
-		this.clients.removeAuthorizedClient(registration().getRegistrationId(), this.principal);
 		if (isAuthorizationCode()) {
+			// the token in hand still serves the other calls until the person authorizes
 			this.pending = null;
 			needsPerson("the server asks for the scopes " + union);
 			return false;
 		}
+		this.clients.removeAuthorizedClient(registration().getRegistrationId(), this.principal);
 		try {
 			token();
 			return true;

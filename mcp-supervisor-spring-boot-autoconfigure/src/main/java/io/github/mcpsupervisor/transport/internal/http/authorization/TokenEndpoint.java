@@ -34,7 +34,8 @@ final class TokenEndpoint {
 
 	private final RestClientAuthorizationCodeTokenResponseClient authorizationCode = new RestClientAuthorizationCodeTokenResponseClient();
 
-	TokenEndpoint(HttpClient httpClient, Duration timeout, String resource, Supplier<@Nullable List<String>> scopes) {
+	TokenEndpoint(HttpClient httpClient, Duration timeout, Supplier<String> resource,
+			Supplier<@Nullable List<String>> scopes) {
 		JdkClientHttpRequestFactory factory = new JdkClientHttpRequestFactory(httpClient);
 		factory.setReadTimeout(timeout);
 		RestClient restClient = RestClient.builder()
@@ -54,9 +55,9 @@ final class TokenEndpoint {
 	}
 
 	private static MultiValueMap<String, String> parameters(AbstractOAuth2AuthorizationGrantRequest request,
-			String resource, @Nullable List<String> scopes) {
+			Supplier<String> resource, @Nullable List<String> scopes) {
 		MultiValueMap<String, String> parameters = new LinkedMultiValueMap<>();
-		parameters.set("resource", resource);
+		parameters.set("resource", resource.get());
 		if (scopes != null) {
 			parameters.set(OAuth2ParameterNames.SCOPE, String.join(" ", scopes));
 		}
