@@ -122,6 +122,14 @@ class ClientDiscoveryTests {
 	}
 
 	@Test
+	void theResourceIsTheOneTheMetadataPublishesExactly() {
+		authorizationServer(",\"registration_endpoint\":\"" + this.base + "/register\"");
+		this.documents.put("/.well-known/oauth-protected-resource/mcp",
+				"{\"resource\":\"" + this.base + "\",\"authorization_servers\":[\"" + this.base + "/as\"]}");
+		assertThat(discover(settings()).resource()).isEqualTo(this.base);
+	}
+
+	@Test
 	void aRegisteredSecretIsSentTheWayTheServerTakesIt() {
 		authorizationServer(",\"registration_endpoint\":\"" + this.base
 				+ "/register\",\"token_endpoint_auth_methods_supported\":[\"client_secret_post\"]");
