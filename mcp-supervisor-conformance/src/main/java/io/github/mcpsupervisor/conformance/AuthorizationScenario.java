@@ -39,8 +39,13 @@ final class AuthorizationScenario {
 		if (!scenario.startsWith("auth/")) {
 			return properties;
 		}
-		properties.put(PREFIX + "redirect-uri", REDIRECT_URI);
-		properties.put(PREFIX + "client-metadata-document", CLIENT_METADATA_DOCUMENT);
+		if (scenario.startsWith("auth/client-credentials")) {
+			properties.put(PREFIX + "grant-type", "client-credentials");
+		}
+		else {
+			properties.put(PREFIX + "redirect-uri", REDIRECT_URI);
+			properties.put(PREFIX + "client-metadata-document", CLIENT_METADATA_DOCUMENT);
+		}
 		properties.put(PREFIX + "client-name", "mcp-supervisor conformance client");
 		if (context != null) {
 			JsonNode given = json.readTree(context);

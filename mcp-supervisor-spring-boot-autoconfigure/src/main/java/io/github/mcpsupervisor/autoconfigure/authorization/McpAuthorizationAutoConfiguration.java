@@ -17,6 +17,7 @@ import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
 import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettingsResolver;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.OAuth;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.OAuth.GrantType;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorization;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorizations;
@@ -76,13 +77,13 @@ public final class McpAuthorizationAutoConfiguration {
 			OAuth oauth = server.oauth();
 			Consumer<McpAuthorizationRequest> requested = (request) -> scheduler
 				.execute(() -> publisher.publishEvent(new McpAuthorizationRequiredEvent(request.server(), request)));
-			if (oauth.redirectUri() != null) {
-				servers.put(server.name(),
-						ServerAuthorization.discovered(server.name(), server.url(),
-								new DiscoverySettings(oauth.redirectUri(), oauth.clientId(), oauth.clientSecret(),
-										oauth.clientMetadataDocument(), oauth.clientName(), oauth.scopes()),
-								McpJsonDefaults.getMapper(), httpClients.obtain(), server.requestTimeout(),
-								scheduler.clock(), requested));
+			if (oauth.isDiscovered()) {
+				servers.put(server.name(), ServerAuthorization.discovered(server.name(), server.url(),
+						new DiscoverySettings(oauth.grantType() == GrantType.CLIENT_CREDENTIALS, oauth.redirectUri(),
+								oauth.clientId(), oauth.clientSecret(), oauth.clientMetadataDocument(),
+								oauth.clientName(), oauth.scopes()),
+						McpJsonDefaults.getMapper(), httpClients.obtain(), server.requestTimeout(), scheduler.clock(),
+						requested));
 				continue;
 			}
 			String registration = oauth.registration();

@@ -199,21 +199,35 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @param clientName The name of a client registered dynamically
 	 * @param scopes The scopes to ask for; default those the server's challenge or
 	 * metadata name
+	 * @param grantType How the discovered authorization server gives tokens:
+	 * 'authorization-code' (a person authorizes; needs redirect-uri) or
+	 * 'client-credentials' (a service; needs client-id and client-secret)
 	 * @since 0.1.0
 	 */
 	public record OAuth(@Nullable String registration, @Nullable URI redirectUri, @Nullable String clientId,
 			@Nullable String clientSecret, @Nullable URI clientMetadataDocument,
-			@DefaultValue("mcp-supervisor") String clientName, @DefaultValue List<String> scopes) {
+			@DefaultValue("mcp-supervisor") String clientName, @DefaultValue List<String> scopes,
+			@Nullable GrantType grantType) {
 
 		/** No OAuth. */
-		public static final OAuth NONE = new OAuth(null, null, null, null, null, "mcp-supervisor", List.of());
+		public static final OAuth NONE = new OAuth(null, null, null, null, null, "mcp-supervisor", List.of(), null);
 
 		/**
 		 * Returns whether the server's requests are authorized with OAuth.
 		 * @return whether a registration or discovery is set
 		 */
 		public boolean isEnabled() {
-			return this.registration != null || this.redirectUri != null;
+			return this.registration != null || isDiscovered();
+		}
+
+		/**
+		 * Returns whether the server's authorization is discovered from its first
+		 * {@code 401}.
+		 * @return whether discovery is set
+		 */
+		public boolean isDiscovered() {
+			return this.registration == null
+					&& (this.redirectUri != null || this.grantType == GrantType.CLIENT_CREDENTIALS);
 		}
 
 		@Override
@@ -221,7 +235,22 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			return "OAuth[registration=" + this.registration + ", redirectUri=" + this.redirectUri + ", clientId="
 					+ this.clientId + ", clientSecret=" + ((this.clientSecret != null) ? "******" : null)
 					+ ", clientMetadataDocument=" + this.clientMetadataDocument + ", clientName=" + this.clientName
-					+ ", scopes=" + this.scopes + "]";
+					+ ", scopes=" + this.scopes + ", grantType=" + this.grantType + "]";
+		}
+
+		/**
+		 * How a discovered authorization server gives tokens.
+		 */
+		public enum GrantType {
+
+			/**
+			 * A person authorizes, once; the refresh token keeps the server authorized.
+			 */
+			AUTHORIZATION_CODE,
+
+			/** A service: the application's client id and secret. */
+			CLIENT_CREDENTIALS
+
 		}
 
 	}

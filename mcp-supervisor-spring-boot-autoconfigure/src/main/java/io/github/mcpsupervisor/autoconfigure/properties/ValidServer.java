@@ -94,8 +94,21 @@ import org.springframework.util.StringUtils;
 				valid = violation(context, "oauth.registration", "is the whole client: redirect-uri, client-id,"
 						+ " client-secret and client-metadata-document are for discovery, without a registration");
 			}
-			if (registration == null && oauth.redirectUri() == null && (oauth.clientId() != null
-					|| oauth.clientSecret() != null || oauth.clientMetadataDocument() != null)) {
+			boolean clientCredentials = oauth.grantType() == McpSupervisorProperties.OAuth.GrantType.CLIENT_CREDENTIALS;
+			if (registration != null && oauth.grantType() != null) {
+				valid = violation(context, "oauth.grant-type", "is the registration's: set it there");
+			}
+			if (registration == null && clientCredentials
+					&& (oauth.clientId() == null || oauth.clientSecret() == null)) {
+				valid = violation(context, "oauth.grant-type", "client-credentials needs client-id and client-secret");
+			}
+			if (registration == null && clientCredentials && oauth.redirectUri() != null) {
+				valid = violation(context, "oauth.redirect-uri",
+						"is for the authorization code, not client-credentials");
+			}
+			if (registration == null && !clientCredentials && oauth.redirectUri() == null
+					&& (oauth.clientId() != null || oauth.clientSecret() != null
+							|| oauth.clientMetadataDocument() != null || oauth.grantType() != null)) {
 				valid = violation(context, "oauth.redirect-uri", "is required for discovery (client-id,"
 						+ " client-secret and client-metadata-document are set)");
 			}

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 import io.github.mcpsupervisor.internal.ServerText;
 import io.github.mcpsupervisor.transport.internal.http.authorization.BoundedExchange.Answer;
@@ -55,6 +56,9 @@ final class ClientDiscovery {
 		ProtectedResource resource = this.metadata.protectedResource(url, challenge);
 		AuthorizationServer authorizationServer = this.metadata
 			.authorizationServer(resource.authorizationServers().get(0));
+		if (this.settings.clientCredentials()) {
+			return clientCredentials(server, resource, authorizationServer, challenge);
+		}
 		if (!authorizationServer.supportsAuthorizationCodeWithPkce()) {
 			throw new AuthorizationDiscoveryException("the authorization server " + authorizationServer.issuer()
 					+ " does not offer the authorization code grant with PKCE S256 (code_challenge_methods_supported)");
@@ -72,7 +76,7 @@ final class ClientDiscovery {
 			.clientSecret(client.secret())
 			.clientAuthenticationMethod(client.authentication())
 			.authorizationGrantType(AuthorizationGrantType.AUTHORIZATION_CODE)
-			.redirectUri(this.settings.redirectUri().toString())
+			.redirectUri(String.valueOf(this.settings.redirectUri()))
 			.scope(scopes)
 			.authorizationUri(String.valueOf(authorizationServer.authorizationEndpoint()))
 			.tokenUri(authorizationServer.tokenEndpoint().toString())
@@ -80,6 +84,34 @@ final class ClientDiscovery {
 			.providerConfigurationMetadata(metadata)
 			.build();
 		return new Discovered(registration, resource.resource(), client.how());
+	}
+
+	// A service's client, which the authorization server gave the application.
+	private Discovered clientCredentials(String server, ProtectedResource resource,
+			AuthorizationServer authorizationServer, @Nullable BearerChallenge challenge) {
+		String clientId = this.settings.clientId();
+		String secret = this.settings.clientSecret();
+		if (clientId == null || secret == null) {
+			throw new AuthorizationDiscoveryException("client credentials need the client-id and client-secret that "
+					+ authorizationServer.issuer() + " gave this application");
+		}
+		if (!authorizationServer.grantTypes().isEmpty()
+				&& !authorizationServer.grantTypes().contains("client_credentials")) {
+			throw new AuthorizationDiscoveryException("the authorization server " + authorizationServer.issuer()
+					+ " does not offer the client_credentials grant (grant_types_supported)");
+		}
+		List<String> scopes = !this.settings.scopes().isEmpty() ? this.settings.scopes() : ScopeSelection
+			.initial(challenge, resource.scopesSupported(), authorizationServer.scopesSupported(), false);
+		ClientRegistration registration = ClientRegistration.withRegistrationId(server)
+			.clientId(clientId)
+			.clientSecret(secret)
+			.clientAuthenticationMethod(authentication(authorizationServer, true))
+			.authorizationGrantType(AuthorizationGrantType.CLIENT_CREDENTIALS)
+			.scope(scopes)
+			.tokenUri(authorizationServer.tokenEndpoint().toString())
+			.issuerUri(authorizationServer.issuer())
+			.build();
+		return new Discovered(registration, resource.resource(), "pre-registered");
 	}
 
 	private Client client(AuthorizationServer authorizationServer) {
@@ -107,10 +139,11 @@ final class ClientDiscovery {
 	private Client register(URI endpoint, AuthorizationServer authorizationServer) {
 		Map<String, Object> request = new LinkedHashMap<>();
 		request.put("client_name", this.settings.clientName());
+		URI redirectUri = Objects.requireNonNull(this.settings.redirectUri());
 		// SEP-837: a redirect to this machine is a native application's, any other a web
 		// one's
-		request.put("application_type", isLoopback(this.settings.redirectUri()) ? "native" : "web");
-		request.put("redirect_uris", List.of(this.settings.redirectUri().toString()));
+		request.put("application_type", isLoopback(redirectUri) ? "native" : "web");
+		request.put("redirect_uris", List.of(redirectUri.toString()));
 		request.put("grant_types", List.of("authorization_code", "refresh_token"));
 		request.put("response_types", List.of("code"));
 		request.put("token_endpoint_auth_method", "none");

@@ -9,8 +9,10 @@ import org.jspecify.annotations.Nullable;
  * What the application tells of its client at the authorization server that a server
  * names.
  *
+ * @param clientCredentials whether the client obtains its tokens with client credentials
+ * (a service) instead of a person's authorization code
  * @param redirectUri where the authorization server sends a person back (the
- * application's redirect endpoint)
+ * application's redirect endpoint); {@code null} for client credentials
  * @param clientId the id of a client that authorization server gave the application, if
  * any
  * @param clientSecret its secret, if it has one
@@ -20,14 +22,15 @@ import org.jspecify.annotations.Nullable;
  * @param scopes the scopes to ask for, empty to let the server's metadata say
  * @since 0.1.0
  */
-public record DiscoverySettings(URI redirectUri, @Nullable String clientId, @Nullable String clientSecret,
-		@Nullable URI clientMetadataDocument, String clientName, List<String> scopes) {
+public record DiscoverySettings(boolean clientCredentials, @Nullable URI redirectUri, @Nullable String clientId,
+		@Nullable String clientSecret, @Nullable URI clientMetadataDocument, String clientName, List<String> scopes) {
 
 	@Override
 	public String toString() {
-		return "DiscoverySettings[redirectUri=" + this.redirectUri + ", clientId=" + this.clientId + ", clientSecret="
-				+ ((this.clientSecret != null) ? "******" : null) + ", clientMetadataDocument="
-				+ this.clientMetadataDocument + ", clientName=" + this.clientName + ", scopes=" + this.scopes + "]";
+		return "DiscoverySettings[clientCredentials=" + this.clientCredentials + ", redirectUri=" + this.redirectUri
+				+ ", clientId=" + this.clientId + ", clientSecret=" + ((this.clientSecret != null) ? "******" : null)
+				+ ", clientMetadataDocument=" + this.clientMetadataDocument + ", clientName=" + this.clientName
+				+ ", scopes=" + this.scopes + "]";
 	}
 
 }

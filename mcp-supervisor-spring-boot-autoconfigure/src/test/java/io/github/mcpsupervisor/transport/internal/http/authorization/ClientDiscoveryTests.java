@@ -98,7 +98,7 @@ class ClientDiscoveryTests {
 	}
 
 	private static DiscoverySettings settings() {
-		return new DiscoverySettings(REDIRECT, null, null, null, "my app", List.of());
+		return new DiscoverySettings(false, REDIRECT, null, null, null, "my app", List.of());
 	}
 
 	@Test
@@ -164,7 +164,8 @@ class ClientDiscoveryTests {
 		authorizationServer(",\"client_id_metadata_document_supported\":true,\"registration_endpoint\":\"" + this.base
 				+ "/register\"");
 		URI document = URI.create("https://app.example/oauth/client.json");
-		Discovered discovered = discover(new DiscoverySettings(REDIRECT, null, null, document, "my app", List.of()));
+		Discovered discovered = discover(
+				new DiscoverySettings(false, REDIRECT, null, null, document, "my app", List.of()));
 		assertThat(discovered.registration().getClientId()).isEqualTo(document.toString());
 		assertThat(this.registrations).isEmpty();
 	}
@@ -173,13 +174,30 @@ class ClientDiscoveryTests {
 	void aPreRegisteredClientIsUsedAsItIs() {
 		authorizationServer(",\"registration_endpoint\":\"" + this.base + "/register\"");
 		ClientRegistration registration = discover(
-				new DiscoverySettings(REDIRECT, "given", "SECRET-8", null, "my app", List.of("mcp:write")))
+				new DiscoverySettings(false, REDIRECT, "given", "SECRET-8", null, "my app", List.of("mcp:write")))
 			.registration();
 		assertThat(registration.getClientId()).isEqualTo("given");
 		assertThat(registration.getClientAuthenticationMethod())
 			.isEqualTo(ClientAuthenticationMethod.CLIENT_SECRET_BASIC);
 		assertThat(registration.getScopes()).containsExactly("mcp:write");
 		assertThat(this.registrations).isEmpty();
+	}
+
+	@Test
+	void aServiceGetsAClientCredentialsRegistrationWithTheClientItWasGiven() {
+		authorizationServer(",\"grant_types_supported\":[\"client_credentials\"]");
+		ClientRegistration registration = discover(
+				new DiscoverySettings(true, null, "service", "SECRET-10", null, "my app", List.of()))
+			.registration();
+		assertThat(registration.getAuthorizationGrantType()).isEqualTo(AuthorizationGrantType.CLIENT_CREDENTIALS);
+		assertThat(registration.getClientId()).isEqualTo("service");
+		assertThat(registration.getClientAuthenticationMethod())
+			.isEqualTo(ClientAuthenticationMethod.CLIENT_SECRET_BASIC);
+		assertThat(registration.getScopes()).as("no refresh token for a service").containsExactly("mcp:read");
+		authorizationServer(",\"grant_types_supported\":[\"authorization_code\"]");
+		assertThatExceptionOfType(AuthorizationDiscoveryException.class).isThrownBy(
+				() -> discover(new DiscoverySettings(true, null, "service", "SECRET-10", null, "my app", List.of())))
+			.withMessageEndingWith("does not offer the client_credentials grant (grant_types_supported)");
 	}
 
 	@Test
