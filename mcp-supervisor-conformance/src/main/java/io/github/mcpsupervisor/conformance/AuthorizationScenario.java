@@ -55,6 +55,11 @@ final class AuthorizationScenario {
 			if (given.hasNonNull("client_secret")) {
 				properties.put(PREFIX + "client-secret", given.get("client_secret").asString());
 			}
+			if (given.hasNonNull("issuer")) {
+				// the authorization server the client was given by, as an operator sets
+				// it
+				properties.put(PREFIX + "issuer", given.get("issuer").asString());
+			}
 		}
 		return properties;
 	}

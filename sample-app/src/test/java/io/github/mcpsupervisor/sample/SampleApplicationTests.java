@@ -70,6 +70,15 @@ class SampleApplicationTests {
 	}
 
 	@Test
+	void theRedirectEndpointRefusesAnAnswerNoServerAwaits() throws Exception {
+		assertThat(get("/authorizations").body()).isEqualTo("[]");
+		HttpResponse<String> forged = get("/authorized/mcp?state=forged&code=stolen");
+		assertThat(forged.statusCode()).isEqualTo(400);
+		assertThat(forged.body()).contains("no MCP server awaits an authorization with this state")
+			.doesNotContain("stolen");
+	}
+
+	@Test
 	void badRequestsAreAnsweredClearly() throws Exception {
 		assertThat(post("/tools/demo_nope", "{}").statusCode()).isEqualTo(404);
 		HttpResponse<String> notJson = post("/tools/demo_add", "[1,2]");

@@ -81,7 +81,7 @@ public final class McpAuthorizationAutoConfiguration {
 				servers.put(server.name(), ServerAuthorization.discovered(server.name(), server.url(),
 						new DiscoverySettings(oauth.grantType() == GrantType.CLIENT_CREDENTIALS, oauth.redirectUri(),
 								oauth.clientId(), oauth.clientSecret(), oauth.clientMetadataDocument(),
-								oauth.clientName(), oauth.scopes()),
+								oauth.clientName(), oauth.scopes(), oauth.issuer()),
 						McpJsonDefaults.getMapper(), httpClients.obtain(), server.requestTimeout(), scheduler.clock(),
 						requested));
 				continue;

@@ -202,15 +202,19 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @param grantType How the discovered authorization server gives tokens:
 	 * 'authorization-code' (a person authorizes; needs redirect-uri) or
 	 * 'client-credentials' (a service; needs client-id and client-secret)
+	 * @param issuer The issuer of the authorization server that gave the application its
+	 * client-id: required with it, since a server that names another one never sees the
+	 * client
 	 * @since 0.1.0
 	 */
 	public record OAuth(@Nullable String registration, @Nullable URI redirectUri, @Nullable String clientId,
 			@Nullable String clientSecret, @Nullable URI clientMetadataDocument,
 			@DefaultValue("mcp-supervisor") String clientName, @DefaultValue List<String> scopes,
-			@Nullable GrantType grantType) {
+			@Nullable GrantType grantType, @Nullable String issuer) {
 
 		/** No OAuth. */
-		public static final OAuth NONE = new OAuth(null, null, null, null, null, "mcp-supervisor", List.of(), null);
+		public static final OAuth NONE = new OAuth(null, null, null, null, null, "mcp-supervisor", List.of(), null,
+				null);
 
 		/**
 		 * Returns whether the server's requests are authorized with OAuth.
@@ -235,7 +239,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			return "OAuth[registration=" + this.registration + ", redirectUri=" + this.redirectUri + ", clientId="
 					+ this.clientId + ", clientSecret=" + ((this.clientSecret != null) ? "******" : null)
 					+ ", clientMetadataDocument=" + this.clientMetadataDocument + ", clientName=" + this.clientName
-					+ ", scopes=" + this.scopes + ", grantType=" + this.grantType + "]";
+					+ ", scopes=" + this.scopes + ", grantType=" + this.grantType + ", issuer=" + this.issuer + "]";
 		}
 
 		/**

@@ -119,6 +119,13 @@ import org.springframework.util.StringUtils;
 					|| oauth.clientMetadataDocument().getHost() == null)) {
 				valid = violation(context, "oauth.client-metadata-document", "must be an absolute https URL");
 			}
+			if (registration == null && oauth.clientId() != null && oauth.issuer() == null) {
+				valid = violation(context, "oauth.issuer", "is required with client-id: the client's secret goes to"
+						+ " that authorization server only, whichever one the server names");
+			}
+			if (registration != null && oauth.issuer() != null) {
+				valid = violation(context, "oauth.issuer", "is the registration's provider's: set it there");
+			}
 			if (oauth.clientSecret() != null && oauth.clientId() == null) {
 				valid = violation(context, "oauth.client-secret", "needs the client-id it belongs to");
 			}

@@ -2,6 +2,7 @@ package io.github.mcpsupervisor.transport.internal.http;
 
 import java.net.http.HttpHeaders;
 
+import io.github.mcpsupervisor.supervisor.McpConnectException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -54,6 +55,16 @@ public interface HttpAuthorization {
 	 */
 	default boolean obtainsTokens() {
 		return false;
+	}
+
+	/**
+	 * Returns what a server's refusal of a token just renewed means for the attempt that
+	 * met it.
+	 * @return {@code AUTHORIZATION} when a person must authorize again (a request for
+	 * them is made), {@code TRANSIENT} when the refusal may pass
+	 */
+	default McpConnectException.Kind refusedAfterRenewal() {
+		return McpConnectException.Kind.CONFIGURATION;
 	}
 
 	/**

@@ -134,8 +134,10 @@ final class StreamableHttpConnection extends ClientConnection {
 			McpHttpClientTransportAuthorizationException denied = CauseChain.cause(ex,
 					McpHttpClientTransportAuthorizationException.class);
 			if (denied != null && this.authorization.obtainsTokens()) {
-				throw new McpConnectException(Kind.AUTHORIZATION, "HTTP " + denied.getResponseInfo().statusCode()
-						+ " from " + this.definition.maskedUrl() + " with a new token", null, ex);
+				throw new McpConnectException(this.authorization.refusedAfterRenewal(),
+						"HTTP " + denied.getResponseInfo().statusCode() + " from " + this.definition.maskedUrl()
+								+ " with a new token",
+						null, ex);
 			}
 			if (denied != null) {
 				throw new McpConnectException(Kind.CONFIGURATION,

@@ -54,8 +54,7 @@ final class ClientDiscovery {
 	 */
 	Discovered discover(String server, URI url, @Nullable BearerChallenge challenge) {
 		ProtectedResource resource = this.metadata.protectedResource(url, challenge);
-		AuthorizationServer authorizationServer = this.metadata
-			.authorizationServer(resource.authorizationServers().get(0));
+		AuthorizationServer authorizationServer = this.metadata.authorizationServer(issuer(resource));
 		if (this.settings.clientCredentials()) {
 			return clientCredentials(server, resource, authorizationServer, challenge);
 		}
@@ -84,6 +83,36 @@ final class ClientDiscovery {
 			.providerConfigurationMetadata(metadata)
 			.build();
 		return new Discovered(registration, resource.resource(), client.how());
+	}
+
+	/**
+	 * Returns the issuer of the authorization server a server names now.
+	 * @param url the server's URL
+	 * @param challenge the challenge of its {@code 401}, if any
+	 * @return the issuer its tokens are to come from
+	 * @throws AuthorizationDiscoveryException if its metadata cannot be used
+	 */
+	String issuer(URI url, @Nullable BearerChallenge challenge) {
+		return issuer(this.metadata.protectedResource(url, challenge));
+	}
+
+	// The configured issuer among those the server names, else the first it names: a
+	// client the application was given is never shown to another server.
+	private String issuer(ProtectedResource resource) {
+		String configured = this.settings.issuer();
+		if (configured == null) {
+			if (this.settings.clientId() != null) {
+				throw new AuthorizationDiscoveryException("a client-id is set without the issuer it belongs to:"
+						+ " its secret would go to whichever authorization server the MCP server names");
+			}
+			return resource.authorizationServers().get(0);
+		}
+		if (!resource.authorizationServers().contains(configured)) {
+			throw new AuthorizationDiscoveryException("the server names the authorization servers "
+					+ resource.authorizationServers().stream().map((named) -> ServerText.bounded(named, 256)).toList()
+					+ ", not the configured issuer " + configured);
+		}
+		return configured;
 	}
 
 	// A service's client, which the authorization server gave the application.

@@ -20,17 +20,20 @@ import org.jspecify.annotations.Nullable;
  * if it serves one
  * @param clientName the name of a client registered dynamically
  * @param scopes the scopes to ask for, empty to let the server's metadata say
+ * @param issuer the one authorization server the client is for, if the application names
+ * it: required with a client id, whose secret no other server may see
  * @since 0.1.0
  */
 public record DiscoverySettings(boolean clientCredentials, @Nullable URI redirectUri, @Nullable String clientId,
-		@Nullable String clientSecret, @Nullable URI clientMetadataDocument, String clientName, List<String> scopes) {
+		@Nullable String clientSecret, @Nullable URI clientMetadataDocument, String clientName, List<String> scopes,
+		@Nullable String issuer) {
 
 	@Override
 	public String toString() {
 		return "DiscoverySettings[clientCredentials=" + this.clientCredentials + ", redirectUri=" + this.redirectUri
 				+ ", clientId=" + this.clientId + ", clientSecret=" + ((this.clientSecret != null) ? "******" : null)
 				+ ", clientMetadataDocument=" + this.clientMetadataDocument + ", clientName=" + this.clientName
-				+ ", scopes=" + this.scopes + "]";
+				+ ", scopes=" + this.scopes + ", issuer=" + this.issuer + "]";
 	}
 
 }

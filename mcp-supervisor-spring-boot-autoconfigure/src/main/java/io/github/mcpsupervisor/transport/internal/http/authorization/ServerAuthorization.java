@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.Lock;
@@ -28,6 +29,7 @@ import io.github.mcpsupervisor.authorization.McpAuthorizationException;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
 import io.github.mcpsupervisor.authorization.McpServerAuthorization;
 import io.github.mcpsupervisor.internal.CauseChain;
+import io.github.mcpsupervisor.supervisor.McpConnectException;
 import io.github.mcpsupervisor.transport.internal.http.AuthorizationRequiredException;
 import io.github.mcpsupervisor.transport.internal.http.ClientRefusedException;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorization;
@@ -126,7 +128,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 
 	private int stepUps;
 
-	private @Nullable Pending pending;
+	private volatile @Nullable Pending pending;
 
 	private ServerAuthorization(String server, URI url, @Nullable ClientRegistration registration,
 			@Nullable ClientDiscovery discovery, @Nullable OAuth2AuthorizedClientService clients, HttpClient httpClient,
@@ -299,9 +301,14 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	}
 
 	private AuthorizationRequiredException needsPerson(String why) {
+		return needsPerson(why, committedScopes());
+	}
+
+	// Under the lock: a request for the scopes, made unless one is awaited already.
+	private AuthorizationRequiredException needsPerson(String why, List<String> scopes) {
 		Pending current = this.pending;
 		if (current == null || !current.expiresAt.isAfter(this.clock.instant())) {
-			current = newRequest();
+			current = newRequest(scopes);
 			this.pending = current;
 			McpAuthorizationRequest request = current.request;
 			logger.warn("MCP server '" + this.server + "' needs a person to authorize client registration '"
@@ -313,11 +320,13 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 				+ registration().getRegistrationId() + "' (" + why + ")");
 	}
 
-	private Pending newRequest() {
+	private List<String> committedScopes() {
+		return (this.steppedUpScopes != null) ? this.steppedUpScopes : new ArrayList<>(registration().getScopes());
+	}
+
+	private Pending newRequest(List<String> scopes) {
 		String state = random();
 		String verifier = random();
-		List<String> scopes = (this.steppedUpScopes != null) ? this.steppedUpScopes
-				: new ArrayList<>(registration().getScopes());
 		Map<String, Object> parameters = new LinkedHashMap<>();
 		parameters.put("resource", this.resource);
 		parameters.put(PkceParameterNames.CODE_CHALLENGE, challenge(verifier));
@@ -347,8 +356,21 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	@Override
 	public Optional<McpAuthorizationRequest> pending() {
 		Pending current = this.pending;
-		return (current != null && current.expiresAt.isAfter(this.clock.instant())) ? Optional.of(current.request)
-				: Optional.empty();
+		if (current != null && !current.expiresAt.isAfter(this.clock.instant())) {
+			// still awaited: a new request replaces the expired one
+			this.lock.lock();
+			try {
+				Pending expired = this.pending;
+				if (expired != null && !expired.expiresAt.isAfter(this.clock.instant())) {
+					needsPerson("the previous request expired", expired.request.scopes());
+				}
+				current = this.pending;
+			}
+			finally {
+				this.lock.unlock();
+			}
+		}
+		return (current != null) ? Optional.of(current.request) : Optional.empty();
 	}
 
 	/**
@@ -382,9 +404,9 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 						"MCP server '" + this.server + "' awaits no authorization with this state");
 			}
 			if (!current.expiresAt.isAfter(this.clock.instant())) {
-				this.pending = null;
-				throw new McpAuthorizationException("the authorization request of MCP server '" + this.server
-						+ "' expired; a new one is made at the next attempt");
+				needsPerson("the previous request expired", current.request.scopes());
+				throw new McpAuthorizationException(
+						"the authorization request of MCP server '" + this.server + "' expired; a new one was made");
 			}
 			String refusal = issuerRefusal(issuer);
 			if (refusal != null) {
@@ -409,6 +431,8 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 						+ "' cannot be reached: " + CauseChain.rootMessage(ex), ex);
 			}
 			this.pending = null;
+			// the scopes of a step-up hold once the person gave them
+			this.steppedUpScopes = current.request.scopes();
 			this.clients.saveAuthorizedClient(new OAuth2AuthorizedClient(registration(), this.principal,
 					tokens.getAccessToken(), tokens.getRefreshToken()), owner());
 		}
@@ -499,21 +523,27 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	// Under the lock: whether the server now names another authorization server.
 	private boolean rediscovered(@Nullable BearerChallenge challenge) {
 		ClientRegistration previous = registration();
-		discover(challenge);
-		String issuer = registration().getProviderDetails().getIssuerUri();
-		if (issuer != null && issuer.equals(previous.getProviderDetails().getIssuerUri())) {
-			this.registration = previous; // the same server: its client stays
-			return false;
+		String issuer;
+		try {
+			issuer = Objects.requireNonNull(this.discovery).issuer(this.url, challenge);
 		}
+		catch (AuthorizationDiscoveryException ex) {
+			return false; // the metadata now unusable: the request awaited stays
+		}
+		if (issuer.equals(previous.getProviderDetails().getIssuerUri())) {
+			return false; // the same authorization server: its client and request stay
+		}
+		discover(challenge);
 		this.clients.removeAuthorizedClient(previous.getRegistrationId(), this.principal);
 		return true;
 	}
 
 	// Under the lock.
 	private boolean stepUp(BearerChallenge challenge) {
-		List<String> previous = (this.steppedUpScopes != null) ? this.steppedUpScopes
-				: new ArrayList<>(registration().getScopes());
-		List<String> union = ScopeSelection.stepUp(previous, challenge, List.of(), false);
+		List<String> previous = committedScopes();
+		// a refresh token asked for is asked for again
+		List<String> union = ScopeSelection.stepUp(previous, challenge, authorizationServerScopes(previous),
+				isAuthorizationCode());
 		if (union.size() == previous.size() && previous.containsAll(union)) {
 			logger.warn("MCP server '" + this.server + "' refuses the token for its scope, and names no scope it"
 					+ " lacks: not asking again");
@@ -525,13 +555,13 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 			return false;
 		}
 		this.stepUps++;
-		this.steppedUpScopes = union;
 		if (isAuthorizationCode()) {
 			// the token in hand still serves the other calls until the person authorizes
 			this.pending = null;
-			needsPerson("the server asks for the scopes " + union);
+			needsPerson("the server asks for the scopes " + union, union);
 			return false;
 		}
+		this.steppedUpScopes = union;
 		this.clients.removeAuthorizedClient(registration().getRegistrationId(), this.principal);
 		try {
 			token();
@@ -548,6 +578,30 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 			throw new IllegalStateException("MCP server '" + this.server + "' has no client registration yet");
 		}
 		return current;
+	}
+
+	private List<String> authorizationServerScopes(List<String> previous) {
+		Object supported = registration().getProviderDetails().getConfigurationMetadata().get("scopes_supported");
+		if (supported instanceof List<?> scopes) {
+			return scopes.stream().map(String::valueOf).toList();
+		}
+		return previous.contains(ScopeSelection.OFFLINE_ACCESS) ? List.of(ScopeSelection.OFFLINE_ACCESS) : List.of();
+	}
+
+	@Override
+	public McpConnectException.Kind refusedAfterRenewal() {
+		if (!isAuthorizationCode()) {
+			// a fresh token refused: the server may not know its keys yet
+			return McpConnectException.Kind.TRANSIENT;
+		}
+		this.lock.lock();
+		try {
+			needsPerson("the server refuses the renewed token");
+		}
+		finally {
+			this.lock.unlock();
+		}
+		return McpConnectException.Kind.AUTHORIZATION;
 	}
 
 	private boolean isAuthorizationCode() {

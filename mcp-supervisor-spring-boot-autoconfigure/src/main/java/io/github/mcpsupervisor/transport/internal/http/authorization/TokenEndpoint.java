@@ -1,12 +1,24 @@
 package io.github.mcpsupervisor.transport.internal.http.authorization;
 
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.http.HttpClient;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.convert.converter.Converter;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpRequest;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.client.ClientHttpRequestExecution;
+import org.springframework.http.client.ClientHttpRequestInterceptor;
+import org.springframework.http.client.ClientHttpResponse;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.http.converter.FormHttpMessageConverter;
 import org.springframework.security.oauth2.client.endpoint.AbstractOAuth2AuthorizationGrantRequest;
@@ -14,6 +26,8 @@ import org.springframework.security.oauth2.client.endpoint.RestClientAuthorizati
 import org.springframework.security.oauth2.client.endpoint.RestClientClientCredentialsTokenResponseClient;
 import org.springframework.security.oauth2.client.endpoint.RestClientRefreshTokenTokenResponseClient;
 import org.springframework.security.oauth2.client.http.OAuth2ErrorResponseErrorHandler;
+import org.springframework.security.oauth2.core.endpoint.DefaultMapOAuth2AccessTokenResponseConverter;
+import org.springframework.security.oauth2.core.endpoint.OAuth2AccessTokenResponse;
 import org.springframework.security.oauth2.core.endpoint.OAuth2ParameterNames;
 import org.springframework.security.oauth2.core.http.converter.OAuth2AccessTokenResponseHttpMessageConverter;
 import org.springframework.util.LinkedMultiValueMap;
@@ -38,11 +52,14 @@ final class TokenEndpoint {
 			Supplier<@Nullable List<String>> scopes) {
 		JdkClientHttpRequestFactory factory = new JdkClientHttpRequestFactory(httpClient);
 		factory.setReadTimeout(timeout);
+		OAuth2AccessTokenResponseHttpMessageConverter tokenResponses = new OAuth2AccessTokenResponseHttpMessageConverter();
+		tokenResponses.setAccessTokenResponseConverter(new UnknownLifetimes());
 		RestClient restClient = RestClient.builder()
 			.requestFactory(factory)
+			.requestInterceptor(new BoundedResponses(BoundedExchange.MAX_BYTES))
 			.configureMessageConverters((converters) -> {
 				converters.addCustomConverter(new FormHttpMessageConverter());
-				converters.addCustomConverter(new OAuth2AccessTokenResponseHttpMessageConverter());
+				converters.addCustomConverter(tokenResponses);
 			})
 			.defaultStatusHandler(new OAuth2ErrorResponseErrorHandler())
 			.build();
@@ -74,6 +91,114 @@ final class TokenEndpoint {
 
 	RestClientAuthorizationCodeTokenResponseClient authorizationCode() {
 		return this.authorizationCode;
+	}
+
+	/**
+	 * Reads a token answered without {@code expires_in} (only recommended by RFC 6749) as
+	 * one of {@link #UNKNOWN_LIFETIME}, where Spring Security takes it for one of a
+	 * second: it is renewed when the server refuses it, not before every request.
+	 */
+	static final class UnknownLifetimes implements Converter<Map<String, Object>, OAuth2AccessTokenResponse> {
+
+		/** The lifetime given to a token that tells none. */
+		static final Duration UNKNOWN_LIFETIME = Duration.ofHours(1);
+
+		private final DefaultMapOAuth2AccessTokenResponseConverter delegate = new DefaultMapOAuth2AccessTokenResponseConverter();
+
+		@Override
+		public OAuth2AccessTokenResponse convert(Map<String, Object> parameters) {
+			if (parameters.containsKey(OAuth2ParameterNames.EXPIRES_IN)) {
+				return this.delegate.convert(parameters);
+			}
+			Map<String, Object> withLifetime = new LinkedHashMap<>(parameters);
+			withLifetime.put(OAuth2ParameterNames.EXPIRES_IN, UNKNOWN_LIFETIME.toSeconds());
+			return this.delegate.convert(withLifetime);
+		}
+
+	}
+
+	/**
+	 * Fails the reading of an answer beyond a number of bytes: an authorization server
+	 * that a server named cannot fill the memory.
+	 */
+	static final class BoundedResponses implements ClientHttpRequestInterceptor {
+
+		private final int maxBytes;
+
+		BoundedResponses(int maxBytes) {
+			this.maxBytes = maxBytes;
+		}
+
+		@Override
+		public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
+				throws IOException {
+			ClientHttpResponse response = execution.execute(request, body);
+			return new ClientHttpResponse() {
+
+				@Override
+				public HttpStatusCode getStatusCode() throws IOException {
+					return response.getStatusCode();
+				}
+
+				@Override
+				public String getStatusText() throws IOException {
+					return response.getStatusText();
+				}
+
+				@Override
+				public HttpHeaders getHeaders() {
+					return response.getHeaders();
+				}
+
+				@Override
+				public InputStream getBody() throws IOException {
+					return new LimitedInputStream(response.getBody(), BoundedResponses.this.maxBytes);
+				}
+
+				@Override
+				public void close() {
+					response.close();
+				}
+
+			};
+		}
+
+	}
+
+	private static final class LimitedInputStream extends FilterInputStream {
+
+		private long left;
+
+		LimitedInputStream(InputStream in, long maxBytes) {
+			super(in);
+			this.left = maxBytes;
+		}
+
+		@Override
+		public int read() throws IOException {
+			int read = super.read();
+			if (read != -1) {
+				taken(1);
+			}
+			return read;
+		}
+
+		@Override
+		public int read(byte[] buffer, int offset, int length) throws IOException {
+			int read = super.read(buffer, offset, length);
+			if (read > 0) {
+				taken(read);
+			}
+			return read;
+		}
+
+		private void taken(int bytes) throws IOException {
+			this.left -= bytes;
+			if (this.left < 0) {
+				throw new IOException("the authorization server's answer is larger than the limit");
+			}
+		}
+
 	}
 
 }

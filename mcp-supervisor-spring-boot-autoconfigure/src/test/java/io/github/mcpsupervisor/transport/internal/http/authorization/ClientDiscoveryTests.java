@@ -98,7 +98,7 @@ class ClientDiscoveryTests {
 	}
 
 	private static DiscoverySettings settings() {
-		return new DiscoverySettings(false, REDIRECT, null, null, null, "my app", List.of());
+		return new DiscoverySettings(false, REDIRECT, null, null, null, "my app", List.of(), null);
 	}
 
 	@Test
@@ -165,7 +165,7 @@ class ClientDiscoveryTests {
 				+ "/register\"");
 		URI document = URI.create("https://app.example/oauth/client.json");
 		Discovered discovered = discover(
-				new DiscoverySettings(false, REDIRECT, null, null, document, "my app", List.of()));
+				new DiscoverySettings(false, REDIRECT, null, null, document, "my app", List.of(), null));
 		assertThat(discovered.registration().getClientId()).isEqualTo(document.toString());
 		assertThat(this.registrations).isEmpty();
 	}
@@ -173,8 +173,8 @@ class ClientDiscoveryTests {
 	@Test
 	void aPreRegisteredClientIsUsedAsItIs() {
 		authorizationServer(",\"registration_endpoint\":\"" + this.base + "/register\"");
-		ClientRegistration registration = discover(
-				new DiscoverySettings(false, REDIRECT, "given", "SECRET-8", null, "my app", List.of("mcp:write")))
+		ClientRegistration registration = discover(new DiscoverySettings(false, REDIRECT, "given", "SECRET-8", null,
+				"my app", List.of("mcp:write"), this.base + "/as"))
 			.registration();
 		assertThat(registration.getClientId()).isEqualTo("given");
 		assertThat(registration.getClientAuthenticationMethod())
@@ -187,7 +187,7 @@ class ClientDiscoveryTests {
 	void aServiceGetsAClientCredentialsRegistrationWithTheClientItWasGiven() {
 		authorizationServer(",\"grant_types_supported\":[\"client_credentials\"]");
 		ClientRegistration registration = discover(
-				new DiscoverySettings(true, null, "service", "SECRET-10", null, "my app", List.of()))
+				new DiscoverySettings(true, null, "service", "SECRET-10", null, "my app", List.of(), this.base + "/as"))
 			.registration();
 		assertThat(registration.getAuthorizationGrantType()).isEqualTo(AuthorizationGrantType.CLIENT_CREDENTIALS);
 		assertThat(registration.getClientId()).isEqualTo("service");
@@ -195,9 +195,23 @@ class ClientDiscoveryTests {
 			.isEqualTo(ClientAuthenticationMethod.CLIENT_SECRET_BASIC);
 		assertThat(registration.getScopes()).as("no refresh token for a service").containsExactly("mcp:read");
 		authorizationServer(",\"grant_types_supported\":[\"authorization_code\"]");
-		assertThatExceptionOfType(AuthorizationDiscoveryException.class).isThrownBy(
-				() -> discover(new DiscoverySettings(true, null, "service", "SECRET-10", null, "my app", List.of())))
+		assertThatExceptionOfType(AuthorizationDiscoveryException.class)
+			.isThrownBy(() -> discover(new DiscoverySettings(true, null, "service", "SECRET-10", null, "my app",
+					List.of(), this.base + "/as")))
 			.withMessageEndingWith("does not offer the client_credentials grant (grant_types_supported)");
+	}
+
+	@Test
+	void aClientTheApplicationWasGivenIsShownToItsIssuerOnly() {
+		authorizationServer(",\"grant_types_supported\":[\"client_credentials\"]");
+		assertThatExceptionOfType(AuthorizationDiscoveryException.class)
+			.isThrownBy(() -> discover(new DiscoverySettings(true, null, "service", "SECRET-11", null, "my app",
+					List.of(), "https://auth.example.com")))
+			.withMessageEndingWith("not the configured issuer https://auth.example.com");
+		assertThatExceptionOfType(AuthorizationDiscoveryException.class)
+			.isThrownBy(() -> discover(
+					new DiscoverySettings(true, null, "service", "SECRET-11", null, "my app", List.of(), null)))
+			.withMessageContaining("a client-id is set without the issuer it belongs to");
 	}
 
 	@Test

@@ -1,0 +1,137 @@
+package io.github.mcpsupervisor.transport.internal.http.authorization;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantLock;
+
+import io.github.mcpsupervisor.authorization.McpAuthorizationException;
+import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
+import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
+import io.github.mcpsupervisor.transport.internal.http.AuthorizationRequiredException;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.security.oauth2.client.InMemoryOAuth2AuthorizedClientService;
+import org.springframework.security.oauth2.client.registration.ClientRegistration;
+import org.springframework.security.oauth2.client.registration.InMemoryClientRegistrationRepository;
+import org.springframework.security.oauth2.core.AuthorizationGrantType;
+import org.springframework.web.util.UriComponentsBuilder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Tests for {@link ServerAuthorization} where no authorization server is needed: what a
+ * person is asked, and when. Nothing listens at the URLs.
+ */
+class ServerAuthorizationTests {
+
+	private final List<McpAuthorizationRequest> requested = new CopyOnWriteArrayList<>();
+
+	private Instant now = Instant.parse("2026-12-01T10:00:00Z");
+
+	private final Clock clock = new Clock() {
+
+		@Override
+		public ZoneOffset getZone() {
+			return ZoneOffset.UTC;
+		}
+
+		@Override
+		public Clock withZone(java.time.ZoneId zone) {
+			return this;
+		}
+
+		@Override
+		public Instant instant() {
+			return ServerAuthorizationTests.this.now;
+		}
+
+	};
+
+	private ServerAuthorization authorization(AuthorizationGrantType grant, String... scopes) {
+		ClientRegistration.Builder builder = ClientRegistration.withRegistrationId("people")
+			.clientId("app")
+			.clientSecret("SECRET-12")
+			.authorizationGrantType(grant)
+			.scope(scopes)
+			.tokenUri("http://127.0.0.1:1/token");
+		if (grant.equals(AuthorizationGrantType.AUTHORIZATION_CODE)) {
+			builder.authorizationUri("http://127.0.0.1:1/authorize").redirectUri("http://127.0.0.1:8080/authorized");
+		}
+		InMemoryClientRegistrationRepository registrations = new InMemoryClientRegistrationRepository(builder.build());
+		return ServerAuthorization.registered("remote", URI.create("http://127.0.0.1:1/mcp"), registrations, "people",
+				new InMemoryOAuth2AuthorizedClientService(registrations), HttpClient.newHttpClient(),
+				Duration.ofSeconds(2), new ReentrantLock(), this.clock, this.requested::add);
+	}
+
+	@Test
+	void anExpiredRequestIsReplacedWhileTheServerStillWaits() {
+		ServerAuthorization authorization = authorization(AuthorizationGrantType.AUTHORIZATION_CODE, "mcp:read");
+		assertThatExceptionOfType(AuthorizationRequiredException.class).isThrownBy(authorization::authorization);
+		McpAuthorizationRequest first = authorization.pending().orElseThrow();
+		this.now = this.now.plus(ServerAuthorization.REQUEST_LIFETIME).plusSeconds(1);
+		McpAuthorizationRequest second = authorization.pending().orElseThrow();
+		assertThat(second.authorizationUri()).isNotEqualTo(first.authorizationUri());
+		assertThat(second.expiresAt()).isAfter(this.now);
+		assertThat(this.requested).containsExactly(first, second);
+		assertThatExceptionOfType(McpAuthorizationException.class)
+			.isThrownBy(() -> authorization.complete(state(first), "code", null))
+			.withMessage("MCP server 'remote' awaits no authorization with this state");
+	}
+
+	@Test
+	void aStepUpAsksThePersonForTheUnionAndKeepsTheTokenInHandUntilThen() {
+		ServerAuthorization authorization = authorization(AuthorizationGrantType.AUTHORIZATION_CODE, "mcp:read",
+				"offline_access");
+		HttpHeaders challenge = HttpHeaders.of(
+				Map.of("WWW-Authenticate", List.of("Bearer error=\"insufficient_scope\", scope=\"mcp:admin\"")),
+				(name, value) -> true);
+		assertThat(authorization.refused(403, challenge, "Bearer old")).isFalse();
+		assertThat(authorization.pending().orElseThrow().scopes()).containsExactly("mcp:read", "offline_access",
+				"mcp:admin");
+		// not given yet: the next refusal asks again instead of giving up on "no new
+		// scope"
+		assertThat(authorization.refused(403, challenge, "Bearer old")).isFalse();
+		assertThat(this.requested).hasSize(2);
+	}
+
+	@Test
+	void aRenewedTokenRefusedNeedsAPersonForACodeAndIsAnOutageForAService() {
+		ServerAuthorization person = authorization(AuthorizationGrantType.AUTHORIZATION_CODE, "mcp:read");
+		assertThat(person.refusedAfterRenewal()).isEqualTo(Kind.AUTHORIZATION);
+		assertThat(person.pending()).isPresent();
+		ServerAuthorization service = authorization(AuthorizationGrantType.CLIENT_CREDENTIALS, "mcp:read");
+		assertThat(service.refusedAfterRenewal()).isEqualTo(Kind.TRANSIENT);
+	}
+
+	@Test
+	void aRegistrationWhoseRedirectIsATemplateIsRefused() {
+		ClientRegistration registration = ClientRegistration.withRegistrationId("people")
+			.clientId("app")
+			.authorizationGrantType(AuthorizationGrantType.AUTHORIZATION_CODE)
+			.authorizationUri("http://127.0.0.1:1/authorize")
+			.tokenUri("http://127.0.0.1:1/token")
+			.redirectUri("{baseUrl}/login/oauth2/code/{registrationId}")
+			.build();
+		InMemoryClientRegistrationRepository registrations = new InMemoryClientRegistrationRepository(registration);
+		assertThatExceptionOfType(IllegalStateException.class)
+			.isThrownBy(() -> ServerAuthorization.registered("remote", URI.create("http://127.0.0.1:1/mcp"),
+					registrations, "people", new InMemoryOAuth2AuthorizedClientService(registrations),
+					HttpClient.newHttpClient(), Duration.ofSeconds(2), new ReentrantLock(), this.clock,
+					this.requested::add))
+			.withMessageContaining("a template such as {baseUrl} is expanded only within a request");
+	}
+
+	private static String state(McpAuthorizationRequest request) {
+		return UriComponentsBuilder.fromUri(request.authorizationUri()).build().getQueryParams().getFirst("state");
+	}
+
+}
