@@ -3,6 +3,7 @@ package io.github.mcpsupervisor.supervisor;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
@@ -43,11 +44,11 @@ import org.jspecify.annotations.Nullable;
  * STARTING_CONNECTING                   | ATTEMPT_FAILED  | misconfigured, unconfirmed, spent | FAILED                            | withdraw tools
  * STARTING_CONNECTING                   | ATTEMPT_FAILED  | authorization needed          | NEEDS_AUTHORIZATION                   | -
  * STARTING_CONNECTING                   | RESTART         | -                             | STARTING_CONNECTING_AGAIN             | -
+ * STARTING_CONNECTING                   | AUTHORIZED      | -                             | STARTING_CONNECTING_AGAIN             | -
  * STARTING_CONNECTING_AGAIN             | CONNECTED       | -                             | UP                                    | timers, tools, wake calls
- * STARTING_CONNECTING_AGAIN             | ATTEMPT_FAILED  | transient                     | STARTING_CONNECTING                   | launch
+ * STARTING_CONNECTING_AGAIN             | ATTEMPT_FAILED  | transient, authorization      | STARTING_CONNECTING                   | launch
  * STARTING_CONNECTING_AGAIN             | ATTEMPT_FAILED  | misconfigured, unconfirmed    | FAILED                                | withdraw tools
- * STARTING_CONNECTING_AGAIN             | ATTEMPT_FAILED  | authorization needed          | NEEDS_AUTHORIZATION                   | -
- * STARTING_CONNECTING_AGAIN             | RESTART         | -                             | STARTING_CONNECTING_AGAIN             | -
+ * STARTING_CONNECTING_AGAIN             | RESTART, AUTHORIZED | -                         | STARTING_CONNECTING_AGAIN             | -
  * UP                                    | LOST            | reconnect enabled             | RECONNECTING_TERMINATING              | close, terminate
  * UP                                    | LOST            | reconnect disabled            | DISCONNECTED_TERMINATING              | close, terminate
  * UP                                    | SURVIVED_KILL   | -                             | FAILED                                | withdraw tools
@@ -65,12 +66,11 @@ import org.jspecify.annotations.Nullable;
  * RECONNECTING_CONNECTING               | ATTEMPT_FAILED  | reconnect disabled            | DISCONNECTED                          | -
  * RECONNECTING_CONNECTING               | ATTEMPT_FAILED  | misconfigured, unconfirmed, spent | FAILED                            | withdraw tools
  * RECONNECTING_CONNECTING               | ATTEMPT_FAILED  | authorization needed          | NEEDS_AUTHORIZATION                   | -
- * RECONNECTING_CONNECTING               | RESET, RESTART  | -                             | RECONNECTING_CONNECTING_AGAIN         | -
+ * RECONNECTING_CONNECTING               | RESET, RESTART, AUTHORIZED | -                  | RECONNECTING_CONNECTING_AGAIN         | -
  * RECONNECTING_CONNECTING_AGAIN         | CONNECTED       | -                             | UP                                    | timers, tools, wake calls
- * RECONNECTING_CONNECTING_AGAIN         | ATTEMPT_FAILED  | transient                     | RECONNECTING_CONNECTING               | launch
+ * RECONNECTING_CONNECTING_AGAIN         | ATTEMPT_FAILED  | transient, authorization      | RECONNECTING_CONNECTING               | launch
  * RECONNECTING_CONNECTING_AGAIN         | ATTEMPT_FAILED  | misconfigured, unconfirmed    | FAILED                                | withdraw tools
- * RECONNECTING_CONNECTING_AGAIN         | ATTEMPT_FAILED  | authorization needed          | NEEDS_AUTHORIZATION                   | -
- * RECONNECTING_CONNECTING_AGAIN         | RESET, RESTART  | -                             | RECONNECTING_CONNECTING_AGAIN         | -
+ * RECONNECTING_CONNECTING_AGAIN         | RESET, RESTART, AUTHORIZED | -                  | RECONNECTING_CONNECTING_AGAIN         | -
  * DISCONNECTED_TERMINATING              | TERMINATED      | confirmed gone                | DISCONNECTED                          | -
  * DISCONNECTED_TERMINATING              | TERMINATED      | not confirmed gone            | FAILED                                | withdraw tools
  * DISCONNECTED_TERMINATING              | RESET, RESTART  | -                             | DISCONNECTED_TERMINATING_THEN_CONNECT | -
@@ -88,11 +88,13 @@ import org.jspecify.annotations.Nullable;
  * A reset in a STARTING phase or in UP clears the budget and moves nothing. An attempt
  * that fails for want of an authorization is not retried, whatever the budget left:
  * NEEDS_AUTHORIZATION waits for the authorization itself
- * ({@link McpConnector#whenAuthorized}) and an AUTHORIZED that comes in any other phase
- * changes nothing. Only FAILED (and STOPPED) can hold a tree not confirmed gone: every
- * other phase that learns of one gives up. A reset or restart that connects at once from
- * RECONNECTING_BACKING_OFF announces RECONNECTING to RECONNECTING, as a new outage would.
- * The stability window of a live generation resets the budget without a move.
+ * ({@link McpConnector#whenAuthorized}); one that comes while an attempt runs has the
+ * attempt made again at once if it fails (it may have failed for want of it), and one
+ * that comes in any other phase changes nothing. Only FAILED (and STOPPED) can hold a
+ * tree not confirmed gone: every other phase that learns of one gives up. A reset or
+ * restart that connects at once from RECONNECTING_BACKING_OFF announces RECONNECTING to
+ * RECONNECTING, as a new outage would. The stability window of a live generation resets
+ * the budget without a move.
  *
  * <p>
  * The class is longer than 400 lines because the table (some 50 rows with their guards)
@@ -348,6 +350,11 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			moveTo(Event.AUTHORIZED, ServerPhase.RECONNECTING_CONNECTING, "authorized", null);
 			launch();
 		}
+		else if (this.phase == ServerPhase.STARTING_CONNECTING || this.phase == ServerPhase.RECONNECTING_CONNECTING
+				|| this.phase.connectsAgain()) {
+			// the running attempt may fail for want of what just arrived
+			moveTo(Event.AUTHORIZED, Objects.requireNonNull(this.phase.thenConnect()), "authorized", null);
+		}
 	}
 
 	private void stopEnded(CompletableFuture<Void> stop) {
@@ -464,6 +471,9 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		}
 		else if (ex.getKind() == Kind.NOT_CONFIRMED_DEAD) {
 			giveUp(Event.ATTEMPT_FAILED, ex.getMessage(), ex.getExit());
+		}
+		else if (ex.getKind() == Kind.AUTHORIZATION && this.phase.connectsAgain()) {
+			reconnectNow(Event.ATTEMPT_FAILED);
 		}
 		else if (ex.getKind() == Kind.AUTHORIZATION) {
 			// nothing is retried: the authorization's arrival launches the next attempt

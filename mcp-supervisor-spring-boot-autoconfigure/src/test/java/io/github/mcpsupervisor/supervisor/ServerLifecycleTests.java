@@ -173,11 +173,17 @@ class ServerLifecycleTests {
 		}));
 		all.add(on(ServerPhase.STARTING_CONNECTING, Event.ATTEMPT_FAILED, ServerPhase.NEEDS_AUTHORIZATION,
 				Harness::needsAuthorization));
-		all.add(on(ServerPhase.STARTING_CONNECTING_AGAIN, Event.ATTEMPT_FAILED, ServerPhase.NEEDS_AUTHORIZATION,
+		all.add(on(ServerPhase.STARTING_CONNECTING, Event.AUTHORIZED, ServerPhase.STARTING_CONNECTING_AGAIN, (h) -> {
+			h.connector.then(Outcome.UNAUTHORIZED);
+			h.supervisor.start();
+			h.connector.authorize();
+			h.scheduler.runReady();
+			assertThat(h.supervisor.state()).as("the attempt made again").isEqualTo(McpServerState.UP);
+		}));
+		all.add(on(ServerPhase.STARTING_CONNECTING_AGAIN, Event.AUTHORIZED, ServerPhase.STARTING_CONNECTING_AGAIN,
 				(h) -> {
-					h.connector.then(Outcome.UNAUTHORIZED);
 					h.startAndRestart();
-					h.scheduler.runReady();
+					h.connector.authorize();
 				}));
 		all.add(on(ServerPhase.STARTING_CONNECTING_AGAIN, Event.RESTART, ServerPhase.STARTING_CONNECTING_AGAIN, (h) -> {
 			h.startAndRestart();
@@ -317,13 +323,21 @@ class ServerLifecycleTests {
 			h.connector.then(Outcome.UNAUTHORIZED);
 			h.scheduler.advance(MAX);
 		}));
-		all.add(on(ServerPhase.RECONNECTING_CONNECTING_AGAIN, Event.ATTEMPT_FAILED, ServerPhase.NEEDS_AUTHORIZATION,
+		all.add(on(ServerPhase.RECONNECTING_CONNECTING, Event.AUTHORIZED, ServerPhase.RECONNECTING_CONNECTING_AGAIN,
 				(h) -> {
 					h.backingOff();
 					h.connector.then(Outcome.UNAUTHORIZED);
 					h.supervisor.reset();
-					h.supervisor.reset();
+					h.connector.authorize();
 					h.scheduler.runReady();
+					assertThat(h.supervisor.state()).as("the attempt made again").isEqualTo(McpServerState.UP);
+				}));
+		all.add(on(ServerPhase.RECONNECTING_CONNECTING_AGAIN, Event.AUTHORIZED,
+				ServerPhase.RECONNECTING_CONNECTING_AGAIN, (h) -> {
+					h.backingOff();
+					h.supervisor.reset();
+					h.supervisor.reset();
+					h.connector.authorize();
 				}));
 		// ServerPhase.NEEDS_AUTHORIZATION
 		all.add(on(ServerPhase.NEEDS_AUTHORIZATION, Event.AUTHORIZED, ServerPhase.RECONNECTING_CONNECTING, (h) -> {

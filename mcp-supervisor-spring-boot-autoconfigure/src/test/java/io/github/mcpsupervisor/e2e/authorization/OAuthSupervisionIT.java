@@ -157,6 +157,14 @@ class OAuthSupervisionIT {
 			await().atMost(PATIENCE).until(supervisor::state, McpServerState.UP::equals);
 			assertThat(authorizations.pending()).isEmpty();
 			assertThat(text(call(supervisor, "echo", "authorized"))).isEqualTo("echo: authorized");
+			// a new generation (an operator's restart, as after an outage) keeps the
+			// token
+			int generation = supervisor.status().generation();
+			supervisor.restart();
+			await().atMost(PATIENCE)
+				.until(() -> supervisor.state() == McpServerState.UP && supervisor.status().generation() > generation);
+			assertThat(text(call(supervisor, "echo", "again"))).isEqualTo("echo: again");
+			assertThat(this.requested).as("the person is asked once").containsExactly(request);
 			assertEveryTokenIsBoundTo(path);
 			assertNothingLeaks(context, output);
 		});
