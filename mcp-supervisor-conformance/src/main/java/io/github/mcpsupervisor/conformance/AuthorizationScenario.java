@@ -1,5 +1,12 @@
 package io.github.mcpsupervisor.conformance;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -28,13 +35,32 @@ final class AuthorizationScenario {
 	private AuthorizationScenario() {
 	}
 
+	private static String issuerOf(URI server) {
+		URI metadata = URI.create(server.getScheme() + "://" + server.getRawAuthority()
+				+ "/.well-known/oauth-protected-resource" + server.getRawPath());
+		try {
+			HttpResponse<String> answer = HttpClient.newHttpClient()
+				.send(HttpRequest.newBuilder(metadata).timeout(Duration.ofSeconds(10)).GET().build(),
+						HttpResponse.BodyHandlers.ofString());
+			return json.readTree(answer.body()).path("authorization_servers").path(0).asString();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
 	/**
 	 * Returns the properties of a scenario.
 	 * @param scenario the scenario's name
 	 * @param context the scenario's context, if any
+	 * @param server the URL of the scenario's server
 	 * @return the properties, none for a scenario without authorization
 	 */
-	static Map<String, Object> properties(String scenario, @Nullable String context) {
+	static Map<String, Object> properties(String scenario, @Nullable String context, URI server) {
 		Map<String, Object> properties = new LinkedHashMap<>();
 		if (!scenario.startsWith("auth/")) {
 			return properties;
@@ -59,6 +85,12 @@ final class AuthorizationScenario {
 				// the authorization server the client was given by, as an operator sets
 				// it
 				properties.put(PREFIX + "issuer", given.get("issuer").asString());
+			}
+			else if (given.hasNonNull("client_id")) {
+				// an operator given a client by the server's authorization server looks
+				// its
+				// issuer up once, in the server's metadata, and configures it
+				properties.put(PREFIX + "issuer", issuerOf(server));
 			}
 		}
 		return properties;

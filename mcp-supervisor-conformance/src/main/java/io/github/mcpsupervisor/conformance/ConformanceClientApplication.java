@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.conformance;
 
+import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -28,7 +29,7 @@ public class ConformanceClientApplication {
 		SpringApplication application = new SpringApplication(ConformanceClientApplication.class);
 		Map<String, Object> defaults = new LinkedHashMap<>(
 				AuthorizationScenario.properties(System.getenv().getOrDefault("MCP_CONFORMANCE_SCENARIO", ""),
-						System.getenv("MCP_CONFORMANCE_CONTEXT")));
+						System.getenv("MCP_CONFORMANCE_CONTEXT"), URI.create(args[args.length - 1])));
 		defaults.put("conformance.url", args[args.length - 1]);
 		application.setDefaultProperties(defaults);
 		System.exit(SpringApplication.exit(application.run(args)));

@@ -58,12 +58,14 @@ public interface HttpAuthorization {
 	}
 
 	/**
-	 * Returns what a server's refusal of a token just renewed means for the attempt that
-	 * met it.
+	 * Returns what a server's refusal of a token just renewed (or stepped up) means for
+	 * the attempt that met it.
+	 * @param status the refusal's status, 401 or 403
 	 * @return {@code AUTHORIZATION} when a person must authorize again (a request for
-	 * them is made), {@code TRANSIENT} when the refusal may pass
+	 * them is made), {@code TRANSIENT} when the refusal may pass, {@code CONFIGURATION}
+	 * when no token helps
 	 */
-	default McpConnectException.Kind refusedAfterRenewal() {
+	default McpConnectException.Kind refusedAfterRenewal(int status) {
 		return McpConnectException.Kind.CONFIGURATION;
 	}
 

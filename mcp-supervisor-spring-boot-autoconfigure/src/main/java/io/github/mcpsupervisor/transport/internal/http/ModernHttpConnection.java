@@ -114,7 +114,7 @@ final class ModernHttpConnection extends ModernConnection {
 		McpHttpStatusException status = CauseChain.cause(ex, McpHttpStatusException.class);
 		if (status != null && (status.statusCode() == 401 || status.statusCode() == 403)
 				&& this.authorization.obtainsTokens()) {
-			return new McpConnectException(this.authorization.refusedAfterRenewal(),
+			return new McpConnectException(this.authorization.refusedAfterRenewal(status.statusCode()),
 					"HTTP " + status.statusCode() + " from " + this.definition.maskedUrl() + " with a new token", null,
 					ex);
 		}

@@ -134,7 +134,8 @@ final class StreamableHttpConnection extends ClientConnection {
 			McpHttpClientTransportAuthorizationException denied = CauseChain.cause(ex,
 					McpHttpClientTransportAuthorizationException.class);
 			if (denied != null && this.authorization.obtainsTokens()) {
-				throw new McpConnectException(this.authorization.refusedAfterRenewal(),
+				throw new McpConnectException(
+						this.authorization.refusedAfterRenewal(denied.getResponseInfo().statusCode()),
 						"HTTP " + denied.getResponseInfo().statusCode() + " from " + this.definition.maskedUrl()
 								+ " with a new token",
 						null, ex);

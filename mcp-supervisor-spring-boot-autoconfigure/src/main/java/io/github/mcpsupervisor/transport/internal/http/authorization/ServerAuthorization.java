@@ -589,7 +589,12 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	}
 
 	@Override
-	public McpConnectException.Kind refusedAfterRenewal() {
+	public McpConnectException.Kind refusedAfterRenewal(int status) {
+		if (status == 403) {
+			// refused with every scope it asked for, its step-ups spent or of no new
+			// scope: no token helps until the client is given more
+			return McpConnectException.Kind.CONFIGURATION;
+		}
 		if (!isAuthorizationCode()) {
 			// a fresh token refused: the server may not know its keys yet
 			return McpConnectException.Kind.TRANSIENT;

@@ -106,10 +106,12 @@ class ServerAuthorizationTests {
 	@Test
 	void aRenewedTokenRefusedNeedsAPersonForACodeAndIsAnOutageForAService() {
 		ServerAuthorization person = authorization(AuthorizationGrantType.AUTHORIZATION_CODE, "mcp:read");
-		assertThat(person.refusedAfterRenewal()).isEqualTo(Kind.AUTHORIZATION);
+		assertThat(person.refusedAfterRenewal(403)).as("step-ups spent: no new request").isEqualTo(Kind.CONFIGURATION);
+		assertThat(person.pending()).isEmpty();
+		assertThat(person.refusedAfterRenewal(401)).isEqualTo(Kind.AUTHORIZATION);
 		assertThat(person.pending()).isPresent();
 		ServerAuthorization service = authorization(AuthorizationGrantType.CLIENT_CREDENTIALS, "mcp:read");
-		assertThat(service.refusedAfterRenewal()).isEqualTo(Kind.TRANSIENT);
+		assertThat(service.refusedAfterRenewal(401)).isEqualTo(Kind.TRANSIENT);
 	}
 
 	@Test
