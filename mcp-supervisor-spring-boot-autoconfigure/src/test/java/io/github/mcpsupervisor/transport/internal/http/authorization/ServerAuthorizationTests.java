@@ -5,8 +5,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -15,6 +13,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import io.github.mcpsupervisor.authorization.McpAuthorizationException;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
 import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
+import io.github.mcpsupervisor.supervisor.VirtualScheduler;
 import io.github.mcpsupervisor.transport.internal.http.AuthorizationRequiredException;
 import org.junit.jupiter.api.Test;
 
@@ -35,26 +34,9 @@ class ServerAuthorizationTests {
 
 	private final List<McpAuthorizationRequest> requested = new CopyOnWriteArrayList<>();
 
-	private Instant now = Instant.parse("2026-12-01T10:00:00Z");
+	private final VirtualScheduler time = new VirtualScheduler();
 
-	private final Clock clock = new Clock() {
-
-		@Override
-		public ZoneOffset getZone() {
-			return ZoneOffset.UTC;
-		}
-
-		@Override
-		public Clock withZone(java.time.ZoneId zone) {
-			return this;
-		}
-
-		@Override
-		public Instant instant() {
-			return ServerAuthorizationTests.this.now;
-		}
-
-	};
+	private final Clock clock = this.time.clock();
 
 	private ServerAuthorization authorization(AuthorizationGrantType grant, String... scopes) {
 		ClientRegistration.Builder builder = ClientRegistration.withRegistrationId("people")
@@ -77,10 +59,10 @@ class ServerAuthorizationTests {
 		ServerAuthorization authorization = authorization(AuthorizationGrantType.AUTHORIZATION_CODE, "mcp:read");
 		assertThatExceptionOfType(AuthorizationRequiredException.class).isThrownBy(authorization::authorization);
 		McpAuthorizationRequest first = authorization.pending().orElseThrow();
-		this.now = this.now.plus(ServerAuthorization.REQUEST_LIFETIME).plusSeconds(1);
+		this.time.advance(ServerAuthorization.REQUEST_LIFETIME.plusSeconds(1));
 		McpAuthorizationRequest second = authorization.pending().orElseThrow();
 		assertThat(second.authorizationUri()).isNotEqualTo(first.authorizationUri());
-		assertThat(second.expiresAt()).isAfter(this.now);
+		assertThat(second.expiresAt()).isAfter(this.clock.instant());
 		assertThat(this.requested).containsExactly(first, second);
 		assertThatExceptionOfType(McpAuthorizationException.class)
 			.isThrownBy(() -> authorization.complete(state(first), "code", null))
