@@ -4,7 +4,6 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -171,7 +170,7 @@ final class ClientDiscovery {
 		URI redirectUri = Objects.requireNonNull(this.settings.redirectUri());
 		// SEP-837: a redirect to this machine is a native application's, any other a web
 		// one's
-		request.put("application_type", isLoopback(redirectUri) ? "native" : "web");
+		request.put("application_type", MetadataDiscovery.isLoopback(redirectUri) ? "native" : "web");
 		request.put("redirect_uris", List.of(redirectUri.toString()));
 		request.put("grant_types", List.of("authorization_code", "refresh_token"));
 		request.put("response_types", List.of("code"));
@@ -214,11 +213,6 @@ final class ClientDiscovery {
 				? ClientAuthenticationMethod.CLIENT_SECRET_POST : ("client_secret_basic".equals(method))
 						? ClientAuthenticationMethod.CLIENT_SECRET_BASIC : authentication(authorizationServer, true);
 		return new Client(clientId, secret, authentication, "dynamic client registration");
-	}
-
-	private static boolean isLoopback(URI uri) {
-		String host = (uri.getHost() != null) ? uri.getHost().toLowerCase(Locale.ROOT) : "";
-		return host.equals("localhost") || host.startsWith("127.") || host.equals("[::1]");
 	}
 
 	// client_secret_basic where the server takes it (its default), else

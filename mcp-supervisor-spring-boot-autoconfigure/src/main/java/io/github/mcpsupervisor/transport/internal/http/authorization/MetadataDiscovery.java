@@ -204,8 +204,9 @@ final class MetadataDiscovery {
 		return null;
 	}
 
-	private static boolean isLoopback(URI uri) {
-		String host = uri.getHost().toLowerCase(Locale.ROOT);
+	// Whether a URL names this machine (a host-less URL does not).
+	static boolean isLoopback(URI uri) {
+		String host = (uri.getHost() != null) ? uri.getHost().toLowerCase(Locale.ROOT) : "";
 		return host.equals("localhost") || host.startsWith("127.") || host.equals("[::1]");
 	}
 

@@ -239,7 +239,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 			if (this.registration == null) {
 				return null; // the server's first 401 names its authorization server
 			}
-			return "Bearer " + token().getTokenValue();
+			return bearer(token());
 		}
 		finally {
 			this.lock.unlock();
@@ -470,7 +470,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 			}
 			OAuth2AuthorizedClient client = this.clients.loadAuthorizedClient(registration().getRegistrationId(),
 					this.principal);
-			if (client != null && sent != null && !sent.equals("Bearer " + client.getAccessToken().getTokenValue())) {
+			if (client != null && sent != null && !sent.equals(bearer(client.getAccessToken()))) {
 				return true; // another request has renewed it since
 			}
 			if (client != null) {
@@ -643,6 +643,10 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		catch (IllegalArgumentException ex) {
 			return false;
 		}
+	}
+
+	private static String bearer(OAuth2AccessToken token) {
+		return "Bearer " + token.getTokenValue();
 	}
 
 	private static String random() {
