@@ -103,25 +103,12 @@ final class ModernHttpConnection extends ModernConnection {
 	}
 
 	private McpConnectException openFailure(RuntimeException ex) {
-		ClientRefusedException refused = CauseChain.cause(ex, ClientRefusedException.class);
-		if (refused != null) {
-			return new McpConnectException(Kind.CONFIGURATION, String.valueOf(refused.getMessage()), null, ex);
-		}
-		AuthorizationRequiredException required = CauseChain.cause(ex, AuthorizationRequiredException.class);
-		if (required != null) {
-			return new McpConnectException(Kind.AUTHORIZATION, String.valueOf(required.getMessage()), null, ex);
-		}
 		McpHttpStatusException status = CauseChain.cause(ex, McpHttpStatusException.class);
-		if (status != null && (status.statusCode() == 401 || status.statusCode() == 403)
-				&& this.authorization.obtainsTokens()) {
-			return new McpConnectException(this.authorization.refusedAfterRenewal(status.statusCode()),
-					"HTTP " + status.statusCode() + " from " + this.definition.maskedUrl() + " with a new token", null,
-					ex);
-		}
-		if (status != null && (status.statusCode() == 401 || status.statusCode() == 403)) {
-			return new McpConnectException(Kind.CONFIGURATION, "HTTP " + status.statusCode() + " from "
-					+ this.definition.maskedUrl() + ": the server refuses these credentials (check the headers)", null,
-					ex);
+		boolean refusal = status != null && (status.statusCode() == 401 || status.statusCode() == 403);
+		McpConnectException credentials = AuthorizationFailures.of(ex, refusal ? status.statusCode() : null,
+				this.authorization, this.definition.maskedUrl());
+		if (credentials != null) {
+			return credentials;
 		}
 		ForeignOriginException foreign = CauseChain.cause(ex, ForeignOriginException.class);
 		if (foreign != null) {

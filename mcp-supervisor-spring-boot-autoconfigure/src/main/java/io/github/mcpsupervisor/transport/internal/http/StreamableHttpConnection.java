@@ -123,28 +123,13 @@ final class StreamableHttpConnection extends ClientConnection {
 		}
 		catch (RuntimeException ex) {
 			closeClient();
-			ClientRefusedException refused = CauseChain.cause(ex, ClientRefusedException.class);
-			if (refused != null) {
-				throw new McpConnectException(Kind.CONFIGURATION, String.valueOf(refused.getMessage()), null, ex);
-			}
-			AuthorizationRequiredException required = CauseChain.cause(ex, AuthorizationRequiredException.class);
-			if (required != null) {
-				throw new McpConnectException(Kind.AUTHORIZATION, String.valueOf(required.getMessage()), null, ex);
-			}
 			McpHttpClientTransportAuthorizationException denied = CauseChain.cause(ex,
 					McpHttpClientTransportAuthorizationException.class);
-			if (denied != null && this.authorization.obtainsTokens()) {
-				throw new McpConnectException(
-						this.authorization.refusedAfterRenewal(denied.getResponseInfo().statusCode()),
-						"HTTP " + denied.getResponseInfo().statusCode() + " from " + this.definition.maskedUrl()
-								+ " with a new token",
-						null, ex);
-			}
-			if (denied != null) {
-				throw new McpConnectException(Kind.CONFIGURATION,
-						"HTTP " + denied.getResponseInfo().statusCode() + " from " + this.definition.maskedUrl()
-								+ ": the server refuses these credentials (check the headers)",
-						null, ex);
+			McpConnectException credentials = AuthorizationFailures.of(ex,
+					(denied != null) ? denied.getResponseInfo().statusCode() : null, this.authorization,
+					this.definition.maskedUrl());
+			if (credentials != null) {
+				throw credentials;
 			}
 			ForeignOriginException foreign = CauseChain.cause(ex, ForeignOriginException.class);
 			if (foreign != null) {
