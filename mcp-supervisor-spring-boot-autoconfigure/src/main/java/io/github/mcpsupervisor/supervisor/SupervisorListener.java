@@ -45,16 +45,22 @@ public interface SupervisorListener {
 	}
 
 	/**
-	 * The server is up again after an outage.
+	 * The server is up again after an outage: a generation connected after the last
+	 * connected one left (it was lost, restarted, or given up as its tree survived its
+	 * kill). Each outage is told once, also one that a reset ended after the server was
+	 * given up; a server's first connection is no recovery, and an outage that a stop
+	 * ends is not told.
 	 * @param server the server's name
-	 * @param attempts the attempts the outage took
-	 * @param outage from the loss to the new connection
+	 * @param attempts the attempts of this outage, the connecting one included
+	 * @param outage from the moment the last connected generation left to the new
+	 * connection
 	 */
 	default void recovered(String server, int attempts, Duration outage) {
 	}
 
 	/**
-	 * The supervisor starts over with a new generation.
+	 * The supervisor starts over with new generations after a server that had connected
+	 * since its start (see {@link RestartCause} for when, and for what is not a restart).
 	 * @param server the server's name
 	 * @param cause why
 	 */
