@@ -127,12 +127,13 @@ public final class McpSupervisorAutoConfiguration {
 			ObjectProvider<McpClientCustomizer<McpClient.SyncSpec>> syncCustomizers,
 			ObjectProvider<McpClientCustomizer<McpClient.AsyncSpec>> asyncCustomizers,
 			ObjectProvider<ClientMcpSyncHandlersRegistry> syncHandlers,
-			ObjectProvider<ClientMcpAsyncHandlersRegistry> asyncHandlers, ApplicationEventPublisher eventPublisher,
+			ObjectProvider<ClientMcpAsyncHandlersRegistry> asyncHandlers, ObjectProvider<SupervisorListener> listeners,
 			ListenerDispatcher listenerDispatcher) {
 		boolean sync = properties.clientType() == McpClientType.SYNC;
 		return new SpringAiMcpClientFactory(properties.clientType(), () -> syncCustomizers.orderedStream().toList(),
 				() -> asyncCustomizers.orderedStream().toList(), sync ? syncHandlers.getIfAvailable() : null,
-				sync ? null : asyncHandlers.getIfAvailable(), eventPublisher, listenerDispatcher);
+				sync ? null : asyncHandlers.getIfAvailable(), () -> listeners.orderedStream().toList(),
+				listenerDispatcher);
 	}
 
 	@Bean

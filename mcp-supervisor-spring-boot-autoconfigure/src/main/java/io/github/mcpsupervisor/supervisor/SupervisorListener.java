@@ -4,6 +4,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 
+import io.modelcontextprotocol.spec.McpSchema.Prompt;
+import io.modelcontextprotocol.spec.McpSchema.Resource;
+import io.modelcontextprotocol.spec.McpSchema.ResourceContents;
 import org.apache.commons.logging.LogFactory;
 
 /**
@@ -67,6 +70,32 @@ public interface SupervisorListener {
 	default void restarting(String server, RestartCause cause) {
 	}
 
+	/**
+	 * The server said its list of resources changed: the whole new list, as read from it.
+	 * @param server the server's name
+	 * @param resources the resources it offers now
+	 */
+	default void resourcesChanged(String server, List<Resource> resources) {
+	}
+
+	/**
+	 * The server said its list of prompts changed: the whole new list, as read from it.
+	 * @param server the server's name
+	 * @param prompts the prompts it offers now
+	 */
+	default void promptsChanged(String server, List<Prompt> prompts) {
+	}
+
+	/**
+	 * A resource subscribed to (through {@code McpServerClient}) changed: its new
+	 * contents, as read from the server while it is still subscribed to.
+	 * @param server the server's name
+	 * @param uri the URI subscribed to
+	 * @param contents the contents read
+	 */
+	default void resourceUpdated(String server, String uri, List<ResourceContents> contents) {
+	}
+
 	// One listener that fails (an application's handler) costs the others nothing.
 	private static void safely(SupervisorListener listener, Consumer<SupervisorListener> call) {
 		try {
@@ -122,6 +151,21 @@ public interface SupervisorListener {
 			@Override
 			public void restarting(String server, RestartCause cause) {
 				all.forEach((listener) -> safely(listener, (each) -> each.restarting(server, cause)));
+			}
+
+			@Override
+			public void resourcesChanged(String server, List<Resource> resources) {
+				all.forEach((listener) -> safely(listener, (each) -> each.resourcesChanged(server, resources)));
+			}
+
+			@Override
+			public void promptsChanged(String server, List<Prompt> prompts) {
+				all.forEach((listener) -> safely(listener, (each) -> each.promptsChanged(server, prompts)));
+			}
+
+			@Override
+			public void resourceUpdated(String server, String uri, List<ResourceContents> contents) {
+				all.forEach((listener) -> safely(listener, (each) -> each.resourceUpdated(server, uri, contents)));
 			}
 
 		};
