@@ -225,8 +225,8 @@ public final class McpSupervisorAutoConfiguration {
 			ObjectProvider<ToolContextToMcpMetaConverter> metaConverter) {
 		List<ToolCallObserver> all = observers.orderedStream().toList();
 		return new McpSupervisorToolCallbackProvider(supervisors,
-				(server, tool, outcome, duration) -> all
-					.forEach((observer) -> observer.called(server, tool, outcome, duration)),
+				(server, serverTool, tool, outcome, duration) -> all
+					.forEach((observer) -> observer.called(server, serverTool, tool, outcome, duration)),
 				filter.getIfUnique(() -> (connection, tool) -> true),
 				deterministicUnlessCustom(nameGenerator.getIfUnique()),
 				metaConverter.getIfUnique(ToolContextToMcpMetaConverter::defaultConverter));
