@@ -566,6 +566,19 @@ class McpServerSupervisorTests {
 	}
 
 	@Test
+	void aLossWithinTheStabilityWindowOfTheStartWaitsTheSecondDelay() {
+		// the start's attempt is attempt 1 of the budget: the first retry is attempt 2
+		startUp();
+		this.connector.last().crash(1);
+		this.scheduler.runReady();
+		this.scheduler.advance(INITIAL.multipliedBy(2).minusMillis(1));
+		assertThat(this.connector.spawns()).isEqualTo(1);
+		this.scheduler.advance(Duration.ofMillis(1));
+		assertThat(this.connector.spawns()).isEqualTo(2);
+		assertThat(this.supervisor.status().attemptsUsed()).isEqualTo(2);
+	}
+
+	@Test
 	void resetOfAnUpServerOnlyClearsTheBudget() {
 		startStable();
 		this.connector.last().crash(1);
