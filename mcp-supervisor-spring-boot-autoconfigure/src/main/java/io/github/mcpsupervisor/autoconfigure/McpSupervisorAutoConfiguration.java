@@ -127,12 +127,13 @@ public final class McpSupervisorAutoConfiguration {
 			ObjectProvider<McpClientCustomizer<McpClient.SyncSpec>> syncCustomizers,
 			ObjectProvider<McpClientCustomizer<McpClient.AsyncSpec>> asyncCustomizers,
 			ObjectProvider<ClientMcpSyncHandlersRegistry> syncHandlers,
-			ObjectProvider<ClientMcpAsyncHandlersRegistry> asyncHandlers, ApplicationEventPublisher eventPublisher,
+			ObjectProvider<ClientMcpAsyncHandlersRegistry> asyncHandlers, ObjectProvider<SupervisorListener> listeners,
 			ListenerDispatcher listenerDispatcher) {
 		boolean sync = properties.clientType() == McpClientType.SYNC;
 		return new SpringAiMcpClientFactory(properties.clientType(), () -> syncCustomizers.orderedStream().toList(),
 				() -> asyncCustomizers.orderedStream().toList(), sync ? syncHandlers.getIfAvailable() : null,
-				sync ? null : asyncHandlers.getIfAvailable(), eventPublisher, listenerDispatcher);
+				sync ? null : asyncHandlers.getIfAvailable(), () -> listeners.orderedStream().toList(),
+				listenerDispatcher);
 	}
 
 	@Bean
@@ -224,8 +225,8 @@ public final class McpSupervisorAutoConfiguration {
 			ObjectProvider<ToolContextToMcpMetaConverter> metaConverter) {
 		List<ToolCallObserver> all = observers.orderedStream().toList();
 		return new McpSupervisorToolCallbackProvider(supervisors,
-				(server, tool, outcome, duration) -> all
-					.forEach((observer) -> observer.called(server, tool, outcome, duration)),
+				(server, serverTool, tool, outcome, duration) -> all
+					.forEach((observer) -> observer.called(server, serverTool, tool, outcome, duration)),
 				filter.getIfUnique(() -> (connection, tool) -> true),
 				deterministicUnlessCustom(nameGenerator.getIfUnique()),
 				metaConverter.getIfUnique(ToolContextToMcpMetaConverter::defaultConverter));

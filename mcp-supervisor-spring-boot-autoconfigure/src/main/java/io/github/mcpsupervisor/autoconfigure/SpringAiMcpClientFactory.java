@@ -12,10 +12,8 @@ import io.github.mcpsupervisor.client.internal.ClientHandlers;
 import io.github.mcpsupervisor.client.internal.ClientSpecs;
 import io.github.mcpsupervisor.client.internal.McpClientFactory;
 import io.github.mcpsupervisor.client.internal.McpServerSession;
-import io.github.mcpsupervisor.event.McpPromptsChangedEvent;
-import io.github.mcpsupervisor.event.McpResourcesChangedEvent;
-import io.github.mcpsupervisor.event.McpResourcesUpdatedEvent;
 import io.github.mcpsupervisor.supervisor.ListenerDispatcher;
+import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.spec.McpClientTransport;
@@ -31,7 +29,6 @@ import org.springframework.ai.mcp.annotation.spring.ClientMcpAsyncHandlersRegist
 import org.springframework.ai.mcp.annotation.spring.ClientMcpSyncHandlersRegistry;
 import org.springframework.ai.mcp.customizer.McpClientCustomizer;
 import org.springframework.beans.factory.SmartInitializingSingleton;
-import org.springframework.context.ApplicationEventPublisher;
 
 /**
  * Builds every generation's client the way Spring AI's MCP client auto-configuration
@@ -39,7 +36,8 @@ import org.springframework.context.ApplicationEventPublisher;
  * annotations for the server's name (with the capabilities they imply), then every
  * {@link McpClientCustomizer} in order, with the server's name. The transport is the
  * generation's own and the timeouts are re-applied after the customizers: both belong to
- * the supervisor. Resource and prompt changes are published as application events.
+ * the supervisor. Resource and prompt changes go to the supervisor listeners (among them
+ * the one that publishes them as application events), then to the annotated handlers.
  */
 final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializingSingleton {
 
@@ -53,7 +51,7 @@ final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializ
 
 	private final @Nullable ClientMcpAsyncHandlersRegistry asyncHandlers;
 
-	private final ApplicationEventPublisher publisher;
+	private final Supplier<List<SupervisorListener>> listenerBeans;
 
 	private final ListenerDispatcher dispatcher;
 
@@ -63,6 +61,8 @@ final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializ
 
 	private volatile @Nullable Customizers customizers;
 
+	private volatile @Nullable SupervisorListener listener;
+
 	// The customizers are looked up once every singleton exists: they often depend on
 	// the application's chat model, which depends (through Spring AI's tool calling) on
 	// the supervised tools, and so on this factory.
@@ -70,20 +70,32 @@ final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializ
 			Supplier<List<McpClientCustomizer<McpClient.SyncSpec>>> syncCustomizerBeans,
 			Supplier<List<McpClientCustomizer<McpClient.AsyncSpec>>> asyncCustomizerBeans,
 			@Nullable ClientMcpSyncHandlersRegistry syncHandlers,
-			@Nullable ClientMcpAsyncHandlersRegistry asyncHandlers, ApplicationEventPublisher publisher,
+			@Nullable ClientMcpAsyncHandlersRegistry asyncHandlers, Supplier<List<SupervisorListener>> listenerBeans,
 			ListenerDispatcher dispatcher) {
 		this.type = type;
 		this.syncCustomizerBeans = syncCustomizerBeans;
 		this.asyncCustomizerBeans = asyncCustomizerBeans;
 		this.syncHandlers = syncHandlers;
 		this.asyncHandlers = asyncHandlers;
-		this.publisher = publisher;
+		this.listenerBeans = listenerBeans;
 		this.dispatcher = dispatcher;
 	}
 
 	@Override
 	public void afterSingletonsInstantiated() {
 		customizers();
+		listener();
+	}
+
+	// The listeners, looked up once: like the customizers, they may depend on what
+	// depends on this factory.
+	private SupervisorListener listener() {
+		SupervisorListener resolved = this.listener;
+		if (resolved == null) {
+			resolved = SupervisorListener.composite(this.listenerBeans.get());
+			this.listener = resolved;
+		}
+		return resolved;
 	}
 
 	// The customizers, looked up and checked once.
@@ -209,7 +221,7 @@ final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializ
 	public void resourcesChanged(McpServerSession session, List<Resource> resources) {
 		String server = session.server();
 		lane(server).execute(() -> {
-			this.publisher.publishEvent(new McpResourcesChangedEvent(server, resources));
+			listener().resourcesChanged(server, resources);
 			if (this.syncHandlers != null) {
 				this.syncHandlers.handleResourceListChanged(server, resources);
 			}
@@ -223,7 +235,7 @@ final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializ
 	public void promptsChanged(McpServerSession session, List<Prompt> prompts) {
 		String server = session.server();
 		lane(server).execute(() -> {
-			this.publisher.publishEvent(new McpPromptsChangedEvent(server, prompts));
+			listener().promptsChanged(server, prompts);
 			if (this.syncHandlers != null) {
 				this.syncHandlers.handlePromptListChanged(server, prompts);
 			}
@@ -239,7 +251,7 @@ final class SpringAiMcpClientFactory implements McpClientFactory, SmartInitializ
 	public void resourceUpdated(McpServerSession session, String uri, List<ResourceContents> contents) {
 		lane(session.server()).execute(() -> {
 			if (session.subscriptions().contains(uri)) {
-				this.publisher.publishEvent(new McpResourcesUpdatedEvent(session.server(), contents));
+				listener().resourceUpdated(session.server(), uri, contents);
 			}
 		});
 	}

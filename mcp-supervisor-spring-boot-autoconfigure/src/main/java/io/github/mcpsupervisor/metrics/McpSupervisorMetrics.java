@@ -1,6 +1,7 @@
 package io.github.mcpsupervisor.metrics;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -24,9 +25,11 @@ import io.micrometer.core.instrument.Timer;
  * Micrometer metrics, tagged by {@code server}: {@code mcp.supervisor.state} (1 for the
  * current state, tag {@code state}), {@code mcp.supervisor.restarts} (tag {@code cause}),
  * {@code mcp.supervisor.attempts} (tag {@code outcome}), {@code mcp.supervisor.outage}
- * (loss to recovery) and {@code mcp.tool.calls} (tags {@code tool}, {@code outcome}). The
- * {@code tool} tags of a server are its listed tools, at most {@value #MAX_TOOL_TAGS} of
- * them; the meters of a tool that is no longer listed are removed.
+ * (each outage, from the loss of the connected generation to the next connection) and
+ * {@code mcp.tool.calls} (tags {@code tool}, the name the model calls, and
+ * {@code outcome}). The {@code tool} tags of a server are those of its listed tools, at
+ * most {@value #MAX_TOOL_TAGS} of them; the meters of a tool that the server no longer
+ * lists are removed.
  *
  * @since 0.1.0
  */
@@ -83,7 +86,7 @@ public class McpSupervisorMetrics implements SupervisorListener, ToolCallObserve
 	@Override
 	public void recovered(String server, int attempts, Duration outage) {
 		Timer.builder("mcp.supervisor.outage")
-			.description("Time from the loss of a supervised MCP server to its recovery")
+			.description("Outages of supervised MCP servers, from the loss of a connected generation to the next")
 			.tag("server", server)
 			.register(this.registry)
 			.record(outage);
@@ -100,11 +103,11 @@ public class McpSupervisorMetrics implements SupervisorListener, ToolCallObserve
 	}
 
 	@Override
-	public void called(String server, String tool, Outcome outcome, Duration duration) {
+	public void called(String server, String serverTool, String tool, Outcome outcome, Duration duration) {
 		Timer.builder("mcp.tool.calls")
 			.description("Calls of the tools of supervised MCP servers")
 			.tag("server", server)
-			.tag("tool", this.toolTags.computeIfAbsent(server, (name) -> new ToolTags()).tag(tool))
+			.tag("tool", this.toolTags.computeIfAbsent(server, (name) -> new ToolTags()).tag(serverTool, tool))
 			.tag("outcome", outcome.name().toLowerCase(Locale.ROOT))
 			.register(this.registry)
 			.record(duration);
@@ -161,24 +164,28 @@ public class McpSupervisorMetrics implements SupervisorListener, ToolCallObserve
 	}
 
 	/**
-	 * The tools of one server that have a tag of their own.
+	 * The tools of one server that have a tag of their own: the tag (the name the model
+	 * calls) by the tool's name on the server, which its listings give.
 	 */
 	private static final class ToolTags {
 
-		private final Set<String> tagged = new HashSet<>();
+		private final Map<String, String> tagged = new HashMap<>();
 
-		synchronized String tag(String tool) {
-			if (this.tagged.contains(tool) || (this.tagged.size() < MAX_TOOL_TAGS && this.tagged.add(tool))) {
+		synchronized String tag(String serverTool, String tool) {
+			if (this.tagged.containsKey(serverTool) || this.tagged.size() < MAX_TOOL_TAGS) {
+				this.tagged.put(serverTool, tool);
 				return tool;
 			}
 			return OTHER_TOOLS;
 		}
 
 		// Frees the tags of the tools no longer listed and returns them.
-		synchronized List<String> listed(Set<String> tools) {
-			List<String> unlisted = this.tagged.stream().filter((tool) -> !tools.contains(tool)).toList();
-			unlisted.forEach(this.tagged::remove);
-			return unlisted;
+		synchronized List<String> listed(Set<String> serverTools) {
+			List<String> unlisted = this.tagged.keySet()
+				.stream()
+				.filter((serverTool) -> !serverTools.contains(serverTool))
+				.toList();
+			return unlisted.stream().map(this.tagged::remove).toList();
 		}
 
 	}

@@ -1,9 +1,14 @@
 package io.github.mcpsupervisor.supervisor;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+
+import io.modelcontextprotocol.spec.McpSchema.Prompt;
+import io.modelcontextprotocol.spec.McpSchema.Resource;
+import io.modelcontextprotocol.spec.McpSchema.ResourceContents;
 
 /**
  * A listener that hands every notification to its server's lane of a
@@ -46,6 +51,21 @@ final class DispatchingListener implements SupervisorListener {
 	@Override
 	public void restarting(String server, RestartCause cause) {
 		lane(server).execute(() -> this.listener.restarting(server, cause));
+	}
+
+	@Override
+	public void resourcesChanged(String server, List<Resource> resources) {
+		lane(server).execute(() -> this.listener.resourcesChanged(server, resources));
+	}
+
+	@Override
+	public void promptsChanged(String server, List<Prompt> prompts) {
+		lane(server).execute(() -> this.listener.promptsChanged(server, prompts));
+	}
+
+	@Override
+	public void resourceUpdated(String server, String uri, List<ResourceContents> contents) {
+		lane(server).execute(() -> this.listener.resourceUpdated(server, uri, contents));
 	}
 
 	// one lane per configured server, created at its first notification

@@ -207,7 +207,6 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			}
 			McpConnection connection = r.retire();
 			this.retiring = connection;
-			r.outageStartedAt = r.now();
 			moveTo(Event.RESTART, ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT, "restart", null);
 			r.restarting(RestartCause.RESTART);
 			return connection;
@@ -332,7 +331,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			String how = r.lost(connection, exit, endedBecause, this.policy.enabled());
 			if (this.policy.enabled()) {
 				moveTo(Event.LOST, ServerPhase.RECONNECTING_TERMINATING, "connection lost: " + how, exit);
-				r.restarting((endedBecause != null) ? RestartCause.LIVENESS : RestartCause.CRASH);
+				r.restarting(restartCause(endedBecause, exit));
 			}
 			else {
 				moveTo(Event.LOST, ServerPhase.DISCONNECTED_TERMINATING, "connection lost: " + how, exit);
@@ -395,10 +394,23 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		}
 	}
 
-	// Connects at once, or as soon as the running attempt or termination ends.
+	private static RestartCause restartCause(@Nullable String endedBecause, @Nullable ExitStatus exit) {
+		if (endedBecause != null) {
+			return RestartCause.LIVENESS;
+		}
+		return (exit != null) ? RestartCause.CRASH : RestartCause.CONNECTION_LOST;
+	}
+
+	// Connects at once, or as soon as the running attempt or termination ends. It is a
+	// restart only of a server that had connected and that the supervisor had stopped
+	// reconnecting: during a reconnection it only hastens the restart already counted.
 	private void connectNow(Event event, RestartCause cause) {
 		this.retry.cancel();
-		this.record.restarting(cause);
+		McpServerState state = state();
+		if (this.record.established && (state == McpServerState.DISCONNECTED || state == McpServerState.FAILED
+				|| state == McpServerState.NEEDS_AUTHORIZATION)) {
+			this.record.restarting(cause);
+		}
 		ServerPhase busy = this.phase.thenConnect();
 		if (busy != null) {
 			moveTo(event, busy, cause.name().toLowerCase(Locale.ROOT), null);

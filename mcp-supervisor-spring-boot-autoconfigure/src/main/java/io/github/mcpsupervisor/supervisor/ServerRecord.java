@@ -39,7 +39,17 @@ final class ServerRecord {
 
 	@Nullable Instant nextAttemptAt;
 
+	/**
+	 * When the last connected generation left, while no new one has connected: the outage
+	 * under way, if any.
+	 */
 	@Nullable Instant outageStartedAt;
+
+	/** The attempts of the outage under way that failed. */
+	int outageFailedAttempts;
+
+	/** Whether a generation has connected since the start. */
+	boolean established;
 
 	@Nullable ExitStatus lastExit;
 
@@ -73,6 +83,7 @@ final class ServerRecord {
 		this.lastError = null;
 		this.lastExit = null;
 		this.outageStartedAt = null;
+		this.established = false;
 		return this.firstOutcome;
 	}
 
@@ -86,6 +97,7 @@ final class ServerRecord {
 		Generation generation = new Generation(connection, now());
 		this.live = generation;
 		this.current = connection;
+		this.established = true;
 		connected(connection);
 		generation.stabilityTimer = this.scheduler.schedule(stabilityWindow, () -> stable(generation));
 		return generation;
@@ -95,19 +107,21 @@ final class ServerRecord {
 		this.lock.step(() -> {
 			if (this.live == generation) {
 				this.budget.reset();
-				this.outageStartedAt = null;
 				log(Level.DEBUG, "generation " + generation.connection.generation() + " stable, outage budget reset");
 			}
 		});
 	}
 
-	// Makes the live generation leave, its timers with it; returns its connection, to be
-	// closed and terminated outside the lock.
+	// Makes the live generation leave, its timers with it, and opens an outage (a stop
+	// ends the run, and the outage with it); returns its connection, to be closed and
+	// terminated outside the lock.
 	McpConnection retire() {
 		Generation retired = this.live;
 		retired.cancelTimers();
 		this.live = null;
 		this.current = null;
+		this.outageStartedAt = now();
+		this.outageFailedAttempts = 0;
 		return retired.connection;
 	}
 
@@ -119,11 +133,12 @@ final class ServerRecord {
 		String where = "generation " + connection.generation() + ((pid != null) ? ", pid " + pid : "") + ", "
 				+ connection.tools().size() + " tools" + ((protocol != null) ? ", MCP " + protocol : "");
 		if (this.outageStartedAt != null) {
-			int used = this.budget.used();
+			int attempts = this.outageFailedAttempts + 1;
 			Duration outage = Duration.between(this.outageStartedAt, now());
+			this.outageStartedAt = null;
 			log(Level.INFO,
-					"recovered after " + used + " attempt(s), outage " + outage.toMillis() + " ms (" + where + ")");
-			notify(() -> this.listener.recovered(this.name, used, outage));
+					"recovered after " + attempts + " attempt(s), outage " + outage.toMillis() + " ms (" + where + ")");
+			notify(() -> this.listener.recovered(this.name, attempts, outage));
 		}
 		else {
 			log(Level.INFO, "connected (" + where + ")");
@@ -132,6 +147,9 @@ final class ServerRecord {
 
 	void attemptFailed(int generation, List<String> stderr, McpConnectException ex) {
 		notify(() -> this.listener.attemptFinished(this.name, generation, false));
+		if (this.outageStartedAt != null) {
+			this.outageFailedAttempts++;
+		}
 		this.lastError = "connection failed: " + ex.getMessage();
 		this.lastExit = ex.getExit();
 		this.lastStderr = stderr;
@@ -146,9 +164,6 @@ final class ServerRecord {
 		this.lastStderr = connection.stderrTail();
 		String how = (endedBecause != null) ? endedBecause : (exit != null) ? exit.describe() : connection.lossReason();
 		this.lastError = "connection lost: " + how;
-		if (this.outageStartedAt == null) {
-			this.outageStartedAt = now();
-		}
 		String lost = "connection lost (generation " + connection.generation() + ", " + how
 				+ ((exit != null && exit.lastStderrLine() != null) ? "; last stderr line: " + exit.lastStderrLine()
 						: "")

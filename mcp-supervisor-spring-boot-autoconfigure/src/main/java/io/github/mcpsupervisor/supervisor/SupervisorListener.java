@@ -4,6 +4,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
 
+import io.modelcontextprotocol.spec.McpSchema.Prompt;
+import io.modelcontextprotocol.spec.McpSchema.Resource;
+import io.modelcontextprotocol.spec.McpSchema.ResourceContents;
 import org.apache.commons.logging.LogFactory;
 
 /**
@@ -45,20 +48,52 @@ public interface SupervisorListener {
 	}
 
 	/**
-	 * The server is up again after an outage.
+	 * The server is up again after an outage: a generation connected after the last
+	 * connected one left (it was lost, restarted, or given up as its tree survived its
+	 * kill). Each outage is told once, also one that a reset ended after the server was
+	 * given up; a server's first connection is no recovery, and an outage that a stop
+	 * ends is not told.
 	 * @param server the server's name
-	 * @param attempts the attempts the outage took
-	 * @param outage from the loss to the new connection
+	 * @param attempts the attempts of this outage, the connecting one included
+	 * @param outage from the moment the last connected generation left to the new
+	 * connection
 	 */
 	default void recovered(String server, int attempts, Duration outage) {
 	}
 
 	/**
-	 * The supervisor starts over with a new generation.
+	 * The supervisor starts over with new generations after a server that had connected
+	 * since its start (see {@link RestartCause} for when, and for what is not a restart).
 	 * @param server the server's name
 	 * @param cause why
 	 */
 	default void restarting(String server, RestartCause cause) {
+	}
+
+	/**
+	 * The server said its list of resources changed: the whole new list, as read from it.
+	 * @param server the server's name
+	 * @param resources the resources it offers now
+	 */
+	default void resourcesChanged(String server, List<Resource> resources) {
+	}
+
+	/**
+	 * The server said its list of prompts changed: the whole new list, as read from it.
+	 * @param server the server's name
+	 * @param prompts the prompts it offers now
+	 */
+	default void promptsChanged(String server, List<Prompt> prompts) {
+	}
+
+	/**
+	 * A resource subscribed to (through {@code McpServerClient}) changed: its new
+	 * contents, as read from the server while it is still subscribed to.
+	 * @param server the server's name
+	 * @param uri the URI subscribed to
+	 * @param contents the contents read
+	 */
+	default void resourceUpdated(String server, String uri, List<ResourceContents> contents) {
 	}
 
 	// One listener that fails (an application's handler) costs the others nothing.
@@ -116,6 +151,21 @@ public interface SupervisorListener {
 			@Override
 			public void restarting(String server, RestartCause cause) {
 				all.forEach((listener) -> safely(listener, (each) -> each.restarting(server, cause)));
+			}
+
+			@Override
+			public void resourcesChanged(String server, List<Resource> resources) {
+				all.forEach((listener) -> safely(listener, (each) -> each.resourcesChanged(server, resources)));
+			}
+
+			@Override
+			public void promptsChanged(String server, List<Prompt> prompts) {
+				all.forEach((listener) -> safely(listener, (each) -> each.promptsChanged(server, prompts)));
+			}
+
+			@Override
+			public void resourceUpdated(String server, String uri, List<ResourceContents> contents) {
+				all.forEach((listener) -> safely(listener, (each) -> each.resourceUpdated(server, uri, contents)));
 			}
 
 		};

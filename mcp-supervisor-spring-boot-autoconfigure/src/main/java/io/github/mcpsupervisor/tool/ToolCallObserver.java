@@ -11,17 +11,19 @@ import java.time.Duration;
 public interface ToolCallObserver {
 
 	/** An observer that ignores everything. */
-	ToolCallObserver NONE = (server, tool, outcome, duration) -> {
+	ToolCallObserver NONE = (server, serverTool, tool, outcome, duration) -> {
 	};
 
 	/**
 	 * A call ended.
 	 * @param server the server's name
-	 * @param tool the tool's name on the server
+	 * @param serverTool the tool's name on the server
+	 * @param tool the tool's name as the model sees and calls it (the name of its
+	 * {@code ToolDefinition}, as chat logs and Spring AI's tool observations show it)
 	 * @param outcome how it ended
 	 * @param duration how long it took
 	 */
-	void called(String server, String tool, Outcome outcome, Duration duration);
+	void called(String server, String serverTool, String tool, Outcome outcome, Duration duration);
 
 	/**
 	 * How a tool call ended.

@@ -145,7 +145,7 @@ class McpActuatorHttpIT {
 		assertThat(restarts("crash")).isEqualTo(1);
 		assertThat(outageCount()).isEqualTo(outages + 2);
 		assertThat(this.meterRegistry.get("mcp.tool.calls")
-			.tags("server", "demo", "tool", "crash", "outcome", "success")
+			.tags("server", "demo", "tool", "demo_crash", "outcome", "success")
 			.timer()
 			.count()).isEqualTo(1);
 		// the gauge and the event are both state listeners, in no guaranteed order

@@ -30,19 +30,19 @@ class McpSupervisorMetricsTests {
 		for (int i = 0; i < 500; i++) {
 			String name = "tool-" + i;
 			this.metrics.toolsChanged("renaming", tools(i + 1, List.of(name)));
-			this.metrics.called("renaming", name, Outcome.SUCCESS, Duration.ofMillis(1));
+			call("renaming", name, Outcome.SUCCESS);
 		}
-		assertThat(toolTags("renaming")).containsExactly("tool-499");
+		assertThat(toolTags("renaming")).containsExactly("renaming_tool-499");
 	}
 
 	@Test
 	void aServerWithMoreToolsThanTheCapTagsTheRestAsOther() {
 		List<String> names = IntStream.range(0, 150).mapToObj((i) -> "t" + i).toList();
 		this.metrics.toolsChanged("wide", tools(1, names));
-		names.forEach((name) -> this.metrics.called("wide", name, Outcome.SUCCESS, Duration.ofMillis(1)));
+		names.forEach((name) -> call("wide", name, Outcome.SUCCESS));
 		Set<String> tags = toolTags("wide");
-		assertThat(tags).hasSize(McpSupervisorMetrics.MAX_TOOL_TAGS + 1).contains("t0", "t99", "other");
-		assertThat(tags).doesNotContain("t100", "t149");
+		assertThat(tags).hasSize(McpSupervisorMetrics.MAX_TOOL_TAGS + 1).contains("wide_t0", "wide_t99", "other");
+		assertThat(tags).doesNotContain("wide_t100", "wide_t149");
 		assertThat(this.registry.get("mcp.tool.calls").tags("server", "wide", "tool", "other").timer().count())
 			.isEqualTo(50);
 	}
@@ -51,11 +51,12 @@ class McpSupervisorMetricsTests {
 	void theMetersOfAToolNoLongerListedAreRemovedAndItsPlaceFreed() {
 		List<String> names = IntStream.range(0, 100).mapToObj((i) -> "t" + i).toList();
 		this.metrics.toolsChanged("evolving", tools(1, names));
-		names.forEach((name) -> this.metrics.called("evolving", name, Outcome.ERROR, Duration.ofMillis(1)));
+		names.forEach((name) -> call("evolving", name, Outcome.ERROR));
 		this.metrics.toolsChanged("evolving", tools(2, List.of("t0", "new")));
-		this.metrics.called("evolving", "new", Outcome.SUCCESS, Duration.ofMillis(1));
-		assertThat(toolTags("evolving")).containsExactlyInAnyOrder("t0", "new");
-		assertThat(this.registry.get("mcp.tool.calls").tags("server", "evolving", "tool", "t0").timer().count())
+		call("evolving", "new", Outcome.SUCCESS);
+		assertThat(toolTags("evolving")).containsExactlyInAnyOrder("evolving_t0", "evolving_new");
+		assertThat(
+				this.registry.get("mcp.tool.calls").tags("server", "evolving", "tool", "evolving_t0").timer().count())
 			.isOne();
 	}
 
@@ -63,11 +64,29 @@ class McpSupervisorMetricsTests {
 	void theToolMetersOfOneServerDoNotTouchAnothers() {
 		this.metrics.toolsChanged("a", tools(1, List.of("echo")));
 		this.metrics.toolsChanged("b", tools(1, List.of("echo")));
-		this.metrics.called("a", "echo", Outcome.SUCCESS, Duration.ofMillis(1));
-		this.metrics.called("b", "echo", Outcome.SUCCESS, Duration.ofMillis(1));
+		call("a", "echo", Outcome.SUCCESS);
+		call("b", "echo", Outcome.SUCCESS);
 		this.metrics.toolsChanged("a", tools(2, List.of()));
 		assertThat(toolTags("a")).isEmpty();
-		assertThat(toolTags("b")).containsExactly("echo");
+		assertThat(toolTags("b")).containsExactly("b_echo");
+	}
+
+	@Test
+	void theToolTagIsTheNameTheModelCallsAndItsMetersGoWhenTheServerNoLongerListsTheTool() {
+		this.metrics.toolsChanged("files", tools(1, List.of("read_file")));
+		this.metrics.called("files", "read_file", "read_file", Outcome.SUCCESS, Duration.ofMillis(1));
+		this.metrics.toolsChanged("docs", tools(1, List.of("read_file")));
+		this.metrics.called("docs", "read_file", "docs_read_file", Outcome.SUCCESS, Duration.ofMillis(1));
+		assertThat(toolTags("files")).containsExactly("read_file");
+		assertThat(toolTags("docs")).containsExactly("docs_read_file");
+		this.metrics.toolsChanged("docs", tools(2, List.of()));
+		assertThat(toolTags("docs")).isEmpty();
+		assertThat(toolTags("files")).containsExactly("read_file");
+	}
+
+	// As the tool bridge names tools by default: the server's name, '_', the tool's.
+	private void call(String server, String tool, Outcome outcome) {
+		this.metrics.called(server, tool, server + "_" + tool, outcome, Duration.ofMillis(1));
 	}
 
 	private Set<String> toolTags(String server) {

@@ -161,6 +161,8 @@ public final class FakeConnector implements McpConnector {
 
 		boolean terminated;
 
+		String lossReason = "process ended";
+
 		List<Tool> tools = List.of();
 
 		public Function<CallToolRequest, CallToolResult> onCall;
@@ -274,6 +276,21 @@ public final class FakeConnector implements McpConnector {
 		public void crash(int exitCode) {
 			FakeConnector.this.events.add("crash g" + this.generation);
 			this.lost.complete(new ExitStatus(exitCode, "boom"));
+		}
+
+		/**
+		 * The connection ends without a process exit, as a remote server's does.
+		 * @param reason why it ended
+		 */
+		public void disconnect(String reason) {
+			FakeConnector.this.events.add("disconnect g" + this.generation);
+			this.lossReason = reason;
+			this.lost.complete(null);
+		}
+
+		@Override
+		public String lossReason() {
+			return this.lossReason;
 		}
 
 		@Override

@@ -45,6 +45,8 @@ class McpServerSupervisorTests {
 
 	private final List<RestartCause> restarts = new ArrayList<>();
 
+	private final List<Integer> recoveryAttempts = new ArrayList<>();
+
 	private McpServerSupervisor supervisor = supervisor(
 			ReconnectPolicy.builder().initialDelay(INITIAL).maxDelay(MAX).maxAttempts(4).jitter(0).build());
 
@@ -564,6 +566,19 @@ class McpServerSupervisorTests {
 	}
 
 	@Test
+	void aLossWithinTheStabilityWindowOfTheStartWaitsTheSecondDelay() {
+		// the start's attempt is attempt 1 of the budget: the first retry is attempt 2
+		startUp();
+		this.connector.last().crash(1);
+		this.scheduler.runReady();
+		this.scheduler.advance(INITIAL.multipliedBy(2).minusMillis(1));
+		assertThat(this.connector.spawns()).isEqualTo(1);
+		this.scheduler.advance(Duration.ofMillis(1));
+		assertThat(this.connector.spawns()).isEqualTo(2);
+		assertThat(this.supervisor.status().attemptsUsed()).isEqualTo(2);
+	}
+
+	@Test
 	void resetOfAnUpServerOnlyClearsTheBudget() {
 		startStable();
 		this.connector.last().crash(1);
@@ -623,6 +638,102 @@ class McpServerSupervisorTests {
 		this.scheduler.advance(Duration.ofMinutes(5));
 		this.supervisor.reset();
 		assertThat(this.restarts).containsExactly(RestartCause.CRASH, RestartCause.CRASH, RestartCause.RESET);
+	}
+
+	@Test
+	void eachOutageOfACrashLoopIsTimedFromItsLossWithoutTheUptimeBetweenCrashes() {
+		startStable();
+		this.connector.last().crash(1);
+		this.scheduler.runReady();
+		this.scheduler.advance(INITIAL);
+		this.scheduler.advance(Duration.ofSeconds(10));
+		this.connector.last().crash(1);
+		this.scheduler.runReady();
+		this.scheduler.advance(INITIAL.multipliedBy(2));
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.recoveries).containsExactly(INITIAL, INITIAL.multipliedBy(2));
+		assertThat(this.recoveryAttempts).containsExactly(1, 1);
+		assertThat(this.supervisor.status().attemptsUsed()).as("the budget spans the crash loop").isEqualTo(2);
+	}
+
+	@Test
+	void anOutageGivenUpLastsUntilAResetBringsTheServerBackWithEveryAttemptCounted() {
+		startStable();
+		this.connector.always(Outcome.FAIL);
+		this.connector.last().crash(1);
+		this.scheduler.advance(Duration.ofMinutes(5));
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.FAILED);
+		assertThat(this.recoveries).isEmpty();
+		this.connector.always(Outcome.CONNECT);
+		this.supervisor.reset();
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.recoveries).containsExactly(Duration.ofMinutes(5));
+		assertThat(this.recoveryAttempts).containsExactly(5);
+	}
+
+	@Test
+	void aServerThatNeverConnectedHasNeitherOutagesNorRestarts() {
+		this.connector.always(Outcome.FAIL);
+		this.supervisor.start();
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.RECONNECTING);
+		this.supervisor.restart();
+		this.scheduler.advance(Duration.ofMinutes(5));
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.FAILED);
+		this.connector.always(Outcome.CONNECT);
+		this.supervisor.reset();
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.restarts).isEmpty();
+		assertThat(this.recoveries).isEmpty();
+	}
+
+	@Test
+	void aResetDuringTheBackoffHastensTheRestartAlreadyCounted() {
+		startStable();
+		this.connector.then(Outcome.FAIL);
+		this.connector.last().crash(1);
+		this.scheduler.runReady();
+		this.scheduler.advance(INITIAL);
+		assertThat(this.attempts).containsExactly("g1 connected", "g2 failed");
+		this.supervisor.reset();
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.restarts).containsExactly(RestartCause.CRASH);
+		assertThat(this.recoveries).containsExactly(INITIAL);
+		assertThat(this.recoveryAttempts).containsExactly(2);
+	}
+
+	@Test
+	void withReconnectDisabledTheResetAfterALossIsTheRestart() {
+		this.supervisor = supervisor(ReconnectPolicy.builder()
+			.enabled(false)
+			.initialDelay(INITIAL)
+			.maxDelay(MAX)
+			.maxAttempts(4)
+			.jitter(0)
+			.build());
+		startUp();
+		this.connector.last().crash(1);
+		this.scheduler.advance(Duration.ofMinutes(1));
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.DISCONNECTED);
+		assertThat(this.restarts).isEmpty();
+		this.supervisor.reset();
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.restarts).containsExactly(RestartCause.RESET);
+		assertThat(this.recoveries).containsExactly(Duration.ofMinutes(1));
+	}
+
+	@Test
+	void aConnectionLostWithoutAProcessExitRestartsWithItsOwnCause() {
+		startUp();
+		this.connector.last().disconnect("transport failure: Connection refused");
+		this.scheduler.runReady();
+		assertThat(this.supervisor.status().lastError())
+			.isEqualTo("connection lost: transport failure: Connection refused");
+		assertThat(this.restarts).containsExactly(RestartCause.valueOf("CONNECTION_LOST"));
 	}
 
 	@Test
@@ -892,6 +1003,7 @@ class McpServerSupervisorTests {
 				@Override
 				public void recovered(String server, int attempts, Duration outage) {
 					McpServerSupervisorTests.this.recoveries.add(outage);
+					McpServerSupervisorTests.this.recoveryAttempts.add(attempts);
 				}
 
 				@Override

@@ -56,6 +56,17 @@ class McpSupervisorToolCallbackProviderTests {
 	}
 
 	@Test
+	void anObserverSeesTheNameTheModelCallsBesideTheServersName() {
+		List<String> seen = new CopyOnWriteArrayList<>();
+		McpSupervisorToolCallbackProvider observed = new McpSupervisorToolCallbackProvider(supervisors(this.supervisor),
+				(server, serverTool, tool, outcome, duration) -> seen
+					.add(server + " " + serverTool + " " + tool + " " + outcome));
+		startUp();
+		observed.getToolCallbacks()[0].call("{}");
+		assertThat(seen).containsExactly("demo echo demo_echo SUCCESS");
+	}
+
+	@Test
 	void aRecoveredServerWithTheSameToolsYieldsIdenticalDefinitions() {
 		startUp();
 		List<ToolDefinition> before = definitions(this.provider.getToolCallbacks());
