@@ -112,6 +112,15 @@ final class McpServerNames {
 										? ", and an environment variable's name is bound in lower case" : "")
 								+ ". " + ALLOWED));
 			}
+			else if (spelling.isWhole()) {
+				problems.putIfAbsent(spelling.source() + "\0" + spelling.key(), problem(spelling,
+						"gives a value to the server '" + spelling.bound() + "' itself, not to one of its properties"
+								+ ((spelling.environmentVariable() && spelling.bound().equals("configuration"))
+										? ": Spring Boot reads MCP_SERVERS_CONFIGURATION as a server named "
+												+ "'configuration'; set mcp.servers-configuration with the variable "
+												+ "MCP_SERVERSCONFIGURATION"
+										: "")));
+			}
 		}
 		if (!problems.isEmpty()) {
 			return List.copyOf(problems.values());
@@ -187,8 +196,8 @@ final class McpServerNames {
 			return;
 		}
 		Element written = elements.get(2);
-		spellings.add(new Spelling(written.text(), written.isBracketed(), separator == '_', name.chop(3), key,
-				source.getName(), PropertySourceOrigin.get(source, key)));
+		spellings.add(new Spelling(written.text(), written.isBracketed(), separator == '_', name.chop(3),
+				name.getNumberOfElements() == 3, key, source.getName(), PropertySourceOrigin.get(source, key)));
 	}
 
 	// A key's elements as Spring Boot's parser splits them, before it drops any
@@ -237,12 +246,13 @@ final class McpServerNames {
 	 * @param bracketed whether it is written in brackets
 	 * @param environmentVariable whether the key is an environment variable's name
 	 * @param entry the name of the server's entry as the binder reads it
+	 * @param isWhole whether the key sets the entry itself rather than a property of it
 	 * @param key the key
 	 * @param source the name of the property source
 	 * @param origin where the key is written
 	 */
 	private record Spelling(String written, boolean bracketed, boolean environmentVariable,
-			ConfigurationPropertyName entry, String key, String source, @Nullable Origin origin) {
+			ConfigurationPropertyName entry, boolean isWhole, String key, String source, @Nullable Origin origin) {
 
 		// the key of the map entry: the element as Spring Boot keeps it
 		String bound() {

@@ -6,10 +6,10 @@ import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -62,7 +62,8 @@ final class UnboundMcpVariables {
 			}
 			for (List<String> elements : namings) {
 				String name = String.join(".", elements);
-				for (String variable : Set.of(variable(elements, true), variable(elements, false))) {
+				for (String variable : new LinkedHashSet<>(
+						List.of(variable(elements, false), variable(elements, true)))) {
 					switch (property.kind()) {
 						case SCALAR -> this.exact.putIfAbsent(variable, name);
 						case LIST -> {
@@ -151,7 +152,8 @@ final class UnboundMcpVariables {
 				nearest = candidate;
 			}
 		}
-		String meant = (nearest != null)
+		// a far one is no likely meaning
+		String meant = (nearest != null && distance <= 2 + nearest.length() / 8)
 				? "; did you mean "
 						+ (property ? this.exact.get(nearest) : nearest + " (" + this.exact.get(nearest) + ")") + "?"
 				: "";
