@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.function.BiConsumer;
 
 import io.github.mcpsupervisor.autoconfigure.properties.McpClientType;
+import io.github.mcpsupervisor.autoconfigure.properties.McpPropertyKeysCheck;
 import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettingsResolver;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import io.github.mcpsupervisor.client.McpServerClients;
@@ -75,6 +76,11 @@ public final class McpSupervisorAutoConfiguration {
 	@Bean
 	static SpringAiMcpClientCheck mcpSpringAiClientCheck(Environment environment) {
 		return new SpringAiMcpClientCheck(environment);
+	}
+
+	@Bean
+	static McpPropertyKeysCheck mcpPropertyKeysCheck(Environment environment) {
+		return new McpPropertyKeysCheck(environment);
 	}
 
 	@Bean(destroyMethod = "close")

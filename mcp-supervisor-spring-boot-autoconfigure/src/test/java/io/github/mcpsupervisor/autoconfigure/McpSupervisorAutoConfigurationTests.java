@@ -255,6 +255,25 @@ class McpSupervisorAutoConfigurationTests {
 	}
 
 	@Test
+	void runWithADisabledServerShouldBindItWithoutValidatingIt() {
+		this.contextRunner
+			.withPropertyValues("mcp.servers.demo.enabled=false", "mcp.servers.demo.working-directory=/nonexistent/dir",
+					"mcp.servers.demo.url=http://127.0.0.1:1/mcp")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(McpSupervisorProperties.class).servers().get("demo").workingDirectory())
+					.hasToString("/nonexistent/dir");
+				assertThat(context.getBean(McpSupervisors.class).supervisors()).isEmpty();
+			});
+	}
+
+	@Test
+	void runWithAnUnknownKeyUnderADisabledServerShouldFail() {
+		this.contextRunner.withPropertyValues("mcp.servers.demo.enabled=false", "mcp.servers.demo.comand=x")
+			.run((context) -> assertThat(failure(context)).contains("mcp.servers.demo.comand"));
+	}
+
+	@Test
 	void runWithANonPositiveRequestTimeoutShouldFail() {
 		withDemoServer("mcp.servers.demo.request-timeout=0s")
 			.run((context) -> assertThat(failure(context)).contains("servers[demo].requestTimeout")

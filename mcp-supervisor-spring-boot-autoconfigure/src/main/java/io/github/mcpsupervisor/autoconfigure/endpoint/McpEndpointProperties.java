@@ -9,9 +9,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * Configuration of the {@code mcp} endpoint ({@code management.endpoint.mcp}).
  *
- * @param showValues when to show configuration values that may be secret (environment
+ * @param showValues When to show configuration values that may be secret (environment
  * variables and headers of the servers); sanitized otherwise
- * @param roles roles allowed to see them when show-values is when-authorized; any
+ * @param roles Roles allowed to see them when show-values is when-authorized; any
  * authenticated user when empty
  * @since 0.1.0
  */

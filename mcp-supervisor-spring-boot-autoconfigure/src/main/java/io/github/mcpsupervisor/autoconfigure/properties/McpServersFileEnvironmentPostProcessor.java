@@ -82,7 +82,7 @@ class McpServersFileEnvironmentPostProcessor implements EnvironmentPostProcessor
 			TextResourceOrigin origin = new TextResourceOrigin(this.resource, null);
 			Map<String, Object> properties = new LinkedHashMap<>();
 			this.entries.forEach((name, entry) -> entry.forEach((key, value) -> properties
-				.put("mcp.servers." + name + "." + key, OriginTrackedValue.of(value, origin))));
+				.put(McpServerNames.key(name) + "." + key, OriginTrackedValue.of(value, origin))));
 			return new OriginTrackedMapPropertySource(SOURCE_NAME + this.location, properties, true);
 		}
 
@@ -115,7 +115,7 @@ class McpServersFileEnvironmentPostProcessor implements EnvironmentPostProcessor
 				String key) {
 			// a list is replaced as a whole by a source that sets any of its elements;
 			// other sources usually write a map's key env[TOKEN] as env.TOKEN
-			String prefix = "mcp.servers." + server + ".";
+			String prefix = McpServerNames.key(server) + ".";
 			String[] names = key.startsWith("args[") ? new String[] { prefix + "args" }
 					: new String[] { prefix + key, prefix + key.replace('[', '.').replace("]", "") };
 			for (String name : names) {

@@ -45,7 +45,7 @@ public final class SettingOrigins {
 	public Map<String, String> of(String server) {
 		Map<String, String> origins = new LinkedHashMap<>();
 		for (String setting : INHERITABLE) {
-			String origin = isSet("mcp.servers." + server + "." + setting) ? "server"
+			String origin = isSet(McpServerNames.key(server) + "." + setting) ? "server"
 					: isSet("mcp.defaults." + setting) ? "defaults" : "built-in";
 			origins.put(setting, origin);
 		}

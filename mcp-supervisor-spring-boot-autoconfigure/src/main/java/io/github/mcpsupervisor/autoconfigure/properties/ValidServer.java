@@ -7,6 +7,7 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import java.net.URI;
 import java.nio.file.Files;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -22,7 +23,8 @@ import org.springframework.util.StringUtils;
  * The rules of a server that involve more than one property: a stdio server needs a
  * command, a streamable-http server an absolute http(s) URL that names its host once and
  * carries no credentials, and headers that HTTP can carry as written; a working directory
- * must exist.
+ * must exist; the settings of the other transport are refused. A disabled server is not
+ * checked: its settings may hold on another host only.
  */
 @Documented
 @Target(ElementType.TYPE)
@@ -47,8 +49,12 @@ import org.springframework.util.StringUtils;
 
 		@Override
 		public boolean isValid(McpSupervisorProperties.Server server, ConstraintValidatorContext context) {
+			if (!server.enabled()) {
+				return true;
+			}
 			boolean valid = true;
 			context.disableDefaultConstraintViolation();
+			valid &= ofTheTransport(server, context);
 			if (server.transport() == McpTransportType.STDIO && !StringUtils.hasText(server.command())) {
 				valid = violation(context, "command", "is required when transport is stdio");
 			}
@@ -137,6 +143,37 @@ import org.springframework.util.StringUtils;
 				if (server.headers().keySet().stream().anyMatch("Authorization"::equalsIgnoreCase)) {
 					valid = violation(context, "headers",
 							"has an Authorization header, and oauth.registration sets the server's token");
+				}
+			}
+			return valid;
+		}
+
+		// a setting of the other transport would be silently ignored
+		private static boolean ofTheTransport(McpSupervisorProperties.Server server,
+				ConstraintValidatorContext context) {
+			boolean stdio = server.transport() == McpTransportType.STDIO;
+			Map<String, Boolean> set = new LinkedHashMap<>();
+			if (stdio) {
+				set.put("url", server.url() != null);
+				set.put("headers", !server.headers().isEmpty());
+				// an enabled one is refused below, at the setting that enables it
+				set.put("oauth",
+						!server.oauth().isEnabled() && !server.oauth().equals(McpSupervisorProperties.OAuth.NONE));
+			}
+			else {
+				set.put("command", StringUtils.hasText(server.command()));
+				set.put("args", !server.args().isEmpty());
+				set.put("env", !server.env().isEmpty());
+				set.put("workingDirectory", server.workingDirectory() != null);
+				set.put("inheritEnv", server.inheritEnv() != null);
+				set.put("terminationGracePeriod", server.terminationGracePeriod() != null);
+			}
+			boolean valid = true;
+			for (Map.Entry<String, Boolean> setting : set.entrySet()) {
+				if (setting.getValue()) {
+					valid = violation(context, setting.getKey(),
+							stdio ? "is a setting of streamable-http servers, and this server's transport is stdio"
+									: "is a setting of stdio servers, and this server's transport is streamable-http");
 				}
 			}
 			return valid;

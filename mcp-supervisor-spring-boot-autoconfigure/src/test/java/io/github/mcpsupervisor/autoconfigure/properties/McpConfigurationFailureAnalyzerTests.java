@@ -188,6 +188,42 @@ class McpConfigurationFailureAnalyzerTests {
 		assertThat(output).contains("Rule: header 'Host' is set by the HTTP client itself and cannot be configured");
 	}
 
+	@Test
+	void runWhenAStdioServerHasAUrlAndHeadersShouldRefuseThem(CapturedOutput output) {
+		run("--mcp.servers.files.command=node", "--mcp.servers.files.url=http://127.0.0.1:8080/mcp",
+				"--mcp.servers.files.headers.X-Api-Key=SECRET-TOKEN-10");
+		assertThat(output).contains("Property: mcp.servers.files.url")
+			.contains("Value: http://127.0.0.1:8080/mcp")
+			.contains("Origin: \"mcp.servers.files.url\" from property source \"commandLineArgs\"")
+			.contains("Property: mcp.servers.files.headers")
+			.contains("Rule: is a setting of streamable-http servers, and this server's transport is stdio")
+			.doesNotContain("SECRET-TOKEN-10");
+	}
+
+	@Test
+	void runWhenAStreamableHttpServerHasStdioSettingsShouldRefuseEachOfThem(CapturedOutput output) {
+		run("--mcp.servers.remote.transport=streamable-http", "--mcp.servers.remote.url=http://127.0.0.1:8080/mcp",
+				"--mcp.servers.remote.command=node", "--mcp.servers.remote.args=server.js",
+				"--mcp.servers.remote.env.TOKEN=SECRET-TOKEN-11", "--mcp.servers.remote.working-directory=/srv",
+				"--mcp.servers.remote.inherit-env=AWS_*", "--mcp.servers.remote.termination-grace-period=5s");
+		assertThat(output).contains("Property: mcp.servers.remote.command")
+			.contains("Property: mcp.servers.remote.args")
+			.contains("Property: mcp.servers.remote.env")
+			.contains("Property: mcp.servers.remote.working-directory")
+			.contains("Property: mcp.servers.remote.inherit-env")
+			.contains("Property: mcp.servers.remote.termination-grace-period")
+			.contains("Rule: is a setting of stdio servers, and this server's transport is streamable-http")
+			.doesNotContain("SECRET-TOKEN-11");
+	}
+
+	@Test
+	void runWhenTheDefaultsSetStdioSettingsShouldNotRefuseThemForAStreamableHttpServer(CapturedOutput output) {
+		run("--mcp.servers.remote.transport=streamable-http", "--mcp.servers.remote.url=htp://127.0.0.1:8080/mcp",
+				"--mcp.defaults.inherit-env=AWS_*", "--mcp.defaults.termination-grace-period=5s");
+		assertThat(output).contains("Rule: must be an absolute http or https URL")
+			.doesNotContain("is a setting of stdio servers");
+	}
+
 	private static void run(String... args) {
 		SpringApplicationBuilder application = new SpringApplicationBuilder(Config.class).web(WebApplicationType.NONE);
 		assertThatException().isThrownBy(() -> application.run(args));

@@ -122,6 +122,18 @@ class McpServersFileTests {
 	}
 
 	@Test
+	void runWithAFileServerNamedWithCapitalsUnderscoresAndALeadingDashShouldKeepTheNames() throws IOException {
+		Path file = write("{\"mcpServers\": {\"My_Server\": {\"command\": \"" + MISSING
+				+ "\"}, \"-x\": {\"type\": \"http\", \"url\": \"http://127.0.0.1:1/mcp\"}}}");
+		this.contextRunner.withPropertyValues("mcp.servers-configuration=file:" + file, "mcp.servers[-x].required=true")
+			.run((context) -> {
+				Map<String, McpServerSettings> servers = servers(context);
+				assertThat(servers).containsOnlyKeys("My_Server", "-x");
+				assertThat(servers.get("-x").required()).isTrue();
+			});
+	}
+
+	@Test
 	void runWithAnUnresolvablePlaceholderShouldFail() {
 		this.contextRunner.withPropertyValues("mcp.servers-configuration=" + CLAUDE)
 			.run((context) -> assertThat(context).hasFailed()

@@ -1,0 +1,20 @@
+package io.github.mcpsupervisor.autoconfigure.properties;
+
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+
+/**
+ * Explains a server name that Spring Boot's binding would change: the key as written,
+ * where it was written, and the form a name takes.
+ */
+class McpServerNameFailureAnalyzer extends AbstractFailureAnalyzer<McpServerNameException> {
+
+	@Override
+	protected FailureAnalysis analyze(Throwable rootFailure, McpServerNameException cause) {
+		String description = String.format("Invalid MCP supervisor configuration:%n%n%s",
+				String.join(String.format("%n%n"), cause.getProblems()));
+		return new FailureAnalysis(description, "Correct the server names above. The Configuration section of the "
+				+ "mcp-supervisor README describes every property and its rule.", cause);
+	}
+
+}
