@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.autoconfigure.properties;
 
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,6 +14,7 @@ import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SamplingLimits;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import io.github.mcpsupervisor.transport.internal.http.HttpClientSettings;
 import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
 import org.jspecify.annotations.Nullable;
 
@@ -46,6 +48,7 @@ import org.jspecify.annotations.Nullable;
  * @param logLevel the lowest level of the log messages the server is asked to send, or
  * {@code null}
  * @param oauth how a streamable-http server's requests are authorized with OAuth
+ * @param http the HTTP client settings of a streamable-http server
  * @since 0.1.0
  */
 public record McpServerSettings(String name, McpTransportType transport, @Nullable String command, List<String> args,
@@ -53,7 +56,7 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 		List<URI> roots, Duration requestTimeout, Duration initializationTimeout, Duration terminationGracePeriod,
 		boolean failOnStartupError, boolean required, ReconnectPolicy reconnect, CallPolicy call,
 		HealthCheckPolicy healthCheck, SamplingLimits sampling, List<String> inheritEnv, McpProtocol protocol,
-		@Nullable LoggingLevel logLevel, McpSupervisorProperties.OAuth oauth) {
+		@Nullable LoggingLevel logLevel, McpSupervisorProperties.OAuth oauth, McpSupervisorProperties.Http http) {
 
 	/**
 	 * Returns how to reach this server over Streamable HTTP.
@@ -62,6 +65,22 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 	public StreamableHttpServerDefinition toHttpDefinition() {
 		return new StreamableHttpServerDefinition(this.name, Objects.requireNonNull(this.url), this.headers,
 				this.requestTimeout, this.initializationTimeout);
+	}
+
+	/**
+	 * Returns the settings of the HTTP client that reaches this server.
+	 * @return the settings
+	 */
+	public HttpClientSettings toHttpClientSettings() {
+		McpSupervisorProperties.Proxy proxy = this.http.proxy();
+		return new HttpClientSettings(this.http.connectTimeout(), this.http.version().version(),
+				(proxy.host() != null && proxy.port() != null)
+						? InetSocketAddress.createUnresolved(unbracketed(proxy.host()), proxy.port()) : null,
+				this.http.ssl().bundle());
+	}
+
+	private static String unbracketed(String host) {
+		return (host.startsWith("[") && host.endsWith("]")) ? host.substring(1, host.length() - 1) : host;
 	}
 
 	/**
@@ -88,7 +107,8 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 				+ this.logLevel + (this.oauth.isEnabled() ? ", oauth=" + this.oauth : "") + ", " + definition
 				+ ", roots=" + this.roots + ", failOnStartupError=" + this.failOnStartupError + ", required="
 				+ this.required + ", reconnect=" + this.reconnect + ", call=" + this.call + ", healthCheck="
-				+ this.healthCheck + ", sampling=" + this.sampling + "]";
+				+ this.healthCheck + ", sampling=" + this.sampling
+				+ ((this.transport == McpTransportType.STREAMABLE_HTTP) ? ", http=" + this.http : "") + "]";
 	}
 
 }
