@@ -13,6 +13,7 @@ import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorization;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorizations;
+import io.github.mcpsupervisor.transport.internal.http.HttpClientSettings;
 import io.github.mcpsupervisor.transport.internal.http.HttpTransportCustomizer;
 import io.github.mcpsupervisor.transport.internal.http.ModernHttpConnector;
 import io.github.mcpsupervisor.transport.internal.http.SharedHttpClient;
@@ -191,7 +192,12 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 	}
 
 	private SharedHttpClient httpClient(McpServerSettings server) {
-		return this.httpClients.client(server.name(), server.toHttpClientSettings());
+		return this.httpClients.client(server.name(), httpClientSettings(server));
+	}
+
+	static HttpClientSettings httpClientSettings(McpServerSettings server) {
+		return HttpClientSettings.of(server.http().connectTimeout(), server.http().version().version(),
+				server.http().proxy().host(), server.http().proxy().port(), server.http().ssl().bundle());
 	}
 
 	@Override

@@ -21,6 +21,7 @@ import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorization;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorizations;
+import io.github.mcpsupervisor.transport.internal.http.HttpClientSettings;
 import io.github.mcpsupervisor.transport.internal.http.SharedHttpClients;
 import io.github.mcpsupervisor.transport.internal.http.authorization.DiscoverySettings;
 import io.github.mcpsupervisor.transport.internal.http.authorization.ServerAuthorization;
@@ -69,8 +70,10 @@ public final class McpAuthorizationAutoConfiguration {
 			OAuth oauth = server.oauth();
 			// the server's own HTTP client: its TLS, proxy and timeouts reach its
 			// authorization servers too
-			Supplier<HttpClient> httpClient = () -> httpClients.client(server.name(), server.toHttpClientSettings())
-				.httpClient();
+			HttpClientSettings settings = HttpClientSettings.of(server.http().connectTimeout(),
+					server.http().version().version(), server.http().proxy().host(), server.http().proxy().port(),
+					server.http().ssl().bundle());
+			Supplier<HttpClient> httpClient = () -> httpClients.client(server.name(), settings).httpClient();
 			Consumer<McpAuthorizationRequest> requested = (request) -> scheduler
 				.execute(() -> publisher.publishEvent(new McpAuthorizationRequiredEvent(request.server(), request)));
 			if (oauth.isDiscovered()) {

@@ -1,6 +1,5 @@
 package io.github.mcpsupervisor.autoconfigure.properties;
 
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,7 +13,6 @@ import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SamplingLimits;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
-import io.github.mcpsupervisor.transport.internal.http.HttpClientSettings;
 import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
 import org.jspecify.annotations.Nullable;
 
@@ -65,22 +63,6 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 	public StreamableHttpServerDefinition toHttpDefinition() {
 		return new StreamableHttpServerDefinition(this.name, Objects.requireNonNull(this.url), this.headers,
 				this.requestTimeout, this.initializationTimeout);
-	}
-
-	/**
-	 * Returns the settings of the HTTP client that reaches this server.
-	 * @return the settings
-	 */
-	public HttpClientSettings toHttpClientSettings() {
-		McpSupervisorProperties.Proxy proxy = this.http.proxy();
-		return new HttpClientSettings(this.http.connectTimeout(), this.http.version().version(),
-				(proxy.host() != null && proxy.port() != null)
-						? InetSocketAddress.createUnresolved(unbracketed(proxy.host()), proxy.port()) : null,
-				this.http.ssl().bundle());
-	}
-
-	private static String unbracketed(String host) {
-		return (host.startsWith("[") && host.endsWith("]")) ? host.substring(1, host.length() - 1) : host;
 	}
 
 	/**

@@ -26,4 +26,25 @@ public record HttpClientSettings(Duration connectTimeout, HttpClient.Version ver
 	public static final HttpClientSettings DEFAULTS = new HttpClientSettings(Duration.ofSeconds(10),
 			HttpClient.Version.HTTP_1_1, null, null);
 
+	/**
+	 * Returns the settings of a server's configuration.
+	 * @param connectTimeout the connect timeout
+	 * @param version the HTTP version
+	 * @param proxyHost the proxy's host (an IPv6 address may be in brackets), or
+	 * {@code null} for none
+	 * @param proxyPort the proxy's port, or {@code null} for none
+	 * @param sslBundle the name of the SSL bundle, or {@code null} for none
+	 * @return the settings
+	 */
+	public static HttpClientSettings of(Duration connectTimeout, HttpClient.Version version, @Nullable String proxyHost,
+			@Nullable Integer proxyPort, @Nullable String sslBundle) {
+		InetSocketAddress proxy = (proxyHost != null && proxyPort != null)
+				? InetSocketAddress.createUnresolved(unbracketed(proxyHost), proxyPort) : null;
+		return new HttpClientSettings(connectTimeout, version, proxy, sslBundle);
+	}
+
+	private static String unbracketed(String host) {
+		return (host.startsWith("[") && host.endsWith("]")) ? host.substring(1, host.length() - 1) : host;
+	}
+
 }
