@@ -13,10 +13,13 @@ import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorization;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorizations;
+import io.github.mcpsupervisor.transport.internal.http.HttpClientSettings;
 import io.github.mcpsupervisor.transport.internal.http.HttpTransportCustomizer;
 import io.github.mcpsupervisor.transport.internal.http.ModernHttpConnector;
 import io.github.mcpsupervisor.transport.internal.http.SharedHttpClient;
+import io.github.mcpsupervisor.transport.internal.http.SharedHttpClients;
 import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
+import io.github.mcpsupervisor.transport.internal.http.TransportCustomizerCheck;
 import io.github.mcpsupervisor.transport.internal.modern.NegotiatingConnector;
 import io.github.mcpsupervisor.transport.internal.stdio.ModernStdioConnector;
 import io.github.mcpsupervisor.transport.internal.stdio.ProcessRecords;
@@ -29,9 +32,8 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.util.ClassUtils;
 
 /**
- * Creates the connector of each configured server by its transport, and closes the JDK
- * HTTP client that the streamable-http servers share when the context closes, after the
- * servers have stopped.
+ * Creates the connector of each configured server by its transport, over the JDK HTTP
+ * client of the server's HTTP settings, which servers with equal settings share.
  */
 final class DefaultMcpConnectorFactory implements McpConnectorFactory, DisposableBean {
 
@@ -55,9 +57,10 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 
 	private final List<StreamableHttpConnector> httpConnectors = new CopyOnWriteArrayList<>();
 
-	// created with the first streamable-http server: an application without one has no
-	// HTTP threads
-	private @Nullable SharedHttpClient httpClient;
+	// one client per distinct settings, created with the first server that has them
+	private final SharedHttpClients httpClients;
+
+	private final boolean ownsHttpClients;
 
 	private final Supplier<ProcessRecords> openRecords;
 
@@ -92,6 +95,24 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 	DefaultMcpConnectorFactory(SupervisorScheduler scheduler, McpClientFactory clientFactory,
 			McpServerSessions sessions, HttpTransportCustomizer httpCustomizer, HttpAuthorizations authorizations,
 			Supplier<ProcessRecords> openRecords, boolean modernSdk) {
+		this(scheduler, clientFactory, sessions, httpCustomizer, authorizations, openRecords, modernSdk,
+				new SharedHttpClients(null), true);
+	}
+
+	DefaultMcpConnectorFactory(SupervisorScheduler scheduler, McpClientFactory clientFactory,
+			McpServerSessions sessions, HttpTransportCustomizer httpCustomizer, HttpAuthorizations authorizations,
+			Supplier<ProcessRecords> openRecords, SharedHttpClients httpClients) {
+		this(scheduler, clientFactory, sessions, httpCustomizer, authorizations, openRecords,
+				ClassUtils.isPresent(MODERN_CLIENT, DefaultMcpConnectorFactory.class.getClassLoader()), httpClients,
+				false);
+	}
+
+	private DefaultMcpConnectorFactory(SupervisorScheduler scheduler, McpClientFactory clientFactory,
+			McpServerSessions sessions, HttpTransportCustomizer httpCustomizer, HttpAuthorizations authorizations,
+			Supplier<ProcessRecords> openRecords, boolean modernSdk, SharedHttpClients httpClients,
+			boolean ownsHttpClients) {
+		this.httpClients = httpClients;
+		this.ownsHttpClients = ownsHttpClients;
 		this.authorizations = authorizations;
 		this.modernSdk = modernSdk;
 		this.openRecords = openRecords;
@@ -132,7 +153,7 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 			case STDIO -> new ModernStdioConnector(server.toStdioDefinition(), this.scheduler::execute,
 					this.clientFactory, this.sessions.session(server.name()), records());
 			case STREAMABLE_HTTP -> new ModernHttpConnector(server.toHttpDefinition(), this.clientFactory,
-					this.sessions.session(server.name()), authorization(server), httpClient());
+					this.sessions.session(server.name()), authorization(server), httpClient(server));
 		};
 	}
 
@@ -141,9 +162,10 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 			case STDIO -> new StdioConnector(server.toStdioDefinition(), this.scheduler::execute, this.clientFactory,
 					this.sessions.session(server.name()), records());
 			case STREAMABLE_HTTP -> {
+				TransportCustomizerCheck.check(server.name(), server.url(), this.httpCustomizer);
 				StreamableHttpConnector connector = new StreamableHttpConnector(server.toHttpDefinition(),
 						this.clientFactory, this.sessions.session(server.name()), this.httpCustomizer,
-						authorization(server), httpClient());
+						authorization(server), httpClient(server));
 				this.httpConnectors.add(connector);
 				yield connector;
 			}
@@ -169,13 +191,13 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 		return current;
 	}
 
-	private synchronized SharedHttpClient httpClient() {
-		SharedHttpClient current = this.httpClient;
-		if (current == null) {
-			current = new SharedHttpClient();
-			this.httpClient = current;
-		}
-		return current;
+	private SharedHttpClient httpClient(McpServerSettings server) {
+		return this.httpClients.client(server.name(), httpClientSettings(server));
+	}
+
+	static HttpClientSettings httpClientSettings(McpServerSettings server) {
+		return HttpClientSettings.of(server.http().connectTimeout(), server.http().version().version(),
+				server.http().proxy().host(), server.http().proxy().port(), server.http().ssl().bundle());
 	}
 
 	@Override
@@ -183,9 +205,8 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 		// the supervisors depend on this factory: they have stopped by now
 		this.httpConnectors.forEach(StreamableHttpConnector::close);
 		this.httpConnectors.clear();
-		if (this.httpClient != null) {
-			this.httpClient.close();
-			this.httpClient = null;
+		if (this.ownsHttpClients) {
+			this.httpClients.close();
 		}
 	}
 

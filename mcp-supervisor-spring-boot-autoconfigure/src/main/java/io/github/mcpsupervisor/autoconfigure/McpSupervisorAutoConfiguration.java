@@ -27,6 +27,7 @@ import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import io.github.mcpsupervisor.tool.ToolCallObserver;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorizations;
 import io.github.mcpsupervisor.transport.internal.http.HttpTransportCustomizer;
+import io.github.mcpsupervisor.transport.internal.http.SharedHttpClients;
 import io.github.mcpsupervisor.transport.internal.stdio.ProcessRecords;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -51,6 +52,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ImportRuntimeHints;
@@ -158,7 +160,7 @@ public final class McpSupervisorAutoConfiguration {
 			ObjectProvider<McpAsyncHttpClientRequestCustomizer> asyncRequestCustomizers,
 			ObjectProvider<McpClientCustomizer<HttpClientStreamableHttpTransport.Builder>> transportCustomizers,
 			McpSupervisorProperties properties, Environment environment,
-			ObjectProvider<HttpAuthorizations> authorizations) {
+			ObjectProvider<HttpAuthorizations> authorizations, SharedHttpClients httpClients) {
 		// as Spring AI orders them: sync request customizers, then async ones
 		List<McpAsyncHttpClientRequestCustomizer> requestCustomizers = new ArrayList<>();
 		syncRequestCustomizers.orderedStream()
@@ -173,7 +175,12 @@ public final class McpSupervisorAutoConfiguration {
 		return new DefaultMcpConnectorFactory(scheduler, clientFactory, sessions,
 				new HttpTransportCustomizer(requestCustomizers, builders),
 				authorizations.getIfAvailable(() -> HttpAuthorizations.NONE),
-				() -> ProcessRecords.open(runtimeDirectory));
+				() -> ProcessRecords.open(runtimeDirectory), httpClients);
+	}
+
+	@Bean(destroyMethod = "close")
+	static SharedHttpClients mcpHttpClients(ObjectProvider<SslBundles> sslBundles) {
+		return new SharedHttpClients(sslBundles.getIfAvailable());
 	}
 
 	@Bean

@@ -48,6 +48,7 @@ class PublicApiTests {
 			"io.github.mcpsupervisor.autoconfigure.health.McpHealthContributorAutoConfiguration",
 			"io.github.mcpsupervisor.autoconfigure.metrics.McpMetricsAutoConfiguration",
 			"io.github.mcpsupervisor.autoconfigure.properties.McpClientType",
+			"io.github.mcpsupervisor.autoconfigure.properties.McpHttpVersion",
 			"io.github.mcpsupervisor.autoconfigure.properties.McpProtocol",
 			"io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings",
 			"io.github.mcpsupervisor.autoconfigure.properties.McpServerSettingsResolver",

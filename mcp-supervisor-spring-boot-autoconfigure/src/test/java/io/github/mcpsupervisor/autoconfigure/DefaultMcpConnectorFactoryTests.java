@@ -7,6 +7,7 @@ import java.util.Map;
 
 import io.github.mcpsupervisor.autoconfigure.properties.McpProtocol;
 import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.OAuth;
 import io.github.mcpsupervisor.autoconfigure.properties.McpTransportType;
 import io.github.mcpsupervisor.client.internal.McpClientFactory;
@@ -89,7 +90,7 @@ class DefaultMcpConnectorFactoryTests {
 		return new McpServerSettings("files", transport, "node", List.of(), Map.of(), null,
 				URI.create("http://127.0.0.1:1/mcp"), Map.of(), List.of(), timeout, timeout, Duration.ofSeconds(2),
 				false, false, ReconnectPolicy.defaults(), CallPolicy.defaults(), HealthCheckPolicy.defaults(),
-				SamplingLimits.DEFAULT, List.of(), protocol, null, OAuth.NONE);
+				SamplingLimits.DEFAULT, List.of(), protocol, null, OAuth.NONE, McpSupervisorProperties.Http.DEFAULTS);
 	}
 
 }

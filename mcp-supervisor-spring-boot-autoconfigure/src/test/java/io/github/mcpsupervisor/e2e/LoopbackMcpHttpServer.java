@@ -19,8 +19,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import javax.net.ssl.SSLContext;
+
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -32,8 +36,9 @@ import tools.jackson.databind.json.JsonMapper;
  * resumed with a GET carrying {@code Last-Event-ID}, leave requests unanswered, announce
  * changes of its lists and resources with every tool call's answer, or redirect every
  * request elsewhere. It records the requests and notifications it receives and counts the
- * connections its clients hold open. Its one tool, {@code echo}, returns its
- * {@code message}; it has no resources and no prompts, and takes subscriptions.
+ * connections its clients hold open; over https if given a TLS context. Its one tool,
+ * {@code echo}, returns its {@code message}; it has no resources and no prompts, and
+ * takes subscriptions.
  */
 final class LoopbackMcpHttpServer implements AutoCloseable {
 
@@ -79,6 +84,8 @@ final class LoopbackMcpHttpServer implements AutoCloseable {
 
 	private volatile URI redirectTo;
 
+	private final String scheme;
+
 	LoopbackMcpHttpServer() throws IOException {
 		this(false);
 	}
@@ -88,8 +95,26 @@ final class LoopbackMcpHttpServer implements AutoCloseable {
 	 * @param sessions whether it gives each initialized client a session id
 	 */
 	LoopbackMcpHttpServer(boolean sessions) throws IOException {
+		this(sessions, null);
+	}
+
+	/**
+	 * Starts a server.
+	 * @param sessions whether it gives each initialized client a session id
+	 * @param tls the TLS context of an https server, or {@code null} for http
+	 */
+	LoopbackMcpHttpServer(boolean sessions, SSLContext tls) throws IOException {
 		this.sessions = sessions;
-		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+		this.scheme = (tls != null) ? "https" : "http";
+		InetSocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+		if (tls != null) {
+			HttpsServer https = HttpsServer.create(loopback, 0);
+			https.setHttpsConfigurator(new HttpsConfigurator(tls));
+			this.server = https;
+		}
+		else {
+			this.server = HttpServer.create(loopback, 0);
+		}
 		this.server.createContext("/", this::handle);
 		this.server.setExecutor(this.executor);
 		this.server.start();
@@ -105,7 +130,7 @@ final class LoopbackMcpHttpServer implements AutoCloseable {
 	 * Returns the scheme, host and port of the server, as {@code http://127.0.0.1:port}.
 	 */
 	String origin() {
-		return "http://127.0.0.1:" + this.proxy.port();
+		return this.scheme + "://127.0.0.1:" + this.proxy.port();
 	}
 
 	/** How many connections its clients hold open now. */

@@ -1,13 +1,13 @@
 package io.github.mcpsupervisor.autoconfigure.authorization;
 
 import java.net.http.HttpClient;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequiredEvent;
@@ -21,6 +21,8 @@ import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorization;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorizations;
+import io.github.mcpsupervisor.transport.internal.http.HttpClientSettings;
+import io.github.mcpsupervisor.transport.internal.http.SharedHttpClients;
 import io.github.mcpsupervisor.transport.internal.http.authorization.DiscoverySettings;
 import io.github.mcpsupervisor.transport.internal.http.authorization.ServerAuthorization;
 import io.modelcontextprotocol.json.McpJsonDefaults;
@@ -35,7 +37,6 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
 import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
-import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Auto-configuration of the OAuth 2.1 authorization of streamable-http servers, when
@@ -52,9 +53,6 @@ import org.springframework.util.function.SingletonSupplier;
 @EnableConfigurationProperties(McpSupervisorProperties.class)
 public final class McpAuthorizationAutoConfiguration {
 
-	/** The connect timeout of the token requests. */
-	private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
-
 	@Bean
 	@ConditionalOnMissingBean
 	McpServerAuthorizations mcpServerAuthorizations(OAuthHttpAuthorizations authorizations) {
@@ -65,16 +63,17 @@ public final class McpAuthorizationAutoConfiguration {
 	OAuthHttpAuthorizations mcpHttpAuthorizations(McpSupervisorProperties properties,
 			ObjectProvider<ClientRegistrationRepository> registrations,
 			ObjectProvider<OAuth2AuthorizedClientService> clients, SupervisorScheduler scheduler,
-			ApplicationEventPublisher publisher) {
+			ApplicationEventPublisher publisher, SharedHttpClients httpClients) {
 		Map<String, ServerAuthorization> servers = new LinkedHashMap<>();
 		Map<String, Lock> locks = new ConcurrentHashMap<>();
-		// created with the first server that has OAuth: its selector thread lives with it
-		SingletonSupplier<HttpClient> httpClients = SingletonSupplier.of(() -> HttpClient.newBuilder()
-			.followRedirects(HttpClient.Redirect.NEVER)
-			.connectTimeout(CONNECT_TIMEOUT)
-			.build());
 		for (McpServerSettings server : McpServerSettingsResolver.resolve(properties)) {
 			OAuth oauth = server.oauth();
+			// the server's own HTTP client: its TLS, proxy and timeouts reach its
+			// authorization servers too
+			HttpClientSettings settings = HttpClientSettings.of(server.http().connectTimeout(),
+					server.http().version().version(), server.http().proxy().host(), server.http().proxy().port(),
+					server.http().ssl().bundle());
+			Supplier<HttpClient> httpClient = () -> httpClients.client(server.name(), settings).httpClient();
 			Consumer<McpAuthorizationRequest> requested = (request) -> scheduler
 				.execute(() -> publisher.publishEvent(new McpAuthorizationRequiredEvent(request.server(), request)));
 			if (oauth.isDiscovered()) {
@@ -82,7 +81,7 @@ public final class McpAuthorizationAutoConfiguration {
 						new DiscoverySettings(oauth.grantType() == GrantType.CLIENT_CREDENTIALS, oauth.redirectUri(),
 								oauth.clientId(), oauth.clientSecret(), oauth.clientMetadataDocument(),
 								oauth.clientName(), oauth.scopes(), oauth.issuer()),
-						McpJsonDefaults.getMapper(), httpClients.obtain(), server.requestTimeout(), scheduler.clock(),
+						McpJsonDefaults.getMapper(), httpClient.get(), server.requestTimeout(), scheduler.clock(),
 						requested));
 				continue;
 			}
@@ -98,7 +97,7 @@ public final class McpAuthorizationAutoConfiguration {
 						+ " registrations: set spring.security.oauth2.client.registration." + registration + ".*");
 			}
 			servers.put(server.name(), ServerAuthorization.registered(server.name(), server.url(), repository,
-					registration, service, httpClients.obtain(), server.requestTimeout(),
+					registration, service, httpClient.get(), server.requestTimeout(),
 					locks.computeIfAbsent(registration, (id) -> new ReentrantLock()), scheduler.clock(), requested));
 		}
 		return new OAuthHttpAuthorizations(servers);

@@ -46,6 +46,7 @@ import org.jspecify.annotations.Nullable;
  * @param logLevel the lowest level of the log messages the server is asked to send, or
  * {@code null}
  * @param oauth how a streamable-http server's requests are authorized with OAuth
+ * @param http the HTTP client settings of a streamable-http server
  * @since 0.1.0
  */
 public record McpServerSettings(String name, McpTransportType transport, @Nullable String command, List<String> args,
@@ -53,7 +54,7 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 		List<URI> roots, Duration requestTimeout, Duration initializationTimeout, Duration terminationGracePeriod,
 		boolean failOnStartupError, boolean required, ReconnectPolicy reconnect, CallPolicy call,
 		HealthCheckPolicy healthCheck, SamplingLimits sampling, List<String> inheritEnv, McpProtocol protocol,
-		@Nullable LoggingLevel logLevel, McpSupervisorProperties.OAuth oauth) {
+		@Nullable LoggingLevel logLevel, McpSupervisorProperties.OAuth oauth, McpSupervisorProperties.Http http) {
 
 	/**
 	 * Returns how to reach this server over Streamable HTTP.
@@ -88,7 +89,8 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 				+ this.logLevel + (this.oauth.isEnabled() ? ", oauth=" + this.oauth : "") + ", " + definition
 				+ ", roots=" + this.roots + ", failOnStartupError=" + this.failOnStartupError + ", required="
 				+ this.required + ", reconnect=" + this.reconnect + ", call=" + this.call + ", healthCheck="
-				+ this.healthCheck + ", sampling=" + this.sampling + "]";
+				+ this.healthCheck + ", sampling=" + this.sampling
+				+ ((this.transport == McpTransportType.STREAMABLE_HTTP) ? ", http=" + this.http : "") + "]";
 	}
 
 }

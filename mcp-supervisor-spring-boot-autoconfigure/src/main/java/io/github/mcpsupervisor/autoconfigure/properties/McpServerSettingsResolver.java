@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Call;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Defaults;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.HealthCheck;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Http;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Reconnect;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Sampling;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Server;
@@ -92,7 +93,16 @@ public final class McpServerSettingsResolver {
 				policy(call(server, defaults.call())), policy(healthCheck(server, defaults.healthCheck())),
 				limits(sampling(server, defaults.sampling())), or(server.inheritEnv(), defaults.inheritEnv()),
 				McpProtocol.of(or(server.protocol(), defaults.protocol())),
-				(server.logLevel() != null) ? server.logLevel() : defaults.logLevel(), server.oauth());
+				(server.logLevel() != null) ? server.logLevel() : defaults.logLevel(), server.oauth(),
+				http(server, defaults.http()));
+	}
+
+	private static Http http(Server server, Http defaults) {
+		McpSupervisorProperties.HttpOverrides own = server.http();
+		// the proxy is one setting: a server's host and port replace the default's both
+		return new Http(or(own.connectTimeout(), defaults.connectTimeout()), or(own.version(), defaults.version()),
+				(own.ssl().bundle() != null) ? own.ssl() : defaults.ssl(),
+				own.proxy().isSet() ? own.proxy() : defaults.proxy());
 	}
 
 	private static Reconnect reconnect(Server server, Reconnect defaults) {

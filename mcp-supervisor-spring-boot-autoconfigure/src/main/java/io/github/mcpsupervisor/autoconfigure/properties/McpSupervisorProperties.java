@@ -10,8 +10,10 @@ import java.util.Set;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
 import org.hibernate.validator.constraints.time.DurationMin;
@@ -61,6 +63,14 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	/** The rule of an entry of inherit-env: a variable's name, '*' standing for any. */
 	static final String INHERITED_VARIABLE = "[A-Za-z0-9_.()*-]+";
 
+	/**
+	 * The rule of a proxy's host: a host name, an IPv4 address or a bracketed IPv6 one.
+	 */
+	static final String PROXY_HOST = "[A-Za-z0-9.-]+|\\[[0-9A-Fa-f:.]+\\]";
+
+	/** Why a proxy's host breaks the rule. */
+	static final String PROXY_HOST_MESSAGE = "must be a host name or an IP address, without a scheme or a port";
+
 	/** Why a protocol is not one. */
 	static final String PROTOCOL_MESSAGE = "must be auto, 2025-11-25 or 2026-07-28";
 
@@ -98,6 +108,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * the application's logging handlers: 2025-11-25 servers by logging/setLevel on every
 	 * new session, 2026-07-28 servers on every request; not set, 2025-11-25 servers send
 	 * what they choose and 2026-07-28 servers send none
+	 * @param http The HTTP client settings of the streamable-http servers
 	 * @since 0.1.0
 	 */
 	public record Defaults(
@@ -110,7 +121,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@DefaultValue List<@Pattern(regexp = INHERITED_VARIABLE,
 					message = INHERITED_VARIABLE_MESSAGE) String> inheritEnv,
 			@DefaultValue("auto") @Pattern(regexp = McpProtocol.VALUES, message = PROTOCOL_MESSAGE) String protocol,
-			@Nullable LoggingLevel logLevel) {
+			@Nullable LoggingLevel logLevel, @DefaultValue @Valid Http http) {
 
 	}
 
@@ -158,6 +169,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @param logLevel The lowest level of the log messages the server is asked to send;
 	 * default mcp.defaults.log-level
 	 * @param oauth How a streamable-http server's requests are authorized with OAuth 2.1
+	 * @param http The HTTP client settings of a streamable-http server; each value not
+	 * set is inherited from mcp.defaults.http
 	 * @since 0.1.0
 	 */
 	@ValidServer
@@ -174,7 +187,91 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@Nullable List<@Pattern(regexp = INHERITED_VARIABLE,
 					message = INHERITED_VARIABLE_MESSAGE) String> inheritEnv,
 			@Nullable @Pattern(regexp = McpProtocol.VALUES, message = PROTOCOL_MESSAGE) String protocol,
-			@Nullable LoggingLevel logLevel, @DefaultValue @Valid OAuth oauth) {
+			@Nullable LoggingLevel logLevel, @DefaultValue @Valid OAuth oauth,
+			@DefaultValue @Valid HttpOverrides http) {
+
+	}
+
+	/**
+	 * The HTTP client of the streamable-http servers, as Spring Boot's
+	 * {@code spring.http.clients.*} names its settings: servers with equal settings share
+	 * one client.
+	 *
+	 * @param connectTimeout Timeout of establishing each connection
+	 * @param version The HTTP version of the requests: 'http-1-1', or 'http-2' (HTTP/2
+	 * where the server takes it, HTTP/1.1 otherwise)
+	 * @param ssl The TLS settings of https servers
+	 * @param proxy The HTTP proxy the requests go through; not set, those of the JVM's
+	 * default proxy selector (the https.proxyHost, http.proxyHost and http.nonProxyHosts
+	 * system properties)
+	 * @since 0.1.0
+	 */
+	public record Http(
+			@DefaultValue("10s") @DurationMin(nanos = 1, message = "must be positive") Duration connectTimeout,
+			@DefaultValue("http-1-1") McpHttpVersion version, @DefaultValue @Valid Ssl ssl,
+			@DefaultValue @Valid Proxy proxy) {
+
+		/** The settings of a server that sets none. */
+		public static final Http DEFAULTS = new Http(Duration.ofSeconds(10), McpHttpVersion.HTTP_1_1, new Ssl(null),
+				new Proxy(null, null));
+
+	}
+
+	/**
+	 * A server's own HTTP client settings; each one not set is inherited from
+	 * {@code mcp.defaults.http}.
+	 *
+	 * @param connectTimeout Timeout of establishing each connection
+	 * @param version The HTTP version of the requests: 'http-1-1' or 'http-2'
+	 * @param ssl The TLS settings, when the server is reached over https
+	 * @param proxy The HTTP proxy the requests go through: host and port together replace
+	 * mcp.defaults.http.proxy
+	 * @since 0.1.0
+	 */
+	public record HttpOverrides(@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration connectTimeout,
+			@Nullable McpHttpVersion version, @DefaultValue @Valid Ssl ssl, @DefaultValue @Valid Proxy proxy) {
+
+	}
+
+	/**
+	 * The TLS settings of an HTTP client.
+	 *
+	 * @param bundle The name of the SSL bundle (spring.ssl.bundle.pem.&lt;name&gt;.* or
+	 * spring.ssl.bundle.jks.&lt;name&gt;.*) whose trust material, key material and
+	 * options the TLS connections use; not set, the JVM's default trust store
+	 * @since 0.1.0
+	 */
+	public record Ssl(@Nullable String bundle) {
+
+	}
+
+	/**
+	 * An HTTP proxy, reached with HTTP CONNECT for https servers. Proxy authentication is
+	 * not supported.
+	 *
+	 * @param host The host name or IP address of the proxy (no scheme, no port)
+	 * @param port The port of the proxy
+	 * @since 0.1.0
+	 */
+	public record Proxy(@Nullable @Pattern(regexp = PROXY_HOST, message = PROXY_HOST_MESSAGE) String host,
+			@Nullable @Min(1) @Max(65535) Integer port) {
+
+		/**
+		 * Returns whether a proxy is set.
+		 * @return whether the host is set
+		 */
+		public boolean isSet() {
+			return this.host != null || this.port != null;
+		}
+
+		/**
+		 * Returns whether host and port are set together, or neither is.
+		 * @return whether the proxy is complete
+		 */
+		@AssertTrue(message = "host and port must be set together")
+		public boolean isComplete() {
+			return (this.host == null) == (this.port == null);
+		}
 
 	}
 

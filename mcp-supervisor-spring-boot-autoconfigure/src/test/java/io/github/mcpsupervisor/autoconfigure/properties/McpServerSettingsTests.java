@@ -43,7 +43,8 @@ class McpServerSettingsTests {
 		Duration timeout = Duration.ofSeconds(20);
 		return new McpServerSettings("files", transport, command, args, env, null, url, headers, List.of(), timeout,
 				timeout, Duration.ofSeconds(2), false, false, ReconnectPolicy.defaults(), CallPolicy.defaults(),
-				HealthCheckPolicy.defaults(), SamplingLimits.DEFAULT, List.of(), McpProtocol.AUTO, null, OAuth.NONE);
+				HealthCheckPolicy.defaults(), SamplingLimits.DEFAULT, List.of(), McpProtocol.AUTO, null, OAuth.NONE,
+				McpSupervisorProperties.Http.DEFAULTS);
 	}
 
 }

@@ -1,54 +1,98 @@
 package io.github.mcpsupervisor.transport.internal.http;
 
+import java.net.ProxySelector;
 import java.net.http.HttpClient;
 import java.time.Duration;
+import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import javax.net.ssl.SSLParameters;
+
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslOptions;
+
 /**
- * The one JDK {@link HttpClient} that the Streamable HTTP servers of an application
- * share, with the executor of its callbacks: one selector thread for all of them, and at
- * most {@value #CALLBACK_THREADS} callback threads that come and go with the load, none
- * of them held by a server; callbacks beyond them wait their turn. The callbacks read
- * responses and hand messages to the clients, which never block there. Each server still
- * sends its own headers and customizations with every request. Redirects are not
- * followed: a server's requests, with their credentials, go to its own URL only.
- * {@link #close() Close} it once every server using it has stopped.
+ * A JDK {@link HttpClient} that Streamable HTTP servers with equal
+ * {@link HttpClientSettings} share, with the executor of its callbacks: one selector
+ * thread for all of them, and at most {@value #CALLBACK_THREADS} callback threads that
+ * come and go with the load, none of them held by a server; callbacks beyond them wait
+ * their turn. The callbacks read responses and hand messages to the clients, which never
+ * block there. Each server still sends its own headers and customizations with every
+ * request. Redirects are not followed: a server's requests, with their credentials, go to
+ * its own URL only. {@link #close() Close} it once every server using it has stopped.
  *
  * @since 0.1.0
+ * @see SharedHttpClients
  */
 public final class SharedHttpClient implements AutoCloseable {
-
-	/** The connect timeout of every connection. */
-	static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
 	/** The most callback threads running at once. */
 	static final int CALLBACK_THREADS = 8;
 
 	private static final Duration IDLE_THREAD_KEEP_ALIVE = Duration.ofSeconds(30);
 
-	private final ThreadPoolExecutor executor;
+	private final @Nullable ThreadPoolExecutor ownExecutor;
 
 	private volatile @Nullable HttpClient client;
 
 	/**
-	 * Creates the client and its executor.
+	 * Creates a client with the default settings, and its executor.
 	 */
 	public SharedHttpClient() {
-		this.executor = new ThreadPoolExecutor(CALLBACK_THREADS, CALLBACK_THREADS, IDLE_THREAD_KEEP_ALIVE.toMillis(),
-				TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), daemonThreads("mcp-http-"));
-		this.executor.allowCoreThreadTimeOut(true);
-		this.client = HttpClient.newBuilder()
-			.version(HttpClient.Version.HTTP_1_1)
+		this(HttpClientSettings.DEFAULTS, null, null);
+	}
+
+	/**
+	 * Creates a client.
+	 * @param settings its settings
+	 * @param sslBundle the SSL bundle the settings name, or {@code null} when they name
+	 * none
+	 * @param executor the executor of its callbacks, or {@code null} for one of its own,
+	 * shut down at {@link #close()}
+	 */
+	SharedHttpClient(HttpClientSettings settings, @Nullable SslBundle sslBundle, @Nullable Executor executor) {
+		this.ownExecutor = (executor != null) ? null : callbackExecutor();
+		this.client = builder(settings, sslBundle).executor((executor != null) ? executor : this.ownExecutor).build();
+	}
+
+	/**
+	 * Returns a builder of a client with the given settings, without its executor.
+	 * @param settings the settings
+	 * @param sslBundle the SSL bundle the settings name, or {@code null} when they name
+	 * none
+	 * @return the builder
+	 */
+	static HttpClient.Builder builder(HttpClientSettings settings, @Nullable SslBundle sslBundle) {
+		HttpClient.Builder builder = HttpClient.newBuilder()
+			.version(settings.version())
 			.followRedirects(HttpClient.Redirect.NEVER)
-			.connectTimeout(CONNECT_TIMEOUT)
-			.executor(this.executor)
-			.build();
+			.connectTimeout(settings.connectTimeout());
+		if (settings.proxy() != null) {
+			builder.proxy(ProxySelector.of(settings.proxy()));
+		}
+		if (sslBundle != null) {
+			// as Spring Boot's own JDK client factory applies a bundle
+			builder.sslContext(sslBundle.createSslContext());
+			SslOptions options = sslBundle.getOptions();
+			if (options.getCiphers() != null || options.getEnabledProtocols() != null) {
+				builder.sslParameters(new SSLParameters(options.getCiphers(), options.getEnabledProtocols()));
+			}
+		}
+		return builder;
+	}
+
+	static ThreadPoolExecutor callbackExecutor() {
+		ThreadPoolExecutor executor = new ThreadPoolExecutor(CALLBACK_THREADS, CALLBACK_THREADS,
+				IDLE_THREAD_KEEP_ALIVE.toMillis(), TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
+				daemonThreads("mcp-http-"));
+		executor.allowCoreThreadTimeOut(true);
+		return executor;
 	}
 
 	HttpClient client() {
@@ -60,15 +104,26 @@ public final class SharedHttpClient implements AutoCloseable {
 	}
 
 	/**
-	 * Releases the client: the threads of its executor end, and the selector thread of
-	 * the JDK's client ends once the client is unreachable (Java 17's {@link HttpClient}
-	 * has no {@code close()}; the one of Java 21 waits for exchanges in flight, which a
-	 * shutdown should not).
+	 * Returns the JDK client, for the requests of a server's authorization.
+	 * @return the client
+	 * @throws IllegalStateException once closed
+	 */
+	public HttpClient httpClient() {
+		return client();
+	}
+
+	/**
+	 * Releases the client: the threads of an executor of its own end, and the selector
+	 * thread of the JDK's client ends once the client is unreachable (Java 17's
+	 * {@link HttpClient} has no {@code close()}; the one of Java 21 waits for exchanges
+	 * in flight, which a shutdown should not).
 	 */
 	@Override
 	public void close() {
 		this.client = null;
-		this.executor.shutdown();
+		if (this.ownExecutor != null) {
+			this.ownExecutor.shutdown();
+		}
 	}
 
 	private static ThreadFactory daemonThreads(String prefix) {

@@ -1,0 +1,104 @@
+package io.github.mcpsupervisor.transport.internal.http;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ThreadPoolExecutor;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.ssl.NoSuchSslBundleException;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslBundles;
+
+/**
+ * The JDK HTTP clients of the Streamable HTTP servers: one {@link SharedHttpClient} per
+ * distinct {@link HttpClientSettings}, created with the first server that has them (an
+ * application without streamable-http servers has no HTTP threads), and one executor of
+ * the callbacks for all of them. The requests of a server's authorization go through its
+ * client too. {@link #close() Close} it once every server has stopped.
+ *
+ * @since 0.1.0
+ */
+public final class SharedHttpClients implements AutoCloseable {
+
+	private final @Nullable SslBundles sslBundles;
+
+	private final Map<HttpClientSettings, SharedHttpClient> clients = new LinkedHashMap<>();
+
+	private @Nullable ThreadPoolExecutor executor;
+
+	private boolean closed;
+
+	/**
+	 * Creates the clients.
+	 * @param sslBundles the application's SSL bundles, or {@code null} when it has none
+	 * (no SSL auto-configuration)
+	 */
+	public SharedHttpClients(@Nullable SslBundles sslBundles) {
+		this.sslBundles = sslBundles;
+	}
+
+	/**
+	 * Returns the client of a server: the one of its settings, created if none has them
+	 * yet.
+	 * @param server the server's name, as a refusal names it
+	 * @param settings the server's settings
+	 * @return the client
+	 * @throws IllegalStateException if the settings name an SSL bundle that is not
+	 * defined, or once closed
+	 */
+	public synchronized SharedHttpClient client(String server, HttpClientSettings settings) {
+		if (this.closed) {
+			throw new IllegalStateException("The HTTP clients of the MCP servers are closed");
+		}
+		SharedHttpClient client = this.clients.get(settings);
+		if (client == null) {
+			SslBundle bundle = (settings.sslBundle() != null) ? sslBundle(server, settings.sslBundle()) : null;
+			if (this.executor == null) {
+				this.executor = SharedHttpClient.callbackExecutor();
+			}
+			client = new SharedHttpClient(settings, bundle, this.executor);
+			this.clients.put(settings, client);
+		}
+		return client;
+	}
+
+	/**
+	 * Returns how many clients there are: one per distinct settings in use.
+	 * @return the number of clients
+	 */
+	public synchronized int size() {
+		return this.clients.size();
+	}
+
+	private SslBundle sslBundle(String server, String name) {
+		String refusal = "MCP server '" + server + "' names SSL bundle '" + name + "' (mcp.servers." + server
+				+ ".http.ssl.bundle or mcp.defaults.http.ssl.bundle)";
+		if (this.sslBundles == null) {
+			throw new IllegalStateException(
+					refusal + ", but the application has no SSL bundles (Spring Boot's SslAutoConfiguration)");
+		}
+		try {
+			return this.sslBundles.getBundle(name);
+		}
+		catch (NoSuchSslBundleException ex) {
+			throw new IllegalStateException(refusal + ", but no SSL bundle of that name is defined: define it with"
+					+ " spring.ssl.bundle.pem." + name + ".* or spring.ssl.bundle.jks." + name + ".*", ex);
+		}
+	}
+
+	/**
+	 * Releases every client and the executor of their callbacks.
+	 */
+	@Override
+	public synchronized void close() {
+		this.closed = true;
+		this.clients.values().forEach(SharedHttpClient::close);
+		this.clients.clear();
+		if (this.executor != null) {
+			this.executor.shutdown();
+			this.executor = null;
+		}
+	}
+
+}
