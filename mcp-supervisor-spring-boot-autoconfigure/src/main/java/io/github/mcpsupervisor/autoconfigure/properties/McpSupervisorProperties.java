@@ -231,6 +231,15 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	public record HttpOverrides(@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration connectTimeout,
 			@Nullable McpHttpVersion version, @DefaultValue @Valid Ssl ssl, @DefaultValue @Valid Proxy proxy) {
 
+		/**
+		 * Returns whether the server sets any HTTP client setting of its own.
+		 * @return whether one is set
+		 */
+		public boolean isSet() {
+			return this.connectTimeout != null || this.version != null || this.ssl.bundle() != null
+					|| this.proxy.isSet();
+		}
+
 	}
 
 	/**

@@ -156,6 +156,7 @@ import org.springframework.util.StringUtils;
 			if (stdio) {
 				set.put("url", server.url() != null);
 				set.put("headers", !server.headers().isEmpty());
+				set.put("http", server.http().isSet());
 				// an enabled one is refused below, at the setting that enables it
 				set.put("oauth",
 						!server.oauth().isEnabled() && !server.oauth().equals(McpSupervisorProperties.OAuth.NONE));

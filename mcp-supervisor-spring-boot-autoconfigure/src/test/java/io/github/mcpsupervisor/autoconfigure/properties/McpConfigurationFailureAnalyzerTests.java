@@ -201,6 +201,13 @@ class McpConfigurationFailureAnalyzerTests {
 	}
 
 	@Test
+	void runWhenAStdioServerHasHttpClientSettingsShouldRefuseThem(CapturedOutput output) {
+		run("--mcp.servers.files.command=node", "--mcp.servers.files.http.connect-timeout=3s");
+		assertThat(output).contains("Property: mcp.servers.files.http")
+			.contains("Rule: is a setting of streamable-http servers, and this server's transport is stdio");
+	}
+
+	@Test
 	void runWhenAStreamableHttpServerHasStdioSettingsShouldRefuseEachOfThem(CapturedOutput output) {
 		run("--mcp.servers.remote.transport=streamable-http", "--mcp.servers.remote.url=http://127.0.0.1:8080/mcp",
 				"--mcp.servers.remote.command=node", "--mcp.servers.remote.args=server.js",
