@@ -103,7 +103,7 @@ class ModernTestServersIT {
 	}
 
 	private static Path npmDirectory() {
-		return Path.of(System.getProperty("mcp.test.npm-dir", "../test-servers"));
+		return Path.of(System.getProperty("mcpsupervisor.test.npm-dir", "../test-servers"));
 	}
 
 }

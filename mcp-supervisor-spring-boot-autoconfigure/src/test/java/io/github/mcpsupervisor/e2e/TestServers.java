@@ -81,7 +81,7 @@ final class TestServers {
 
 	/** Where the build installed the npm servers. */
 	static Path npmDirectory() {
-		return Path.of(System.getProperty("mcp.test.npm-dir", "../test-servers"));
+		return Path.of(System.getProperty("mcpsupervisor.test.npm-dir", "../test-servers"));
 	}
 
 	static StdioServerDefinition demo(String name, Map<String, String> env) {
