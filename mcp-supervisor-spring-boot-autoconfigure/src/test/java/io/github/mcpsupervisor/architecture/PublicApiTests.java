@@ -81,6 +81,7 @@ class PublicApiTests {
 			"io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler",
 			"io.github.mcpsupervisor.supervisor.ToolSet",
 			"io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider",
+			"io.github.mcpsupervisor.tool.McpToolNamesException", "io.github.mcpsupervisor.tool.McpToolNaming",
 			"io.github.mcpsupervisor.tool.SupervisedToolCallback", "io.github.mcpsupervisor.tool.ToolCallObserver",
 			"io.github.mcpsupervisor.transport.StdioServerDefinition",
 			"io.github.mcpsupervisor.transport.StreamableHttpServerDefinition");

@@ -92,7 +92,8 @@ public final class McpServerSettingsResolver {
 				policy(call(server, defaults.call())), policy(healthCheck(server, defaults.healthCheck())),
 				limits(sampling(server, defaults.sampling())), or(server.inheritEnv(), defaults.inheritEnv()),
 				McpProtocol.of(or(server.protocol(), defaults.protocol())),
-				(server.logLevel() != null) ? server.logLevel() : defaults.logLevel(), server.oauth());
+				(server.logLevel() != null) ? server.logLevel() : defaults.logLevel(), server.oauth(),
+				or(server.toolNames(), defaults.toolNames()));
 	}
 
 	private static Reconnect reconnect(Server server, Reconnect defaults) {

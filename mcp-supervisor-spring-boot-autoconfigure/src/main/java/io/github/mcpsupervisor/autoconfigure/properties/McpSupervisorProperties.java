@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 import io.github.mcpsupervisor.supervisor.CallPolicy;
+import io.github.mcpsupervisor.tool.McpToolNaming;
 import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
@@ -98,6 +99,11 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * the application's logging handlers: 2025-11-25 servers by logging/setLevel on every
 	 * new session, 2026-07-28 servers on every request; not set, 2025-11-25 servers send
 	 * what they choose and 2026-07-28 servers send none
+	 * @param toolNames How the tools of each server are named for the model: 'prefixed'
+	 * ('&lt;server&gt;_&lt;tool&gt;', never colliding) or 'spring-ai' (as Spring AI's MCP
+	 * client names them: by the application's McpToolNamePrefixGenerator bean, or the
+	 * tool's own name; a name taken by another tool, or not 1 to 64 letters, digits, '_'
+	 * or '-', is refused)
 	 * @since 0.1.0
 	 */
 	public record Defaults(
@@ -110,7 +116,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@DefaultValue List<@Pattern(regexp = INHERITED_VARIABLE,
 					message = INHERITED_VARIABLE_MESSAGE) String> inheritEnv,
 			@DefaultValue("auto") @Pattern(regexp = McpProtocol.VALUES, message = PROTOCOL_MESSAGE) String protocol,
-			@Nullable LoggingLevel logLevel) {
+			@Nullable LoggingLevel logLevel, @DefaultValue("prefixed") McpToolNaming toolNames) {
 
 	}
 
@@ -158,6 +164,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @param logLevel The lowest level of the log messages the server is asked to send;
 	 * default mcp.defaults.log-level
 	 * @param oauth How a streamable-http server's requests are authorized with OAuth 2.1
+	 * @param toolNames How the server's tools are named for the model: 'prefixed' or
+	 * 'spring-ai'; default mcp.defaults.tool-names
 	 * @since 0.1.0
 	 */
 	@ValidServer
@@ -174,7 +182,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@Nullable List<@Pattern(regexp = INHERITED_VARIABLE,
 					message = INHERITED_VARIABLE_MESSAGE) String> inheritEnv,
 			@Nullable @Pattern(regexp = McpProtocol.VALUES, message = PROTOCOL_MESSAGE) String protocol,
-			@Nullable LoggingLevel logLevel, @DefaultValue @Valid OAuth oauth) {
+			@Nullable LoggingLevel logLevel, @DefaultValue @Valid OAuth oauth, @Nullable McpToolNaming toolNames) {
 
 	}
 
