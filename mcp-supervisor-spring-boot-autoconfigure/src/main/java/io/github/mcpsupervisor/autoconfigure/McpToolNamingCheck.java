@@ -64,7 +64,7 @@ final class McpToolNamingCheck {
 
 	private static String describe(String bean, BeanFactory beanFactory) {
 		Class<?> type = beanFactory.getType(bean);
-		return "bean '" + bean + "'" + ((type != null) ? " of type " + type.getName() : "");
+		return "bean '" + bean + "'" + ((type != null && !type.isSynthetic()) ? " of type " + type.getName() : "");
 	}
 
 }
