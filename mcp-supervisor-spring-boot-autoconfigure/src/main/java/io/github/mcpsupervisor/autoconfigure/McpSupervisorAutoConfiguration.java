@@ -3,7 +3,9 @@ package io.github.mcpsupervisor.autoconfigure;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BiConsumer;
 
 import io.github.mcpsupervisor.autoconfigure.properties.McpClientType;
@@ -24,6 +26,7 @@ import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
+import io.github.mcpsupervisor.tool.McpToolNaming;
 import io.github.mcpsupervisor.tool.ToolCallObserver;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorizations;
 import io.github.mcpsupervisor.transport.internal.http.HttpTransportCustomizer;
@@ -46,6 +49,7 @@ import org.springframework.ai.mcp.annotation.spring.ClientMcpAsyncHandlersRegist
 import org.springframework.ai.mcp.annotation.spring.ClientMcpSyncHandlersRegistry;
 import org.springframework.ai.mcp.customizer.McpClientCustomizer;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -215,11 +219,10 @@ public final class McpSupervisorAutoConfiguration {
 		return new McpSupervisors(servers);
 	}
 
-	// Spring AI's own default generator (registered by its client starter's
-	// auto-configuration) names tools by the order it first saw them: the deterministic
-	// names stay in force unless the application brings a generator of its own.
-	private static @Nullable McpToolNamePrefixGenerator deterministicUnlessCustom(
-			@Nullable McpToolNamePrefixGenerator generator) {
+	// Spring AI's DefaultMcpToolNamePrefixGenerator renames a tool it sees again in a new
+	// generation (alt_<n>_<name>, by the order of its calls): its names are given
+	// deterministically instead, the same it gives a tool the first time.
+	private static @Nullable McpToolNamePrefixGenerator deterministic(@Nullable McpToolNamePrefixGenerator generator) {
 		return (generator == null || generator.getClass() == DefaultMcpToolNamePrefixGenerator.class) ? null
 				: generator;
 	}
@@ -232,17 +235,22 @@ public final class McpSupervisorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	McpSupervisorToolCallbackProvider mcpSupervisorToolCallbackProvider(McpSupervisors supervisors,
-			ObjectProvider<ToolCallObserver> observers, ObjectProvider<McpToolFilter> filter,
-			ObjectProvider<McpToolNamePrefixGenerator> nameGenerator,
-			ObjectProvider<ToolContextToMcpMetaConverter> metaConverter) {
+	McpSupervisorToolCallbackProvider mcpSupervisorToolCallbackProvider(McpSupervisorProperties properties,
+			McpSupervisors supervisors, ObjectProvider<ToolCallObserver> observers,
+			ObjectProvider<McpToolFilter> filter, ObjectProvider<McpToolNamePrefixGenerator> nameGenerator,
+			ObjectProvider<ToolContextToMcpMetaConverter> metaConverter, ConfigurableListableBeanFactory beanFactory) {
 		List<ToolCallObserver> all = observers.orderedStream().toList();
+		Map<String, McpToolNaming> toolNames = new LinkedHashMap<>();
+		McpServerSettingsResolver.resolve(properties)
+			.forEach((server) -> toolNames.put(server.name(), server.toolNames()));
+		McpToolNamePrefixGenerator generator = McpToolNamingCheck.generator(toolNames,
+				beanFactory.getBeanNamesForType(McpToolNamePrefixGenerator.class), nameGenerator.getIfUnique(),
+				beanFactory);
 		return new McpSupervisorToolCallbackProvider(supervisors,
 				(server, serverTool, tool, outcome, duration) -> all
 					.forEach((observer) -> observer.called(server, serverTool, tool, outcome, duration)),
-				filter.getIfUnique(() -> (connection, tool) -> true),
-				deterministicUnlessCustom(nameGenerator.getIfUnique()),
-				metaConverter.getIfUnique(ToolContextToMcpMetaConverter::defaultConverter));
+				filter.getIfUnique(() -> (connection, tool) -> true), deterministic(generator),
+				metaConverter.getIfUnique(ToolContextToMcpMetaConverter::defaultConverter), toolNames);
 	}
 
 }

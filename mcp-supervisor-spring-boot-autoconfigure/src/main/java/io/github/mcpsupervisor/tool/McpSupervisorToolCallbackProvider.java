@@ -1,11 +1,13 @@
 package io.github.mcpsupervisor.tool;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 import io.github.mcpsupervisor.client.internal.ClientSpecs;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
@@ -25,6 +27,8 @@ import org.springframework.ai.mcp.McpToolsChangedEvent;
 import org.springframework.ai.mcp.SyncMcpToolCallbackProvider;
 import org.springframework.ai.mcp.ToolContextToMcpMetaConverter;
 import org.springframework.ai.tool.ToolCallback;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.util.StringUtils;
 
 /**
  * The tools of every supervised server, as Spring AI tool callbacks that always reflect
@@ -36,18 +40,30 @@ import org.springframework.ai.tool.ToolCallback;
  * callbacks at startup; it holds no clients of its own.
  *
  * <p>
- * Spring AI's extension points apply as they do to its own provider: a
+ * Each server's tools are named as its {@link McpToolNaming} says:
+ * {@link McpToolNaming#PREFIXED} names are deterministic {@code <server>_<tool>} names
+ * that never collide; {@link McpToolNaming#SPRING_AI} names are those of Spring AI's MCP
+ * client, given by the {@link McpToolNamePrefixGenerator} when there is one. A name that
+ * another tool has, or one that models do not accept, is refused: started after the
+ * servers' first attempts, the provider fails with an {@link McpToolNamesException}
+ * naming every such tool; later, when a swap brings one, that tool is left out with a
+ * warning naming both tools and the rest of the tools are exposed. Of two tools that want
+ * one name, the one that had it keeps it.
+ *
+ * <p>
+ * Spring AI's other extension points apply as they do to its own provider: a
  * {@link McpToolFilter} decides which tools are exposed, given the
  * {@link McpConnectionInfo} of the generation that listed them; a
- * {@link McpToolNamePrefixGenerator} replaces the deterministic {@code <server>_<tool>}
- * names (and their guarantee of uniqueness: a collision is an error naming both tools); a
  * {@link ToolContextToMcpMetaConverter} turns the tool context of a call into its
  * {@code _meta}. They are applied whenever the tool sets change: at every new generation
  * and every tool sync.
  *
  * @since 0.1.0
  */
-public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvider {
+public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvider implements SmartLifecycle {
+
+	/** Starts right after the servers' first attempts, to check the names they bring. */
+	public static final int PHASE = McpSupervisors.PHASE + 1;
 
 	private static final Log logger = LogFactory.getLog(McpSupervisorToolCallbackProvider.class);
 
@@ -61,7 +77,13 @@ public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvid
 
 	private final ToolContextToMcpMetaConverter metaConverter;
 
-	private volatile Snapshot snapshot = new Snapshot(List.of(), new ToolCallback[0]);
+	private final Function<String, McpToolNaming> naming;
+
+	private final Object rebuild = new Object();
+
+	private volatile Snapshot snapshot = new Snapshot(List.of(), new ToolCallback[0], Map.of());
+
+	private volatile boolean running;
 
 	public McpSupervisorToolCallbackProvider(McpSupervisors supervisors) {
 		this(supervisors, ToolCallObserver.NONE);
@@ -72,7 +94,8 @@ public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvid
 	}
 
 	/**
-	 * Creates a provider with Spring AI's extension points.
+	 * Creates a provider with Spring AI's extension points, whose generator, when given,
+	 * names the tools of every server.
 	 * @param supervisors the supervised servers
 	 * @param observer told of every call
 	 * @param filter decides which tools are exposed
@@ -80,49 +103,135 @@ public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvid
 	 * {@code <server>_<tool>} names
 	 * @param metaConverter turns a call's tool context into its {@code _meta}
 	 */
-	@SuppressWarnings("deprecation")
 	public McpSupervisorToolCallbackProvider(McpSupervisors supervisors, ToolCallObserver observer,
 			McpToolFilter filter, @Nullable McpToolNamePrefixGenerator nameGenerator,
 			ToolContextToMcpMetaConverter metaConverter) {
+		this(supervisors, observer, filter, nameGenerator, metaConverter,
+				everyServer(supervisors, (nameGenerator != null) ? McpToolNaming.SPRING_AI : McpToolNaming.PREFIXED));
+	}
+
+	/**
+	 * Creates a provider with Spring AI's extension points and a naming per server.
+	 * @param supervisors the supervised servers
+	 * @param observer told of every call
+	 * @param filter decides which tools are exposed
+	 * @param nameGenerator names the tools of the {@link McpToolNaming#SPRING_AI}
+	 * servers, or {@code null} for Spring AI's default names
+	 * @param metaConverter turns a call's tool context into its {@code _meta}
+	 * @param toolNames how each server's tools are named, by server;
+	 * {@link McpToolNaming#PREFIXED} for a server not in it
+	 */
+	@SuppressWarnings("deprecation")
+	public McpSupervisorToolCallbackProvider(McpSupervisors supervisors, ToolCallObserver observer,
+			McpToolFilter filter, @Nullable McpToolNamePrefixGenerator nameGenerator,
+			ToolContextToMcpMetaConverter metaConverter, Map<String, McpToolNaming> toolNames) {
 		super(List.of());
 		this.supervisors = supervisors;
 		this.observer = observer;
 		this.filter = filter;
 		this.nameGenerator = nameGenerator;
 		this.metaConverter = metaConverter;
+		Map<String, McpToolNaming> naming = Map.copyOf(toolNames);
+		this.naming = (server) -> naming.getOrDefault(server, McpToolNaming.PREFIXED);
+	}
+
+	private static Map<String, McpToolNaming> everyServer(McpSupervisors supervisors, McpToolNaming naming) {
+		Map<String, McpToolNaming> all = new HashMap<>();
+		supervisors.supervisors().forEach((supervisor) -> all.put(supervisor.name(), naming));
+		return all;
 	}
 
 	/**
 	 * Returns the callbacks of the current tool sets; rebuilt only after a swap. Their
-	 * names are unique, and a tool's name does not depend on which other servers are up.
+	 * names are unique, and a prefixed tool's name does not depend on which other servers
+	 * are up.
 	 * @return the callbacks, in the order of the servers (by name when auto-configured)
 	 */
 	@Override
 	public ToolCallback[] getToolCallbacks() {
+		return current().callbacks().clone();
+	}
+
+	private Snapshot current() {
 		List<McpServerSupervisor> all = this.supervisors.supervisors();
-		List<ToolSet> current = all.stream().map(McpServerSupervisor::tools).toList();
+		List<ToolSet> toolSets = all.stream().map(McpServerSupervisor::tools).toList();
 		Snapshot cached = this.snapshot;
-		if (!sameInstances(cached.toolSets(), current)) {
-			cached = new Snapshot(current, build(all, current));
-			this.snapshot = cached;
+		if (sameInstances(cached.toolSets(), toolSets)) {
+			return cached;
 		}
-		return cached.callbacks().clone();
+		synchronized (this.rebuild) {
+			cached = this.snapshot;
+			if (!sameInstances(cached.toolSets(), toolSets)) {
+				ExposedNames.Result names = names(all, toolSets, cached.owners());
+				names.refusals()
+					.forEach((refusal) -> logger.warn(StringUtils.capitalize(refusal.describe())
+							+ ", so it is not exposed; " + remedy(refusal.servers())));
+				cached = new Snapshot(toolSets, callbacks(names), names.owners());
+				this.snapshot = cached;
+			}
+			return cached;
+		}
+	}
+
+	private static String remedy(List<String> servers) {
+		String which = servers.stream().map((server) -> "'" + server + "'").collect(Collectors.joining(" or "));
+		return "name the tools of MCP server " + which
+				+ " with tool-names=prefixed, or leave one of the tools out with a McpToolFilter";
 	}
 
 	@Override
 	public void invalidateCache() {
-		this.snapshot = new Snapshot(List.of(), new ToolCallback[0]);
+		this.snapshot = new Snapshot(List.of(), new ToolCallback[0], this.snapshot.owners());
 	}
 
 	@Override
 	public void onApplicationEvent(McpToolsChangedEvent event) {
-		// Tool sets are compared on every call: nothing to invalidate.
+		// names the new tools now, so that a refused one is told of at its swap
+		current();
 	}
 
-	private ToolCallback[] build(List<McpServerSupervisor> supervisors, List<ToolSet> toolSets) {
-		McpToolNames names = new McpToolNames(supervisors.stream().map(McpServerSupervisor::name).toList());
-		Map<String, String> owners = new HashMap<>();
-		List<ToolCallback> callbacks = new ArrayList<>();
+	/**
+	 * Names the tools of the servers' first attempts.
+	 * @throws McpToolNamesException if a tool's name is refused
+	 */
+	@Override
+	public void start() {
+		this.running = true;
+		List<McpServerSupervisor> all = this.supervisors.supervisors();
+		List<ToolSet> toolSets = all.stream().map(McpServerSupervisor::tools).toList();
+		ExposedNames.Result names = names(all, toolSets, Map.of());
+		if (!names.refusals().isEmpty()) {
+			this.running = false;
+			throw new McpToolNamesException(names.refusals().stream().map(ExposedNames.Refusal::describe).toList(),
+					names.refusals()
+						.stream()
+						.flatMap((refusal) -> refusal.servers().stream())
+						.collect(Collectors.toCollection(TreeSet::new)));
+		}
+		synchronized (this.rebuild) {
+			this.snapshot = new Snapshot(toolSets, callbacks(names), names.owners());
+		}
+	}
+
+	@Override
+	public void stop() {
+		this.running = false;
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	@Override
+	public int getPhase() {
+		return PHASE;
+	}
+
+	private ExposedNames.Result names(List<McpServerSupervisor> supervisors, List<ToolSet> toolSets,
+			Map<String, String> owners) {
+		ExposedNames names = new ExposedNames(supervisors.stream().map(McpServerSupervisor::name).toList(), this.naming,
+				this.nameGenerator, owners);
 		for (int i = 0; i < supervisors.size(); i++) {
 			McpServerSupervisor supervisor = supervisors.get(i);
 			McpConnectionInfo connection = connectionInfo(supervisor.name(), toolSets.get(i).session());
@@ -130,37 +239,19 @@ public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvid
 			for (Tool tool : toolSets.get(i).tools()) {
 				// a tool listed twice is exposed once (its listing warned about it)
 				if (seen.add(tool.name()) && this.filter.test(connection, tool)) {
-					String name = name(names, owners, supervisor, connection, tool);
-					if (name != null) {
-						callbacks
-							.add(new SupervisedToolCallback(supervisor, tool, name, this.observer, this.metaConverter));
-					}
+					names.add(supervisor, connection, tool);
 				}
 			}
 		}
-		return callbacks.toArray(ToolCallback[]::new);
+		return names.result();
 	}
 
-	// The name of a tool, or null when the application's generator gave it a name that
-	// another tool has: that tool is left out, with an error naming both, so that one
-	// collision costs one tool, not every tool of every server.
-	private @Nullable String name(McpToolNames names, Map<String, String> owners, McpServerSupervisor supervisor,
-			McpConnectionInfo connection, Tool tool) {
-		String server = supervisor.name();
-		McpToolNamePrefixGenerator generator = this.nameGenerator;
-		if (generator == null) {
-			return names.assign(server, tool.name());
-		}
-		String name = generator.prefixedToolName(connection, tool);
-		String owner = owners.putIfAbsent(name, server + "/" + tool.name());
-		if (owner != null) {
-			String later = supervisor.loggable(server + "/" + tool.name());
-			logger.error("The McpToolNamePrefixGenerator named two MCP tools '" + supervisor.loggable(name) + "': "
-					+ supervisor.loggable(owner) + " and " + later + "; tool names must be unique, so " + later
-					+ " is left out");
-			return null;
-		}
-		return name;
+	private ToolCallback[] callbacks(ExposedNames.Result names) {
+		return names.exposed()
+			.stream()
+			.map((candidate) -> new SupervisedToolCallback(candidate.supervisor(), candidate.tool(), candidate.name(),
+					this.observer, this.metaConverter))
+			.toArray(ToolCallback[]::new);
 	}
 
 	// What Spring AI's extension points are told of the generation that listed the
@@ -184,7 +275,7 @@ public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvid
 		return true;
 	}
 
-	private record Snapshot(List<ToolSet> toolSets, ToolCallback[] callbacks) {
+	private record Snapshot(List<ToolSet> toolSets, ToolCallback[] callbacks, Map<String, String> owners) {
 
 	}
 

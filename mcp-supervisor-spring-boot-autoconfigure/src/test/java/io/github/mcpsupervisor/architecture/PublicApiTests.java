@@ -49,6 +49,7 @@ class PublicApiTests {
 			"io.github.mcpsupervisor.autoconfigure.metrics.McpMetricsAutoConfiguration",
 			"io.github.mcpsupervisor.autoconfigure.properties.McpClientType",
 			"io.github.mcpsupervisor.autoconfigure.properties.McpHttpVersion",
+			"io.github.mcpsupervisor.autoconfigure.properties.McpPropertyKeysCheck",
 			"io.github.mcpsupervisor.autoconfigure.properties.McpProtocol",
 			"io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings",
 			"io.github.mcpsupervisor.autoconfigure.properties.McpServerSettingsResolver",
@@ -82,6 +83,7 @@ class PublicApiTests {
 			"io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler",
 			"io.github.mcpsupervisor.supervisor.ToolSet",
 			"io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider",
+			"io.github.mcpsupervisor.tool.McpToolNamesException", "io.github.mcpsupervisor.tool.McpToolNaming",
 			"io.github.mcpsupervisor.tool.SupervisedToolCallback", "io.github.mcpsupervisor.tool.ToolCallObserver",
 			"io.github.mcpsupervisor.transport.StdioServerDefinition",
 			"io.github.mcpsupervisor.transport.StreamableHttpServerDefinition");

@@ -12,6 +12,7 @@ import org.springframework.asm.Opcodes;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -100,7 +101,7 @@ class SpringAiMcpClientCheckTests {
 
 	@Test
 	void runWhenSpringAiMcpClientIsAbsentShouldStart() {
-		this.contextRunner.withClassLoader(SpringAiMcpClientCheckTests.class.getClassLoader())
+		this.contextRunner.withClassLoader(new FilteredClassLoader(SpringAiMcpClientCheck.SPRING_AI_MCP_CLIENT))
 			.withPropertyValues("spring.ai.mcp.client.stdio.connections.files.command=npx")
 			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(McpSupervisors.class));
 	}

@@ -161,7 +161,8 @@ class ChatClientToolCallingIT {
 
 	@Test
 	void aToolFilterHidesAToolAndANameGeneratorRenamesThem() {
-		this.contextRunner.withBean(McpToolFilter.class, () -> (connection, tool) -> !tool.name().equals("crash"))
+		this.contextRunner.withPropertyValues("mcp.servers.demo.tool-names=spring-ai")
+			.withBean(McpToolFilter.class, () -> (connection, tool) -> !tool.name().equals("crash"))
 			.withBean(McpToolNamePrefixGenerator.class,
 					() -> (connection, tool) -> connection.clientInfo().title() + "__" + tool.name())
 			.run((context) -> {
@@ -179,11 +180,14 @@ class ChatClientToolCallingIT {
 	}
 
 	@Test
-	void springAisStatefulDefaultNameGeneratorDoesNotReplaceTheDeterministicNames() {
-		this.contextRunner.withBean(McpToolNamePrefixGenerator.class, DefaultMcpToolNamePrefixGenerator::new)
+	void springAisStatefulDefaultNameGeneratorGivesItsFirstNamesDeterministically() {
+		this.contextRunner.withPropertyValues("mcp.servers.demo.tool-names=spring-ai")
+			.withBean(McpToolNamePrefixGenerator.class, DefaultMcpToolNamePrefixGenerator::new)
 			.run((context) -> assertThat(context.getBean(ToolCallbackProvider.class).getToolCallbacks())
 				.extracting((tool) -> tool.getToolDefinition().name())
-				.contains("demo_add", "demo_echo"));
+				.contains("add", "echo")
+				.doesNotContain("demo_add")
+				.noneMatch((name) -> name.startsWith("alt_")));
 	}
 
 	@Test

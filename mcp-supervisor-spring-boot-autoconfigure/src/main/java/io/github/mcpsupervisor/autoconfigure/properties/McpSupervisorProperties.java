@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 import io.github.mcpsupervisor.supervisor.CallPolicy;
+import io.github.mcpsupervisor.tool.McpToolNaming;
 import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.AssertTrue;
@@ -109,6 +110,11 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * new session, 2026-07-28 servers on every request; not set, 2025-11-25 servers send
 	 * what they choose and 2026-07-28 servers send none
 	 * @param http The HTTP client settings of the streamable-http servers
+	 * @param toolNames How the tools of each server are named for the model: 'prefixed'
+	 * ('&lt;server&gt;_&lt;tool&gt;', never colliding) or 'spring-ai' (as Spring AI's MCP
+	 * client names them: by the application's McpToolNamePrefixGenerator bean, or the
+	 * tool's own name; a name taken by another tool, or not 1 to 64 letters, digits, '_'
+	 * or '-', is refused)
 	 * @since 0.1.0
 	 */
 	public record Defaults(
@@ -121,7 +127,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@DefaultValue List<@Pattern(regexp = INHERITED_VARIABLE,
 					message = INHERITED_VARIABLE_MESSAGE) String> inheritEnv,
 			@DefaultValue("auto") @Pattern(regexp = McpProtocol.VALUES, message = PROTOCOL_MESSAGE) String protocol,
-			@Nullable LoggingLevel logLevel, @DefaultValue @Valid Http http) {
+			@Nullable LoggingLevel logLevel, @DefaultValue @Valid Http http,
+			@DefaultValue("prefixed") McpToolNaming toolNames) {
 
 	}
 
@@ -171,6 +178,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @param oauth How a streamable-http server's requests are authorized with OAuth 2.1
 	 * @param http The HTTP client settings of a streamable-http server; each value not
 	 * set is inherited from mcp.defaults.http
+	 * @param toolNames How the server's tools are named for the model: 'prefixed' or
+	 * 'spring-ai'; default mcp.defaults.tool-names
 	 * @since 0.1.0
 	 */
 	@ValidServer
@@ -187,8 +196,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@Nullable List<@Pattern(regexp = INHERITED_VARIABLE,
 					message = INHERITED_VARIABLE_MESSAGE) String> inheritEnv,
 			@Nullable @Pattern(regexp = McpProtocol.VALUES, message = PROTOCOL_MESSAGE) String protocol,
-			@Nullable LoggingLevel logLevel, @DefaultValue @Valid OAuth oauth,
-			@DefaultValue @Valid HttpOverrides http) {
+			@Nullable LoggingLevel logLevel, @DefaultValue @Valid OAuth oauth, @DefaultValue @Valid HttpOverrides http,
+			@Nullable McpToolNaming toolNames) {
 
 	}
 

@@ -12,7 +12,8 @@ class ClientSpecsTests {
 	@Test
 	void theClientAnnouncesTheProjectsNameAndVersion() {
 		assertThat(ClientSpecs.CLIENT.name()).isEqualTo("mcp-supervisor");
-		assertThat(ClientSpecs.CLIENT.version()).isEqualTo(System.getProperty("mcpsupervisor.test.project-version")).isNotBlank();
+		assertThat(ClientSpecs.CLIENT.version()).isEqualTo(System.getProperty("mcpsupervisor.test.project-version"))
+			.isNotBlank();
 	}
 
 }
