@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The state machine's transition table against its code, its Javadoc and the README's
- * state diagram: every row is driven on virtual time, and no move outside the table is
- * ever attempted.
+ * The state machine's transition table against its code, its Javadoc and the state
+ * diagram of the reference documentation: every row is driven on virtual time, and no
+ * move outside the table is ever attempted.
  */
 class ServerLifecycleTests {
 
@@ -33,7 +33,7 @@ class ServerLifecycleTests {
 
 	private static final Path SOURCE = Path.of("src/main/java/io/github/mcpsupervisor/supervisor/ServerLifecycle.java");
 
-	private static final Path README = Path.of("../README.md");
+	private static final Path HOW_IT_WORKS = Path.of("../docs/how-it-works.md");
 
 	@Test
 	void everyRowOfTheTableIsTakenAndNoMoveOutsideIt() {
@@ -78,13 +78,13 @@ class ServerLifecycleTests {
 	}
 
 	@Test
-	void theReadmeDiagramHasExactlyThePublicEdgesOfTheTable() throws IOException {
-		String readme = Files.readString(README);
-		int states = readme.indexOf("### States");
-		int start = readme.indexOf("```mermaid", states);
-		int end = readme.indexOf("```", start + 3);
+	void theDocumentedDiagramHasExactlyThePublicEdgesOfTheTable() throws IOException {
+		String document = Files.readString(HOW_IT_WORKS);
+		int states = document.indexOf("## States");
+		int start = document.indexOf("```mermaid", states);
+		int end = document.indexOf("```", start + 3);
 		Set<String> drawn = new LinkedHashSet<>();
-		Matcher arrow = Pattern.compile("(\\[\\*]|\\w+) --> (\\w+)").matcher(readme.substring(start, end));
+		Matcher arrow = Pattern.compile("(\\[\\*]|\\w+) --> (\\w+)").matcher(document.substring(start, end));
 		while (arrow.find()) {
 			if (!arrow.group(1).equals("[*]")) {
 				drawn.add(arrow.group(1) + " -> " + arrow.group(2));

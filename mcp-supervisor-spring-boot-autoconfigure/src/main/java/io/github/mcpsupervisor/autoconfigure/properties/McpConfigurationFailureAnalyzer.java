@@ -90,8 +90,8 @@ class McpConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<BindExcept
 		}
 		String description = String.format("Invalid MCP supervisor configuration:%n%n%s",
 				String.join(String.format("%n%n"), problems));
-		return new FailureAnalysis(description, action + " The Configuration section of the mcp-supervisor "
-				+ "README describes every property and its rule.", cause);
+		return new FailureAnalysis(description, action + " The configuration reference of mcp-supervisor "
+				+ "(docs/configuration.md) describes every property and its rule.", cause);
 	}
 
 	private String validationProblem(ValidationErrors errors, ObjectError error) {

@@ -83,7 +83,8 @@ class McpConfigurationFailureAnalyzerTests {
 			.contains("Origin: class path resource [mcp-unknown-key.properties]")
 			.contains("mcp-unknown-key.properties] - 2:26")
 			.contains("Rule: is not a known property")
-			.contains("mcp.servers.<name>.<property>");
+			.contains("mcp.servers.<name>.<property>")
+			.contains("The configuration reference of mcp-supervisor (docs/configuration.md) describes every property");
 	}
 
 	@Test
