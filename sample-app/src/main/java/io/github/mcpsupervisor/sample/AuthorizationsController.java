@@ -15,11 +15,10 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The application's side of the authorization code flow of an OAuth-protected server (see
- * "Authorization" in the README): the authorizations its servers wait for, each with the
- * URL a person opens, and the redirect endpoint the authorization server sends that
- * person back to ({@code oauth.redirect-uri}, here
- * {@code http://localhost:8080/authorized/mcp}). Once completed, the server connects on
- * its own.
+ * docs/authorization.md): the authorizations its servers wait for, each with the URL a
+ * person opens, and the redirect endpoint the authorization server sends that person back
+ * to ({@code oauth.redirect-uri}, here {@code http://localhost:8080/authorized/mcp}).
+ * Once completed, the server connects on its own.
  */
 @RestController
 class AuthorizationsController {
