@@ -64,8 +64,10 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 
 	private final Supplier<ProcessRecords> openRecords;
 
-	// whether the SDK on the class path has a 2026-07-28 client: a build that imports
-	// spring-ai-bom gets the SDK 2.0.0 unless it manages the SDK itself
+	// whether the SDK on the class path has a 2026-07-28 client: Spring AI 2.0.1
+	// depends on the SDK 2.0.0, which a build that declares Spring AI's modules before
+	// the
+	// starter gets unless it manages the SDK itself
 	private final boolean modernSdk;
 
 	private final AtomicBoolean legacySdkReported = new AtomicBoolean();
@@ -136,7 +138,7 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 
 	private McpConnector withoutModernSdk(McpServerSettings server) {
 		String missing = "the MCP Java SDK on the class path has no 2026-07-28 client (it needs " + MODERN_SDK_VERSION
-				+ " or later; spring-ai-bom manages 2.0.0): manage io.modelcontextprotocol.sdk:mcp, mcp-core and"
+				+ " or later; Spring AI 2.0.1 depends on 2.0.0): manage io.modelcontextprotocol.sdk:mcp, mcp-core and"
 				+ " mcp-json-jackson3 at " + MODERN_SDK_VERSION + " or later in the build";
 		if (server.protocol() == McpProtocol.V2026_07_28) {
 			throw new IllegalStateException(

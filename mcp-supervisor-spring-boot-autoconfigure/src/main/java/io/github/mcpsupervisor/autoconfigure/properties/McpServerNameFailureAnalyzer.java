@@ -13,8 +13,8 @@ class McpServerNameFailureAnalyzer extends AbstractFailureAnalyzer<McpServerName
 	protected FailureAnalysis analyze(Throwable rootFailure, McpServerNameException cause) {
 		String description = String.format("Invalid MCP supervisor configuration:%n%n%s",
 				String.join(String.format("%n%n"), cause.getProblems()));
-		return new FailureAnalysis(description, "Correct the server names above. The Configuration section of the "
-				+ "mcp-supervisor README describes every property and its rule.", cause);
+		return new FailureAnalysis(description, "Correct the server names above. The configuration reference of "
+				+ "mcp-supervisor (docs/configuration.md) describes every property and its rule.", cause);
 	}
 
 }

@@ -33,7 +33,7 @@ final class McpServerNames {
 	private static final ConfigurationPropertyName SERVERS = ConfigurationPropertyName.of("mcp.servers");
 
 	private static final String ALLOWED = "A server name is 1 to 32 letters, digits, '_' or '-'; write a name that "
-			+ "the plain form would change in brackets, e.g. mcp.servers[My_Server].command.";
+			+ "the plain form would change (one that starts with '-') in brackets, e.g. mcp.servers[-x].command.";
 
 	private final List<Spelling> spellings;
 
@@ -137,8 +137,8 @@ final class McpServerNames {
 							+ "' are one name to Spring Boot's relaxed binding, which would bind two servers, each "
 							+ "with the properties of both: write the name the same way everywhere. An environment "
 							+ "variable sets a property of a server whose name has '_' or '-' with each '-' written "
-							+ "as '_' (e.g. MCP_SERVERS_MY_SERVER_ARGS for my-server), and cannot set one of a name "
-							+ "with capital letters."));
+							+ "as '_' (e.g. MCP_SERVERS_MY_SERVER_ARGS for my-server), but not an entry of its env or "
+							+ "headers, and cannot set one of a name with capital letters."));
 				}
 				else if (sameKey && !sameName) {
 					problems.putIfAbsent(pair, problem(one, other, "'" + one.bound()

@@ -10,7 +10,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -37,6 +39,8 @@ final class UnboundMcpVariables {
 
 	private static final Pattern INDEX = Pattern.compile("_[0-9]+");
 
+	private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([^}:]+)");
+
 	private static final List<Property> PROPERTIES = properties(List.of("mcp"), McpSupervisorProperties.class);
 
 	private final Map<String, String> exact = new LinkedHashMap<>();
@@ -45,12 +49,18 @@ final class UnboundMcpVariables {
 
 	private final Map<String, String> prefixes = new LinkedHashMap<>();
 
+	private final Map<String, String> unreachable = new LinkedHashMap<>();
+
+	private final Set<String> roots = new LinkedHashSet<>();
+
 	/**
 	 * Creates the check of the variables for the servers that exist.
 	 * @param servers the names of the servers as they are bound
 	 */
 	UnboundMcpVariables(Collection<String> servers) {
 		for (Property property : PROPERTIES) {
+			this.roots.add(variable(property.elements().subList(0, 2), false));
+			this.roots.add(variable(property.elements().subList(0, 2), true));
 			List<List<String>> namings = new ArrayList<>();
 			if (property.elements().contains(SERVER)) {
 				for (String server : servers) {
@@ -62,6 +72,10 @@ final class UnboundMcpVariables {
 			}
 			for (List<String> elements : namings) {
 				String name = String.join(".", elements);
+				// Spring Boot reads a variable's map key after the name's '_' as '.', so
+				// an
+				// entry of a map under a name with '_' or '-' lands under another name
+				boolean reachable = elements.stream().noneMatch((e) -> e.contains("_") || e.contains("-"));
 				for (String variable : new LinkedHashSet<>(
 						List.of(variable(elements, false), variable(elements, true)))) {
 					switch (property.kind()) {
@@ -72,7 +86,7 @@ final class UnboundMcpVariables {
 						}
 						case MAP -> {
 							this.exact.putIfAbsent(variable, name);
-							this.prefixes.putIfAbsent(variable + "_", name);
+							(reachable ? this.prefixes : this.unreachable).putIfAbsent(variable + "_", name);
 						}
 					}
 				}
@@ -89,6 +103,7 @@ final class UnboundMcpVariables {
 	 */
 	List<String> warnings(ConfigurableEnvironment environment, Predicate<String> inherited) {
 		List<String> warnings = new ArrayList<>();
+		Set<String> referenced = referenced(environment);
 		for (PropertySource<?> source : environment.getPropertySources()) {
 			if (!(source instanceof EnumerablePropertySource<?> enumerable)) {
 				continue;
@@ -96,8 +111,8 @@ final class UnboundMcpVariables {
 			if (McpServerNames.isSystemEnvironment(source)) {
 				for (String variable : enumerable.getPropertyNames()) {
 					if (variable.toUpperCase(Locale.ENGLISH).startsWith("MCP_") && !binds(variable)
-							&& !inherited.test(variable)) {
-						warnings.add(warning("Environment variable " + variable, variable, false));
+							&& !inherited.test(variable) && !referenced.contains(variable)) {
+						addIfAny(warnings, warning("Environment variable " + variable, variable, false));
 					}
 				}
 			}
@@ -105,12 +120,39 @@ final class UnboundMcpVariables {
 				for (String property : enumerable.getPropertyNames()) {
 					String variable = variable(property);
 					if (variable != null && !binds(variable)) {
-						warnings.add(warning("System property " + property, variable, true));
+						addIfAny(warnings, warning("System property " + property, variable, true));
 					}
 				}
 			}
 		}
 		return warnings;
+	}
+
+	private static void addIfAny(List<String> warnings, @Nullable String warning) {
+		if (warning != null) {
+			warnings.add(warning);
+		}
+	}
+
+	// the variables that placeholders of the other sources name, as themselves and as
+	// the variable of the property they name, which is what resolves them
+	private static Set<String> referenced(ConfigurableEnvironment environment) {
+		Set<String> referenced = new LinkedHashSet<>();
+		for (PropertySource<?> source : environment.getPropertySources()) {
+			if (source instanceof EnumerablePropertySource<?> enumerable
+					&& !McpServerNames.isSystemEnvironment(source)) {
+				for (String name : enumerable.getPropertyNames()) {
+					Object value = enumerable.getProperty(name);
+					Matcher placeholder = PLACEHOLDER.matcher(String.valueOf(value));
+					while (placeholder.find()) {
+						String reference = placeholder.group(1).trim();
+						referenced.add(reference);
+						referenced.add(reference.replace('.', '_').replace('-', '_').toUpperCase(Locale.ENGLISH));
+					}
+				}
+			}
+		}
+		return referenced;
 	}
 
 	// the uniform variable of a system property under mcp, or null
@@ -141,8 +183,15 @@ final class UnboundMcpVariables {
 			.anyMatch((prefix) -> upper.startsWith(prefix) && upper.length() > prefix.length());
 	}
 
-	private String warning(String what, String variable, boolean property) {
+	private @Nullable String warning(String what, String variable, boolean property) {
 		String upper = variable.toUpperCase(Locale.ENGLISH);
+		for (Map.Entry<String, String> map : this.unreachable.entrySet()) {
+			if (upper.startsWith(map.getKey()) && upper.length() > map.getKey().length()) {
+				return what + " binds to no property of the MCP supervisor and is ignored: an entry of "
+						+ map.getValue() + " cannot be set by an environment variable when the server's name has '_'"
+						+ " or '-'; set it in a configuration file or in SPRING_APPLICATION_JSON";
+			}
+		}
 		@Nullable String nearest = null;
 		int distance = Integer.MAX_VALUE;
 		for (String candidate : this.exact.keySet()) {
@@ -152,8 +201,13 @@ final class UnboundMcpVariables {
 				nearest = candidate;
 			}
 		}
-		// a far one is no likely meaning
-		String meant = (nearest != null && distance <= 2 + nearest.length() / 8)
+		// a far one is no likely meaning, and a variable far from every property and
+		// outside the supervisor's top-level names is another program's (MCP_TIMEOUT)
+		boolean near = nearest != null && distance <= 2 + nearest.length() / 8;
+		if (!near && this.roots.stream().noneMatch((root) -> upper.equals(root) || upper.startsWith(root + "_"))) {
+			return null;
+		}
+		String meant = near
 				? "; did you mean "
 						+ (property ? this.exact.get(nearest) : nearest + " (" + this.exact.get(nearest) + ")") + "?"
 				: "";

@@ -43,7 +43,7 @@ class McpPropertyKeysCheckTests {
 			.contains("Origin: \"mcp.servers.bad!name.command\" from property source \"commandLineArgs\"")
 			.contains("Rule: the server name 'bad!name' would be bound as 'badname'")
 			.contains("A server name is 1 to 32 letters, digits, '_' or '-'")
-			.contains("mcp.servers[My_Server].command");
+			.contains("mcp.servers[-x].command");
 	}
 
 	@Test
@@ -177,9 +177,52 @@ class McpPropertyKeysCheckTests {
 		environment.getPropertySources()
 			.replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
 					new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
-							Map.of("MCP_PROXY_AUTH_TOKEN", "SECRET-VALUE-2")));
-		assertThat(McpPropertyKeysCheck.check(environment)).containsExactly(
-				"Environment variable MCP_PROXY_AUTH_TOKEN binds to no property of the MCP supervisor and is ignored");
+							Map.of("MCP_DEFAULTS_QUEUE_CAPACITY_LIMIT", "SECRET-VALUE-2")));
+		assertThat(McpPropertyKeysCheck.check(environment)).containsExactly("Environment variable "
+				+ "MCP_DEFAULTS_QUEUE_CAPACITY_LIMIT binds to no property of the MCP supervisor and is ignored");
+	}
+
+	@Test
+	void checkWhenVariablesOfOtherToolsStartWithMcpShouldNotWarn() {
+		StandardEnvironment environment = new StandardEnvironment();
+		environment.getPropertySources().remove(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME);
+		environment.getPropertySources()
+			.replace(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+					new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+							Map.of("MCP_PROXY_AUTH_TOKEN", "x", "MCP_TIMEOUT", "10000", "MCP_TOOL_TIMEOUT", "x",
+									"MCP_PORT", "3000", "MCP_TRANSPORT", "stdio")));
+		assertThat(McpPropertyKeysCheck.check(environment)).isEmpty();
+	}
+
+	@Test
+	void runWhenAVariableIsUsedByAPlaceholderShouldNotWarn(CapturedOutput output) {
+		this.contextRunner
+			.withPropertyValues("mcp.servers.remote.transport=streamable-http",
+					"mcp.servers.remote.url=http://127.0.0.1:1/mcp",
+					"mcp.servers.remote.headers.Authorization=Bearer ${MCP_GITHUB_TOKEN}",
+					"mcp.servers.remote.headers.X-Tenant=${mcp.servers.tenant.id}")
+			.withInitializer((context) -> environmentVariables(context.getEnvironment(),
+					Map.of("MCP_GITHUB_TOKEN", "SECRET-VALUE-3", "MCP_SERVERS_TENANT_ID", "acme")))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output).doesNotContain("Environment variable");
+			});
+	}
+
+	@Test
+	void runWhenAVariableSetsAMapEntryOfAServerNamedWithADashShouldWarnThatItCannot(CapturedOutput output) {
+		this.contextRunner.withPropertyValues("mcp.servers.my-server.command=" + MISSING)
+			.withInitializer((context) -> environmentVariables(context.getEnvironment(),
+					Map.of("MCP_SERVERS_MY_SERVER_ENV_TOKEN", "SECRET-VALUE-4")))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(McpSupervisorProperties.class).servers().get("my-server").env()).isEmpty();
+				assertThat(output)
+					.contains("Environment variable MCP_SERVERS_MY_SERVER_ENV_TOKEN binds to no "
+							+ "property of the MCP supervisor and is ignored: an entry of mcp.servers.my-server.env "
+							+ "cannot be set by an environment variable when the server's name has '_' or '-'")
+					.doesNotContain("SECRET-VALUE-4");
+			});
 	}
 
 	private static void environmentVariables(ConfigurableEnvironment environment, Map<String, Object> variables) {
