@@ -379,7 +379,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * {@code mcp.defaults.reconnect}.
 	 *
 	 * @param enabled Whether a lost server is reconnected automatically
-	 * @param initialDelay Delay before the first reconnect attempt of an outage
+	 * @param initialDelay Base of the exponential backoff: the delay before attempt 1 of
+	 * the outage budget, doubling with each attempt
 	 * @param maxDelay Upper bound of the delay between attempts, and the stability window
 	 * @param maxAttempts Attempts per outage before the server is given up
 	 * @param jitter Fraction (0 to 1) of each delay by which it is randomly shifted
@@ -500,8 +501,9 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 *
 	 * @param enabled Whether a lost server is reconnected automatically; when false it
 	 * stays DISCONNECTED, its tools failing, until it is reset
-	 * @param initialDelay Delay before the first reconnect attempt of an outage; it
-	 * doubles with each attempt
+	 * @param initialDelay Base of the exponential backoff: the delay before attempt 1 of
+	 * the outage budget, doubling with each attempt; the start's attempt is attempt 1, so
+	 * a server lost within max-delay of its start first waits twice this
 	 * @param maxDelay Upper bound of the delay between attempts; also the stability
 	 * window: a connection that stays up this long resets the attempt budget
 	 * @param maxAttempts Attempts per outage before the server is given up (FAILED, tools
