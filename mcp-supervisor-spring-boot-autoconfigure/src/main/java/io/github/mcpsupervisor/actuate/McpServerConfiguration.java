@@ -5,6 +5,7 @@ import java.util.Map;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
+import io.github.mcpsupervisor.tool.McpToolNaming;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
 import org.jspecify.annotations.Nullable;
@@ -27,11 +28,14 @@ import org.springframework.util.Assert;
  * @param healthCheck the liveness probe
  * @param origins where each inheritable setting comes from ({@code server},
  * {@code defaults} or {@code built-in}), by its property name
+ * @param http the HTTP client settings of a streamable-http server
+ * @param toolNames how the server's tools are named for the model
  * @since 0.1.0
  */
 public record McpServerConfiguration(@Nullable StdioServerDefinition stdio,
 		@Nullable StreamableHttpServerDefinition streamableHttp, boolean failOnStartupError, boolean required,
-		ReconnectPolicy reconnect, CallPolicy call, HealthCheckPolicy healthCheck, Map<String, String> origins) {
+		ReconnectPolicy reconnect, CallPolicy call, HealthCheckPolicy healthCheck, Map<String, String> origins,
+		McpServerConfigurationDescriptor.@Nullable Http http, McpToolNaming toolNames) {
 
 	public McpServerConfiguration {
 		origins = Map.copyOf(origins);

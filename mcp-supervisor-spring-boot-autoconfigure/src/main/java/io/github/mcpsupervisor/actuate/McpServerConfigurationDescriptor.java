@@ -44,6 +44,9 @@ import org.springframework.boot.actuate.endpoint.Sanitizer;
  * @param headers the headers sent to a streamable-http server, sanitized
  * @param origins where each inheritable setting comes from: {@code server},
  * {@code defaults} or {@code built-in}
+ * @param http the HTTP client settings of a streamable-http server
+ * @param toolNames how the server's tools are named for the model: {@code prefixed} or
+ * {@code spring-ai}
  * @since 0.1.0
  */
 @JsonInclude(Include.NON_NULL)
@@ -52,7 +55,7 @@ public record McpServerConfigurationDescriptor(String transport, @Nullable Strin
 		Duration initializationTimeout, @Nullable Duration terminationGracePeriod, boolean failOnStartupError,
 		boolean required, Reconnect reconnect, Call call, HealthCheck healthCheck,
 		@Nullable Map<String, @Nullable Object> env, @Nullable Map<String, @Nullable Object> headers,
-		Map<String, String> origins) {
+		Map<String, String> origins, @Nullable Http http, String toolNames) {
 
 	/**
 	 * Describes a server's configuration.
@@ -73,7 +76,7 @@ public record McpServerConfigurationDescriptor(String transport, @Nullable Strin
 					configuration.failOnStartupError(), configuration.required(),
 					Reconnect.of(configuration.reconnect()), Call.of(configuration.call()),
 					HealthCheck.of(configuration.healthCheck()), sanitize(stdio.env(), sanitizer, showUnsanitized),
-					null, new TreeMap<>(configuration.origins()));
+					null, new TreeMap<>(configuration.origins()), null, toolNames(configuration));
 		}
 		StreamableHttpServerDefinition http = configuration.streamableHttp();
 		return new McpServerConfigurationDescriptor("streamable-http", null, null,
@@ -81,7 +84,11 @@ public record McpServerConfigurationDescriptor(String transport, @Nullable Strin
 				http.requestTimeout(), http.initializationTimeout(), null, configuration.failOnStartupError(),
 				configuration.required(), Reconnect.of(configuration.reconnect()), Call.of(configuration.call()),
 				HealthCheck.of(configuration.healthCheck()), null, sanitize(http.headers(), sanitizer, showUnsanitized),
-				new TreeMap<>(configuration.origins()));
+				new TreeMap<>(configuration.origins()), configuration.http(), toolNames(configuration));
+	}
+
+	private static String toolNames(McpServerConfiguration configuration) {
+		return configuration.toolNames().name().toLowerCase(Locale.ROOT).replace('_', '-');
 	}
 
 	// The values that a command line or a URL holds, each sanitized by its key (the
@@ -97,6 +104,21 @@ public record McpServerConfigurationDescriptor(String transport, @Nullable Strin
 		values.forEach((name, value) -> sanitized.put(name,
 				sanitizer.sanitize(new SanitizableData(null, name, value), showUnsanitized)));
 		return sanitized;
+	}
+
+	/**
+	 * The HTTP client settings of a streamable-http server.
+	 *
+	 * @param connectTimeout the timeout of establishing each connection
+	 * @param version the HTTP version of the requests: {@code http-1-1} or {@code http-2}
+	 * @param sslBundle the SSL bundle of the TLS connections, when set
+	 * @param proxyHost the host of the HTTP proxy, when set
+	 * @param proxyPort the port of the HTTP proxy, when set
+	 */
+	@JsonInclude(Include.NON_NULL)
+	public record Http(Duration connectTimeout, String version, @Nullable String sslBundle, @Nullable String proxyHost,
+			@Nullable Integer proxyPort) {
+
 	}
 
 	/**

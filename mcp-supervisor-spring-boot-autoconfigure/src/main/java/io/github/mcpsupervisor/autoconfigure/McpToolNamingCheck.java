@@ -14,7 +14,9 @@ import org.springframework.beans.factory.BeanFactory;
 /**
  * Decides which {@link McpToolNamePrefixGenerator} bean names the tools of the servers
  * that keep Spring AI's names, and refuses one that would name no tool or several of
- * which none is primary: neither may be ignored without a word.
+ * which none is primary: neither may be ignored without a word. Spring AI's
+ * {@link DefaultMcpToolNamePrefixGenerator} is Spring AI's default, not the application's
+ * choice: it may name no tool.
  */
 final class McpToolNamingCheck {
 
@@ -45,16 +47,14 @@ final class McpToolNamingCheck {
 							+ ") and none of them is @Primary, so no one of them can name the MCP tools.",
 					"Keep one McpToolNamePrefixGenerator bean, or mark the one that names the tools @Primary.");
 		}
-		if (!toolNames.isEmpty() && !toolNames.containsValue(McpToolNaming.SPRING_AI)) {
-			String bean = beanNames[0];
-			String registered = (beanFactory.getType(bean) == DefaultMcpToolNamePrefixGenerator.class)
-					? " (Spring AI's tool callback auto-configuration registers this one while "
-							+ "spring.ai.mcp.client.toolcallback.enabled is true)"
-					: "";
+		// Spring AI's tool callback auto-configuration registers its default while
+		// spring.ai.mcp.client.toolcallback.enabled is true: not the application's choice
+		if (!toolNames.isEmpty() && !toolNames.containsValue(McpToolNaming.SPRING_AI)
+				&& unique.getClass() != DefaultMcpToolNamePrefixGenerator.class) {
 			throw new McpToolNamingException(
-					"The application defines a McpToolNamePrefixGenerator (" + describe(bean, beanFactory) + ")"
-							+ registered + ", but every MCP server's tools are named 'prefixed' (<server>_<tool>, "
-							+ "mcp.defaults.tool-names), so it would name no tool.",
+					"The application defines a McpToolNamePrefixGenerator (" + describe(beanNames[0], beanFactory)
+							+ "), but every MCP server's tools are named 'prefixed' "
+							+ "(<server>_<tool>, mcp.defaults.tool-names), so it would name no tool.",
 					"Set mcp.defaults.tool-names=spring-ai (or mcp.servers.<name>.tool-names=spring-ai for the "
 							+ "servers it is meant for) to have it name their tools as Spring AI's MCP client "
 							+ "would, or remove the bean.");

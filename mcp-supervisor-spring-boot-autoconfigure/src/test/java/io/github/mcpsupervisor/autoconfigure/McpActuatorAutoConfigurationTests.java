@@ -205,6 +205,38 @@ class McpActuatorAutoConfigurationTests {
 			.run((context) -> assertThat(context.getBean(McpSupervisorMetrics.class)).isSameAs(mine));
 	}
 
+	@Test
+	void runWithAStreamableHttpServerShouldShowItsHttpSettingsToolNamesAndTheirOrigins() {
+		this.contextRunner
+			.withPropertyValues("management.endpoints.web.exposure.include=mcp",
+					"mcp.servers.remote.transport=streamable-http", "mcp.servers.remote.url=http://127.0.0.1:1/mcp",
+					"mcp.servers.remote.http.connect-timeout=3s", "mcp.servers.remote.tool-names=spring-ai",
+					"mcp.defaults.http.version=http-2", "mcp.defaults.http.proxy.host=proxy.example",
+					"mcp.defaults.http.proxy.port=3128", "mcp.defaults.protocol=2025-11-25")
+			.run((context) -> {
+				McpServerConfigurationDescriptor remote = ((McpServerDescriptor) context.getBean(McpEndpoint.class)
+					.server("remote")).configuration();
+				assertThat(remote).isNotNull();
+				assertThat(remote.http()).isEqualTo(new McpServerConfigurationDescriptor.Http(Duration.ofSeconds(3),
+						"http-2", null, "proxy.example", 3128));
+				assertThat(remote.toolNames()).isEqualTo("spring-ai");
+				assertThat(remote.origins()).containsEntry("http.connect-timeout", "server")
+					.containsEntry("http.version", "defaults")
+					.containsEntry("http.ssl.bundle", "built-in")
+					.containsEntry("http.proxy", "defaults")
+					.containsEntry("tool-names", "server")
+					.containsEntry("protocol", "defaults")
+					.containsEntry("log-level", "built-in")
+					.containsEntry("inherit-env", "built-in")
+					.containsEntry("sampling.max-concurrent", "built-in");
+				McpServerConfigurationDescriptor broken = ((McpServerDescriptor) context.getBean(McpEndpoint.class)
+					.server("broken")).configuration();
+				assertThat(broken).isNotNull();
+				assertThat(broken.http()).as("not for stdio").isNull();
+				assertThat(broken.toolNames()).isEqualTo("prefixed");
+			});
+	}
+
 	private static Map<String, @Nullable Object> env(AssertableApplicationContext context) {
 		return env(context.getBean(McpEndpoint.class).server("broken"));
 	}

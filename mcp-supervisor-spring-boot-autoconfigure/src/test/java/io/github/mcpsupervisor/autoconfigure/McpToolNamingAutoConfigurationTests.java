@@ -96,6 +96,15 @@ class McpToolNamingAutoConfigurationTests {
 	}
 
 	@Test
+	void runWhenSpringAisDefaultGeneratorIsABeanAndEveryToolIsPrefixedShouldStart() {
+		this.contextRunner
+			.withBean("defaultMcpToolNamePrefixGenerator", McpToolNamePrefixGenerator.class,
+					DefaultMcpToolNamePrefixGenerator::new)
+			.run((context) -> assertThat(names(context.getBean(McpSupervisorToolCallbackProvider.class)))
+				.containsExactly("files_read_file", "files_search", "web_search"));
+	}
+
+	@Test
 	void runWhenAGeneratorWouldNameNoToolShouldRefuseTheStart() {
 		this.contextRunner
 			.withBean("myToolNames", McpToolNamePrefixGenerator.class, McpToolNamePrefixGenerator::noPrefix)

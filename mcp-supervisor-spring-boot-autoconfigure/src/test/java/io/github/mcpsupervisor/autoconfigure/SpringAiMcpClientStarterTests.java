@@ -3,6 +3,7 @@ package io.github.mcpsupervisor.autoconfigure;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.ai.mcp.McpToolNamePrefixGenerator;
 import org.springframework.ai.mcp.SyncMcpToolCallbackProvider;
@@ -15,23 +16,28 @@ import org.springframework.ai.mcp.client.httpclient.autoconfigure.SseHttpClientT
 import org.springframework.ai.mcp.client.httpclient.autoconfigure.StreamableHttpHttpClientTransportAutoConfiguration;
 import org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfiguration;
 import org.springframework.ai.tool.ToolCallbackProvider;
+import org.springframework.beans.factory.NoUniqueBeanDefinitionException;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.stereotype.Component;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Spring AI's MCP client starter on the class path next to the supervisor, with its real
  * auto-configurations.
  */
 @SuppressWarnings("removal")
+@ExtendWith(OutputCaptureExtension.class)
 class SpringAiMcpClientStarterTests {
 
 	private static final Class<?>[] SPRING_AI_MCP_CLIENT = { McpClientAutoConfiguration.class,
@@ -76,14 +82,31 @@ class SpringAiMcpClientStarterTests {
 	}
 
 	@Test
-	void runWhenTheApplicationTurnsSpringAisToolCallbacksOnShouldRefuseItsUnusedNameGenerator() {
+	void runWhenTheApplicationTurnsSpringAisToolCallbacksOnShouldIgnoreItsDefaultNameGenerator() {
 		this.contextRunner
 			.withPropertyValues("spring.ai.mcp.client.toolcallback.enabled=true",
 					"mcp.servers.files.command=/nonexistent/mcp")
-			.run((context) -> assertThat(context).getFailure()
-				.rootCause()
-				.isInstanceOf(McpToolNamingException.class)
-				.hasMessageContaining("spring.ai.mcp.client.toolcallback.enabled is true"));
+			.run((context) -> {
+				assertThat(context).hasNotFailed()
+					.hasSingleBean(McpSupervisorToolCallbackProvider.class)
+					.hasSingleBean(McpToolNamePrefixGenerator.class);
+				assertThat(context.getBeansOfType(ToolCallbackProvider.class)).containsOnlyKeys("mcpToolCallbacks",
+						"mcpSupervisorToolCallbackProvider");
+			});
+	}
+
+	@Test
+	void startWithSpringAisToolCallbacksOnAndOneProviderInjectedShouldNameTheProperty(CapturedOutput output) {
+		SpringApplicationBuilder application = new SpringApplicationBuilder(Application.class, QuickStart.class)
+			.web(WebApplicationType.NONE);
+		assertThatExceptionOfType(RuntimeException.class)
+			.isThrownBy(() -> application.run("--spring.ai.mcp.client.toolcallback.enabled=true"))
+			.havingRootCause()
+			.isInstanceOf(NoUniqueBeanDefinitionException.class);
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("spring.ai.mcp.client.toolcallback.enabled=true")
+			.contains("mcpSupervisorToolCallbackProvider")
+			.contains("Remove spring.ai.mcp.client.toolcallback.enabled");
 	}
 
 	@Test

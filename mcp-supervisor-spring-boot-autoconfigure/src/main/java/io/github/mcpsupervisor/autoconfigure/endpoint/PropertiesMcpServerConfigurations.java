@@ -1,10 +1,12 @@
 package io.github.mcpsupervisor.autoconfigure.endpoint;
 
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 
 import io.github.mcpsupervisor.actuate.McpServerConfiguration;
+import io.github.mcpsupervisor.actuate.McpServerConfigurationDescriptor;
 import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
 import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettingsResolver;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
@@ -38,7 +40,14 @@ final class PropertiesMcpServerConfigurations implements Function<String, @Nulla
 		boolean stdio = server.transport() == McpTransportType.STDIO;
 		return new McpServerConfiguration(stdio ? server.toStdioDefinition() : null,
 				stdio ? null : server.toHttpDefinition(), server.failOnStartupError(), server.required(),
-				server.reconnect(), server.call(), server.healthCheck(), origins);
+				server.reconnect(), server.call(), server.healthCheck(), origins, stdio ? null : http(server.http()),
+				server.toolNames());
+	}
+
+	private static McpServerConfigurationDescriptor.Http http(McpSupervisorProperties.Http http) {
+		return new McpServerConfigurationDescriptor.Http(http.connectTimeout(),
+				http.version().name().toLowerCase(Locale.ROOT).replace('_', '-'), http.ssl().bundle(),
+				http.proxy().host(), http.proxy().port());
 	}
 
 }

@@ -20,12 +20,17 @@ import org.springframework.core.env.Environment;
  */
 public final class SettingOrigins {
 
-	/** The settings a server inherits unless it sets them itself. */
+	/**
+	 * The settings a server inherits unless it sets them itself; {@code http.proxy}'s
+	 * host and port are inherited together.
+	 */
 	static final List<String> INHERITABLE = List.of("request-timeout", "initialization-timeout",
 			"termination-grace-period", "fail-on-startup-error", "required", "reconnect.enabled",
 			"reconnect.initial-delay", "reconnect.max-delay", "reconnect.max-attempts", "reconnect.jitter",
 			"call.wait-for-recovery", "call.retry", "call.trust-annotations", "call.retry-tools",
-			"health-check.interval", "health-check.timeout", "health-check.failure-threshold");
+			"health-check.interval", "health-check.timeout", "health-check.failure-threshold",
+			"sampling.max-concurrent", "sampling.max-per-minute", "sampling.max-tokens", "inherit-env", "protocol",
+			"log-level", "http.connect-timeout", "http.version", "http.ssl.bundle", "http.proxy", "tool-names");
 
 	private final Iterable<ConfigurationPropertySource> sources;
 
