@@ -4,8 +4,6 @@ import java.net.ProxySelector;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -25,12 +23,9 @@ import org.springframework.boot.ssl.SslOptions;
  * thread for all of them, and at most {@value #CALLBACK_THREADS} callback threads that
  * come and go with the load, none of them held by a server; callbacks beyond them wait
  * their turn. The callbacks read responses and hand messages to the clients, which never
- * block there. An exchange is sent and handed back on a thread of the client's own, held
- * until the response's headers come, never in the common pool that the application's
- * tasks may fill (see {@link OwnThreadsHttpClient}). Each server still sends its own
- * headers and customizations with every request. Redirects are not followed: a server's
- * requests, with their credentials, go to its own URL only. {@link #close() Close} it
- * once every server using it has stopped.
+ * block there. Each server still sends its own headers and customizations with every
+ * request. Redirects are not followed: a server's requests, with their credentials, go to
+ * its own URL only. {@link #close() Close} it once every server using it has stopped.
  *
  * @since 0.1.0
  * @see SharedHttpClients
@@ -43,8 +38,6 @@ public final class SharedHttpClient implements AutoCloseable {
 	private static final Duration IDLE_THREAD_KEEP_ALIVE = Duration.ofSeconds(30);
 
 	private final @Nullable ThreadPoolExecutor ownExecutor;
-
-	private final ExecutorService senders = Executors.newCachedThreadPool(daemonThreads("mcp-http-send-"));
 
 	private volatile @Nullable HttpClient client;
 
@@ -65,9 +58,7 @@ public final class SharedHttpClient implements AutoCloseable {
 	 */
 	SharedHttpClient(HttpClientSettings settings, @Nullable SslBundle sslBundle, @Nullable Executor executor) {
 		this.ownExecutor = (executor != null) ? null : callbackExecutor();
-		this.client = new OwnThreadsHttpClient(
-				builder(settings, sslBundle).executor((executor != null) ? executor : this.ownExecutor).build(),
-				this.senders);
+		this.client = builder(settings, sslBundle).executor((executor != null) ? executor : this.ownExecutor).build();
 	}
 
 	/**
@@ -130,7 +121,6 @@ public final class SharedHttpClient implements AutoCloseable {
 	@Override
 	public void close() {
 		this.client = null;
-		this.senders.shutdown();
 		if (this.ownExecutor != null) {
 			this.ownExecutor.shutdown();
 		}
