@@ -12,7 +12,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -25,6 +24,7 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.env.StandardEnvironment;
+import org.springframework.util.PropertyPlaceholderHelper;
 
 /**
  * Finds the {@code MCP_*} environment variables that bind to no property of the MCP
@@ -39,7 +39,8 @@ final class UnboundMcpVariables {
 
 	private static final Pattern INDEX = Pattern.compile("_[0-9]+");
 
-	private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([^}:]+)");
+	private static final PropertyPlaceholderHelper PLACEHOLDERS = new PropertyPlaceholderHelper("${", "}", ":", null,
+			true);
 
 	private static final List<Property> PROPERTIES = properties(List.of("mcp"), McpSupervisorProperties.class);
 
@@ -142,13 +143,11 @@ final class UnboundMcpVariables {
 			if (source instanceof EnumerablePropertySource<?> enumerable
 					&& !McpServerNames.isSystemEnvironment(source)) {
 				for (String name : enumerable.getPropertyNames()) {
-					Object value = enumerable.getProperty(name);
-					Matcher placeholder = PLACEHOLDER.matcher(String.valueOf(value));
-					while (placeholder.find()) {
-						String reference = placeholder.group(1).trim();
+					PLACEHOLDERS.replacePlaceholders(String.valueOf(enumerable.getProperty(name)), (reference) -> {
 						referenced.add(reference);
 						referenced.add(reference.replace('.', '_').replace('-', '_').toUpperCase(Locale.ENGLISH));
-					}
+						return null;
+					});
 				}
 			}
 		}
