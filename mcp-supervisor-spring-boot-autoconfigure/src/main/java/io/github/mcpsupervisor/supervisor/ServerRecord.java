@@ -175,8 +175,10 @@ final class ServerRecord {
 			log(Level.WARN, lost);
 		}
 		else {
-			log(Level.ERROR, lost + " and reconnect is disabled; its tools stay registered and fail"
-					+ " until it is reset; " + resetHint());
+			log(Level.ERROR,
+					lost + " and reconnect is disabled; its tools stay registered and "
+							+ ((this.toolsWhenDown == ToolsWhenDown.KEEP) ? "answer as unavailable" : "fail")
+							+ " until it is reset; " + resetHint());
 		}
 		return how;
 	}
