@@ -59,6 +59,10 @@ import org.springframework.util.StringUtils;
  * {@code _meta}. They are applied whenever the tool sets change: at every new generation
  * and every tool sync.
  *
+ * <p>
+ * The tools of a server that is down and keeps them ({@code tools-when-down: keep}) are
+ * exposed under their names with the server's unavailable notice as description.
+ *
  * @since 0.1.0
  */
 public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvider implements SmartLifecycle {

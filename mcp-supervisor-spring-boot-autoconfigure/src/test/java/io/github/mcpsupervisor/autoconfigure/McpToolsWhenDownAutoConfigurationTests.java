@@ -5,14 +5,17 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.mcpsupervisor.autoconfigure.properties.SettingOrigins;
 import io.github.mcpsupervisor.supervisor.FakeConnector;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.ai.mcp.annotation.McpToolListChanged;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.execution.ToolExecutionException;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -73,6 +76,23 @@ class McpToolsWhenDownAutoConfigurationTests {
 	}
 
 	@Test
+	void runWhenToolsAreKeptShouldNotTellTheToolListChangedHandlersOfAMarking() {
+		this.contextRunner.withUserConfiguration(ToolListHandler.class)
+			.withPropertyValues("mcp.servers.files.tools-when-down=keep")
+			.run((context) -> {
+				ToolListHandler handler = context.getBean(ToolListHandler.class);
+				await().atMost(Duration.ofSeconds(30)).until(() -> handler.lists.size() == 1);
+				disconnect(context, "files");
+				FakeConnector files = context.getBean(FakeServers.class).connectors.get("files");
+				files.serverTools = List.of(FakeConnector.tool("read_file"), FakeConnector.tool("write_file"));
+				context.getBean(McpSupervisors.class).supervisor("files").reset();
+				await().atMost(Duration.ofSeconds(30)).until(() -> handler.lists.size() >= 2);
+				assertThat(handler.lists).as("the first generation's tools, then the second's")
+					.containsExactly(List.of("read_file", "search"), List.of("read_file", "write_file"));
+			});
+	}
+
+	@Test
 	void runWithAnUnknownToolsWhenDownValueShouldFailNamingIt() {
 		this.contextRunner.withPropertyValues("mcp.servers.files.tools-when-down=hide").run((context) -> {
 			assertThat(context).hasFailed();
@@ -97,6 +117,18 @@ class McpToolsWhenDownAutoConfigurationTests {
 			messages.append(ex.getMessage()).append('\n');
 		}
 		return messages.toString();
+	}
+
+	/** Records the tools each {@code @McpToolListChanged} call of server files gets. */
+	static class ToolListHandler {
+
+		final List<List<String>> lists = new CopyOnWriteArrayList<>();
+
+		@McpToolListChanged(clients = "files")
+		void toolsChanged(List<Tool> tools) {
+			this.lists.add(tools.stream().map(Tool::name).toList());
+		}
+
 	}
 
 	/** Servers named after their command: files has read_file and search, web search. */
