@@ -209,6 +209,7 @@ public final class McpSupervisorAutoConfiguration {
 				.calls(server.call())
 				.healthCheck(server.healthCheck())
 				.listener(listener)
+				.toolsWhenDown(server.toolsWhenDown())
 				.build();
 			Duration stop = server.terminationGracePeriod().plus(MARGIN);
 			// the first attempt: spawn, initialize, list the tools, or fail and be
