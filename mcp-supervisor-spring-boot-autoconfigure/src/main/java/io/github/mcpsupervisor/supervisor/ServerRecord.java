@@ -182,6 +182,12 @@ final class ServerRecord {
 		notify(() -> this.listener.restarting(this.name, cause));
 	}
 
+	void cooldownOver(Duration cooldown) {
+		log(Level.INFO, "cooldown of " + cooldown.toMillis() + " ms over, trying again with a fresh budget of "
+				+ this.budget.max() + " attempts");
+		notify(() -> this.listener.cooldownOver(this.name, cooldown));
+	}
+
 	void withdrawTools(String reason) {
 		swapTools(ToolSet.EMPTY);
 		log(Level.ERROR, reason + "; tools withdrawn. " + resetHint());
@@ -214,7 +220,8 @@ final class ServerRecord {
 				(connection != null) ? connection.pid() : null, (live != null) ? live.upSince : null,
 				this.budget.used(), this.budget.max(), this.nextAttemptAt, this.lastExit, this.lastError,
 				(connection != null) ? connection.stderrTail() : this.lastStderr, this.tools.names(),
-				(connection != null) ? protocol(connection) : null);
+				(connection != null) ? protocol(connection) : null,
+				(state == McpServerState.FAILED && this.nextAttemptAt != null) ? this.budget.cooldown() : null);
 	}
 
 	private static @Nullable String protocol(McpConnection connection) {

@@ -27,7 +27,12 @@ final class UnavailableMessages {
 						+ ")";
 			case DISCONNECTED -> "lost its connection and reconnect is disabled; " + resetHint(status.name());
 			case NEEDS_AUTHORIZATION -> "needs an authorization that the application's operators must give";
-			case FAILED -> "has failed; " + resetHint(status.name());
+			case FAILED -> "has failed"
+					+ ((status.nextAttemptAt() != null)
+							? "; it tries again after its cooldown, in "
+									+ Math.max(0, Duration.between(now, status.nextAttemptAt()).toMillis()) + " ms"
+							: "")
+					+ "; " + resetHint(status.name());
 			case STOPPED -> "is stopped";
 			case UP -> "is between generations";
 		};
