@@ -518,7 +518,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			return;
 		}
 		r.log(Level.WARN, "cooling down for " + cooldown.toMillis() + " ms (give-up " + r.budget.spent()
-				+ " in a row), then " + r.budget.max() + " more attempts");
+				+ " in a row) before a fresh budget of " + r.budget.max() + " attempts");
 		this.retry.schedule(cooldown, this::cooldownOver);
 	}
 
