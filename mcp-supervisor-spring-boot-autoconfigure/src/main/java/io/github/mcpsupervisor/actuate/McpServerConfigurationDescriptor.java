@@ -129,12 +129,15 @@ public record McpServerConfigurationDescriptor(String transport, @Nullable Strin
 	 * @param maxDelay the upper bound of the delay, and the stability window
 	 * @param maxAttempts the attempts per outage
 	 * @param jitter the fraction of each delay by which it is randomly shifted
+	 * @param cooldown how long a server given up after a spent budget waits before it
+	 * tries again
 	 */
-	public record Reconnect(boolean enabled, Duration initialDelay, Duration maxDelay, int maxAttempts, double jitter) {
+	public record Reconnect(boolean enabled, Duration initialDelay, Duration maxDelay, int maxAttempts, double jitter,
+			ReconnectPolicy.Cooldown cooldown) {
 
 		static Reconnect of(ReconnectPolicy policy) {
 			return new Reconnect(policy.enabled(), policy.initialDelay(), policy.maxDelay(), policy.maxAttempts(),
-					policy.jitter());
+					policy.jitter(), policy.cooldown());
 		}
 
 	}

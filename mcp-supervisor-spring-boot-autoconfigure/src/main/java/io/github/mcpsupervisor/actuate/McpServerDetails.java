@@ -35,13 +35,16 @@ import org.jspecify.annotations.Nullable;
  * absent while none is connected
  * @param authorization the authorization a person must give, while one is awaited
  * (endpoint only: whoever opens its URL first authorizes the server as themselves)
+ * @param cooldown the cooldown a FAILED server waits out before it tries again with a
+ * fresh outage budget ({@code nextAttemptIn} is what is left of it), absent when no
+ * attempt is planned
  * @since 0.1.0
  */
 @JsonInclude(Include.NON_NULL)
 public record McpServerDetails(McpServerState state, boolean required, int generation, @Nullable Long pid,
 		@Nullable Duration uptime, int attempts, int maxAttempts, @Nullable Duration nextAttemptIn,
 		@Nullable Exit lastExit, @Nullable String lastError, @Nullable List<String> stderr, int tools,
-		@Nullable String protocol, @Nullable Authorization authorization) {
+		@Nullable String protocol, @Nullable Authorization authorization, @Nullable Duration cooldown) {
 
 	/** Stderr lines shown in health details. */
 	static final int HEALTH_STDERR_LINES = 5;
@@ -79,7 +82,7 @@ public record McpServerDetails(McpServerState state, boolean required, int gener
 		return new McpServerDetails(status.state(), required, status.generation(), status.pid(), uptime,
 				status.attemptsUsed(), status.maxAttempts(), nextAttemptIn, lastExit, status.lastError(), shown,
 				status.tools().size(), status.protocol(),
-				(authorization != null) ? Authorization.of(authorization, now) : null);
+				(authorization != null) ? Authorization.of(authorization, now) : null, status.cooldown());
 	}
 
 	private static Duration until(Instant now, Instant then) {

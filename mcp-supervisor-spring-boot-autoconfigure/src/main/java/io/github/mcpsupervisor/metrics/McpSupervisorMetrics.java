@@ -24,12 +24,13 @@ import io.micrometer.core.instrument.Timer;
 /**
  * Micrometer metrics, tagged by {@code server}: {@code mcp.supervisor.state} (1 for the
  * current state, tag {@code state}), {@code mcp.supervisor.restarts} (tag {@code cause}),
- * {@code mcp.supervisor.attempts} (tag {@code outcome}), {@code mcp.supervisor.outage}
- * (each outage, from the loss of the connected generation to the next connection) and
- * {@code mcp.tool.calls} (tags {@code tool}, the name the model calls, and
- * {@code outcome}). The {@code tool} tags of a server are those of its listed tools, at
- * most {@value #MAX_TOOL_TAGS} of them; the meters of a tool that the server no longer
- * lists are removed.
+ * {@code mcp.supervisor.attempts} (tag {@code outcome}), {@code mcp.supervisor.cooldowns}
+ * (each cooldown over, after which a given-up server tries again),
+ * {@code mcp.supervisor.outage} (each outage, from the loss of the connected generation
+ * to the next connection) and {@code mcp.tool.calls} (tags {@code tool}, the name the
+ * model calls, and {@code outcome}). The {@code tool} tags of a server are those of its
+ * listed tools, at most {@value #MAX_TOOL_TAGS} of them; the meters of a tool that the
+ * server no longer lists are removed.
  *
  * @since 0.1.0
  */
@@ -98,6 +99,16 @@ public class McpSupervisorMetrics implements SupervisorListener, ToolCallObserve
 			.description("Restarts of supervised MCP servers")
 			.tag("server", server)
 			.tag("cause", cause.name().toLowerCase(Locale.ROOT))
+			.register(this.registry)
+			.increment();
+	}
+
+	@Override
+	public void cooldownOver(String server, Duration cooldown) {
+		Counter.builder("mcp.supervisor.cooldowns")
+			.description("Cooldowns of supervised MCP servers given up after a spent outage budget that ended in a"
+					+ " fresh budget")
+			.tag("server", server)
 			.register(this.registry)
 			.increment();
 	}

@@ -54,6 +54,11 @@ final class DispatchingListener implements SupervisorListener {
 	}
 
 	@Override
+	public void cooldownOver(String server, Duration cooldown) {
+		lane(server).execute(() -> this.listener.cooldownOver(server, cooldown));
+	}
+
+	@Override
 	public void resourcesChanged(String server, List<Resource> resources) {
 		lane(server).execute(() -> this.listener.resourcesChanged(server, resources));
 	}

@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.supervisor;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -25,12 +26,15 @@ import org.jspecify.annotations.Nullable;
  * @param tools the names of the registered tools
  * @param protocol the MCP revision the live generation speaks, {@code null} while none is
  * connected
+ * @param cooldown the cooldown a server given up after a spent budget waits out before it
+ * tries again with a fresh budget ({@link #nextAttemptAt()} is its end), {@code null}
+ * when no attempt is planned or the server is not given up
  * @since 0.1.0
  */
 public record McpServerStatus(String name, McpServerState state, int generation, @Nullable Long pid,
 		@Nullable Instant upSince, int attemptsUsed, int maxAttempts, @Nullable Instant nextAttemptAt,
 		@Nullable ExitStatus lastExit, @Nullable String lastError, List<String> stderrTail, List<String> tools,
-		@Nullable String protocol) {
+		@Nullable String protocol, @Nullable Duration cooldown) {
 
 	public McpServerStatus {
 		// it quotes the server (its errors, its stderr): never shown unbounded

@@ -7,8 +7,10 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.backoff.BackOffExecution;
 
 /**
- * Counts the attempts of one outage and yields the delay before each. Only a reset
- * (sustained uptime or an operator's reset) starts a new count.
+ * Counts the attempts of one outage and yields the delay before each, and counts the
+ * budgets spent in a row for the cooldown that follows each. Only a reset (sustained
+ * uptime or an operator's reset) starts a new count of both; a cooldown's end refills the
+ * attempts only.
  */
 final class OutageBudget {
 
@@ -18,14 +20,57 @@ final class OutageBudget {
 
 	private int used;
 
+	/** The budgets spent in a row: each one's cooldown doubles the previous one. */
+	private int spent;
+
 	OutageBudget(ReconnectPolicy policy) {
 		this.policy = policy;
 		this.backOff = policy.backOff().start();
 	}
 
 	void reset() {
+		refill();
+		this.spent = 0;
+	}
+
+	/**
+	 * Gives a fresh count of attempts, as after a cooldown, and keeps the count of
+	 * budgets spent in a row.
+	 */
+	void refill() {
 		this.backOff = this.policy.backOff().start();
 		this.used = 0;
+	}
+
+	/**
+	 * Counts a spent budget and returns the cooldown before the next one.
+	 * @return the cooldown, or {@code null} when the policy has none
+	 */
+	@Nullable Duration takeCooldown() {
+		ReconnectPolicy.Cooldown cooldown = this.policy.cooldown();
+		if (!cooldown.enabled()) {
+			return null;
+		}
+		this.spent++;
+		return cooldown.after(this.spent);
+	}
+
+	/**
+	 * Returns the cooldown that follows the last budget spent.
+	 * @return the cooldown, {@code null} when none was spent since the last reset or the
+	 * policy has no cooldown
+	 */
+	@Nullable Duration cooldown() {
+		ReconnectPolicy.Cooldown cooldown = this.policy.cooldown();
+		return (cooldown.enabled() && this.spent > 0) ? cooldown.after(this.spent) : null;
+	}
+
+	/**
+	 * Returns the budgets spent in a row since the last reset.
+	 * @return the count, the cooldown under way included
+	 */
+	int spent() {
+		return this.spent;
 	}
 
 	int used() {

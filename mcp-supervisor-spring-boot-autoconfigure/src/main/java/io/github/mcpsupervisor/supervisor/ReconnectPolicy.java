@@ -10,17 +10,21 @@ import org.springframework.util.backoff.ExponentialBackOff;
  * How a supervisor reconnects: exponential backoff between attempts (doubling from
  * {@code initialDelay} up to {@code maxDelay}, jittered by a fraction), at most
  * {@code maxAttempts} attempts per outage, and a stability window of {@code maxDelay}
- * after which a connected generation resets the budget.
+ * after which a connected generation resets the budget. A server that spends its budget
+ * is given up (FAILED); with a {@link Cooldown cooldown} it tries again with a fresh
+ * budget once the cooldown is over.
  *
  * @param enabled whether a lost server is reconnected automatically
  * @param initialDelay delay before the first reconnect attempt
  * @param maxDelay upper bound of the delay, and the stability window
  * @param maxAttempts attempts per outage before giving up
  * @param jitter fraction (0 to 1) of each delay by which it is randomly shifted
+ * @param cooldown how long a server given up after a spent budget waits before it tries
+ * again
  * @since 0.1.0
  */
-public record ReconnectPolicy(boolean enabled, Duration initialDelay, Duration maxDelay, int maxAttempts,
-		double jitter) {
+public record ReconnectPolicy(boolean enabled, Duration initialDelay, Duration maxDelay, int maxAttempts, double jitter,
+		Cooldown cooldown) {
 
 	/** The multiplier of the exponential backoff: each delay doubles the previous one. */
 	public static final double MULTIPLIER = 2.0;
@@ -30,12 +34,17 @@ public record ReconnectPolicy(boolean enabled, Duration initialDelay, Duration m
 		Assert.isTrue(initialDelay.compareTo(maxDelay) <= 0, "initialDelay must not exceed maxDelay");
 		Assert.isTrue(maxAttempts >= 1, "maxAttempts must be at least 1");
 		Assert.isTrue(jitter >= 0 && jitter <= 1, "jitter must be between 0 and 1");
+		Assert.notNull(cooldown, "cooldown must not be null");
+		Assert.isTrue(!cooldown.initial().isNegative() && !cooldown.initial().isZero(),
+				"cooldown initial must be positive");
+		Assert.isTrue(cooldown.initial().compareTo(cooldown.max()) <= 0,
+				"cooldown initial must not exceed cooldown max");
 	}
 
 	/**
 	 * Returns the reconnect defaults: enabled, 500 ms doubling to 30 s, 10 attempts, 50%
 	 * jitter (the least bunching of a fleet that lost one shared server, see the
-	 * benchmark's fleet herd).
+	 * benchmark's fleet herd), no cooldown.
 	 * @return the default policy
 	 */
 	public static ReconnectPolicy defaults() {
@@ -85,6 +94,8 @@ public record ReconnectPolicy(boolean enabled, Duration initialDelay, Duration m
 		private int maxAttempts = 10;
 
 		private double jitter = 0.5;
+
+		private Cooldown cooldown = Cooldown.disabled();
 
 		private Builder() {
 		}
@@ -140,12 +151,74 @@ public record ReconnectPolicy(boolean enabled, Duration initialDelay, Duration m
 		}
 
 		/**
+		 * Sets how long a server given up after a spent budget waits before it tries
+		 * again.
+		 * @param cooldown the cooldown
+		 * @return this builder
+		 */
+		public Builder cooldown(Cooldown cooldown) {
+			this.cooldown = cooldown;
+			return this;
+		}
+
+		/**
 		 * Builds the policy.
 		 * @return the policy
 		 * @throws IllegalArgumentException if a value is out of its range
 		 */
 		public ReconnectPolicy build() {
-			return new ReconnectPolicy(this.enabled, this.initialDelay, this.maxDelay, this.maxAttempts, this.jitter);
+			return new ReconnectPolicy(this.enabled, this.initialDelay, this.maxDelay, this.maxAttempts, this.jitter,
+					this.cooldown);
+		}
+
+	}
+
+	/**
+	 * How long a server that spent its outage budget stays FAILED before it tries again
+	 * on its own with a fresh budget: {@code initial} after the first give-up, doubling
+	 * with each give-up in a row up to {@code max}. The sequence starts over only as the
+	 * budget does (the stability window of a connected generation, or a reset). A server
+	 * given up for any other reason (a configuration error, a tree not confirmed gone)
+	 * stays FAILED until it is reset.
+	 *
+	 * @param enabled whether a server given up after a spent budget tries again after the
+	 * cooldown
+	 * @param initial the cooldown after the first give-up in a row
+	 * @param max the upper bound of the cooldown
+	 * @since 0.1.0
+	 */
+	public record Cooldown(boolean enabled, Duration initial, Duration max) {
+
+		/**
+		 * Returns the cooldown a server has unless it enables one: none, with the
+		 * defaults (5 minutes doubling to 30) that enabling it gives.
+		 * @return the disabled cooldown
+		 */
+		public static Cooldown disabled() {
+			return new Cooldown(false, Duration.ofMinutes(5), Duration.ofMinutes(30));
+		}
+
+		/**
+		 * Returns an enabled cooldown.
+		 * @param initial the cooldown after the first give-up in a row
+		 * @param max the upper bound of the cooldown
+		 * @return the cooldown
+		 */
+		public static Cooldown of(Duration initial, Duration max) {
+			return new Cooldown(true, initial, max);
+		}
+
+		/**
+		 * Returns the cooldown after a number of give-ups in a row.
+		 * @param giveUps the give-ups in a row, this one included (at least 1)
+		 * @return {@code initial * 2^(giveUps - 1)}, at most {@code max}
+		 */
+		Duration after(int giveUps) {
+			Duration next = this.initial;
+			for (int i = 1; i < giveUps && next.compareTo(this.max) < 0; i++) {
+				next = next.multipliedBy(2);
+			}
+			return (next.compareTo(this.max) < 0) ? next : this.max;
 		}
 
 	}

@@ -5,9 +5,10 @@ package io.github.mcpsupervisor.supervisor;
  * since its start: once when a connected generation ends and the supervisor reconnects
  * it, and once when an operator's reset or restart brings back a server that the
  * supervisor had stopped reconnecting ({@link McpServerState#DISCONNECTED},
- * {@link McpServerState#FAILED}, {@link McpServerState#NEEDS_AUTHORIZATION}). A reset or
- * restart while the supervisor is reconnecting only hastens the restart already under
- * way, and a server that never connected is not restarted: its attempts are.
+ * {@link McpServerState#FAILED}, {@link McpServerState#NEEDS_AUTHORIZATION}), or when the
+ * cooldown of a server given up after a spent budget is over. A reset or restart while
+ * the supervisor is reconnecting only hastens the restart already under way, and a server
+ * that never connected is not restarted: its attempts are.
  *
  * @since 0.1.0
  */
@@ -32,6 +33,12 @@ public enum RestartCause {
 	 * An operator restarted the server: its connected generation, or a server the
 	 * supervisor had stopped reconnecting.
 	 */
-	RESTART
+	RESTART,
+
+	/**
+	 * The cooldown of a server that had connected and was given up after a spent outage
+	 * budget is over: it tries again with a fresh budget.
+	 */
+	COOLDOWN
 
 }

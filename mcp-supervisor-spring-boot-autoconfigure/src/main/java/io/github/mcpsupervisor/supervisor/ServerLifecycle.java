@@ -82,6 +82,7 @@ import org.jspecify.annotations.Nullable;
  * NEEDS_AUTHORIZATION                   | RESET, RESTART  | -                             | RECONNECTING_CONNECTING               | launch
  * FAILED                                | RESET, RESTART  | no tree unconfirmed           | RECONNECTING_CONNECTING               | launch
  * FAILED                                | RESET, RESTART  | a tree not confirmed gone     | RECONNECTING_TERMINATING_THEN_CONNECT | terminate it again
+ * FAILED                                | COOLDOWN_OVER   | the pending timer, no tree unconfirmed | RECONNECTING_CONNECTING      | fresh budget, launch
  * any phase but STOPPED                 | STOP            | -                             | STOPPED                               | cancel timers, terminate all, withdraw tools
  * </pre>
  *
@@ -451,7 +452,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		ServerRecord r = this.record;
 		Duration delay = r.budget.takeNext();
 		if (delay == null) {
-			giveUp(event, "gave up after " + r.budget.max() + " attempts", exit);
+			giveUp(event, "gave up after " + r.budget.max() + " attempts", exit, true);
 			return;
 		}
 		moveTo(event, ServerPhase.RECONNECTING_BACKING_OFF, String.valueOf(r.lastError), exit);
@@ -507,9 +508,53 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		r.completeFirstOutcome(state());
 	}
 
+	// A spent budget is given up for its cooldown, if the policy has one, after which the
+	// server tries again with a fresh budget.
+	private void coolDown() {
+		ServerRecord r = this.record;
+		Duration cooldown = r.budget.takeCooldown();
+		if (cooldown == null || this.unconfirmed != null) {
+			return;
+		}
+		r.log(Level.WARN, "cooling down for " + cooldown.toMillis() + " ms (give-up " + r.budget.spent()
+				+ " in a row) before a fresh budget of " + r.budget.max() + " attempts");
+		this.retry.schedule(cooldown, this::cooldownOver);
+	}
+
+	private void cooldownOver() {
+		if (this.phase != ServerPhase.FAILED) {
+			return;
+		}
+		ServerRecord r = this.record;
+		if (this.unconfirmed != null) {
+			this.retry.cancel();
+			r.log(Level.ERROR, "cooldown over, but a process tree could not be confirmed gone; not reconnecting. "
+					+ r.resetHint());
+			return;
+		}
+		Duration cooldown = Objects.requireNonNull(r.budget.cooldown());
+		r.budget.refill();
+		r.budget.takeImmediate();
+		if (r.established) {
+			r.restarting(RestartCause.COOLDOWN);
+		}
+		r.cooldownOver(cooldown);
+		moveTo(Event.COOLDOWN_OVER, ServerPhase.RECONNECTING_CONNECTING, "cooldown over", null);
+		launch();
+	}
+
 	private void giveUp(Event event, String reason, @Nullable ExitStatus exit) {
+		giveUp(event, reason, exit, false);
+	}
+
+	// The cooldown is planned before the move, so that the move's status, event and
+	// kept tools' notice tell when the server tries again.
+	private void giveUp(Event event, String reason, @Nullable ExitStatus exit, boolean coolDown) {
 		this.retry.cancel();
 		this.record.lastError = reason;
+		if (coolDown) {
+			coolDown();
+		}
 		moveTo(event, ServerPhase.FAILED, reason, exit);
 		this.record.withdrawTools(reason);
 	}

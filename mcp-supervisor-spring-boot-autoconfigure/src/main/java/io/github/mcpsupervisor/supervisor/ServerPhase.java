@@ -61,7 +61,10 @@ enum ServerPhase {
 	/** Waits for an authorization (or a reset): no attempt runs. */
 	NEEDS_AUTHORIZATION(McpServerState.NEEDS_AUTHORIZATION),
 
-	/** Given up: waits for a reset. */
+	/**
+	 * Given up: waits for a reset, or for the end of its cooldown when a spent budget
+	 * gave it up and the policy has one.
+	 */
 	FAILED(McpServerState.FAILED);
 
 	/**
@@ -136,6 +139,7 @@ enum ServerPhase {
 			edge(FAILED, Event.RESET, RECONNECTING_TERMINATING_THEN_CONNECT),
 			edge(FAILED, Event.RESTART, RECONNECTING_CONNECTING),
 			edge(FAILED, Event.RESTART, RECONNECTING_TERMINATING_THEN_CONNECT),
+			edge(FAILED, Event.COOLDOWN_OVER, RECONNECTING_CONNECTING),
 			edge(STARTING_AWAITING_STOP, Event.STOP, STOPPED),
 			edge(STARTING_TERMINATING_THEN_CONNECT, Event.STOP, STOPPED),
 			edge(STARTING_CONNECTING, Event.STOP, STOPPED),
@@ -228,6 +232,12 @@ enum ServerPhase {
 
 		/** The backoff delay of the next attempt is over. */
 		RETRY_DUE,
+
+		/**
+		 * The cooldown of a server given up after a spent budget is over: it tries again
+		 * with a fresh budget.
+		 */
+		COOLDOWN_OVER,
 
 		/** The server's authorization exists again (a person completed it). */
 		AUTHORIZED,

@@ -187,6 +187,12 @@ final class ServerRecord {
 		notify(() -> this.listener.restarting(this.name, cause));
 	}
 
+	void cooldownOver(Duration cooldown) {
+		log(Level.INFO, "cooldown of " + cooldown.toMillis() + " ms over, trying again with a fresh budget of "
+				+ this.budget.max() + " attempts");
+		notify(() -> this.listener.cooldownOver(this.name, cooldown));
+	}
+
 	void withdrawTools(String reason) {
 		if (this.tools.unavailable() != null) {
 			log(Level.ERROR, reason + "; its tools stay listed as unavailable. " + resetHint());
@@ -212,7 +218,8 @@ final class ServerRecord {
 			return;
 		}
 		ToolSet.Unavailability unavailability = new ToolSet.Unavailability(this.name, state,
-				(this.outageStartedAt != null) ? this.outageStartedAt : now());
+				(this.outageStartedAt != null) ? this.outageStartedAt : now(),
+				(state == McpServerState.FAILED) ? this.nextAttemptAt : null);
 		if (!unavailability.equals(current.unavailable())) {
 			swapTools(current.markedUnavailable(unavailability));
 		}
@@ -241,7 +248,8 @@ final class ServerRecord {
 				(connection != null) ? connection.pid() : null, (live != null) ? live.upSince : null,
 				this.budget.used(), this.budget.max(), this.nextAttemptAt, this.lastExit, this.lastError,
 				(connection != null) ? connection.stderrTail() : this.lastStderr, this.tools.names(),
-				(connection != null) ? protocol(connection) : null);
+				(connection != null) ? protocol(connection) : null,
+				(state == McpServerState.FAILED && this.nextAttemptAt != null) ? this.budget.cooldown() : null);
 	}
 
 	private static @Nullable String protocol(McpConnection connection) {

@@ -73,6 +73,15 @@ public interface SupervisorListener {
 	}
 
 	/**
+	 * The cooldown of a server given up after a spent outage budget is over: it tries
+	 * again with a fresh budget (see {@link ReconnectPolicy.Cooldown}).
+	 * @param server the server's name
+	 * @param cooldown how long the server stayed given up
+	 */
+	default void cooldownOver(String server, Duration cooldown) {
+	}
+
+	/**
 	 * The server said its list of resources changed: the whole new list, as read from it.
 	 * @param server the server's name
 	 * @param resources the resources it offers now
@@ -153,6 +162,11 @@ public interface SupervisorListener {
 			@Override
 			public void restarting(String server, RestartCause cause) {
 				all.forEach((listener) -> safely(listener, (each) -> each.restarting(server, cause)));
+			}
+
+			@Override
+			public void cooldownOver(String server, Duration cooldown) {
+				all.forEach((listener) -> safely(listener, (each) -> each.cooldownOver(server, cooldown)));
 			}
 
 			@Override

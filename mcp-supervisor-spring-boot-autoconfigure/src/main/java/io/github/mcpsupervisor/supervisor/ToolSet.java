@@ -82,15 +82,27 @@ public record ToolSet(int generation, List<Tool> tools, @Nullable SessionInfo se
 	 * @param server the server's name
 	 * @param state the state the server is in
 	 * @param since when the server's last generation left
+	 * @param retryAt when a failed server tries again on its own after its cooldown, or
+	 * {@code null} when no attempt is planned
 	 */
-	public record Unavailability(String server, McpServerState state, Instant since) {
+	public record Unavailability(String server, McpServerState state, Instant since, @Nullable Instant retryAt) {
+
+		/**
+		 * Creates the unavailability of a server that plans no attempt of its own.
+		 * @param server the server's name
+		 * @param state the state the server is in
+		 * @param since when the server's last generation left
+		 */
+		public Unavailability(String server, McpServerState state, Instant since) {
+			this(server, state, since, null);
+		}
 
 		/**
 		 * Returns the description each tool is given in place of its own.
 		 * @return the description, for the model
 		 */
 		public String description() {
-			return "Unavailable: " + UnavailableMessages.down(this.server, this.state, this.since)
+			return "Unavailable: " + UnavailableMessages.down(this.server, this.state, this.since, this.retryAt)
 					+ " Until it recovers, a call of this tool does not run and answers with this notice.";
 		}
 
@@ -99,7 +111,8 @@ public record ToolSet(int generation, List<Tool> tools, @Nullable SessionInfo se
 		 * @return the result, for the model
 		 */
 		public String callResult() {
-			return UnavailableMessages.down(this.server, this.state, this.since) + " The call did not run.";
+			return UnavailableMessages.down(this.server, this.state, this.since, this.retryAt)
+					+ " The call did not run.";
 		}
 
 	}

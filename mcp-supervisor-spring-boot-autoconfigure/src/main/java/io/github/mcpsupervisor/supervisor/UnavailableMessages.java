@@ -30,7 +30,12 @@ final class UnavailableMessages {
 						+ ")";
 			case DISCONNECTED -> "lost its connection and reconnect is disabled; " + resetHint(status.name());
 			case NEEDS_AUTHORIZATION -> "needs an authorization that the application's operators must give";
-			case FAILED -> "has failed; " + resetHint(status.name());
+			case FAILED -> "has failed"
+					+ ((status.nextAttemptAt() != null)
+							? "; it tries again after its cooldown, in "
+									+ Math.max(0, Duration.between(now, status.nextAttemptAt()).toMillis()) + " ms"
+							: "")
+					+ "; " + resetHint(status.name());
 			case STOPPED -> "is stopped";
 			case UP -> "is between generations";
 		};
@@ -39,20 +44,26 @@ final class UnavailableMessages {
 
 	// A server that keeps its tools while down: what its tools' descriptions and the
 	// results of calls to them say.
-	static String down(String server, McpServerState state, Instant since) {
+	static String down(String server, McpServerState state, Instant since, @Nullable Instant retryAt) {
 		String outlook = switch (state) {
 			case RECONNECTING -> "it is reconnecting, so a later call may succeed.";
 			case DISCONNECTED -> "reconnect is disabled, so it stays unavailable until an operator resets it.";
 			case NEEDS_AUTHORIZATION ->
 				"it needs an authorization, so it stays unavailable until the application's operators give it.";
-			case FAILED -> "it has failed, so it stays unavailable until an operator resets it.";
+			case FAILED -> (retryAt != null)
+					? "it has failed and tries again on its own at " + instant(retryAt)
+							+ ", or sooner if an operator resets it."
+					: "it has failed, so it stays unavailable until an operator resets it.";
 			case STARTING -> "it is starting.";
 			case UP -> "it is between generations.";
 			case STOPPED -> "it is stopped.";
 		};
-		return "MCP server '" + server + "' has been unavailable since "
-				+ DateTimeFormatter.ISO_INSTANT.format(since.truncatedTo(ChronoUnit.SECONDS)) + " ("
+		return "MCP server '" + server + "' has been unavailable since " + instant(since) + " ("
 				+ state.name().toLowerCase(Locale.ROOT).replace('_', ' ') + "); " + outlook;
+	}
+
+	private static String instant(Instant instant) {
+		return DateTimeFormatter.ISO_INSTANT.format(instant.truncatedTo(ChronoUnit.SECONDS));
 	}
 
 	// The generation of a call died under it.

@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
+import io.github.mcpsupervisor.supervisor.RestartCause;
 import io.github.mcpsupervisor.supervisor.ToolSet;
 import io.github.mcpsupervisor.tool.ToolCallObserver.Outcome;
 import io.micrometer.core.instrument.Meter;
@@ -24,6 +25,19 @@ class McpSupervisorMetricsTests {
 	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
 	private final McpSupervisorMetrics metrics = new McpSupervisorMetrics(this.registry);
+
+	@Test
+	void eachCooldownOverIsCountedByServerAndARestartAfterItByItsCause() {
+		this.metrics.cooldownOver("flaky", Duration.ofMinutes(5));
+		this.metrics.cooldownOver("flaky", Duration.ofMinutes(10));
+		this.metrics.restarting("flaky", RestartCause.COOLDOWN);
+		assertThat(this.registry.get("mcp.supervisor.cooldowns").tags("server", "flaky").counter().count())
+			.isEqualTo(2);
+		assertThat(this.registry.get("mcp.supervisor.restarts")
+			.tags("server", "flaky", "cause", "cooldown")
+			.counter()
+			.count()).isOne();
+	}
 
 	@Test
 	void aServerThatRenamesItsToolsKeepsTheToolMetersBounded() {

@@ -31,6 +31,8 @@ class ServerLifecycleTests {
 
 	private static final Duration MAX = Duration.ofSeconds(30);
 
+	private static final Duration COOLDOWN = Duration.ofHours(1);
+
 	private static final Path SOURCE = Path.of("src/main/java/io/github/mcpsupervisor/supervisor/ServerLifecycle.java");
 
 	private static final Path HOW_IT_WORKS = Path.of("../docs/how-it-works.md");
@@ -430,6 +432,14 @@ class ServerLifecycleTests {
 			h.crash();
 			h.supervisor.stop();
 		}));
+		all.add(on(ServerPhase.FAILED, Event.COOLDOWN_OVER, ServerPhase.RECONNECTING_CONNECTING, (h) -> {
+			h.connector.always(Outcome.FAIL);
+			h.supervisor.start();
+			h.scheduler.advance(Duration.ofMinutes(1));
+			assertThat(h.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.FAILED);
+			h.connector.always(Outcome.CONNECT);
+			h.scheduler.advance(COOLDOWN);
+		}));
 		all.add(on(ServerPhase.FAILED, Event.STOP, ServerPhase.STOPPED, (h) -> {
 			h.connector.then(Outcome.MISCONFIGURED);
 			h.supervisor.start();
@@ -475,6 +485,7 @@ class ServerLifecycleTests {
 					.maxDelay(MAX)
 					.maxAttempts(4)
 					.jitter(0)
+					.cooldown(ReconnectPolicy.Cooldown.of(COOLDOWN, COOLDOWN))
 					.build())
 				.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
 				.build();

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Call;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Cooldown;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Defaults;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.HealthCheck;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Http;
@@ -110,7 +111,12 @@ public final class McpServerSettingsResolver {
 		McpSupervisorProperties.ReconnectOverrides own = server.reconnect();
 		return new Reconnect(or(own.enabled(), defaults.enabled()), or(own.initialDelay(), defaults.initialDelay()),
 				or(own.maxDelay(), defaults.maxDelay()), or(own.maxAttempts(), defaults.maxAttempts()),
-				or(own.jitter(), defaults.jitter()));
+				or(own.jitter(), defaults.jitter()), cooldown(own.cooldown(), defaults.cooldown()));
+	}
+
+	private static Cooldown cooldown(McpSupervisorProperties.CooldownOverrides own, Cooldown defaults) {
+		return new Cooldown(or(own.enabled(), defaults.enabled()), or(own.initial(), defaults.initial()),
+				or(own.max(), defaults.max()));
 	}
 
 	private static Call call(Server server, Call defaults) {
@@ -138,6 +144,8 @@ public final class McpServerSettingsResolver {
 			.maxDelay(reconnect.maxDelay())
 			.maxAttempts(reconnect.maxAttempts())
 			.jitter(reconnect.jitter())
+			.cooldown(new ReconnectPolicy.Cooldown(reconnect.cooldown().enabled(), reconnect.cooldown().initial(),
+					reconnect.cooldown().max()))
 			.build();
 	}
 

@@ -394,12 +394,31 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @param maxDelay Upper bound of the delay between attempts, and the stability window
 	 * @param maxAttempts Attempts per outage before the server is given up
 	 * @param jitter Fraction (0 to 1) of each delay by which it is randomly shifted
+	 * @param cooldown How long the server waits, once given up after a spent budget,
+	 * before it tries again
 	 * @since 0.1.0
 	 */
 	public record ReconnectOverrides(@Nullable Boolean enabled,
 			@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration initialDelay,
 			@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration maxDelay,
-			@Nullable @Min(1) Integer maxAttempts, @Nullable @DecimalMin("0.0") @DecimalMax("1.0") Double jitter) {
+			@Nullable @Min(1) Integer maxAttempts, @Nullable @DecimalMin("0.0") @DecimalMax("1.0") Double jitter,
+			@DefaultValue @Valid CooldownOverrides cooldown) {
+
+	}
+
+	/**
+	 * A server's own cooldown settings; each one not set is inherited from
+	 * {@code mcp.defaults.reconnect.cooldown}.
+	 *
+	 * @param enabled Whether the server, once given up after a spent budget, tries again
+	 * with a fresh budget after its cooldown
+	 * @param initial Cooldown after the first give-up in a row, doubling with each one
+	 * @param max Upper bound of the cooldown
+	 * @since 0.1.0
+	 */
+	public record CooldownOverrides(@Nullable Boolean enabled,
+			@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration initial,
+			@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration max) {
 
 	}
 
@@ -519,13 +538,35 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @param maxAttempts Attempts per outage before the server is given up (FAILED, tools
 	 * withdrawn)
 	 * @param jitter Fraction (0 to 1) of each delay by which it is randomly shifted
+	 * @param cooldown How long a server given up after a spent budget waits before it
+	 * tries again with a fresh budget (off unless enabled)
 	 * @since 0.1.0
 	 */
 	public record Reconnect(@DefaultValue("true") boolean enabled,
 			@DefaultValue("500ms") @DurationMin(nanos = 1, message = "must be positive") Duration initialDelay,
 			@DefaultValue("30s") @DurationMin(nanos = 1, message = "must be positive") Duration maxDelay,
 			@DefaultValue("10") @Min(1) int maxAttempts,
-			@DefaultValue("0.5") @DecimalMin("0.0") @DecimalMax("1.0") double jitter) {
+			@DefaultValue("0.5") @DecimalMin("0.0") @DecimalMax("1.0") double jitter,
+			@DefaultValue @Valid Cooldown cooldown) {
+
+	}
+
+	/**
+	 * The cooldown of a server given up after a spent budget (FAILED): once it is over,
+	 * the server tries again with a fresh budget. It doubles with each give-up in a row,
+	 * up to max, and starts over when a connection stays up for the stability window or
+	 * the server is reset. A server given up for a configuration error, or whose process
+	 * tree could not be confirmed gone, has none.
+	 *
+	 * @param enabled Whether a server given up after a spent budget tries again with a
+	 * fresh budget after its cooldown, instead of staying FAILED until it is reset
+	 * @param initial Cooldown after the first give-up in a row, doubling with each one
+	 * @param max Upper bound of the cooldown
+	 * @since 0.1.0
+	 */
+	public record Cooldown(@DefaultValue("false") boolean enabled,
+			@DefaultValue("5m") @DurationMin(nanos = 1, message = "must be positive") Duration initial,
+			@DefaultValue("30m") @DurationMin(nanos = 1, message = "must be positive") Duration max) {
 
 	}
 

@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The initial reconnect delay of every server, once the defaults are applied, does not
- * exceed its maximum delay.
+ * exceed its maximum delay, nor its initial cooldown its maximum cooldown.
  */
 @Documented
 @Target(ElementType.TYPE)
@@ -40,40 +40,62 @@ import org.jspecify.annotations.Nullable;
 			context.disableDefaultConstraintViolation();
 			boolean valid = true;
 			McpSupervisorProperties.Reconnect defaults = properties.defaults().reconnect();
-			if (exceeds(defaults)) {
-				valid = violation(context, defaults, "defaults", null);
-			}
-			for (Map.Entry<String, McpSupervisorProperties.Reconnect> server : McpServerSettingsResolver
-				.reconnects(properties)
-				.entrySet()) {
-				if (exceeds(server.getValue()) && !exceeds(defaults)) {
-					valid = violation(context, server.getValue(), "servers", server.getKey());
+			Map<String, McpSupervisorProperties.Reconnect> servers = McpServerSettingsResolver.reconnects(properties);
+			for (Rule rule : Rule.values()) {
+				if (rule.broken(defaults)) {
+					valid = violation(context, rule, defaults, null);
+				}
+				for (Map.Entry<String, McpSupervisorProperties.Reconnect> server : servers.entrySet()) {
+					if (rule.broken(server.getValue()) && !rule.broken(defaults)) {
+						valid = violation(context, rule, server.getValue(), server.getKey());
+					}
 				}
 			}
 			return valid;
 		}
 
-		private static boolean exceeds(McpSupervisorProperties.Reconnect reconnect) {
-			return reconnect.initialDelay().compareTo(reconnect.maxDelay()) > 0;
-		}
-
-		private static boolean violation(ConstraintValidatorContext context,
-				McpSupervisorProperties.Reconnect reconnect, String property, @Nullable String server) {
-			var builder = context
-				.buildConstraintViolationWithTemplate(
-						"must not exceed max-delay (" + reconnect.maxDelay().toMillis() + " ms)")
-				.addPropertyNode(property);
-			if (server != null) {
-				builder.addPropertyNode("reconnect")
-					.inIterable()
-					.atKey(server)
-					.addPropertyNode("initialDelay")
-					.addConstraintViolation();
+		private static boolean violation(ConstraintValidatorContext context, Rule rule,
+				McpSupervisorProperties.Reconnect reconnect, @Nullable String server) {
+			var builder = context.buildConstraintViolationWithTemplate(rule.message(reconnect))
+				.addPropertyNode((server != null) ? "servers" : "defaults");
+			var reconnectNode = (server != null)
+					? builder.addPropertyNode("reconnect").inIterable().atKey(server).addPropertyNode(rule.node())
+					: builder.addPropertyNode("reconnect").addPropertyNode(rule.node());
+			if (rule == Rule.COOLDOWN) {
+				reconnectNode.addPropertyNode("initial").addConstraintViolation();
 			}
 			else {
-				builder.addPropertyNode("reconnect").addPropertyNode("initialDelay").addConstraintViolation();
+				reconnectNode.addConstraintViolation();
 			}
 			return false;
+		}
+
+	}
+
+	/**
+	 * A bound that an initial delay must not exceed.
+	 */
+	enum Rule {
+
+		/** The backoff's initial delay, against its max delay. */
+		BACKOFF,
+
+		/** The cooldown's initial value, against its max. */
+		COOLDOWN;
+
+		boolean broken(McpSupervisorProperties.Reconnect reconnect) {
+			return (this == BACKOFF) ? reconnect.initialDelay().compareTo(reconnect.maxDelay()) > 0
+					: reconnect.cooldown().initial().compareTo(reconnect.cooldown().max()) > 0;
+		}
+
+		// the node under reconnect that is reported
+		String node() {
+			return (this == BACKOFF) ? "initialDelay" : "cooldown";
+		}
+
+		String message(McpSupervisorProperties.Reconnect reconnect) {
+			return (this == BACKOFF) ? "must not exceed max-delay (" + reconnect.maxDelay().toMillis() + " ms)"
+					: "must not exceed cooldown.max (" + reconnect.cooldown().max().toMillis() + " ms)";
 		}
 
 	}

@@ -1,0 +1,53 @@
+package io.github.mcpsupervisor.actuate;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+
+import io.github.mcpsupervisor.supervisor.McpServerState;
+import io.github.mcpsupervisor.supervisor.McpServerStatus;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What health and the endpoint show of a server given up: when it tries again after its
+ * cooldown, or that no attempt is planned.
+ */
+class McpServerDetailsTests {
+
+	private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
+
+	private final Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
+
+	@Test
+	void aServerCoolingDownShowsItsCooldownAndTheTimeToItsNextAttempt() {
+		McpServerDetails details = McpServerDetails.of(failed(NOW.plus(Duration.ofMinutes(3)), Duration.ofMinutes(5)),
+				true, 0, this.clock);
+		assertThat(details.nextAttemptIn()).isEqualTo(Duration.ofMinutes(3));
+		assertThat(details.cooldown()).isEqualTo(Duration.ofMinutes(5));
+		JsonNode json = JsonMapper.builder().build().valueToTree(details);
+		assertThat(json.get("nextAttemptIn").asString()).isEqualTo("PT3M");
+		assertThat(json.get("cooldown").asString()).isEqualTo("PT5M");
+	}
+
+	@Test
+	void aServerGivenUpWithoutACooldownShowsNoAttemptPlanned() {
+		McpServerDetails details = McpServerDetails.of(failed(null, null), true, 0, this.clock);
+		assertThat(details.nextAttemptIn()).isNull();
+		assertThat(details.cooldown()).isNull();
+		JsonNode json = JsonMapper.builder().build().valueToTree(details);
+		assertThat(json.has("nextAttemptIn")).isFalse();
+		assertThat(json.has("cooldown")).isFalse();
+	}
+
+	private static McpServerStatus failed(Instant nextAttemptAt, Duration cooldown) {
+		return new McpServerStatus("flaky", McpServerState.FAILED, 3, null, null, 3, 3, nextAttemptAt, null,
+				"gave up after 3 attempts", List.of(), List.of(), null, cooldown);
+	}
+
+}
