@@ -49,6 +49,9 @@ import org.jspecify.annotations.Nullable;
  * @param oauth how a streamable-http server's requests are authorized with OAuth
  * @param http the HTTP client settings of a streamable-http server
  * @param toolNames how the server's tools are named for the model
+ * @param callTimeouts the timeouts of the calls of some tools, by the tool's name on the
+ * server, in place of the request timeout: the server's own merged with those of
+ * {@code mcp.defaults}
  * @since 0.1.0
  */
 public record McpServerSettings(String name, McpTransportType transport, @Nullable String command, List<String> args,
@@ -57,7 +60,7 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 		boolean failOnStartupError, boolean required, ReconnectPolicy reconnect, CallPolicy call,
 		HealthCheckPolicy healthCheck, SamplingLimits sampling, List<String> inheritEnv, McpProtocol protocol,
 		@Nullable LoggingLevel logLevel, McpSupervisorProperties.OAuth oauth, McpSupervisorProperties.Http http,
-		McpToolNaming toolNames) {
+		McpToolNaming toolNames, Map<String, Duration> callTimeouts) {
 
 	/**
 	 * Returns how to reach this server over Streamable HTTP.
@@ -65,7 +68,7 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 	 */
 	public StreamableHttpServerDefinition toHttpDefinition() {
 		return new StreamableHttpServerDefinition(this.name, Objects.requireNonNull(this.url), this.headers,
-				this.requestTimeout, this.initializationTimeout);
+				this.requestTimeout, this.initializationTimeout, this.callTimeouts);
 	}
 
 	/**
@@ -75,7 +78,7 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 	public StdioServerDefinition toStdioDefinition() {
 		return new StdioServerDefinition(this.name, String.valueOf(this.command), this.args, this.env,
 				this.workingDirectory, this.requestTimeout, this.initializationTimeout, this.terminationGracePeriod,
-				this.inheritEnv);
+				this.inheritEnv, this.callTimeouts);
 	}
 
 	/**
