@@ -74,7 +74,7 @@ public record McpServerConfigurationDescriptor(String transport, @Nullable Strin
 					(stdio.workingDirectory() != null) ? stdio.workingDirectory().toString() : null,
 					stdio.requestTimeout(), stdio.initializationTimeout(), stdio.terminationGracePeriod(),
 					configuration.failOnStartupError(), configuration.required(),
-					Reconnect.of(configuration.reconnect()), Call.of(configuration.call()),
+					Reconnect.of(configuration.reconnect()), Call.of(configuration.call(), stdio.toolTimeouts()),
 					HealthCheck.of(configuration.healthCheck()), sanitize(stdio.env(), sanitizer, showUnsanitized),
 					null, new TreeMap<>(configuration.origins()), null, toolNames(configuration));
 		}
@@ -82,9 +82,10 @@ public record McpServerConfigurationDescriptor(String transport, @Nullable Strin
 		return new McpServerConfigurationDescriptor("streamable-http", null, null,
 				ConfigurationSanitizer.sanitizeUrl(http.url(), values(sanitizer, showUnsanitized)), null,
 				http.requestTimeout(), http.initializationTimeout(), null, configuration.failOnStartupError(),
-				configuration.required(), Reconnect.of(configuration.reconnect()), Call.of(configuration.call()),
-				HealthCheck.of(configuration.healthCheck()), null, sanitize(http.headers(), sanitizer, showUnsanitized),
-				new TreeMap<>(configuration.origins()), configuration.http(), toolNames(configuration));
+				configuration.required(), Reconnect.of(configuration.reconnect()),
+				Call.of(configuration.call(), http.toolTimeouts()), HealthCheck.of(configuration.healthCheck()), null,
+				sanitize(http.headers(), sanitizer, showUnsanitized), new TreeMap<>(configuration.origins()),
+				configuration.http(), toolNames(configuration));
 	}
 
 	private static String toolNames(McpServerConfiguration configuration) {
@@ -149,12 +150,15 @@ public record McpServerConfigurationDescriptor(String transport, @Nullable Strin
 	 * @param retry which calls are retried: {@code never}, {@code safe} or {@code always}
 	 * @param trustAnnotations whether the tools' annotations make them safe to retry
 	 * @param retryTools the tools that are safe to retry whatever their annotations say
+	 * @param timeouts the timeouts of the calls of some tools, by the tool's name on the
+	 * server, in place of the request timeout
 	 */
-	public record Call(Duration waitForRecovery, String retry, boolean trustAnnotations, List<String> retryTools) {
+	public record Call(Duration waitForRecovery, String retry, boolean trustAnnotations, List<String> retryTools,
+			Map<String, Duration> timeouts) {
 
-		static Call of(CallPolicy policy) {
+		static Call of(CallPolicy policy, Map<String, Duration> timeouts) {
 			return new Call(policy.waitForRecovery(), policy.retry().name().toLowerCase(Locale.ROOT),
-					policy.trustAnnotations(), policy.retryTools().stream().sorted().toList());
+					policy.trustAnnotations(), policy.retryTools().stream().sorted().toList(), new TreeMap<>(timeouts));
 		}
 
 	}

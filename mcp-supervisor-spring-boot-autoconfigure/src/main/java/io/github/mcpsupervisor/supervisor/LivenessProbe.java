@@ -43,8 +43,9 @@ final class LivenessProbe {
 	/**
 	 * Judges whether a generation is alive: it answers a ping, or sends any message while
 	 * the ping waits. A generation that does neither while one of its calls is in flight
-	 * (each bounded by the request timeout) is busy, not dead: a server that handles one
-	 * request at a time answers nothing else meanwhile.
+	 * (each bounded by its own timeout: its tool's, or the request timeout) is busy, not
+	 * dead: a server that handles one request at a time answers nothing else meanwhile. A
+	 * call that outlasts its own timeout is probed here as any timed-out call is.
 	 * @param connection the generation
 	 * @param timeout how long the ping may take
 	 * @return the verdict

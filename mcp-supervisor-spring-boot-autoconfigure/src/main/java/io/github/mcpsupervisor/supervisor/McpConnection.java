@@ -98,8 +98,8 @@ public interface McpConnection {
 
 	/**
 	 * Returns how many tool calls are in flight on this generation. Each is bounded by
-	 * the request timeout: while one runs, an unanswered ping is no evidence of death on
-	 * a server that handles one request at a time.
+	 * its own timeout (its tool's, or the request timeout): while one runs, an unanswered
+	 * ping is no evidence of death on a server that handles one request at a time.
 	 * @return the count
 	 */
 	default int callsInFlight() {

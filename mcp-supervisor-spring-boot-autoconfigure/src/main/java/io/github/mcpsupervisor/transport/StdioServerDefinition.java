@@ -26,16 +26,41 @@ import org.jspecify.annotations.Nullable;
  * @param inheritEnv the variables of the application's environment that the server
  * inherits besides those every process needs: names, patterns in which {@code *} stands
  * for any characters (e.g. {@code AWS_*}), {@code *} for all
+ * @param toolTimeouts the timeouts of the calls of some tools, by the tool's name on the
+ * server, in place of the request timeout
  * @since 0.1.0
  */
 public record StdioServerDefinition(String name, String command, List<String> args, Map<String, String> env,
 		@Nullable Path workingDirectory, Duration requestTimeout, Duration initializationTimeout,
-		Duration terminationGracePeriod, List<String> inheritEnv) {
+		Duration terminationGracePeriod, List<String> inheritEnv, Map<String, Duration> toolTimeouts) {
 
 	public StdioServerDefinition {
 		args = List.copyOf(args);
 		env = Map.copyOf(env);
 		inheritEnv = List.copyOf(inheritEnv);
+		toolTimeouts = Map.copyOf(toolTimeouts);
+	}
+
+	/**
+	 * Creates the definition of a server whose tool calls all have the request timeout.
+	 * @param name the server's name
+	 * @param command the executable
+	 * @param args its arguments
+	 * @param env the server's own variables
+	 * @param workingDirectory the working directory, or {@code null} for the
+	 * application's
+	 * @param requestTimeout the timeout of each request
+	 * @param initializationTimeout the timeout of the initialize handshake
+	 * @param terminationGracePeriod how long a process may take to exit before its tree
+	 * is killed
+	 * @param inheritEnv the variables of the application's environment that the server
+	 * inherits besides those every process needs
+	 */
+	public StdioServerDefinition(String name, String command, List<String> args, Map<String, String> env,
+			@Nullable Path workingDirectory, Duration requestTimeout, Duration initializationTimeout,
+			Duration terminationGracePeriod, List<String> inheritEnv) {
+		this(name, command, args, env, workingDirectory, requestTimeout, initializationTimeout, terminationGracePeriod,
+				inheritEnv, Map.of());
 	}
 
 	/**
@@ -85,7 +110,8 @@ public record StdioServerDefinition(String name, String command, List<String> ar
 		return "StdioServerDefinition[name=" + this.name + ", commandLine=" + maskedCommandLine() + ", env="
 				+ masked(this.env) + ", workingDirectory=" + this.workingDirectory + ", requestTimeout="
 				+ this.requestTimeout + ", initializationTimeout=" + this.initializationTimeout
-				+ ", terminationGracePeriod=" + this.terminationGracePeriod + ", inheritEnv=" + this.inheritEnv + "]";
+				+ ", terminationGracePeriod=" + this.terminationGracePeriod + ", inheritEnv=" + this.inheritEnv
+				+ ", toolTimeouts=" + this.toolTimeouts + "]";
 	}
 
 	// the names of the variables or headers, each with its value masked

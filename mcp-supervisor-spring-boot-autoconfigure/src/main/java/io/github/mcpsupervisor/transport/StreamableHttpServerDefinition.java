@@ -16,13 +16,29 @@ import io.github.mcpsupervisor.internal.ConfigurationSanitizer;
  * @param headers headers sent with every request
  * @param requestTimeout the timeout of each request
  * @param initializationTimeout the timeout of the initialize handshake
+ * @param toolTimeouts the timeouts of the calls of some tools, by the tool's name on the
+ * server, in place of the request timeout
  * @since 0.1.0
  */
 public record StreamableHttpServerDefinition(String name, URI url, Map<String, String> headers, Duration requestTimeout,
-		Duration initializationTimeout) {
+		Duration initializationTimeout, Map<String, Duration> toolTimeouts) {
 
 	public StreamableHttpServerDefinition {
 		headers = Map.copyOf(headers);
+		toolTimeouts = Map.copyOf(toolTimeouts);
+	}
+
+	/**
+	 * Creates the definition of a server whose tool calls all have the request timeout.
+	 * @param name the server's name
+	 * @param url the MCP endpoint, an absolute http or https URL
+	 * @param headers headers sent with every request
+	 * @param requestTimeout the timeout of each request
+	 * @param initializationTimeout the timeout of the initialize handshake
+	 */
+	public StreamableHttpServerDefinition(String name, URI url, Map<String, String> headers, Duration requestTimeout,
+			Duration initializationTimeout) {
+		this(name, url, headers, requestTimeout, initializationTimeout, Map.of());
 	}
 
 	/**
@@ -44,7 +60,7 @@ public record StreamableHttpServerDefinition(String name, URI url, Map<String, S
 	public String toString() {
 		return "StreamableHttpServerDefinition[name=" + this.name + ", url=" + maskedUrl() + ", headers="
 				+ StdioServerDefinition.masked(this.headers) + ", requestTimeout=" + this.requestTimeout
-				+ ", initializationTimeout=" + this.initializationTimeout + "]";
+				+ ", initializationTimeout=" + this.initializationTimeout + ", toolTimeouts=" + this.toolTimeouts + "]";
 	}
 
 	/**

@@ -237,6 +237,23 @@ class McpActuatorAutoConfigurationTests {
 			});
 	}
 
+	@Test
+	void runWithToolTimeoutsShouldShowTheMergedMapAndTheOriginOfEachEntry() {
+		this.contextRunner
+			.withPropertyValues("management.endpoints.web.exposure.include=mcp",
+					"mcp.defaults.call.timeouts[run_code]=5m", "mcp.defaults.call.timeouts[lookup]=2s",
+					"mcp.servers.broken.call.timeouts[lookup]=3s")
+			.run((context) -> {
+				McpServerConfigurationDescriptor broken = ((McpServerDescriptor) context.getBean(McpEndpoint.class)
+					.server("broken")).configuration();
+				assertThat(broken).isNotNull();
+				assertThat(broken.call().timeouts())
+					.isEqualTo(Map.of("lookup", Duration.ofSeconds(3), "run_code", Duration.ofMinutes(5)));
+				assertThat(broken.origins()).containsEntry("call.timeouts[lookup]", "server")
+					.containsEntry("call.timeouts[run_code]", "defaults");
+			});
+	}
+
 	private static Map<String, @Nullable Object> env(AssertableApplicationContext context) {
 		return env(context.getBean(McpEndpoint.class).server("broken"));
 	}

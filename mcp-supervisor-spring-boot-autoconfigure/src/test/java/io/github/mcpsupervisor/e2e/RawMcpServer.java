@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -69,6 +70,24 @@ final class RawMcpServer {
 							capabilities, "serverInfo", Map.of("name", name, "version", "1.0.0"))
 					: handler.answer(method, request);
 			if (answer == NO_ANSWER) {
+				continue;
+			}
+			if (answer instanceof Later later) {
+				// answered on a thread of its own: the server goes on reading meanwhile
+				JsonNode id = request.get("id");
+				Thread answering = new Thread(() -> {
+					try {
+						Thread.sleep(later.after().toMillis());
+						protocol.println(
+								json.writeValueAsString(Map.of("jsonrpc", "2.0", "id", id, "result", later.answer())));
+						protocol.flush();
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+					}
+				});
+				answering.setDaemon(true);
+				answering.start();
 				continue;
 			}
 			if (answer instanceof AfterNotifications after) {
@@ -137,6 +156,16 @@ final class RawMcpServer {
 	 * @param notifications the notifications sent first, produced as they are sent
 	 */
 	record AfterMessages(Object answer, Iterable<Map<String, Object>> notifications) {
+
+	}
+
+	/**
+	 * A result sent after a while, other requests being read and answered meanwhile.
+	 *
+	 * @param answer the result
+	 * @param after how long after the request it is sent
+	 */
+	record Later(Object answer, Duration after) {
 
 	}
 

@@ -12,6 +12,7 @@ import java.util.function.Function;
 
 import io.github.mcpsupervisor.supervisor.CallPolicy.Retry;
 import io.github.mcpsupervisor.supervisor.FakeConnector.FakeConnection;
+import io.github.mcpsupervisor.transport.internal.CallTimeouts;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -317,6 +318,26 @@ class McpServerSupervisorCallTests {
 		assertThat(this.supervisor.status().lastError()).contains("liveness: no reply to ping after a request timeout");
 		this.scheduler.advance(INITIAL);
 		assertThat(call.get(10, TimeUnit.SECONDS).content().toString()).contains("read from g2");
+		assertThat(this.restarts).containsExactly(RestartCause.LIVENESS);
+	}
+
+	@Test
+	void aCallThatOutlastsItsToolsOwnTimeoutIsProbedAsATimedOutCall() throws Exception {
+		startStableBeforeTheFirstProbe();
+		this.connector.last().onCall = (request) -> {
+			throw CallTimeouts.timedOut("demo", "tool '" + request.name() + "'", Duration.ofMillis(300));
+		};
+		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> call("read"))
+			.withMessage("MCP server 'demo': tool 'read' timed out after 300 ms");
+		assertThat(this.connector.pings).as("the server answered the probe: slow, not hung").isOne();
+		this.connector.answersPings = false;
+		CompletableFuture<CallToolResult> hung = callAsync("read");
+		await().until(() -> this.supervisor.waitingCalls() == 1);
+		this.connector.answersPings = true;
+		this.scheduler.runReady();
+		assertThat(this.supervisor.status().lastError()).contains("liveness: no reply to ping after a request timeout");
+		this.scheduler.advance(INITIAL);
+		assertThat(hung.get(10, TimeUnit.SECONDS).content().toString()).contains("read from g2");
 		assertThat(this.restarts).containsExactly(RestartCause.LIVENESS);
 	}
 

@@ -1,6 +1,7 @@
 package io.github.mcpsupervisor.autoconfigure.endpoint;
 
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
@@ -28,12 +29,19 @@ final class PropertiesMcpServerConfigurations implements Function<String, @Nulla
 		SettingOrigins origins = new SettingOrigins(environment);
 		McpServerSettingsResolver.resolve(properties)
 			.forEach((server) -> this.configurations.put(server.name(),
-					configuration(server, origins.of(server.name()))));
+					configuration(server, origins(origins, properties, server.name()))));
 	}
 
 	@Override
 	public @Nullable McpServerConfiguration apply(String name) {
 		return this.configurations.get(name);
+	}
+
+	private static Map<String, String> origins(SettingOrigins origins, McpSupervisorProperties properties,
+			String server) {
+		Map<String, String> all = new LinkedHashMap<>(origins.of(server));
+		all.putAll(McpServerSettingsResolver.timeoutOrigins(properties, server));
+		return all;
 	}
 
 	private static McpServerConfiguration configuration(McpServerSettings server, Map<String, String> origins) {

@@ -51,6 +51,9 @@ import org.jspecify.annotations.Nullable;
  * @param http the HTTP client settings of a streamable-http server
  * @param toolNames how the server's tools are named for the model
  * @param toolsWhenDown what becomes of the server's tools while it is down
+ * @param callTimeouts the timeouts of the calls of some tools, by the tool's name on the
+ * server, in place of the request timeout: the server's own merged with those of
+ * {@code mcp.defaults}
  * @since 0.1.0
  */
 public record McpServerSettings(String name, McpTransportType transport, @Nullable String command, List<String> args,
@@ -59,7 +62,7 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 		boolean failOnStartupError, boolean required, ReconnectPolicy reconnect, CallPolicy call,
 		HealthCheckPolicy healthCheck, SamplingLimits sampling, List<String> inheritEnv, McpProtocol protocol,
 		@Nullable LoggingLevel logLevel, McpSupervisorProperties.OAuth oauth, McpSupervisorProperties.Http http,
-		McpToolNaming toolNames, ToolsWhenDown toolsWhenDown) {
+		McpToolNaming toolNames, ToolsWhenDown toolsWhenDown, Map<String, Duration> callTimeouts) {
 
 	/**
 	 * Returns how to reach this server over Streamable HTTP.
@@ -67,7 +70,7 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 	 */
 	public StreamableHttpServerDefinition toHttpDefinition() {
 		return new StreamableHttpServerDefinition(this.name, Objects.requireNonNull(this.url), this.headers,
-				this.requestTimeout, this.initializationTimeout);
+				this.requestTimeout, this.initializationTimeout, this.callTimeouts);
 	}
 
 	/**
@@ -77,7 +80,7 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 	public StdioServerDefinition toStdioDefinition() {
 		return new StdioServerDefinition(this.name, String.valueOf(this.command), this.args, this.env,
 				this.workingDirectory, this.requestTimeout, this.initializationTimeout, this.terminationGracePeriod,
-				this.inheritEnv);
+				this.inheritEnv, this.callTimeouts);
 	}
 
 	/**

@@ -1,7 +1,9 @@
 package io.github.mcpsupervisor.autoconfigure.properties;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -96,7 +98,7 @@ public final class McpServerSettingsResolver {
 				McpProtocol.of(or(server.protocol(), defaults.protocol())),
 				(server.logLevel() != null) ? server.logLevel() : defaults.logLevel(), server.oauth(),
 				http(server, defaults.http()), or(server.toolNames(), defaults.toolNames()),
-				or(server.toolsWhenDown(), defaults.toolsWhenDown()));
+				or(server.toolsWhenDown(), defaults.toolsWhenDown()), call(server, defaults.call()).timeouts());
 	}
 
 	private static Http http(Server server, Http defaults) {
@@ -122,7 +124,37 @@ public final class McpServerSettingsResolver {
 	private static Call call(Server server, Call defaults) {
 		McpSupervisorProperties.CallOverrides own = server.call();
 		return new Call(or(own.waitForRecovery(), defaults.waitForRecovery()), or(own.retry(), defaults.retry()),
-				or(own.trustAnnotations(), defaults.trustAnnotations()), or(own.retryTools(), defaults.retryTools()));
+				or(own.trustAnnotations(), defaults.trustAnnotations()), or(own.retryTools(), defaults.retryTools()),
+				timeouts(own.timeouts(), defaults.timeouts()));
+	}
+
+	// The tools' timeouts are merged by tool name, the server's entry winning: a server
+	// that gives one tool a timeout keeps the defaults' timeouts of its other tools.
+	private static Map<String, Duration> timeouts(Map<String, Duration> own, Map<String, Duration> defaults) {
+		Map<String, Duration> merged = new TreeMap<>(defaults);
+		merged.putAll(own);
+		return Collections.unmodifiableMap(merged);
+	}
+
+	/**
+	 * Returns where each of a server's tool timeouts comes from: its own
+	 * {@code call.timeouts}, or {@code mcp.defaults.call.timeouts}.
+	 * @param properties the bound properties
+	 * @param server the server's name
+	 * @return {@code server} or {@code defaults}, by {@code call.timeouts[<tool>]}
+	 */
+	public static Map<String, String> timeoutOrigins(McpSupervisorProperties properties, String server) {
+		Server own = properties.servers().get(server);
+		Map<String, String> origins = new TreeMap<>();
+		properties.defaults().call().timeouts().keySet().forEach((tool) -> origins.put(timeoutKey(tool), "defaults"));
+		if (own != null) {
+			own.call().timeouts().keySet().forEach((tool) -> origins.put(timeoutKey(tool), "server"));
+		}
+		return origins;
+	}
+
+	private static String timeoutKey(String tool) {
+		return "call.timeouts[" + tool + "]";
 	}
 
 	private static HealthCheck healthCheck(Server server, HealthCheck defaults) {

@@ -431,11 +431,15 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @param retry Which calls are retried once on the next generation
 	 * @param trustAnnotations Whether the tools' annotations make them safe to retry
 	 * @param retryTools Tools that are safe to retry whatever their annotations say
+	 * @param timeouts Timeouts of the calls of some tools, by the tool's name on the
+	 * server (e.g. 'call.timeouts[run_code]=5m'), in place of request-timeout; merged
+	 * with mcp.defaults.call.timeouts by tool name, the server's entry winning
 	 * @since 0.1.0
 	 */
 	public record CallOverrides(
 			@Nullable @DurationMin(nanos = 0, message = "must not be negative") Duration waitForRecovery,
-			CallPolicy.@Nullable Retry retry, @Nullable Boolean trustAnnotations, @Nullable Set<String> retryTools) {
+			CallPolicy.@Nullable Retry retry, @Nullable Boolean trustAnnotations, @Nullable Set<String> retryTools,
+			@DefaultValue Map<String, @DurationMin(nanos = 1, message = "must be positive") Duration> timeouts) {
 
 	}
 
@@ -500,12 +504,17 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * annotations make them safe to retry
 	 * @param retryTools Tools (by their name on the server) that are safe to retry
 	 * whatever their annotations say
+	 * @param timeouts Timeouts of the calls of some tools, by the tool's name on the
+	 * server (e.g. 'call.timeouts[run_code]=5m'), in place of request-timeout: a
+	 * long-running tool may be given minutes while every other call keeps
+	 * request-timeout; a name that no tool has is kept for a tool that may appear later
 	 * @since 0.1.0
 	 */
 	public record Call(
 			@DefaultValue("5s") @DurationMin(nanos = 0, message = "must not be negative") Duration waitForRecovery,
 			@DefaultValue("safe") CallPolicy.Retry retry, @DefaultValue("true") boolean trustAnnotations,
-			@DefaultValue Set<String> retryTools) {
+			@DefaultValue Set<String> retryTools,
+			@DefaultValue Map<String, @DurationMin(nanos = 1, message = "must be positive") Duration> timeouts) {
 
 	}
 

@@ -63,6 +63,8 @@ public abstract class ClientConnection implements McpConnection {
 
 	private final Duration requestTimeout;
 
+	private final CallTimeouts timeouts;
+
 	private final ClientSetup setup;
 
 	private final String defaultLossReason;
@@ -73,9 +75,15 @@ public abstract class ClientConnection implements McpConnection {
 
 	protected ClientConnection(String server, int generation, Duration requestTimeout, ClientSetup setup,
 			String defaultLossReason) {
+		this(server, generation, new CallTimeouts(requestTimeout, Map.of()), setup, defaultLossReason);
+	}
+
+	protected ClientConnection(String server, int generation, CallTimeouts timeouts, ClientSetup setup,
+			String defaultLossReason) {
 		this.server = server;
 		this.generation = generation;
-		this.requestTimeout = requestTimeout;
+		this.requestTimeout = timeouts.requestTimeout();
+		this.timeouts = timeouts;
 		this.setup = setup;
 		this.defaultLossReason = defaultLossReason;
 	}
@@ -91,7 +99,7 @@ public abstract class ClientConnection implements McpConnection {
 				() -> !this.lost.isDone(), scoped());
 		RequestCancellingTransport cancelling = new RequestCancellingTransport(transport, this.server,
 				this::requestCancelled);
-		return SdkClients.create(this.setup, cancelling, this::redact, this.requestTimeout, initializationTimeout,
+		return SdkClients.create(this.setup, cancelling, this::redact, this.timeouts.longest(), initializationTimeout,
 				(notification) -> {
 					McpAsyncClient current = this.client;
 					if (current != null && !this.lost.isDone()) {
@@ -196,27 +204,43 @@ public abstract class ClientConnection implements McpConnection {
 
 	@Override
 	public CallToolResult callTool(CallToolRequest request) {
-		return SdkClients.requireResult(request("tools/call", (client) -> client.callTool(request)));
+		Duration timeout = this.timeouts.of(request.name());
+		return SdkClients.requireResult(send("tool '" + request.name() + "'", timeout,
+				(client) -> this.timeouts.call(client.callTool(request), this.server, request.name())));
 	}
 
 	@Override
 	public <T> @Nullable T request(String method, Function<McpAsyncClient, Mono<T>> request) {
+		return send("request '" + method + "'", this.requestTimeout,
+				(client) -> this.timeouts.request(request.apply(client), this.server, method));
+	}
+
+	// Sends a request bounded by its timeout (by the timer of CallTimeouts, on which
+	// tests can run virtual time); its requests still unanswered when it ends are
+	// cancelled.
+	private <T> @Nullable T send(String what, Duration timeout, Function<McpAsyncClient, Mono<T>> request) {
 		this.callsInFlight.incrementAndGet();
 		RequestScope scope = new RequestScope();
 		String abandoned = "the client stopped waiting for the answer";
 		try {
-			// block's own bound, not a timeout operator: no timer is scheduled per call
-			return request.apply(requireClient()).contextWrite(scope::addTo).block(this.requestTimeout);
+			return request.apply(requireClient()).contextWrite(scope::addTo).block();
 		}
 		catch (McpError | McpCapabilityException ex) {
 			throw ex; // the server answered, or was not asked
 		}
 		catch (RuntimeException ex) {
+			RuntimeException failure = ex;
 			if (CauseChain.cause(ex, TimeoutException.class) != null || SdkClients.isBlockTimeout(ex)) {
-				abandoned = "timed out after " + this.requestTimeout.toMillis() + " ms";
+				abandoned = CallTimeouts.reason(timeout);
+				if (!CallTimeouts.isTimedOut(ex)) {
+					// the SDK's own timer, which ends at the same time at the longest
+					// bound
+					failure = CallTimeouts.timedOut(this.server, what, timeout);
+					failure.addSuppressed(ex);
+				}
 			}
-			callFailed(ex);
-			throw ex;
+			callFailed(failure);
+			throw failure;
 		}
 		finally {
 			scope.end(abandoned); // what is still unanswered is cancelled

@@ -20,14 +20,16 @@ final class SdkClients {
 	}
 
 	// Builds the asynchronous client of a generation; the supervisor blocks on it itself
-	// so that a ping can have its own timeout. The SDK applies its request timeout to the
-	// initialize request too: it gets the longer of the two, and calls are bounded by the
-	// request timeout where they are blocked on (ClientConnection). List change
-	// notifications bypass the client, which would list for each of them; sampling
-	// requests reach it within the server's bounds, and errors bounded.
+	// so that a ping can have its own timeout. The SDK's request timeout is one for all
+	// requests, fixed when the client is built, and applies to the initialize request
+	// too: it gets the longest of the request bounds (a tool's own timeout may be longer
+	// than the request timeout) and the initialization timeout, and each request is
+	// bounded by its own timeout where it is sent (ClientConnection, CallTimeouts). List
+	// change notifications bypass the client, which would list for each of them;
+	// sampling requests reach it within the server's bounds, and errors bounded.
 	static McpAsyncClient create(ClientSetup setup, McpClientTransport transport, UnaryOperator<String> redaction,
-			Duration requestTimeout, Duration initializationTimeout, Consumer<JSONRPCNotification> otherListChanged) {
-		Duration sdkRequestTimeout = (requestTimeout.compareTo(initializationTimeout) >= 0) ? requestTimeout
+			Duration longestRequest, Duration initializationTimeout, Consumer<JSONRPCNotification> otherListChanged) {
+		Duration sdkRequestTimeout = (longestRequest.compareTo(initializationTimeout) >= 0) ? longestRequest
 				: initializationTimeout;
 		return setup.factory()
 			.create(setup.session(),

@@ -11,6 +11,7 @@ import io.github.mcpsupervisor.internal.CauseChain;
 import io.github.mcpsupervisor.supervisor.McpConnectException;
 import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import io.github.mcpsupervisor.transport.internal.CallTimeouts;
 import io.github.mcpsupervisor.transport.internal.ClientConnection.ClientSetup;
 import io.github.mcpsupervisor.transport.internal.MessageLimits;
 import io.github.mcpsupervisor.transport.internal.modern.ModernConnection;
@@ -48,12 +49,13 @@ final class ModernHttpConnection extends ModernConnection {
 
 	ModernHttpConnection(StreamableHttpServerDefinition definition, int generation, ClientSetup setup,
 			McpJsonMapper jsonMapper, HttpClient httpClient, HttpAuthorization authorization) {
-		super(definition.name(), generation, definition.requestTimeout(), definition.initializationTimeout(), setup,
-				jsonMapper, "connection closed");
+		super(definition.name(), generation, new CallTimeouts(definition.requestTimeout(), definition.toolTimeouts()),
+				definition.initializationTimeout(), setup, jsonMapper, "connection closed");
 		this.definition = definition;
 		this.jsonMapper = jsonMapper;
 		this.generationClient = new GenerationHttpClient(httpClient, definition.url(),
-				max(definition.requestTimeout(), definition.initializationTimeout()));
+				max(new CallTimeouts(definition.requestTimeout(), definition.toolTimeouts()).longest(),
+						definition.initializationTimeout()));
 		this.authorization = authorization;
 	}
 

@@ -13,6 +13,7 @@ import io.github.mcpsupervisor.internal.CauseChain;
 import io.github.mcpsupervisor.supervisor.McpConnectException;
 import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import io.github.mcpsupervisor.transport.internal.CallTimeouts;
 import io.github.mcpsupervisor.transport.internal.ClientConnection;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
@@ -57,14 +58,16 @@ final class StreamableHttpConnection extends ClientConnection {
 	StreamableHttpConnection(StreamableHttpServerDefinition definition, int generation, ClientSetup setup,
 			McpJsonMapper jsonMapper, HttpClient httpClient, HttpTransportCustomizer customizer,
 			HttpAuthorization authorization) {
-		super(definition.name(), generation, definition.requestTimeout(), setup, "connection closed");
+		super(definition.name(), generation, new CallTimeouts(definition.requestTimeout(), definition.toolTimeouts()),
+				setup, "connection closed");
 		this.definition = definition;
 		this.jsonMapper = jsonMapper;
 		// a response that breaks off is a server that went away: the SDK (2.2.0) no
 		// longer
 		// fails the request it answered, which would wait for its timeout
 		this.generationClient = new GenerationHttpClient(httpClient, definition.url(),
-				max(definition.requestTimeout(), definition.initializationTimeout()),
+				max(new CallTimeouts(definition.requestTimeout(), definition.toolTimeouts()).longest(),
+						definition.initializationTimeout()),
 				(ex) -> end("transport failure: " + definition.redact(CauseChain.rootMessage(ex))));
 		this.customizer = customizer;
 		this.authorization = authorization;

@@ -24,6 +24,7 @@ import io.github.mcpsupervisor.supervisor.McpCapabilityException;
 import io.github.mcpsupervisor.supervisor.McpConnection;
 import io.github.mcpsupervisor.supervisor.McpServerRequests;
 import io.github.mcpsupervisor.supervisor.SessionInfo;
+import io.github.mcpsupervisor.transport.internal.CallTimeouts;
 import io.github.mcpsupervisor.transport.internal.ClientConnection.ClientSetup;
 import io.github.mcpsupervisor.transport.internal.ToolListing;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -31,6 +32,7 @@ import io.modelcontextprotocol.modern.McpException;
 import io.modelcontextprotocol.modern.McpSchema.DiscoverResult;
 import io.modelcontextprotocol.modern.client.McpAsyncClient;
 import io.modelcontextprotocol.modern.client.McpClient;
+import io.modelcontextprotocol.modern.client.McpTimeoutException;
 import io.modelcontextprotocol.modern.client.transport.McpClientTransport;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -76,6 +78,8 @@ public abstract class ModernConnection implements McpConnection {
 	private final int generation;
 
 	private final Duration requestTimeout;
+
+	private final CallTimeouts timeouts;
 
 	private final Duration initializationTimeout;
 
@@ -129,9 +133,16 @@ public abstract class ModernConnection implements McpConnection {
 
 	protected ModernConnection(String server, int generation, Duration requestTimeout, Duration initializationTimeout,
 			ClientSetup setup, McpJsonMapper jsonMapper, String defaultLossReason) {
+		this(server, generation, new CallTimeouts(requestTimeout, Map.of()), initializationTimeout, setup, jsonMapper,
+				defaultLossReason);
+	}
+
+	protected ModernConnection(String server, int generation, CallTimeouts timeouts, Duration initializationTimeout,
+			ClientSetup setup, McpJsonMapper jsonMapper, String defaultLossReason) {
 		this.server = server;
 		this.generation = generation;
-		this.requestTimeout = requestTimeout;
+		this.requestTimeout = timeouts.requestTimeout();
+		this.timeouts = timeouts;
 		this.initializationTimeout = initializationTimeout;
 		this.setup = setup;
 		this.toolsChanged = setup.toolsChanged();
@@ -375,11 +386,14 @@ public abstract class ModernConnection implements McpConnection {
 	@Override
 	public CallToolResult callTool(CallToolRequest request) {
 		McpAsyncClient current = requireClient();
+		// the client's own bounds are those of every request: a tool with a timeout of
+		// its own is given it for each round and for the whole call
+		Duration timeout = this.timeouts.of(request.name());
 		this.callsInFlight.incrementAndGet();
 		try {
 			var tool = this.listed.get(request.name());
 			Map<String, Object> arguments = (request.arguments() != null) ? request.arguments() : Map.of();
-			var result = InputRounds.complete(this.server, "tools/call", requireAnswers(), (round) -> {
+			var rounds = InputRounds.complete(this.server, "tools/call", requireAnswers(), (round) -> {
 				var call = ((tool != null) ? current.tool(tool) : current.tool(request.name())).arguments(arguments);
 				if (request.meta() != null) {
 					call = call.meta(request.meta());
@@ -390,8 +404,9 @@ public abstract class ModernConnection implements McpConnection {
 				if (round.state() != null) {
 					call = call.requestState(round.state());
 				}
-				return call.callOnce();
-			}, io.modelcontextprotocol.modern.McpSchema.CallToolResult.class).block(this.requestTimeout);
+				return call.roundTimeout(timeout).callTimeout(timeout).callOnce();
+			}, io.modelcontextprotocol.modern.McpSchema.CallToolResult.class);
+			var result = this.timeouts.call(rounds, this.server, request.name()).block();
 			if (result == null) {
 				throw new IllegalStateException("the MCP server sent no result");
 			}
@@ -404,8 +419,15 @@ public abstract class ModernConnection implements McpConnection {
 			throw ex; // an input request the application could not answer
 		}
 		catch (RuntimeException ex) {
-			callFailed(ex);
-			throw ex;
+			RuntimeException failure = ex;
+			if (!CallTimeouts.isTimedOut(ex) && (CauseChain.cause(ex, McpTimeoutException.class) != null
+					|| CauseChain.cause(ex, TimeoutException.class) != null)) {
+				// the client's own timer, which ends at the same time
+				failure = CallTimeouts.timedOut(this.server, "tool '" + request.name() + "'", timeout);
+				failure.addSuppressed(ex);
+			}
+			callFailed(failure);
+			throw failure;
 		}
 		finally {
 			this.callsInFlight.decrementAndGet();

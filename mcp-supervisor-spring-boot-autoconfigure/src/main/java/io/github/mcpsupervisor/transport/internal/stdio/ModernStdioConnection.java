@@ -10,6 +10,7 @@ import io.github.mcpsupervisor.supervisor.ExitStatus;
 import io.github.mcpsupervisor.supervisor.McpConnectException;
 import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
+import io.github.mcpsupervisor.transport.internal.CallTimeouts;
 import io.github.mcpsupervisor.transport.internal.ClientConnection.ClientSetup;
 import io.github.mcpsupervisor.transport.internal.MessageLimits;
 import io.github.mcpsupervisor.transport.internal.ToolListing.ToolListingException;
@@ -43,8 +44,8 @@ final class ModernStdioConnection extends ModernConnection {
 
 	ModernStdioConnection(StdioServerDefinition definition, int generation, ClientSetup setup, Executor executor,
 			McpJsonMapper jsonMapper, ProcessRecords records) {
-		super(definition.name(), generation, definition.requestTimeout(), definition.initializationTimeout(), setup,
-				jsonMapper, "process ended");
+		super(definition.name(), generation, new CallTimeouts(definition.requestTimeout(), definition.toolTimeouts()),
+				definition.initializationTimeout(), setup, jsonMapper, "process ended");
 		this.definition = definition;
 		this.executor = executor;
 		this.jsonMapper = jsonMapper;

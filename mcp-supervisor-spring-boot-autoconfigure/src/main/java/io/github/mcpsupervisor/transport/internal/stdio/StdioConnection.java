@@ -11,6 +11,7 @@ import io.github.mcpsupervisor.supervisor.ExitStatus;
 import io.github.mcpsupervisor.supervisor.McpConnectException;
 import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
+import io.github.mcpsupervisor.transport.internal.CallTimeouts;
 import io.github.mcpsupervisor.transport.internal.ClientConnection;
 import io.github.mcpsupervisor.transport.internal.ToolListing.ToolListingException;
 import io.modelcontextprotocol.client.McpAsyncClient;
@@ -54,7 +55,8 @@ final class StdioConnection extends ClientConnection {
 
 	StdioConnection(StdioServerDefinition definition, int generation, ClientSetup setup, Executor executor,
 			McpJsonMapper jsonMapper, ProcessRecords records) {
-		super(definition.name(), generation, definition.requestTimeout(), setup, "process ended");
+		super(definition.name(), generation, new CallTimeouts(definition.requestTimeout(), definition.toolTimeouts()),
+				setup, "process ended");
 		this.process = new GenerationProcess(definition, records);
 		this.definition = definition;
 		this.executor = executor;

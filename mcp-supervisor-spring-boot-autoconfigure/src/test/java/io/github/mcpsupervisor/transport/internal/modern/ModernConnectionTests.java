@@ -8,6 +8,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
@@ -15,6 +20,7 @@ import io.github.mcpsupervisor.client.internal.McpClientFactory;
 import io.github.mcpsupervisor.client.internal.McpServerSession;
 import io.github.mcpsupervisor.client.internal.SamplingGate;
 import io.github.mcpsupervisor.supervisor.SamplingLimits;
+import io.github.mcpsupervisor.transport.internal.CallTimeouts;
 import io.github.mcpsupervisor.transport.internal.ClientConnection.ClientSetup;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.modern.JsonRpc.JSONRPCMessage;
@@ -24,6 +30,7 @@ import io.modelcontextprotocol.modern.client.transport.McpClientTransport;
 import io.modelcontextprotocol.modern.client.transport.McpTransportRequest;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
 import io.modelcontextprotocol.spec.McpSchema.LoggingMessageNotification;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
@@ -31,10 +38,12 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import reactor.test.scheduler.VirtualTimeScheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link ModernConnection} over a transport that answers as a scripted
@@ -47,6 +56,8 @@ class ModernConnectionTests {
 	private final List<String> methods = new ArrayList<>();
 
 	private final AtomicInteger toolsChanged = new AtomicInteger();
+
+	private final AtomicInteger calls = new AtomicInteger();
 
 	@AfterEach
 	void resetTime() {
@@ -190,8 +201,49 @@ class ModernConnectionTests {
 	}
 
 	private ScriptedConnection connection() {
-		return new ScriptedConnection(new ClientSetup(McpClientFactory.standard(),
-				new McpServerSession("scripted", List.of()), this.toolsChanged::incrementAndGet));
+		return new ScriptedConnection(setup());
+	}
+
+	private ClientSetup setup() {
+		return new ClientSetup(McpClientFactory.standard(), new McpServerSession("scripted", List.of()),
+				this.toolsChanged::incrementAndGet);
+	}
+
+	@Test
+	void aToolCallHasItsToolsOwnTimeoutInPlaceOfTheRequestTimeout() throws Exception {
+		VirtualTimeScheduler time = VirtualTimeScheduler.getOrSet();
+		this.answers.put("server/discover", (params) -> discovered(List.of("2026-07-28"), Map.of("tools", Map.of())));
+		this.answers.put("tools/list",
+				(params) -> listing(
+						List.of(tool("run", Map.of("type", "object")), tool("lookup", Map.of("type", "object"))),
+						null));
+		this.answers.put("tools/call",
+				(params) -> String.valueOf(params).contains("run") ? new Later(
+						Map.of("content", List.of(Map.of("type", "text", "text", "ran")), "resultType", "complete"),
+						Duration.ofSeconds(30)) : new Later(null, null));
+		ScriptedConnection connection = new ScriptedConnection(setup(), new CallTimeouts(Duration.ofSeconds(5),
+				Map.of("run", Duration.ofSeconds(60), "lookup", Duration.ofSeconds(1))));
+		open(connection);
+		ExecutorService caller = Executors.newSingleThreadExecutor();
+		try {
+			Future<CallToolResult> run = caller
+				.submit(() -> connection.callTool(CallToolRequest.builder("run").arguments(Map.of()).build()));
+			await().atMost(Duration.ofSeconds(10)).until(() -> this.calls.get() == 1);
+			// six request timeouts: the client's own timers, for each round and for the
+			// call, have the tool's
+			time.advanceTimeBy(Duration.ofSeconds(30));
+			assertThat(run.get(10, TimeUnit.SECONDS).content().toString()).contains("ran");
+			Future<CallToolResult> lookup = caller
+				.submit(() -> connection.callTool(CallToolRequest.builder("lookup").arguments(Map.of()).build()));
+			await().atMost(Duration.ofSeconds(10)).until(() -> this.calls.get() == 2);
+			time.advanceTimeBy(Duration.ofSeconds(1));
+			assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> lookup.get(10, TimeUnit.SECONDS))
+				.havingCause()
+				.withMessage("MCP server 'scripted': tool 'lookup' timed out after 1000 ms");
+		}
+		finally {
+			caller.shutdownNow();
+		}
 	}
 
 	private static Map<String, Object> discovered(List<String> versions, Map<String, Object> capabilities) {
@@ -216,6 +268,10 @@ class ModernConnectionTests {
 		ScriptedConnection(ClientSetup setup) {
 			super("scripted", 1, Duration.ofSeconds(5), Duration.ofSeconds(5), setup, McpJsonDefaults.getMapper(),
 					"ended");
+		}
+
+		ScriptedConnection(ClientSetup setup, CallTimeouts timeouts) {
+			super("scripted", 1, timeouts, Duration.ofSeconds(5), setup, McpJsonDefaults.getMapper(), "ended");
 		}
 
 		@Override
@@ -260,11 +316,23 @@ class ModernConnectionTests {
 						new JSONRPCError(-32601, "Method not found: " + method)));
 			}
 			Object answered = answer.apply(request.message().params());
+			if ("tools/call".equals(method)) {
+				ModernConnectionTests.this.calls.incrementAndGet();
+			}
+			if (answered instanceof Later later) {
+				return (later.after() == null) ? Flux.never() : Mono.delay(later.after())
+					.thenMany(Flux.just(JSONRPCResponse.result(request.message().id(), later.answer())));
+			}
 			if (answered instanceof JSONRPCError error) {
 				return Flux.just(JSONRPCResponse.error(request.message().id(), error));
 			}
 			return Flux.just(JSONRPCResponse.result(request.message().id(), answered));
 		}
+
+	}
+
+	/** An answer sent after a while, or never. */
+	private record Later(@Nullable Object answer, @Nullable Duration after) {
 
 	}
 
