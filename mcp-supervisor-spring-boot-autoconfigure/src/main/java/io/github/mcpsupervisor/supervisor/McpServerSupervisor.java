@@ -43,7 +43,7 @@ public final class McpServerSupervisor {
 		this.lifecycle = new ServerLifecycle(builder.name, builder.connector, builder.scheduler, builder.reconnect,
 				builder.calls, builder.healthCheck, builder.listener);
 		this.view = this.lifecycle.view();
-		this.router = new CallRouter(this.view, builder.calls, builder.healthCheck.timeout());
+		this.router = new CallRouter(this.view, builder.calls, builder.healthCheck.timeout(), builder.requestObserver);
 	}
 
 	/**
@@ -219,6 +219,8 @@ public final class McpServerSupervisor {
 
 		private SupervisorListener listener = SupervisorListener.NONE;
 
+		private McpRequestObserver requestObserver = McpRequestObserver.NONE;
+
 		private Builder(String name, McpConnector connector, SupervisorScheduler scheduler) {
 			this.name = name;
 			this.connector = connector;
@@ -262,6 +264,16 @@ public final class McpServerSupervisor {
 		 */
 		public Builder listener(SupervisorListener listener) {
 			this.listener = listener;
+			return this;
+		}
+
+		/**
+		 * Sets who observes each request sent to the server for the application.
+		 * @param requestObserver the observer
+		 * @return this builder
+		 */
+		public Builder requestObserver(McpRequestObserver requestObserver) {
+			this.requestObserver = requestObserver;
 			return this;
 		}
 
