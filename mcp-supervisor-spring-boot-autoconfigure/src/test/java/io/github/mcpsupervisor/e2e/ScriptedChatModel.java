@@ -25,11 +25,16 @@ import org.springframework.ai.model.tool.ToolExecutionResult;
  */
 final class ScriptedChatModel implements ChatModel {
 
-	private final ToolCallingManager toolCallingManager = ToolCallingManager.builder().build();
+	private final ToolCallingManager toolCallingManager;
 
 	private final Deque<ToolCall> script;
 
 	ScriptedChatModel(ToolCall... toolCalls) {
+		this(ToolCallingManager.builder().build(), toolCalls);
+	}
+
+	ScriptedChatModel(ToolCallingManager toolCallingManager, ToolCall... toolCalls) {
+		this.toolCallingManager = toolCallingManager;
 		this.script = new ArrayDeque<>(List.of(toolCalls));
 	}
 
