@@ -43,6 +43,9 @@ public final class McpRequestObservations implements McpRequestObserver {
 
 	@Override
 	public Request start(String server, String method, @Nullable String tool, @Nullable Map<String, Object> meta) {
+		if (this.registry.isNoop()) {
+			return McpRequestObserver.NONE.start(server, method, tool, meta);
+		}
 		// only a tool call's _meta is ours to extend: the other requests are built by the
 		// SDK's clients
 		Map<String, Object> carrier = (tool != null) ? new LinkedHashMap<>((meta != null) ? meta : Map.of()) : null;
