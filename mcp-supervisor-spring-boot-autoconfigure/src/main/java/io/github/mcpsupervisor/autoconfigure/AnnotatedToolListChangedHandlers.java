@@ -26,8 +26,10 @@ final class AnnotatedToolListChangedHandlers implements SupervisorListener {
 
 	@Override
 	public void toolsChanged(String server, ToolSet tools) {
-		if (tools.generation() == 0) {
-			return; // withdrawn at a stop or loss, not changed by the server
+		if (tools.generation() == 0 || tools.unavailable() != null) {
+			// withdrawn at a stop or loss, or marked unavailable: not changed by the
+			// server
+			return;
 		}
 		if (this.syncHandlers != null) {
 			this.syncHandlers.handleToolListChanged(server, tools.tools());

@@ -212,6 +212,7 @@ public final class McpSupervisorAutoConfiguration {
 				.healthCheck(server.healthCheck())
 				.listener(listener)
 				.requestObserver(observer)
+				.toolsWhenDown(server.toolsWhenDown())
 				.build();
 			Duration stop = server.terminationGracePeriod().plus(MARGIN);
 			// the first attempt: spawn, initialize, list the tools, or fail and be

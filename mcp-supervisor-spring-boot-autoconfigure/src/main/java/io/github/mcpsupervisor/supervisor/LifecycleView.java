@@ -99,7 +99,7 @@ final class LifecycleView implements Generations, CallRouter.Target {
 	public McpServerUnavailableException unavailable(String what, String suffix) {
 		McpServerStatus status = status();
 		return new McpServerUnavailableException(name(), status.state(),
-				UnavailableMessages.notUp(status, this.record.now(), what, suffix), null);
+				UnavailableMessages.notUp(status, this.record.now(), what, suffix), null, false);
 	}
 
 	// A hung generation is marked as ended here, without a move: its kill then ends it

@@ -35,7 +35,8 @@ public enum McpServerState {
 
 	/**
 	 * Attempts are exhausted or the server is misconfigured: tools are withdrawn until
-	 * reset.
+	 * reset, or stay listed as unavailable when the server keeps its tools while down
+	 * ({@link ToolsWhenDown#KEEP}).
 	 */
 	FAILED,
 

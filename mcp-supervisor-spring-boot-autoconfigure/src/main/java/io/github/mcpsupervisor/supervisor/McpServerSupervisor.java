@@ -41,7 +41,7 @@ public final class McpServerSupervisor {
 	private McpServerSupervisor(Builder builder) {
 		this.policy = builder.reconnect;
 		this.lifecycle = new ServerLifecycle(builder.name, builder.connector, builder.scheduler, builder.reconnect,
-				builder.calls, builder.healthCheck, builder.listener);
+				builder.calls, builder.healthCheck, builder.listener, builder.toolsWhenDown);
 		this.view = this.lifecycle.view();
 		this.router = new CallRouter(this.view, builder.calls, builder.healthCheck.timeout(), builder.requestObserver);
 	}
@@ -82,8 +82,9 @@ public final class McpServerSupervisor {
 	}
 
 	/**
-	 * Returns the tools of the live generation, or the last ones during an outage, or
-	 * none once withdrawn.
+	 * Returns the tools of the live generation, or the last ones during an outage (marked
+	 * {@link ToolSet#unavailable() unavailable} when the server keeps its tools while
+	 * down), or none once withdrawn.
 	 * @return the current tool set
 	 */
 	public ToolSet tools() {
@@ -221,6 +222,8 @@ public final class McpServerSupervisor {
 
 		private McpRequestObserver requestObserver = McpRequestObserver.NONE;
 
+		private ToolsWhenDown toolsWhenDown = ToolsWhenDown.WITHDRAW;
+
 		private Builder(String name, McpConnector connector, SupervisorScheduler scheduler) {
 			this.name = name;
 			this.connector = connector;
@@ -274,6 +277,17 @@ public final class McpServerSupervisor {
 		 */
 		public Builder requestObserver(McpRequestObserver requestObserver) {
 			this.requestObserver = requestObserver;
+			return this;
+		}
+
+		/**
+		 * Sets what becomes of the server's tools while it is down.
+		 * @param toolsWhenDown withdrawn (the default), or kept with a description and a
+		 * call result that say the server is unavailable
+		 * @return this builder
+		 */
+		public Builder toolsWhenDown(ToolsWhenDown toolsWhenDown) {
+			this.toolsWhenDown = toolsWhenDown;
 			return this;
 		}
 

@@ -17,11 +17,28 @@ public class McpServerUnavailableException extends RuntimeException {
 
 	private final McpServerState state;
 
+	private final boolean sent;
+
 	public McpServerUnavailableException(String server, McpServerState state, String message,
 			@Nullable Throwable cause) {
+		this(server, state, message, cause, true);
+	}
+
+	/**
+	 * Creates the exception of a call that may or may not have been sent.
+	 * @param server the server's name
+	 * @param state the server's state
+	 * @param message what the caller is told
+	 * @param cause the cause, if any
+	 * @param sent whether the call may have been sent to the server: {@code false} when
+	 * the server was found down and nothing was sent
+	 */
+	public McpServerUnavailableException(String server, McpServerState state, String message, @Nullable Throwable cause,
+			boolean sent) {
 		super(message, cause);
 		this.server = server;
 		this.state = state;
+		this.sent = sent;
 	}
 
 	public String getServer() {
@@ -30,6 +47,14 @@ public class McpServerUnavailableException extends RuntimeException {
 
 	public McpServerState getState() {
 		return this.state;
+	}
+
+	/**
+	 * Returns whether the call may have been sent to the server (and may have run).
+	 * @return {@code false} when the server was found down and nothing was sent
+	 */
+	public boolean wasSent() {
+		return this.sent;
 	}
 
 }

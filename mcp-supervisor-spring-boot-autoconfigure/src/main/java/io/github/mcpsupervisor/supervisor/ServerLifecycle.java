@@ -144,12 +144,12 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	};
 
 	ServerLifecycle(String name, McpConnector connector, SupervisorScheduler scheduler, ReconnectPolicy policy,
-			CallPolicy calls, HealthCheckPolicy healthCheck, SupervisorListener listener) {
+			CallPolicy calls, HealthCheckPolicy healthCheck, SupervisorListener listener, ToolsWhenDown toolsWhenDown) {
 		this.policy = policy;
 		this.lock = new SupervisorLock(name);
 		this.work = new WorkTracker(scheduler, name);
 		this.waiters = new RecoveryWaiters(calls.waitForRecovery(), scheduler, this.lock);
-		this.record = new ServerRecord(name, policy, this.lock, scheduler, listener, connector::redact);
+		this.record = new ServerRecord(name, policy, this.lock, scheduler, listener, connector::redact, toolsWhenDown);
 		this.retry = new RetryTimer(scheduler, this.lock, this.record);
 		this.retirements = new Retirements(name, this.work, this);
 		this.view = new LifecycleView(this, this.record, this.lock, this.waiters, policy, this.retirements);

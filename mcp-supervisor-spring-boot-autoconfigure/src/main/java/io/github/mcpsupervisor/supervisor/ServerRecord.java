@@ -35,6 +35,8 @@ final class ServerRecord {
 
 	private final UnaryOperator<String> redaction;
 
+	private final ToolsWhenDown toolsWhenDown;
+
 	int lastGeneration;
 
 	@Nullable Instant nextAttemptAt;
@@ -67,9 +69,10 @@ final class ServerRecord {
 	volatile ToolSet tools = ToolSet.EMPTY;
 
 	ServerRecord(String name, ReconnectPolicy policy, SupervisorLock lock, SupervisorScheduler scheduler,
-			SupervisorListener listener, UnaryOperator<String> redaction) {
+			SupervisorListener listener, UnaryOperator<String> redaction, ToolsWhenDown toolsWhenDown) {
 		this.name = name;
 		this.redaction = redaction;
+		this.toolsWhenDown = toolsWhenDown;
 		this.budget = new OutageBudget(policy);
 		this.lock = lock;
 		this.scheduler = scheduler;
@@ -172,8 +175,10 @@ final class ServerRecord {
 			log(Level.WARN, lost);
 		}
 		else {
-			log(Level.ERROR, lost + " and reconnect is disabled; its tools stay registered and fail"
-					+ " until it is reset; " + resetHint());
+			log(Level.ERROR,
+					lost + " and reconnect is disabled; its tools stay registered and "
+							+ ((this.toolsWhenDown == ToolsWhenDown.KEEP) ? "answer as unavailable" : "fail")
+							+ " until it is reset; " + resetHint());
 		}
 		return how;
 	}
@@ -183,12 +188,34 @@ final class ServerRecord {
 	}
 
 	void withdrawTools(String reason) {
+		if (this.tools.unavailable() != null) {
+			log(Level.ERROR, reason + "; its tools stay listed as unavailable. " + resetHint());
+			return;
+		}
 		swapTools(ToolSet.EMPTY);
 		log(Level.ERROR, reason + "; tools withdrawn. " + resetHint());
 	}
 
 	void announce(McpServerStateChange change) {
+		markTools(change.to());
 		this.lock.later(() -> this.listener.stateChanged(change));
+	}
+
+	// A server that keeps its tools while down marks them anew at every move to a down
+	// state, so their description tells the state it is in; its next generation's tools
+	// replace them.
+	private void markTools(McpServerState state) {
+		boolean down = state == McpServerState.RECONNECTING || state == McpServerState.DISCONNECTED
+				|| state == McpServerState.NEEDS_AUTHORIZATION || state == McpServerState.FAILED;
+		ToolSet current = this.tools;
+		if (this.toolsWhenDown != ToolsWhenDown.KEEP || !down || current.tools().isEmpty()) {
+			return;
+		}
+		ToolSet.Unavailability unavailability = new ToolSet.Unavailability(this.name, state,
+				(this.outageStartedAt != null) ? this.outageStartedAt : now());
+		if (!unavailability.equals(current.unavailable())) {
+			swapTools(current.markedUnavailable(unavailability));
+		}
 	}
 
 	void swapTools(ToolSet replacement) {

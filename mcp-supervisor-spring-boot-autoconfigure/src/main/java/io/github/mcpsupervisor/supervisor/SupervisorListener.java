@@ -24,7 +24,9 @@ public interface SupervisorListener {
 	};
 
 	/**
-	 * The server's tool set was replaced (a new generation, a re-sync, a withdrawal).
+	 * The server's tool set was replaced (a new generation, a re-sync, a withdrawal, or
+	 * the same tools marked {@link ToolSet#unavailable() unavailable} while the server is
+	 * down).
 	 * @param server the server's name
 	 * @param tools the new tool set
 	 */

@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.supervisor;
 
+import java.time.Instant;
 import java.util.List;
 
 import io.modelcontextprotocol.spec.McpSchema.Tool;
@@ -12,15 +13,29 @@ import org.jspecify.annotations.Nullable;
  * @param tools the tools in the server's order
  * @param session what the client and server of that generation told each other, or
  * {@code null} when not known
+ * @param unavailable why the tools cannot be called: set while their server is down and
+ * keeps its tools ({@link ToolsWhenDown#KEEP}), {@code null} otherwise
  * @since 0.1.0
  */
-public record ToolSet(int generation, List<Tool> tools, @Nullable SessionInfo session) {
+public record ToolSet(int generation, List<Tool> tools, @Nullable SessionInfo session,
+		@Nullable Unavailability unavailable) {
 
 	/** No tools: before the first connection and after the tools were withdrawn. */
 	public static final ToolSet EMPTY = new ToolSet(0, List.of(), null);
 
 	public ToolSet {
 		tools = List.copyOf(tools);
+	}
+
+	/**
+	 * Creates the tool set of a generation.
+	 * @param generation the generation that listed them
+	 * @param tools the tools in the server's order
+	 * @param session what the client and server of that generation told each other, or
+	 * {@code null} when not known
+	 */
+	public ToolSet(int generation, List<Tool> tools, @Nullable SessionInfo session) {
+		this(generation, tools, session, null);
 	}
 
 	/**
@@ -48,6 +63,45 @@ public record ToolSet(int generation, List<Tool> tools, @Nullable SessionInfo se
 
 	public List<String> names() {
 		return this.tools.stream().map(Tool::name).toList();
+	}
+
+	/**
+	 * Returns the same tools, marked as those of a server that is down.
+	 * @param unavailability the server, its state and since when it is down
+	 * @return the marked tool set
+	 */
+	ToolSet markedUnavailable(Unavailability unavailability) {
+		return new ToolSet(this.generation, this.tools, this.session, unavailability);
+	}
+
+	/**
+	 * Why the tools of a server cannot be called: the server is down. Its texts name the
+	 * server, its state and since when; they quote neither the server's configuration nor
+	 * what the server said.
+	 *
+	 * @param server the server's name
+	 * @param state the state the server is in
+	 * @param since when the server's last generation left
+	 */
+	public record Unavailability(String server, McpServerState state, Instant since) {
+
+		/**
+		 * Returns the description each tool is given in place of its own.
+		 * @return the description, for the model
+		 */
+		public String description() {
+			return "Unavailable: " + UnavailableMessages.down(this.server, this.state, this.since)
+					+ " Until it recovers, a call of this tool does not run and answers with this notice.";
+		}
+
+		/**
+		 * Returns the result of a call that found the server down.
+		 * @return the result, for the model
+		 */
+		public String callResult() {
+			return UnavailableMessages.down(this.server, this.state, this.since) + " The call did not run.";
+		}
+
 	}
 
 }

@@ -2,6 +2,9 @@ package io.github.mcpsupervisor.supervisor;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.Locale;
 
 import org.jspecify.annotations.Nullable;
 
@@ -32,6 +35,24 @@ final class UnavailableMessages {
 			case UP -> "is between generations";
 		};
 		return "MCP server '" + status.name() + "' " + detail + suffix + ": " + what + " is unavailable";
+	}
+
+	// A server that keeps its tools while down: what its tools' descriptions and the
+	// results of calls to them say.
+	static String down(String server, McpServerState state, Instant since) {
+		String outlook = switch (state) {
+			case RECONNECTING -> "it is reconnecting, so a later call may succeed.";
+			case DISCONNECTED -> "reconnect is disabled, so it stays unavailable until an operator resets it.";
+			case NEEDS_AUTHORIZATION ->
+				"it needs an authorization, so it stays unavailable until the application's operators give it.";
+			case FAILED -> "it has failed, so it stays unavailable until an operator resets it.";
+			case STARTING -> "it is starting.";
+			case UP -> "it is between generations.";
+			case STOPPED -> "it is stopped.";
+		};
+		return "MCP server '" + server + "' has been unavailable since "
+				+ DateTimeFormatter.ISO_INSTANT.format(since.truncatedTo(ChronoUnit.SECONDS)) + " ("
+				+ state.name().toLowerCase(Locale.ROOT).replace('_', ' ') + "); " + outlook;
 	}
 
 	// The generation of a call died under it.

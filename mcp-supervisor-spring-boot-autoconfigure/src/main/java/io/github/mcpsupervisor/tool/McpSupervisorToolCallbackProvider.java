@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -57,6 +58,10 @@ import org.springframework.util.StringUtils;
  * {@link ToolContextToMcpMetaConverter} turns the tool context of a call into its
  * {@code _meta}. They are applied whenever the tool sets change: at every new generation
  * and every tool sync.
+ *
+ * <p>
+ * The tools of a server that is down and keeps them ({@code tools-when-down: keep}) are
+ * exposed under their names with the server's unavailable notice as description.
  *
  * @since 0.1.0
  */
@@ -166,7 +171,7 @@ public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvid
 				names.refusals()
 					.forEach((refusal) -> logger.warn(StringUtils.capitalize(refusal.describe())
 							+ ", so it is not exposed; " + remedy(refusal.servers())));
-				cached = new Snapshot(toolSets, callbacks(names), names.owners());
+				cached = new Snapshot(toolSets, callbacks(names, toolSets), names.owners());
 				this.snapshot = cached;
 			}
 			return cached;
@@ -209,7 +214,7 @@ public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvid
 						.collect(Collectors.toCollection(TreeSet::new)));
 		}
 		synchronized (this.rebuild) {
-			this.snapshot = new Snapshot(toolSets, callbacks(names), names.owners());
+			this.snapshot = new Snapshot(toolSets, callbacks(names, toolSets), names.owners());
 		}
 	}
 
@@ -246,11 +251,18 @@ public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvid
 		return names.result();
 	}
 
-	private ToolCallback[] callbacks(ExposedNames.Result names) {
+	// The tools of a server that is down and keeps them are built from the same tool set:
+	// all of them are described as unavailable, or none.
+	private ToolCallback[] callbacks(ExposedNames.Result names, List<ToolSet> toolSets) {
+		Map<String, ToolSet.Unavailability> down = new HashMap<>();
+		toolSets.stream()
+			.map(ToolSet::unavailable)
+			.filter(Objects::nonNull)
+			.forEach((unavailable) -> down.put(unavailable.server(), unavailable));
 		return names.exposed()
 			.stream()
 			.map((candidate) -> new SupervisedToolCallback(candidate.supervisor(), candidate.tool(), candidate.name(),
-					this.observer, this.metaConverter))
+					this.observer, this.metaConverter, down.get(candidate.supervisor().name())))
 			.toArray(ToolCallback[]::new);
 	}
 

@@ -6,6 +6,7 @@ import java.util.Map;
 import io.github.mcpsupervisor.internal.ServerText;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
+import io.github.mcpsupervisor.supervisor.ToolSet;
 import io.github.mcpsupervisor.tool.ToolCallObserver.Outcome;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -26,6 +27,13 @@ import org.springframework.util.StringUtils;
  * A tool of a supervised server. It holds no client: every call is routed by the tool's
  * name to the server's live generation, so a callback captured before a reconnect keeps
  * working after it, and never reaches a closed client.
+ *
+ * <p>
+ * A tool of a server that keeps its tools while down is described, while the server is
+ * down, by a notice that says so; whenever a call finds such a server down (at once when
+ * it is failed, disconnected or waits for an authorization, after the call policy's wait
+ * for recovery when it is reconnecting), the call returns the notice of its current state
+ * as its result instead of failing, and is observed as {@link Outcome#UNAVAILABLE}.
  *
  * @since 0.1.0
  */
@@ -56,10 +64,16 @@ public final class SupervisedToolCallback implements ToolCallback {
 	private final ToolContextToMcpMetaConverter metaConverter;
 
 	SupervisedToolCallback(McpServerSupervisor supervisor, Tool tool, String exposedName, ToolCallObserver observer,
-			ToolContextToMcpMetaConverter metaConverter) {
+			ToolContextToMcpMetaConverter metaConverter, ToolSet.@Nullable Unavailability unavailable) {
 		this.supervisor = supervisor;
 		this.tool = tool;
-		this.definition = McpToolUtils.createToolDefinition(exposedName, tool);
+		ToolDefinition listed = McpToolUtils.createToolDefinition(exposedName, tool);
+		// the name and schema stay those the model knows: only the description changes
+		this.definition = (unavailable != null) ? ToolDefinition.builder()
+			.name(listed.name())
+			.description(unavailable.description())
+			.inputSchema(listed.inputSchema())
+			.build() : listed;
 		this.observer = observer;
 		this.metaConverter = metaConverter;
 	}
@@ -114,6 +128,10 @@ public final class SupervisedToolCallback implements ToolCallback {
 		}
 		catch (McpServerUnavailableException ex) {
 			outcome = Outcome.UNAVAILABLE;
+			ToolSet.Unavailability down = this.supervisor.tools().unavailable();
+			if (!ex.wasSent() && down != null) {
+				return down.callResult();
+			}
 			throw new ToolExecutionException(this.definition, ex);
 		}
 		catch (ToolExecutionException ex) {

@@ -36,7 +36,10 @@ public interface ToolCallObserver {
 		/** The server answered with an error (a JSON-RPC error or an error result). */
 		ERROR,
 
-		/** The server was not up, or its connection was lost during the call. */
+		/**
+		 * The server was not up (a kept tool of a down server answered with its
+		 * unavailable notice, too), or its connection was lost during the call.
+		 */
 		UNAVAILABLE,
 
 		/** The call failed otherwise (bad arguments, timeout). */

@@ -90,7 +90,7 @@ class PublicApiTests {
 			"io.github.mcpsupervisor.supervisor.SessionInfo", "io.github.mcpsupervisor.supervisor.SupervisorListener",
 			"io.github.mcpsupervisor.supervisor.SupervisorScheduler",
 			"io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler",
-			"io.github.mcpsupervisor.supervisor.ToolSet",
+			"io.github.mcpsupervisor.supervisor.ToolSet", "io.github.mcpsupervisor.supervisor.ToolsWhenDown",
 			"io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider",
 			"io.github.mcpsupervisor.tool.McpToolNamesException", "io.github.mcpsupervisor.tool.McpToolNaming",
 			"io.github.mcpsupervisor.tool.SupervisedToolCallback", "io.github.mcpsupervisor.tool.ToolCallObserver",

@@ -18,6 +18,7 @@ import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SamplingLimits;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
+import io.github.mcpsupervisor.supervisor.ToolsWhenDown;
 import io.github.mcpsupervisor.tool.McpToolNaming;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorizations;
 import io.github.mcpsupervisor.transport.internal.http.HttpTransportCustomizer;
@@ -92,7 +93,7 @@ class DefaultMcpConnectorFactoryTests {
 				URI.create("http://127.0.0.1:1/mcp"), Map.of(), List.of(), timeout, timeout, Duration.ofSeconds(2),
 				false, false, ReconnectPolicy.defaults(), CallPolicy.defaults(), HealthCheckPolicy.defaults(),
 				SamplingLimits.DEFAULT, List.of(), protocol, null, OAuth.NONE, McpSupervisorProperties.Http.DEFAULTS,
-				McpToolNaming.PREFIXED);
+				McpToolNaming.PREFIXED, ToolsWhenDown.WITHDRAW);
 	}
 
 }

@@ -29,6 +29,7 @@ import org.springframework.ai.mcp.customizer.McpClientCustomizer;
 import org.springframework.ai.model.tool.ToolCallingManager;
 import org.springframework.ai.model.tool.autoconfigure.ToolCallingAutoConfiguration;
 import org.springframework.ai.tool.ToolCallbackProvider;
+import org.springframework.ai.tool.definition.ToolDefinition;
 import org.springframework.ai.tool.resolution.ToolCallbackResolver;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -115,6 +116,53 @@ class ChatClientToolCallingIT {
 			await().atMost(Duration.ofSeconds(30)).until(() -> demo.state() != McpServerState.UP);
 			assertThat(chatClient.prompt("echo x").call().content()).contains("MCP server 'demo' is reconnecting");
 		});
+	}
+
+	@Test
+	void withToolsKeptTheModelSeesADownServersToolsAsUnavailableAndReadsTheNoticeAsTheResult() {
+		// errors thrown by a tool would fail the chat call: the notice is a result
+		this.contextRunner
+			.withPropertyValues("mcp.servers.demo.tools-when-down=keep", "mcp.servers.demo.reconnect.enabled=false",
+					"spring.ai.tools.throw-exception-on-error=true")
+			.run((context) -> {
+				McpServerSupervisor demo = context.getBean(McpSupervisors.class).supervisor("demo");
+				ScriptedChatModel model = new ScriptedChatModel(context.getBean(ToolCallingManager.class),
+						ScriptedChatModel.toolCall("demo_crash", "{}"),
+						ScriptedChatModel.toolCall("demo_echo", "{\"message\":\"x\"}"),
+						ScriptedChatModel.toolCall("demo_echo", "{\"message\":\"back\"}"));
+				ChatClient chatClient = ChatClient.builder(model)
+					.defaultTools(context.getBean(ToolCallbackProvider.class))
+					.build();
+				chatClient.prompt("crash").call().content();
+				ToolDefinition echoUp = seen(model, "demo_echo");
+				List<String> namesUp = model.toolsSeen().stream().map(ToolDefinition::name).toList();
+				await().atMost(Duration.ofSeconds(30)).until(() -> demo.state() == McpServerState.DISCONNECTED);
+				assertThat(chatClient.prompt("echo x").call().content())
+					.matches("The tool said: MCP server 'demo' has been unavailable since \\S+Z \\(disconnected\\);"
+							+ " reconnect is disabled, so it stays unavailable until an operator resets it\\."
+							+ " The call did not run\\.");
+				ToolDefinition echoDown = seen(model, "demo_echo");
+				assertThat(echoDown.description())
+					.startsWith("Unavailable: MCP server 'demo' has been unavailable since ")
+					.contains("(disconnected)");
+				assertThat(echoDown.inputSchema()).isEqualTo(echoUp.inputSchema());
+				assertThat(model.toolsSeen()).as("the same tools, under the same names")
+					.extracting(ToolDefinition::name)
+					.isEqualTo(namesUp);
+				demo.reset();
+				await().atMost(Duration.ofSeconds(30)).until(() -> demo.state() == McpServerState.UP);
+				assertThat(chatClient.prompt("echo back").call().content())
+					.isEqualTo("The tool said: [{\"text\":\"back\"}]");
+				assertThat(seen(model, "demo_echo")).isEqualTo(echoUp);
+			});
+	}
+
+	private static ToolDefinition seen(ScriptedChatModel model, String name) {
+		return model.toolsSeen()
+			.stream()
+			.filter((tool) -> tool.name().equals(name))
+			.findFirst()
+			.orElseThrow(() -> new AssertionError(name + " was not offered: " + model.toolsSeen()));
 	}
 
 	@Test

@@ -16,6 +16,7 @@ import org.springframework.ai.chat.prompt.Prompt;
 import org.springframework.ai.model.tool.ToolCallingChatOptions;
 import org.springframework.ai.model.tool.ToolCallingManager;
 import org.springframework.ai.model.tool.ToolExecutionResult;
+import org.springframework.ai.tool.definition.ToolDefinition;
 
 /**
  * A chat model test double that behaves like a real provider's model: it answers each
@@ -29,13 +30,29 @@ final class ScriptedChatModel implements ChatModel {
 
 	private final Deque<ToolCall> script;
 
+	private volatile List<ToolDefinition> toolsSeen = List.of();
+
 	ScriptedChatModel(ToolCall... toolCalls) {
 		this(ToolCallingManager.builder().build(), toolCalls);
 	}
 
+	/**
+	 * Creates a model that runs the tool calls with the given manager, for example the
+	 * application's, with its exception processor.
+	 * @param toolCallingManager runs the tool calls
+	 * @param toolCalls the tool call of each prompt
+	 */
 	ScriptedChatModel(ToolCallingManager toolCallingManager, ToolCall... toolCalls) {
 		this.toolCallingManager = toolCallingManager;
 		this.script = new ArrayDeque<>(List.of(toolCalls));
+	}
+
+	/**
+	 * Returns the tools the last prompt offered, as a provider's model is told of them.
+	 * @return their definitions
+	 */
+	List<ToolDefinition> toolsSeen() {
+		return this.toolsSeen;
 	}
 
 	@Override
@@ -45,6 +62,9 @@ final class ScriptedChatModel implements ChatModel {
 
 	@Override
 	public ChatResponse call(Prompt prompt) {
+		if (prompt.getOptions() instanceof ToolCallingChatOptions options) {
+			this.toolsSeen = this.toolCallingManager.resolveToolDefinitions(options);
+		}
 		ToolCall toolCall = this.script.poll();
 		if (toolCall == null) {
 			throw new IllegalStateException("the script has no more tool calls");

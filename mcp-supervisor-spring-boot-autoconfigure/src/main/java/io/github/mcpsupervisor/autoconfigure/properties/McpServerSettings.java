@@ -11,6 +11,7 @@ import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SamplingLimits;
+import io.github.mcpsupervisor.supervisor.ToolsWhenDown;
 import io.github.mcpsupervisor.tool.McpToolNaming;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
@@ -49,6 +50,7 @@ import org.jspecify.annotations.Nullable;
  * @param oauth how a streamable-http server's requests are authorized with OAuth
  * @param http the HTTP client settings of a streamable-http server
  * @param toolNames how the server's tools are named for the model
+ * @param toolsWhenDown what becomes of the server's tools while it is down
  * @since 0.1.0
  */
 public record McpServerSettings(String name, McpTransportType transport, @Nullable String command, List<String> args,
@@ -57,7 +59,7 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 		boolean failOnStartupError, boolean required, ReconnectPolicy reconnect, CallPolicy call,
 		HealthCheckPolicy healthCheck, SamplingLimits sampling, List<String> inheritEnv, McpProtocol protocol,
 		@Nullable LoggingLevel logLevel, McpSupervisorProperties.OAuth oauth, McpSupervisorProperties.Http http,
-		McpToolNaming toolNames) {
+		McpToolNaming toolNames, ToolsWhenDown toolsWhenDown) {
 
 	/**
 	 * Returns how to reach this server over Streamable HTTP.

@@ -94,7 +94,8 @@ public final class McpServerSettingsResolver {
 				limits(sampling(server, defaults.sampling())), or(server.inheritEnv(), defaults.inheritEnv()),
 				McpProtocol.of(or(server.protocol(), defaults.protocol())),
 				(server.logLevel() != null) ? server.logLevel() : defaults.logLevel(), server.oauth(),
-				http(server, defaults.http()), or(server.toolNames(), defaults.toolNames()));
+				http(server, defaults.http()), or(server.toolNames(), defaults.toolNames()),
+				or(server.toolsWhenDown(), defaults.toolsWhenDown()));
 	}
 
 	private static Http http(Server server, Http defaults) {

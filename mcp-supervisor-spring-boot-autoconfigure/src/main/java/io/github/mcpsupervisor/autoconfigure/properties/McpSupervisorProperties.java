@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 import io.github.mcpsupervisor.supervisor.CallPolicy;
+import io.github.mcpsupervisor.supervisor.ToolsWhenDown;
 import io.github.mcpsupervisor.tool.McpToolNaming;
 import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
 import jakarta.validation.Valid;
@@ -115,6 +116,12 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * client names them: by the application's McpToolNamePrefixGenerator bean, or the
 	 * tool's own name; a name taken by another tool, or not 1 to 64 letters, digits, '_'
 	 * or '-', is refused)
+	 * @param toolsWhenDown What becomes of the tools of each server while it is down:
+	 * 'withdraw' (withdrawn when it fails; listed unchanged while it reconnects, is
+	 * disconnected or waits for an authorization, and a call fails) or 'keep' (listed in
+	 * every down state with their names and schemas, described as unavailable since when
+	 * and in which state; a call answers with that notice as its result, after waiting
+	 * for recovery as call.wait-for-recovery says while the server reconnects)
 	 * @since 0.1.0
 	 */
 	public record Defaults(
@@ -128,7 +135,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 					message = INHERITED_VARIABLE_MESSAGE) String> inheritEnv,
 			@DefaultValue("auto") @Pattern(regexp = McpProtocol.VALUES, message = PROTOCOL_MESSAGE) String protocol,
 			@Nullable LoggingLevel logLevel, @DefaultValue @Valid Http http,
-			@DefaultValue("prefixed") McpToolNaming toolNames) {
+			@DefaultValue("prefixed") McpToolNaming toolNames, @DefaultValue("withdraw") ToolsWhenDown toolsWhenDown) {
 
 	}
 
@@ -180,6 +187,9 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * set is inherited from mcp.defaults.http
 	 * @param toolNames How the server's tools are named for the model: 'prefixed' or
 	 * 'spring-ai'; default mcp.defaults.tool-names
+	 * @param toolsWhenDown What becomes of the server's tools while it is down:
+	 * 'withdraw' or 'keep' (listed, described as unavailable, a call answering with that
+	 * notice); default mcp.defaults.tools-when-down
 	 * @since 0.1.0
 	 */
 	@ValidServer
@@ -197,7 +207,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 					message = INHERITED_VARIABLE_MESSAGE) String> inheritEnv,
 			@Nullable @Pattern(regexp = McpProtocol.VALUES, message = PROTOCOL_MESSAGE) String protocol,
 			@Nullable LoggingLevel logLevel, @DefaultValue @Valid OAuth oauth, @DefaultValue @Valid HttpOverrides http,
-			@Nullable McpToolNaming toolNames) {
+			@Nullable McpToolNaming toolNames, @Nullable ToolsWhenDown toolsWhenDown) {
 
 	}
 

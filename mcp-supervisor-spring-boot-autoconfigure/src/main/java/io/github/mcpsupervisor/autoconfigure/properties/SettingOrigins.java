@@ -30,7 +30,8 @@ public final class SettingOrigins {
 			"call.wait-for-recovery", "call.retry", "call.trust-annotations", "call.retry-tools",
 			"health-check.interval", "health-check.timeout", "health-check.failure-threshold",
 			"sampling.max-concurrent", "sampling.max-per-minute", "sampling.max-tokens", "inherit-env", "protocol",
-			"log-level", "http.connect-timeout", "http.version", "http.ssl.bundle", "http.proxy", "tool-names");
+			"log-level", "http.connect-timeout", "http.version", "http.ssl.bundle", "http.proxy", "tool-names",
+			"tools-when-down");
 
 	private final Iterable<ConfigurationPropertySource> sources;
 

@@ -10,6 +10,7 @@ import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SamplingLimits;
+import io.github.mcpsupervisor.supervisor.ToolsWhenDown;
 import io.github.mcpsupervisor.tool.McpToolNaming;
 import org.junit.jupiter.api.Test;
 
@@ -45,7 +46,7 @@ class McpServerSettingsTests {
 		return new McpServerSettings("files", transport, command, args, env, null, url, headers, List.of(), timeout,
 				timeout, Duration.ofSeconds(2), false, false, ReconnectPolicy.defaults(), CallPolicy.defaults(),
 				HealthCheckPolicy.defaults(), SamplingLimits.DEFAULT, List.of(), McpProtocol.AUTO, null, OAuth.NONE,
-				McpSupervisorProperties.Http.DEFAULTS, McpToolNaming.PREFIXED);
+				McpSupervisorProperties.Http.DEFAULTS, McpToolNaming.PREFIXED, ToolsWhenDown.WITHDRAW);
 	}
 
 }
