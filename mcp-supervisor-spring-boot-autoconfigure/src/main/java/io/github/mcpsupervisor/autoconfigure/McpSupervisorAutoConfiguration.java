@@ -19,6 +19,7 @@ import io.github.mcpsupervisor.client.internal.McpServerSessions;
 import io.github.mcpsupervisor.client.internal.SamplingGate;
 import io.github.mcpsupervisor.event.McpSupervisorEventPublisher;
 import io.github.mcpsupervisor.supervisor.ListenerDispatcher;
+import io.github.mcpsupervisor.supervisor.McpRequestObserver;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
@@ -197,7 +198,8 @@ public final class McpSupervisorAutoConfiguration {
 	@ConditionalOnMissingBean
 	McpSupervisors mcpSupervisors(McpSupervisorProperties properties, SupervisorScheduler scheduler,
 			McpConnectorFactory connectorFactory, ObjectProvider<SupervisorListener> listeners,
-			ListenerDispatcher listenerDispatcher) {
+			ListenerDispatcher listenerDispatcher, ObjectProvider<McpRequestObserver> requestObserver) {
+		McpRequestObserver observer = requestObserver.getIfUnique(() -> McpRequestObserver.NONE);
 		// the application's listeners may call the server they hear from: never on the
 		// thread that reads it, nor in a supervisor's step
 		SupervisorListener listener = SupervisorListener
@@ -209,6 +211,7 @@ public final class McpSupervisorAutoConfiguration {
 				.calls(server.call())
 				.healthCheck(server.healthCheck())
 				.listener(listener)
+				.requestObserver(observer)
 				.toolsWhenDown(server.toolsWhenDown())
 				.build();
 			Duration stop = server.terminationGracePeriod().plus(MARGIN);

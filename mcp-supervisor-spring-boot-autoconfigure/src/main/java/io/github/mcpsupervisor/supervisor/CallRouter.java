@@ -1,6 +1,7 @@
 package io.github.mcpsupervisor.supervisor;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
@@ -34,15 +35,46 @@ final class CallRouter {
 
 	private final Duration pingTimeout;
 
-	CallRouter(Target supervisor, CallPolicy policy, Duration pingTimeout) {
+	private final McpRequestObserver observer;
+
+	CallRouter(Target supervisor, CallPolicy policy, Duration pingTimeout, McpRequestObserver observer) {
 		this.supervisor = supervisor;
 		this.policy = policy;
 		this.pingTimeout = pingTimeout;
+		this.observer = observer;
 	}
 
 	CallToolResult call(CallToolRequest request) {
+		McpRequestObserver.Request observed = this.observer.start(this.supervisor.name(), "tools/call", request.name(),
+				request.meta());
+		return observed(observed, () -> call(withMeta(request, observed.meta(request.meta())), observed));
+	}
+
+	private static CallToolRequest withMeta(CallToolRequest request, @Nullable Map<String, Object> meta) {
+		return (meta == request.meta()) ? request : new CallToolRequest(request.name(), request.arguments(), meta);
+	}
+
+	// Ends the observed request with its result or failure, on the caller's thread.
+	private static <T> T observed(McpRequestObserver.Request observed, Supplier<T> request) {
+		T result = null;
+		Throwable failure = null;
+		try {
+			result = request.get();
+			return result;
+		}
+		catch (RuntimeException | Error ex) {
+			failure = ex;
+			throw ex;
+		}
+		finally {
+			observed.end(result, failure);
+		}
+	}
+
+	private CallToolResult call(CallToolRequest request, McpRequestObserver.Request observed) {
 		McpConnection connection = awaitConnection(tool(request.name()), null);
 		try {
+			observed.attempt(connection.generation());
 			return callOnce(connection, request);
 		}
 		catch (LostDuringCall lost) {
@@ -62,6 +94,7 @@ final class CallRouter {
 					+ this.supervisor.loggable(request.name()) + "' on generation " + next.generation()
 					+ " after generation " + connection.generation() + " was lost under it");
 			try {
+				observed.attempt(next.generation());
 				return callOnce(next, request);
 			}
 			catch (LostDuringCall again) {
@@ -83,9 +116,16 @@ final class CallRouter {
 	}
 
 	private <T> @Nullable T route(String method, Function<McpConnection, @Nullable T> request) {
+		McpRequestObserver.Request observed = this.observer.start(this.supervisor.name(), method, null, null);
+		return observed(observed, () -> route(method, request, observed));
+	}
+
+	private <T> @Nullable T route(String method, Function<McpConnection, @Nullable T> request,
+			McpRequestObserver.Request observed) {
 		String what = "request '" + method + "'";
 		McpConnection connection = awaitConnection(what, null);
 		try {
+			observed.attempt(connection.generation());
 			return once(connection, () -> request.apply(connection));
 		}
 		catch (LostDuringCall lost) {
@@ -97,6 +137,7 @@ final class CallRouter {
 				throw lostDuringRequest(connection, what, lost, " It could not be retried: " + ex.getMessage() + ".");
 			}
 			try {
+				observed.attempt(next.generation());
 				return once(next, () -> request.apply(next));
 			}
 			catch (LostDuringCall again) {

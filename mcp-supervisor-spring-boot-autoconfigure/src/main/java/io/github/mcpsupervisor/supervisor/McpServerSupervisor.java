@@ -43,7 +43,7 @@ public final class McpServerSupervisor {
 		this.lifecycle = new ServerLifecycle(builder.name, builder.connector, builder.scheduler, builder.reconnect,
 				builder.calls, builder.healthCheck, builder.listener, builder.toolsWhenDown);
 		this.view = this.lifecycle.view();
-		this.router = new CallRouter(this.view, builder.calls, builder.healthCheck.timeout());
+		this.router = new CallRouter(this.view, builder.calls, builder.healthCheck.timeout(), builder.requestObserver);
 	}
 
 	/**
@@ -220,6 +220,8 @@ public final class McpServerSupervisor {
 
 		private SupervisorListener listener = SupervisorListener.NONE;
 
+		private McpRequestObserver requestObserver = McpRequestObserver.NONE;
+
 		private ToolsWhenDown toolsWhenDown = ToolsWhenDown.WITHDRAW;
 
 		private Builder(String name, McpConnector connector, SupervisorScheduler scheduler) {
@@ -265,6 +267,16 @@ public final class McpServerSupervisor {
 		 */
 		public Builder listener(SupervisorListener listener) {
 			this.listener = listener;
+			return this;
+		}
+
+		/**
+		 * Sets who observes each request sent to the server for the application.
+		 * @param requestObserver the observer
+		 * @return this builder
+		 */
+		public Builder requestObserver(McpRequestObserver requestObserver) {
+			this.requestObserver = requestObserver;
 			return this;
 		}
 

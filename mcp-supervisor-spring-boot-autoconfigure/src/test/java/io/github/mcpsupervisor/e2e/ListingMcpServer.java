@@ -29,6 +29,8 @@ import java.util.stream.IntStream;
  * resources changed before it answers, and {@code count}, which answers how many
  * {@code resources/list} requests it was sent; every page of its resources names a next
  * page.</li>
+ * <li>{@code meta}: tool {@code meta}, which answers with the {@code _meta} of its call
+ * as JSON.</li>
  * </ul>
  * Every tool answers a call with {@code <name> called}.
  */
@@ -58,8 +60,13 @@ public final class ListingMcpServer {
 					}
 					return switch (method) {
 						case "tools/list" -> page(args, request.at("/params/cursor").asString(""));
-						case "tools/call" -> Map.of("content", List
-							.of(Map.of("type", "text", "text", request.at("/params/name").asString() + " called")));
+						case "tools/call" ->
+							args[0].equals("meta")
+									? Map.of("content",
+											List.of(Map.of("type", "text", "text",
+													request.at("/params/_meta").toString())))
+									: Map.of("content", List.of(Map.of("type", "text", "text",
+											request.at("/params/name").asString() + " called")));
 						default -> Map.of();
 					};
 				});
@@ -140,6 +147,9 @@ public final class ListingMcpServer {
 			}
 			case "error" -> {
 				return Map.of("tools", tools(List.of("fail")));
+			}
+			case "meta" -> {
+				return Map.of("tools", tools(List.of("meta")));
 			}
 			case "big-tools" -> {
 				String big = "y".repeat(Integer.parseInt(args[1]));

@@ -59,7 +59,7 @@ class ConfigurationMetadataTests {
 	void everyManagementPropertyTheStarterReadsShouldBeDescribed() {
 		assertThat(properties).containsKeys("management.health.mcp.enabled", "management.endpoint.mcp.access",
 				"management.endpoint.mcp.cache.time-to-live", "management.endpoint.mcp.show-values",
-				"management.endpoint.mcp.roles");
+				"management.endpoint.mcp.roles", "management.observations.mcp.propagate-trace-context");
 		assertThat(properties.get("management.health.mcp.enabled").get("defaultValue").asBoolean()).isTrue();
 	}
 

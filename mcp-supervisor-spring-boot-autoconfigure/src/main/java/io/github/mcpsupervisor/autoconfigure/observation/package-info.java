@@ -1,0 +1,7 @@
+/**
+ * Auto-configuration of the observations of MCP requests.
+ */
+@NullMarked
+package io.github.mcpsupervisor.autoconfigure.observation;
+
+import org.jspecify.annotations.NullMarked;
