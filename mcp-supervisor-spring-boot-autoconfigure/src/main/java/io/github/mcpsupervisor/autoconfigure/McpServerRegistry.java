@@ -269,7 +269,7 @@ public final class McpServerRegistry {
 		this.binder.validate(name, server, current);
 		return McpServerSettingsResolver
 			.resolve(new McpSupervisorProperties(true, current.defaults(), Map.of(name, server), List.of(),
-					current.clientType(), current.runtimeDirectory()))
+					current.clientType(), current.runtimeDirectory(), current.reload()))
 			.get(0);
 	}
 

@@ -51,10 +51,12 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.io.ApplicationResourceLoader;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ImportRuntimeHints;
+import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
 
 /**
@@ -202,6 +204,19 @@ public final class McpSupervisorAutoConfiguration {
 	McpServerRegistry mcpServerRegistry(McpSupervisors supervisors, McpServerFactory serverFactory,
 			McpServerSessions sessions, McpSupervisorProperties properties, Environment environment) {
 		return new McpServerRegistry(supervisors, serverFactory, sessions, properties, environment);
+	}
+
+	@Bean
+	McpServersReload mcpServersReload(McpServerRegistry registry, ConfigurableEnvironment environment) {
+		return new McpServersReload(registry, environment, ApplicationResourceLoader.get());
+	}
+
+	@Bean
+	@ConditionalOnBooleanProperty(name = "mcp.reload.enabled", matchIfMissing = true)
+	McpServersFileWatch mcpServersFileWatch(McpServersReload reload, ConfigurableEnvironment environment,
+			SupervisorScheduler scheduler, McpSupervisorProperties properties) {
+		return new McpServersFileWatch(reload, environment, ApplicationResourceLoader.get(), scheduler,
+				properties.reload().interval());
 	}
 
 	// Spring AI's DefaultMcpToolNamePrefixGenerator renames a tool it sees again in a new

@@ -2,6 +2,7 @@ package io.github.mcpsupervisor.autoconfigure.properties;
 
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -20,6 +21,7 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.validation.MessageInterpolatorFactory;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.io.ResourceLoader;
 import org.springframework.util.ClassUtils;
 import org.springframework.validation.beanvalidation.SpringValidatorAdapter;
 
@@ -77,6 +79,28 @@ public final class McpPropertiesBinder {
 	}
 
 	/**
+	 * Reads the files of {@code mcp.servers-configuration} again and puts their servers
+	 * in the environment in place of those read before, as at startup.
+	 * @param environment the environment
+	 * @param resources loads the files
+	 * @return puts back what the files gave before, for a reading that is refused later
+	 * @throws McpServersFileException if a file cannot be read or is invalid; the
+	 * environment is then left as it was
+	 */
+	public static Runnable readServersFiles(ConfigurableEnvironment environment, ResourceLoader resources) {
+		return McpServersFileEnvironmentPostProcessor.install(environment, resources);
+	}
+
+	/**
+	 * Returns the locations of {@code mcp.servers-configuration}.
+	 * @param environment the environment
+	 * @return the locations, as configured
+	 */
+	public static List<String> serversFiles(ConfigurableEnvironment environment) {
+		return McpServersFileEnvironmentPostProcessor.locations(environment);
+	}
+
+	/**
 	 * Binds a server from its properties as they are written under
 	 * {@code mcp.servers.<name>}, e.g. {@code command}, {@code args[0]},
 	 * {@code env.TOKEN}, {@code reconnect.max-attempts}: the way to give the API that
@@ -116,7 +140,7 @@ public final class McpPropertiesBinder {
 		}
 		McpSupervisorProperties candidate = new McpSupervisorProperties(true, properties.defaults(),
 				Map.of(name, server), properties.serversConfiguration(), properties.clientType(),
-				properties.runtimeDirectory());
+				properties.runtimeDirectory(), properties.reload());
 		Set<ConstraintViolation<McpSupervisorProperties>> violations = this.validator.validate(candidate);
 		if (!violations.isEmpty()) {
 			throw new IllegalArgumentException("Invalid MCP server '" + name + "': "
