@@ -1,6 +1,7 @@
 package io.github.mcpsupervisor.autoconfigure;
 
 import io.github.mcpsupervisor.autoconfigure.properties.McpPropertiesBinder;
+import io.github.mcpsupervisor.autoconfigure.properties.McpServersFileException;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import io.github.mcpsupervisor.internal.CauseChain;
 import org.apache.commons.logging.Log;
@@ -62,6 +63,10 @@ final class McpServersReload {
 
 	private static String describe(RuntimeException ex) {
 		String message = ex.getMessage();
+		if (ex instanceof McpServersFileException) {
+			// names the file, the entry and the cause already
+			return String.valueOf(message);
+		}
 		String root = CauseChain.rootMessage(ex);
 		return (message == null || message.equals(root) || message.contains(root)) ? String.valueOf(message)
 				: message + ": " + root;
