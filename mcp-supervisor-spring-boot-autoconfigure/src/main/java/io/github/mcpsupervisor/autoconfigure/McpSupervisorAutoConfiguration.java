@@ -1,7 +1,6 @@
 package io.github.mcpsupervisor.autoconfigure;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,13 +13,10 @@ import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettingsResolve
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import io.github.mcpsupervisor.client.McpServerClients;
 import io.github.mcpsupervisor.client.internal.McpClientFactory;
-import io.github.mcpsupervisor.client.internal.McpServerSession;
 import io.github.mcpsupervisor.client.internal.McpServerSessions;
-import io.github.mcpsupervisor.client.internal.SamplingGate;
 import io.github.mcpsupervisor.event.McpSupervisorEventPublisher;
 import io.github.mcpsupervisor.supervisor.ListenerDispatcher;
 import io.github.mcpsupervisor.supervisor.McpRequestObserver;
-import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
 import io.github.mcpsupervisor.supervisor.SupervisorListener;
@@ -38,7 +34,6 @@ import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.client.transport.customizer.McpAsyncHttpClientRequestCustomizer;
 import io.modelcontextprotocol.client.transport.customizer.McpSyncHttpClientRequestCustomizer;
-import io.modelcontextprotocol.spec.McpSchema.Root;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.ai.mcp.DefaultMcpToolNamePrefixGenerator;
@@ -57,10 +52,12 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.io.ApplicationResourceLoader;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ImportRuntimeHints;
+import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
 
 /**
@@ -76,9 +73,6 @@ import org.springframework.core.env.Environment;
 @EnableConfigurationProperties(McpSupervisorProperties.class)
 @ImportRuntimeHints(McpSupervisorRuntimeHints.class)
 public final class McpSupervisorAutoConfiguration {
-
-	/** Margin over the bounded steps of an attempt or a termination. */
-	private static final Duration MARGIN = Duration.ofSeconds(3);
 
 	@Bean
 	static SpringAiMcpClientCheck mcpSpringAiClientCheck(Environment environment) {
@@ -121,17 +115,8 @@ public final class McpSupervisorAutoConfiguration {
 	McpServerSessions mcpServerSessions(McpSupervisorProperties properties, SupervisorScheduler scheduler) {
 		return new McpServerSessions(McpServerSettingsResolver.resolve(properties)
 			.stream()
-			.map((server) -> new McpServerSession(server.name(),
-					server.roots().stream().map((uri) -> new Root(uri.toString(), rootName(uri.getPath()))).toList(),
-					new SamplingGate(server.name(), server.sampling(), scheduler.clock()), server.logLevel()))
+			.map((server) -> McpServerFactory.session(server, scheduler))
 			.toList());
-	}
-
-	// The last segment of the path, or the whole path for the root directory.
-	private static String rootName(String path) {
-		String trimmed = (path.length() > 1 && path.endsWith("/")) ? path.substring(0, path.length() - 1) : path;
-		String name = trimmed.substring(trimmed.lastIndexOf('/') + 1);
-		return name.isEmpty() ? path : name;
 	}
 
 	@Bean
@@ -195,32 +180,45 @@ public final class McpSupervisorAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
-	McpSupervisors mcpSupervisors(McpSupervisorProperties properties, SupervisorScheduler scheduler,
-			McpConnectorFactory connectorFactory, ObjectProvider<SupervisorListener> listeners,
+	McpServerFactory mcpServerFactory(SupervisorScheduler scheduler, McpConnectorFactory connectorFactory,
+			McpServerSessions sessions, ObjectProvider<SupervisorListener> listeners,
 			ListenerDispatcher listenerDispatcher, ObjectProvider<McpRequestObserver> requestObserver) {
-		McpRequestObserver observer = requestObserver.getIfUnique(() -> McpRequestObserver.NONE);
 		// the application's listeners may call the server they hear from: never on the
 		// thread that reads it, nor in a supervisor's step
 		SupervisorListener listener = SupervisorListener
 			.dispatched(SupervisorListener.composite(listeners.orderedStream().toList()), listenerDispatcher);
-		List<SupervisedServer> servers = McpServerSettingsResolver.resolve(properties).stream().map((server) -> {
-			McpServerSupervisor supervisor = McpServerSupervisor
-				.builder(server.name(), connectorFactory.create(server), scheduler)
-				.reconnect(server.reconnect())
-				.calls(server.call())
-				.healthCheck(server.healthCheck())
-				.listener(listener)
-				.requestObserver(observer)
-				.toolsWhenDown(server.toolsWhenDown())
-				.build();
-			Duration stop = server.terminationGracePeriod().plus(MARGIN);
-			// the first attempt: spawn, initialize, list the tools, or fail and be
-			// terminated
-			Duration startup = server.initializationTimeout().plus(server.requestTimeout()).plus(stop);
-			return new SupervisedServer(supervisor, server.required(), server.failOnStartupError(), startup, stop);
-		}).toList();
-		return new McpSupervisors(servers);
+		return new McpServerFactory(scheduler, connectorFactory, sessions, listener,
+				requestObserver.getIfUnique(() -> McpRequestObserver.NONE));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	McpSupervisors mcpSupervisors(McpSupervisorProperties properties, McpServerFactory serverFactory) {
+		List<SupervisedServer> servers = McpServerSettingsResolver.resolve(properties)
+			.stream()
+			.map(serverFactory::create)
+			.toList();
+		return new McpSupervisors(servers, serverFactory.listener());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	McpServerRegistry mcpServerRegistry(McpSupervisors supervisors, McpServerFactory serverFactory,
+			McpServerSessions sessions, McpSupervisorProperties properties, Environment environment) {
+		return new McpServerRegistry(supervisors, serverFactory, sessions, properties, environment);
+	}
+
+	@Bean
+	McpServersReload mcpServersReload(McpServerRegistry registry, ConfigurableEnvironment environment) {
+		return new McpServersReload(registry, environment, ApplicationResourceLoader.get());
+	}
+
+	@Bean
+	@ConditionalOnBooleanProperty(name = "mcp.reload.enabled", matchIfMissing = true)
+	McpServersFileWatch mcpServersFileWatch(McpServersReload reload, ConfigurableEnvironment environment,
+			SupervisorScheduler scheduler, McpSupervisorProperties properties) {
+		return new McpServersFileWatch(reload, environment, ApplicationResourceLoader.get(), scheduler,
+				properties.reload().interval());
 	}
 
 	// Spring AI's DefaultMcpToolNamePrefixGenerator renames a tool it sees again in a new
@@ -242,7 +240,8 @@ public final class McpSupervisorAutoConfiguration {
 	McpSupervisorToolCallbackProvider mcpSupervisorToolCallbackProvider(McpSupervisorProperties properties,
 			McpSupervisors supervisors, ObjectProvider<ToolCallObserver> observers,
 			ObjectProvider<McpToolFilter> filter, ObjectProvider<McpToolNamePrefixGenerator> nameGenerator,
-			ObjectProvider<ToolContextToMcpMetaConverter> metaConverter, ConfigurableListableBeanFactory beanFactory) {
+			ObjectProvider<ToolContextToMcpMetaConverter> metaConverter, ConfigurableListableBeanFactory beanFactory,
+			McpServerRegistry registry) {
 		List<ToolCallObserver> all = observers.orderedStream().toList();
 		Map<String, McpToolNaming> toolNames = new LinkedHashMap<>();
 		McpServerSettingsResolver.resolve(properties)
@@ -254,7 +253,7 @@ public final class McpSupervisorAutoConfiguration {
 				(server, serverTool, tool, outcome, duration) -> all
 					.forEach((observer) -> observer.called(server, serverTool, tool, outcome, duration)),
 				filter.getIfUnique(() -> (connection, tool) -> true), deterministic(generator),
-				metaConverter.getIfUnique(ToolContextToMcpMetaConverter::defaultConverter), toolNames);
+				metaConverter.getIfUnique(ToolContextToMcpMetaConverter::defaultConverter), registry::toolNames);
 	}
 
 }

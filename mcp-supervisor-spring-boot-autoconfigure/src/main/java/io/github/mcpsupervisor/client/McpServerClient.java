@@ -69,6 +69,10 @@ public final class McpServerClient {
 		return this.supervisor.name();
 	}
 
+	McpServerSupervisor supervisor() {
+		return this.supervisor;
+	}
+
 	/**
 	 * Lists every resource of the server, following pagination within limits.
 	 * @return the resources

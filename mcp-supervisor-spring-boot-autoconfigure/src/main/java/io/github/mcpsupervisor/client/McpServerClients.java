@@ -1,9 +1,11 @@
 package io.github.mcpsupervisor.client;
 
-import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.mcpsupervisor.client.internal.McpServerSessions;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
@@ -17,17 +19,21 @@ import io.github.mcpsupervisor.supervisor.McpSupervisors;
  */
 public final class McpServerClients {
 
-	private final Map<String, McpServerClient> clients = new LinkedHashMap<>();
+	private final McpSupervisors supervisors;
+
+	private final McpServerSessions sessions;
+
+	// by name, each with the supervisor it was made for: a replaced server gets a new one
+	private final Map<String, McpServerClient> clients = new ConcurrentHashMap<>();
 
 	/**
-	 * Creates the clients of every supervised server.
+	 * Creates the clients of every supervised server, those added later included.
 	 * @param supervisors the supervisors
 	 * @param sessions the servers' client sessions
 	 */
 	public McpServerClients(McpSupervisors supervisors, McpServerSessions sessions) {
-		for (McpServerSupervisor supervisor : supervisors.supervisors()) {
-			this.clients.put(supervisor.name(), new McpServerClient(supervisor, sessions.session(supervisor.name())));
-		}
+		this.supervisors = supervisors;
+		this.sessions = sessions;
 	}
 
 	/**
@@ -37,20 +43,21 @@ public final class McpServerClients {
 	 * @throws NoSuchElementException if no server has that name
 	 */
 	public McpServerClient client(String server) {
-		McpServerClient client = this.clients.get(server);
-		if (client == null) {
-			throw new NoSuchElementException(
-					"No MCP server named '" + server + "'; configured servers: " + this.clients.keySet());
-		}
-		return client;
+		McpServerSupervisor supervisor = this.supervisors.supervisor(server);
+		return this.clients.compute(server, (name, client) -> (client != null && client.supervisor() == supervisor)
+				? client : new McpServerClient(supervisor, this.sessions.session(name)));
 	}
 
 	/**
-	 * Returns the clients of every server, in the order of their names.
+	 * Returns the clients of every server, in the order of the servers.
 	 * @return the clients
 	 */
 	public List<McpServerClient> clients() {
-		return List.copyOf(this.clients.values());
+		List<McpServerSupervisor> all = this.supervisors.supervisors();
+		Set<String> names = new HashSet<>();
+		all.forEach((supervisor) -> names.add(supervisor.name()));
+		this.clients.keySet().retainAll(names);
+		return all.stream().map((supervisor) -> client(supervisor.name())).toList();
 	}
 
 }

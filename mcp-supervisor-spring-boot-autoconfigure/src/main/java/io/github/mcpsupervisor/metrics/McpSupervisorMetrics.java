@@ -30,7 +30,8 @@ import io.micrometer.core.instrument.Timer;
  * to the next connection) and {@code mcp.tool.calls} (tags {@code tool}, the name the
  * model calls, and {@code outcome}). The {@code tool} tags of a server are those of its
  * listed tools, at most {@value #MAX_TOOL_TAGS} of them; the meters of a tool that the
- * server no longer lists are removed.
+ * server no longer lists are removed, and so are all the meters of a server removed from
+ * the application.
  *
  * @since 0.1.0
  */
@@ -122,6 +123,18 @@ public class McpSupervisorMetrics implements SupervisorListener, ToolCallObserve
 			.tag("outcome", outcome.name().toLowerCase(Locale.ROOT))
 			.register(this.registry)
 			.record(duration);
+	}
+
+	@Override
+	public void removed(String server) {
+		this.states.remove(server);
+		this.toolTags.remove(server);
+		this.protocols.remove(server);
+		this.registry.getMeters()
+			.stream()
+			.filter((meter) -> meter.getId().getName().startsWith("mcp.")
+					&& server.equals(meter.getId().getTag("server")))
+			.forEach(this.registry::remove);
 	}
 
 	private void removeToolMeters(String server, String tool) {

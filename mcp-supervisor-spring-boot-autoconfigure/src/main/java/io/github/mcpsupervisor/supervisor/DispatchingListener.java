@@ -73,6 +73,11 @@ final class DispatchingListener implements SupervisorListener {
 		lane(server).execute(() -> this.listener.resourceUpdated(server, uri, contents));
 	}
 
+	@Override
+	public void removed(String server) {
+		lane(server).execute(() -> this.listener.removed(server));
+	}
+
 	// one lane per configured server, created at its first notification
 	private Executor lane(String server) {
 		return this.lanes.computeIfAbsent(server, this.dispatcher::lane);

@@ -107,6 +107,14 @@ public interface SupervisorListener {
 	default void resourceUpdated(String server, String uri, List<ResourceContents> contents) {
 	}
 
+	/**
+	 * The server was removed from the application: its supervisor is stopped, and nothing
+	 * more is told of it (a server added later under the same name is another server).
+	 * @param server the server's name
+	 */
+	default void removed(String server) {
+	}
+
 	// One listener that fails (an application's handler) costs the others nothing.
 	private static void safely(SupervisorListener listener, Consumer<SupervisorListener> call) {
 		try {
@@ -182,6 +190,11 @@ public interface SupervisorListener {
 			@Override
 			public void resourceUpdated(String server, String uri, List<ResourceContents> contents) {
 				all.forEach((listener) -> safely(listener, (each) -> each.resourceUpdated(server, uri, contents)));
+			}
+
+			@Override
+			public void removed(String server) {
+				all.forEach((listener) -> safely(listener, (each) -> each.removed(server)));
 			}
 
 		};

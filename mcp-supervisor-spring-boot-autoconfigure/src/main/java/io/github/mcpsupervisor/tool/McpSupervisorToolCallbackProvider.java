@@ -126,18 +126,40 @@ public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvid
 	 * @param toolNames how each server's tools are named, by server;
 	 * {@link McpToolNaming#PREFIXED} for a server not in it
 	 */
-	@SuppressWarnings("deprecation")
 	public McpSupervisorToolCallbackProvider(McpSupervisors supervisors, ToolCallObserver observer,
 			McpToolFilter filter, @Nullable McpToolNamePrefixGenerator nameGenerator,
 			ToolContextToMcpMetaConverter metaConverter, Map<String, McpToolNaming> toolNames) {
+		this(supervisors, observer, filter, nameGenerator, metaConverter, naming(Map.copyOf(toolNames)));
+	}
+
+	/**
+	 * Creates a provider with Spring AI's extension points and a naming per server that
+	 * is asked whenever the tools are named again: for servers added while the
+	 * application runs.
+	 * @param supervisors the supervised servers
+	 * @param observer told of every call
+	 * @param filter decides which tools are exposed
+	 * @param nameGenerator names the tools of the {@link McpToolNaming#SPRING_AI}
+	 * servers, or {@code null} for Spring AI's default names
+	 * @param metaConverter turns a call's tool context into its {@code _meta}
+	 * @param toolNames how a server's tools are named, by server name
+	 * @since 0.1.0
+	 */
+	@SuppressWarnings("deprecation")
+	public McpSupervisorToolCallbackProvider(McpSupervisors supervisors, ToolCallObserver observer,
+			McpToolFilter filter, @Nullable McpToolNamePrefixGenerator nameGenerator,
+			ToolContextToMcpMetaConverter metaConverter, Function<String, McpToolNaming> toolNames) {
 		super(List.of());
 		this.supervisors = supervisors;
 		this.observer = observer;
 		this.filter = filter;
 		this.nameGenerator = nameGenerator;
 		this.metaConverter = metaConverter;
-		Map<String, McpToolNaming> naming = Map.copyOf(toolNames);
-		this.naming = (server) -> naming.getOrDefault(server, McpToolNaming.PREFIXED);
+		this.naming = toolNames;
+	}
+
+	private static Function<String, McpToolNaming> naming(Map<String, McpToolNaming> toolNames) {
+		return (server) -> toolNames.getOrDefault(server, McpToolNaming.PREFIXED);
 	}
 
 	private static Map<String, McpToolNaming> everyServer(McpSupervisors supervisors, McpToolNaming naming) {

@@ -7,6 +7,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
+import io.github.mcpsupervisor.supervisor.McpServerState;
+import io.github.mcpsupervisor.supervisor.McpServerStateChange;
 import io.github.mcpsupervisor.supervisor.RestartCause;
 import io.github.mcpsupervisor.supervisor.ToolSet;
 import io.github.mcpsupervisor.tool.ToolCallObserver.Outcome;
@@ -37,6 +39,27 @@ class McpSupervisorMetricsTests {
 			.tags("server", "flaky", "cause", "cooldown")
 			.counter()
 			.count()).isOne();
+	}
+
+	@Test
+	void everyMeterOfARemovedServerIsRemovedAndTheOthersKept() {
+		for (String server : List.of("gone", "kept")) {
+			this.metrics.stateChanged(
+					new McpServerStateChange(server, McpServerState.STARTING, McpServerState.UP, 1, "connected", null));
+			this.metrics.attemptFinished(server, 1, true);
+			this.metrics.restarting(server, RestartCause.RESTART);
+			this.metrics.toolsChanged(server, tools(1, List.of("t")));
+			this.metrics.called(server, "t", server + "_t", Outcome.SUCCESS, Duration.ofMillis(1));
+		}
+		this.metrics.removed("gone");
+		assertThat(this.registry.getMeters()).extracting((meter) -> meter.getId().getTag("server"))
+			.containsOnly("kept");
+		// a server added again under the name is counted from scratch
+		this.metrics.stateChanged(
+				new McpServerStateChange("gone", McpServerState.STOPPED, McpServerState.STARTING, 1, "start", null));
+		assertThat(
+				this.registry.get("mcp.supervisor.state").tags("server", "gone", "state", "starting").gauge().value())
+			.isEqualTo(1);
 	}
 
 	@Test

@@ -6,8 +6,8 @@ import io.github.mcpsupervisor.actuate.McpEndpoint;
 import io.github.mcpsupervisor.actuate.McpEndpointWebExtension;
 import io.github.mcpsupervisor.authorization.McpServerAuthorization;
 import io.github.mcpsupervisor.authorization.McpServerAuthorizations;
+import io.github.mcpsupervisor.autoconfigure.McpServerRegistry;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
-import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 
@@ -22,7 +22,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
-import org.springframework.core.env.Environment;
 
 /**
  * Auto-configuration of the {@code mcp} endpoint. Read-only unless the application grants
@@ -39,12 +38,12 @@ public final class McpEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	McpEndpoint mcpEndpoint(McpSupervisors supervisors, McpSupervisorProperties properties,
+	McpEndpoint mcpEndpoint(McpSupervisors supervisors, McpServerRegistry registry,
 			McpEndpointProperties endpointProperties, SupervisorScheduler scheduler,
-			ObjectProvider<SanitizingFunction> sanitizingFunctions, Environment environment,
+			ObjectProvider<SanitizingFunction> sanitizingFunctions,
 			ObjectProvider<McpServerAuthorizations> authorizations) {
 		McpServerAuthorizations awaited = authorizations.getIfAvailable();
-		return new McpEndpoint(supervisors, new PropertiesMcpServerConfigurations(properties, environment),
+		return new McpEndpoint(supervisors, new PropertiesMcpServerConfigurations(registry),
 				sanitizingFunctions.orderedStream().toList(), endpointProperties.showValues(), scheduler.clock(),
 				(server) -> (awaited != null) ? awaited.server(server).flatMap(McpServerAuthorization::pending)
 						: Optional.empty());

@@ -1,47 +1,34 @@
 package io.github.mcpsupervisor.autoconfigure.endpoint;
 
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 
 import io.github.mcpsupervisor.actuate.McpServerConfiguration;
 import io.github.mcpsupervisor.actuate.McpServerConfigurationDescriptor;
+import io.github.mcpsupervisor.autoconfigure.McpServerRegistry;
 import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
-import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettingsResolver;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import io.github.mcpsupervisor.autoconfigure.properties.McpTransportType;
-import io.github.mcpsupervisor.autoconfigure.properties.SettingOrigins;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.core.env.Environment;
-
 /**
- * The configuration of each server of {@code mcp.servers}, by name, for the {@code mcp}
- * endpoint.
+ * The configuration of each server as it runs, by name, for the {@code mcp} endpoint:
+ * those of {@code mcp.servers} and those added while the application runs.
  */
 final class PropertiesMcpServerConfigurations implements Function<String, @Nullable McpServerConfiguration> {
 
-	private final Map<String, McpServerConfiguration> configurations = new HashMap<>();
+	private final McpServerRegistry registry;
 
-	PropertiesMcpServerConfigurations(McpSupervisorProperties properties, Environment environment) {
-		SettingOrigins origins = new SettingOrigins(environment);
-		McpServerSettingsResolver.resolve(properties)
-			.forEach((server) -> this.configurations.put(server.name(),
-					configuration(server, origins(origins, properties, server.name()))));
+	PropertiesMcpServerConfigurations(McpServerRegistry registry) {
+		this.registry = registry;
 	}
 
 	@Override
 	public @Nullable McpServerConfiguration apply(String name) {
-		return this.configurations.get(name);
-	}
-
-	private static Map<String, String> origins(SettingOrigins origins, McpSupervisorProperties properties,
-			String server) {
-		Map<String, String> all = new LinkedHashMap<>(origins.of(server));
-		all.putAll(McpServerSettingsResolver.timeoutOrigins(properties, server));
-		return all;
+		return this.registry.settings(name)
+			.map((server) -> configuration(server, this.registry.origins(name)))
+			.orElse(null);
 	}
 
 	private static McpServerConfiguration configuration(McpServerSettings server, Map<String, String> origins) {

@@ -47,10 +47,19 @@ class McpServersFileEnvironmentPostProcessor implements EnvironmentPostProcessor
 
 	@Override
 	public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-		List<String> locations = Binder.get(environment)
-			.bind(PROPERTY, Bindable.listOf(String.class))
-			.orElse(List.of());
-		ResourceLoader resources = ApplicationResourceLoader.get(application.getClassLoader());
+		install(environment, ApplicationResourceLoader.get(application.getClassLoader()));
+	}
+
+	/**
+	 * Reads the files of {@code mcp.servers-configuration} as they are now and puts their
+	 * property sources in place of those of an earlier reading, all or none of them.
+	 * @param environment the environment
+	 * @param resources loads the files
+	 * @return restores the property sources that were replaced
+	 * @throws McpServersFileException if a file cannot be read or is invalid
+	 */
+	static Runnable install(ConfigurableEnvironment environment, ResourceLoader resources) {
+		List<String> locations = locations(environment);
 		Map<String, String> definedIn = new LinkedHashMap<>();
 		List<File> files = new ArrayList<>();
 		for (String location : locations) {
@@ -66,14 +75,39 @@ class McpServersFileEnvironmentPostProcessor implements EnvironmentPostProcessor
 			files.add(new File(location, resource, entries));
 		}
 		MutablePropertySources sources = environment.getPropertySources();
+		List<PropertySource<?>> before = sources.stream()
+			.filter((source) -> source.getName().startsWith(SOURCE_NAME))
+			.toList();
+		Runnable restore = () -> {
+			sources.stream()
+				.filter((source) -> source.getName().startsWith(SOURCE_NAME))
+				.toList()
+				.forEach((source) -> sources.remove(source.getName()));
+			before.forEach(sources::addLast);
+		};
+		before.forEach((source) -> sources.remove(source.getName()));
 		for (File file : files) {
-			PropertySource<?> source = file.propertySource();
-			sources.remove(source.getName());
-			sources.addLast(source);
+			sources.addLast(file.propertySource());
 		}
-		for (File file : files) {
-			file.checkPlaceholders(environment);
+		try {
+			for (File file : files) {
+				file.checkPlaceholders(environment);
+			}
 		}
+		catch (RuntimeException ex) {
+			restore.run();
+			throw ex;
+		}
+		return restore;
+	}
+
+	/**
+	 * Returns the locations of {@code mcp.servers-configuration}.
+	 * @param environment the environment
+	 * @return the locations, as configured
+	 */
+	static List<String> locations(ConfigurableEnvironment environment) {
+		return Binder.get(environment).bind(PROPERTY, Bindable.listOf(String.class)).orElse(List.of());
 	}
 
 	private record File(String location, Resource resource, Map<String, Map<String, String>> entries) {

@@ -48,6 +48,8 @@ import org.springframework.validation.annotation.Validated;
  * while they run, so that the next start of the application terminates those that
  * outlived it (a JVM killed with SIGKILL); default a directory per user, application name
  * and working directory under java.io.tmpdir
+ * @param reload How changes of the servers' configuration are applied while the
+ * application runs
  * @since 0.1.0
  */
 @ConfigurationProperties(prefix = "mcp", ignoreUnknownFields = false)
@@ -57,7 +59,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 		@DefaultValue Map<@Pattern(regexp = NAME,
 				message = "must be 1 to 32 letters, digits, '_' or '-'") String, @Valid Server> servers,
 		@DefaultValue List<String> serversConfiguration, @DefaultValue("sync") McpClientType clientType,
-		@Nullable Path runtimeDirectory) {
+		@Nullable Path runtimeDirectory, @DefaultValue @Valid Reload reload) {
 
 	/** The rule of a server's name. */
 	static final String NAME = "[A-Za-z0-9_-]{1,32}";
@@ -576,6 +578,23 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	public record Cooldown(@DefaultValue("false") boolean enabled,
 			@DefaultValue("5m") @DurationMin(nanos = 1, message = "must be positive") Duration initial,
 			@DefaultValue("30m") @DurationMin(nanos = 1, message = "must be positive") Duration max) {
+
+	}
+
+	/**
+	 * How changes of the servers' configuration are applied while the application runs:
+	 * the files of {@code mcp.servers-configuration} are read again every interval, and a
+	 * change is applied as {@code mcp.servers} would be at a start (servers added,
+	 * removed, and restarted when their settings changed; the others untouched).
+	 *
+	 * @param enabled Whether the files of mcp.servers-configuration (those on the file
+	 * system) are watched and their changes applied without a restart
+	 * @param interval How often the files are read for changes: the longest delay between
+	 * a change and its application
+	 * @since 0.1.0
+	 */
+	public record Reload(@DefaultValue("true") boolean enabled,
+			@DefaultValue("2s") @DurationMin(nanos = 1, message = "must be positive") Duration interval) {
 
 	}
 

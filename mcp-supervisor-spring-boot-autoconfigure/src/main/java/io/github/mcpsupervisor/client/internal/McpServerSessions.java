@@ -1,9 +1,9 @@
 package io.github.mcpsupervisor.client.internal;
 
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The client sessions of every supervised server, by name.
@@ -12,7 +12,7 @@ import java.util.NoSuchElementException;
  */
 public final class McpServerSessions {
 
-	private final Map<String, McpServerSession> sessions = new LinkedHashMap<>();
+	private final Map<String, McpServerSession> sessions = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates the sessions.
@@ -20,6 +20,23 @@ public final class McpServerSessions {
 	 */
 	public McpServerSessions(Collection<McpServerSession> sessions) {
 		sessions.forEach((session) -> this.sessions.put(session.server(), session));
+	}
+
+	/**
+	 * Gives a server a new session, in place of the one it had, if any: for a server
+	 * added or replaced while the application runs.
+	 * @param session the session
+	 */
+	public void put(McpServerSession session) {
+		this.sessions.put(session.server(), session);
+	}
+
+	/**
+	 * Forgets the session of a server removed from the application.
+	 * @param server the server's name
+	 */
+	public void remove(String server) {
+		this.sessions.remove(server);
 	}
 
 	/**
@@ -32,7 +49,7 @@ public final class McpServerSessions {
 		McpServerSession session = this.sessions.get(server);
 		if (session == null) {
 			throw new NoSuchElementException(
-					"No MCP server named '" + server + "'; configured servers: " + this.sessions.keySet());
+					"No MCP server named '" + server + "'; servers: " + this.sessions.keySet());
 		}
 		return session;
 	}

@@ -1,0 +1,91 @@
+package io.github.mcpsupervisor.autoconfigure;
+
+import java.time.Duration;
+import java.util.Map;
+
+import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
+import io.github.mcpsupervisor.supervisor.McpSupervisors;
+import io.github.mcpsupervisor.tool.McpToolNaming;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Tests for {@link McpServerRegistry}: servers given while the application runs are
+ * checked and resolved as configured ones.
+ */
+class McpServerRegistryTests {
+
+	private static final String MISSING = "/nonexistent/mcp-server";
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(McpSupervisorAutoConfiguration.class))
+		.withPropertyValues("mcp.defaults.reconnect.enabled=false", "mcp.defaults.initialization-timeout=2s");
+
+	@Test
+	void runWhenAServerIsAddedShouldInheritTheDefaultsAsAConfiguredOneDoes() {
+		this.contextRunner.withPropertyValues("mcp.defaults.request-timeout=7s", "mcp.defaults.tool-names=spring-ai")
+			.run((context) -> {
+				McpServerRegistry registry = context.getBean(McpServerRegistry.class);
+				registry.add("added", Map.of("command", MISSING, "health-check.interval", "0s"));
+				McpServerSettings settings = registry.settings("added").orElseThrow();
+				assertThat(settings.requestTimeout()).isEqualTo(Duration.ofSeconds(7));
+				assertThat(settings.healthCheck().interval()).isZero();
+				assertThat(registry.toolNames("added")).isEqualTo(McpToolNaming.SPRING_AI);
+				assertThat(registry.origins("added")).containsEntry("request-timeout", McpServerRegistry.API_ORIGIN);
+				assertThat(context.getBean(McpSupervisors.class).supervisor("added")).isNotNull();
+			});
+	}
+
+	@Test
+	void runWhenAServerBreaksARuleShouldRefuseItNamingTheRule() {
+		this.contextRunner.run((context) -> {
+			McpServerRegistry registry = context.getBean(McpServerRegistry.class);
+			assertThatExceptionOfType(IllegalArgumentException.class)
+				.isThrownBy(() -> registry.add("bad", Map.of("args[0]", "x")))
+				.withMessageContaining("Invalid MCP server 'bad'")
+				.withMessageContaining("command is required when transport is stdio");
+			assertThatExceptionOfType(IllegalArgumentException.class)
+				.isThrownBy(() -> registry.add("bad", Map.of("command", MISSING, "reconnect.initial-delay", "1h")))
+				.withMessageContaining("must not exceed max-delay");
+			assertThatExceptionOfType(IllegalArgumentException.class)
+				.isThrownBy(() -> registry.add("bad", Map.of("command", MISSING, "comand", "typo")))
+				.withMessageContaining("Invalid MCP server 'bad'");
+			assertThatExceptionOfType(IllegalArgumentException.class)
+				.isThrownBy(() -> registry.add("bad name", Map.of("command", MISSING)))
+				.withMessageContaining("must be 1 to 32 letters");
+			assertThat(context.getBean(McpSupervisors.class).supervisors()).isEmpty();
+			assertThat(registry.settings("bad")).isEmpty();
+		});
+	}
+
+	@Test
+	void runWhenANameIsTakenShouldRefuseItAndItsRelaxedSpellings() {
+		this.contextRunner.withPropertyValues("mcp.servers.my-server.command=" + MISSING).run((context) -> {
+			McpServerRegistry registry = context.getBean(McpServerRegistry.class);
+			assertThatExceptionOfType(IllegalArgumentException.class)
+				.isThrownBy(() -> registry.add("my-server", Map.of("command", MISSING)))
+				.withMessageContaining("exists already");
+			assertThatExceptionOfType(IllegalArgumentException.class)
+				.isThrownBy(() -> registry.add("MY-SERVER", Map.of("command", MISSING)))
+				.withMessageContaining("relaxed binding");
+		});
+	}
+
+	@Test
+	void runWhenAConfiguredServerIsReplacedAndRemovedShouldForgetItsSettings() {
+		this.contextRunner.withPropertyValues("mcp.servers.one.command=" + MISSING).run((context) -> {
+			McpServerRegistry registry = context.getBean(McpServerRegistry.class);
+			registry.replace("one", Map.of("command", MISSING, "request-timeout", "3s"));
+			assertThat(registry.settings("one").orElseThrow().requestTimeout()).isEqualTo(Duration.ofSeconds(3));
+			registry.remove("one");
+			assertThat(registry.settings("one")).isEmpty();
+			assertThat(context.getBean(McpSupervisors.class).supervisors()).isEmpty();
+		});
+	}
+
+}
