@@ -175,6 +175,10 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 	}
 
 	private HttpAuthorization authorization(McpServerSettings server) {
+		if (!server.oauth().isEnabled()) {
+			// never the authorization of a server that had the name before
+			return HttpAuthorization.NONE;
+		}
 		HttpAuthorization authorization = this.authorizations.authorization(server.name());
 		if (server.oauth().isEnabled() && authorization == HttpAuthorization.NONE) {
 			throw new IllegalStateException("MCP server '" + server.name() + "' has mcp.servers." + server.name()

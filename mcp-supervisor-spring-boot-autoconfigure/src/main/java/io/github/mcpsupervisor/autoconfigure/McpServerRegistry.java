@@ -65,6 +65,10 @@ public final class McpServerRegistry {
 
 	private Map<String, McpServerSettings> configured;
 
+	// the servers the application started with: their OAuth authorizations are set up
+	// once, at startup, for their URLs
+	private final Map<String, McpServerSettings> started;
+
 	McpServerRegistry(McpSupervisors supervisors, McpServerFactory factory, McpServerSessions sessions,
 			McpSupervisorProperties properties, Environment environment) {
 		this.supervisors = supervisors;
@@ -73,6 +77,7 @@ public final class McpServerRegistry {
 		this.environment = environment;
 		this.properties = properties;
 		this.configured = byName(McpServerSettingsResolver.resolve(properties));
+		this.started = this.configured;
 		this.settings.putAll(this.configured);
 	}
 
@@ -223,7 +228,10 @@ public final class McpServerRegistry {
 		Map<String, McpServerSettings> wanted = byName(McpServerSettingsResolver.resolve(next));
 		Map<String, McpServerSettings> previous = this.configured;
 		this.properties = next;
-		this.configured = wanted;
+		// a server whose change fails keeps what it had, so that the next change of the
+		// configuration tries it again
+		Map<String, McpServerSettings> applied = new LinkedHashMap<>(wanted);
+		this.configured = applied;
 		int changes = 0;
 		for (String name : previous.keySet()) {
 			if (!wanted.containsKey(name) && this.settings.containsKey(name) && !this.given.containsKey(name)) {
@@ -238,15 +246,24 @@ public final class McpServerRegistry {
 				continue;
 			}
 			boolean exists = this.settings.containsKey(name);
-			changes += applied(name, source, exists ? "replaced" : "added", () -> {
-				this.given.remove(name);
+			int done = applied(name, source, exists ? "replaced" : "added", () -> {
 				if (exists) {
 					replace(server);
 				}
 				else {
 					add(server);
 				}
+				this.given.remove(name);
 			});
+			if (done == 0) {
+				if (previous.containsKey(name)) {
+					applied.put(name, previous.get(name));
+				}
+				else {
+					applied.remove(name);
+				}
+			}
+			changes += done;
 		}
 		return changes;
 	}
@@ -302,7 +319,24 @@ public final class McpServerRegistry {
 	}
 
 	// the session a failed creation gave the server is taken back
+	// An authorization is bound to the server and URL it was set up for at startup: a
+	// server given with OAuth while the application runs would either have none or
+	// send another server's token.
+	private void requireAuthorizationOfTheStart(McpServerSettings server) {
+		if (!server.oauth().isEnabled()) {
+			return;
+		}
+		McpServerSettings start = this.started.get(server.name());
+		if (start == null || !start.oauth().equals(server.oauth()) || !Objects.equals(start.url(), server.url())) {
+			throw new IllegalArgumentException("MCP server '" + server.name()
+					+ "' has oauth settings that differ from those it started with (or did not start): the"
+					+ " authorizations of OAuth servers are set up at startup for their URL, so a server with"
+					+ " oauth can be added, or its url or oauth changed, only by restarting the application");
+		}
+	}
+
 	private SupervisedServer create(McpServerSettings server) {
+		requireAuthorizationOfTheStart(server);
 		McpServerSession before = session(server.name());
 		try {
 			return this.factory.create(server);

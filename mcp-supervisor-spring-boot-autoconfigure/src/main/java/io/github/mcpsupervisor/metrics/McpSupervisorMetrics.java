@@ -45,6 +45,9 @@ public class McpSupervisorMetrics implements SupervisorListener, ToolCallObserve
 	 */
 	public static final int MAX_TOOL_TAGS = 100;
 
+	// the server's tag on the meters of the MCP request observation
+	private static final String OBSERVATION_SERVER_TAG = "mcp.supervisor.server";
+
 	/** The {@code tool} tag of the calls of tools beyond {@link #MAX_TOOL_TAGS}. */
 	public static final String OTHER_TOOLS = "other";
 
@@ -133,7 +136,8 @@ public class McpSupervisorMetrics implements SupervisorListener, ToolCallObserve
 		this.registry.getMeters()
 			.stream()
 			.filter((meter) -> meter.getId().getName().startsWith("mcp.")
-					&& server.equals(meter.getId().getTag("server")))
+					&& (server.equals(meter.getId().getTag("server"))
+							|| server.equals(meter.getId().getTag(OBSERVATION_SERVER_TAG))))
 			.forEach(this.registry::remove);
 	}
 

@@ -58,6 +58,9 @@ public class McpSupervisors implements SmartLifecycle, DisposableBean {
 	// by name: completes once every supervisor that has had the name has stopped
 	private final Map<String, CompletableFuture<Void>> retiring = new HashMap<>();
 
+	// guarded by changes: how long a stop waits for each name's removals under way
+	private final Map<String, Duration> retiringBounds = new HashMap<>();
+
 	private volatile boolean running;
 
 	// a stop that has only removals to wait for
@@ -130,14 +133,16 @@ public class McpSupervisors implements SmartLifecycle, DisposableBean {
 	@Override
 	public void stop() {
 		List<CompletableFuture<Void>> stopped = new ArrayList<>();
-		Collection<SupervisedServer> all;
+		List<Duration> bounds = new ArrayList<>();
 		synchronized (this.changes) {
 			this.running = false;
-			all = this.servers.values();
+			Collection<SupervisedServer> all = this.servers.values();
 			all.forEach((server) -> stopped.add(server.supervisor().stop()));
+			all.forEach((server) -> bounds.add(server.stopTimeout()));
 			stopped.addAll(this.retiring.values());
+			bounds.addAll(this.retiringBounds.values());
 		}
-		Duration bound = all.stream().map(SupervisedServer::stopTimeout).max(Duration::compareTo).orElse(MIN_STOP);
+		Duration bound = bounds.stream().max(Duration::compareTo).orElse(MIN_STOP);
 		try {
 			CompletableFuture.allOf(stopped.toArray(CompletableFuture[]::new))
 				.get(bound.toMillis(), TimeUnit.MILLISECONDS);
@@ -279,9 +284,12 @@ public class McpSupervisors implements SmartLifecycle, DisposableBean {
 			return null;
 		});
 		this.retiring.put(name, retired);
+		this.retiringBounds.merge(name, server.stopTimeout(), (a, b) -> (a.compareTo(b) >= 0) ? a : b);
 		retired.whenComplete((ignored, ex) -> {
 			synchronized (this.changes) {
-				this.retiring.remove(name, retired);
+				if (this.retiring.remove(name, retired)) {
+					this.retiringBounds.remove(name);
+				}
 			}
 		});
 		return retired;

@@ -64,6 +64,21 @@ class McpServerRegistryTests {
 	}
 
 	@Test
+	void runWhenAServerWithOAuthIsGivenWhileTheApplicationRunsShouldRefuseIt() {
+		this.contextRunner.run((context) -> {
+			McpServerRegistry registry = context.getBean(McpServerRegistry.class);
+			assertThatExceptionOfType(IllegalArgumentException.class)
+				.isThrownBy(() -> registry.add("remote",
+						Map.of("transport", "streamable-http", "url", "http://127.0.0.1:1/mcp", "oauth.registration",
+								"remote")))
+				.withMessageContaining("MCP server 'remote' has oauth settings that differ from those it started with")
+				.withMessageContaining("only by restarting the application");
+			assertThat(context.getBean(McpSupervisors.class).supervisors()).isEmpty();
+			assertThat(registry.settings("remote")).isEmpty();
+		});
+	}
+
+	@Test
 	void runWhenANameIsTakenShouldRefuseItAndItsRelaxedSpellings() {
 		this.contextRunner.withPropertyValues("mcp.servers.my-server.command=" + MISSING).run((context) -> {
 			McpServerRegistry registry = context.getBean(McpServerRegistry.class);

@@ -18,6 +18,7 @@ import io.modelcontextprotocol.spec.McpSchema.Role;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.ai.chat.client.ChatClient;
 import org.springframework.ai.chat.model.ChatModel;
@@ -45,6 +46,8 @@ import static org.awaitility.Awaitility.await;
  * and callbacks — into a real, supervised MCP server.
  */
 class ChatClientToolCallingIT {
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(
@@ -153,7 +156,11 @@ class ChatClientToolCallingIT {
 				await().atMost(Duration.ofSeconds(30)).until(() -> demo.state() == McpServerState.UP);
 				assertThat(chatClient.prompt("echo back").call().content())
 					.isEqualTo("The tool said: [{\"text\":\"back\"}]");
-				assertThat(seen(model, "demo_echo")).isEqualTo(echoUp);
+				ToolDefinition echoBack = seen(model, "demo_echo");
+				assertThat(echoBack.description()).isEqualTo(echoUp.description());
+				// a new generation may list the same schema with its keys in another
+				// order
+				assertThat(JSON.readTree(echoBack.inputSchema())).isEqualTo(JSON.readTree(echoUp.inputSchema()));
 			});
 	}
 
