@@ -4,12 +4,18 @@ import java.time.Duration;
 import java.util.Map;
 
 import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.tool.McpToolNaming;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -18,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * Tests for {@link McpServerRegistry}: servers given while the application runs are
  * checked and resolved as configured ones.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class McpServerRegistryTests {
 
 	private static final String MISSING = "/nonexistent/mcp-server";
@@ -74,6 +81,22 @@ class McpServerRegistryTests {
 				.withMessageContaining("MCP server 'remote' has oauth settings that differ from those it started with")
 				.withMessageContaining("only by restarting the application");
 			assertThat(context.getBean(McpSupervisors.class).supervisors()).isEmpty();
+			assertThat(registry.settings("remote")).isEmpty();
+		});
+	}
+
+	@Test
+	void runWhenAReloadCannotApplyAServerShouldTryItAgainAtTheNextReload(CapturedOutput output) {
+		this.contextRunner.run((context) -> {
+			McpServerRegistry registry = context.getBean(McpServerRegistry.class);
+			McpSupervisorProperties next = new Binder(new MapConfigurationPropertySource(
+					Map.of("mcp.servers.remote.transport", "streamable-http", "mcp.servers.remote.url",
+							"http://127.0.0.1:1/mcp", "mcp.servers.remote.oauth.registration", "remote")))
+				.bind("mcp", McpSupervisorProperties.class)
+				.get();
+			assertThat(registry.apply(next, "a test")).isZero();
+			assertThat(registry.apply(next, "a test")).isZero();
+			assertThat(output.getOut().split("MCP server 'remote' could not be added", -1)).hasSize(3);
 			assertThat(registry.settings("remote")).isEmpty();
 		});
 	}
