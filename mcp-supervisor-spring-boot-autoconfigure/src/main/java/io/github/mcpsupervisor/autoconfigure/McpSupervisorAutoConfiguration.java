@@ -54,8 +54,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.io.ApplicationResourceLoader;
 import org.springframework.boot.ssl.SslBundles;
+import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
@@ -254,6 +256,20 @@ public final class McpSupervisorAutoConfiguration {
 					.forEach((observer) -> observer.called(server, serverTool, tool, outcome, duration)),
 				filter.getIfUnique(() -> (connection, tool) -> true), deterministic(generator),
 				metaConverter.getIfUnique(ToolContextToMcpMetaConverter::defaultConverter), registry::toolNames);
+	}
+
+	// Spring Cloud's refresh (/actuator/refresh): a change of mcp.* applied to the
+	// servers
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(EnvironmentChangeEvent.class)
+	@ConditionalOnBooleanProperty(name = "mcp.reload.enabled", matchIfMissing = true)
+	static class SpringCloudRefreshConfiguration {
+
+		@Bean
+		McpServersRefreshListener mcpServersRefreshListener(McpServersReload reload) {
+			return new McpServersRefreshListener(reload);
+		}
+
 	}
 
 }

@@ -588,7 +588,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * removed, and restarted when their settings changed; the others untouched).
 	 *
 	 * @param enabled Whether the files of mcp.servers-configuration (those on the file
-	 * system) are watched and their changes applied without a restart
+	 * system) are watched and their changes applied without a restart, and whether a
+	 * Spring Cloud refresh that changes mcp.* is applied to the servers
 	 * @param interval How often the files are read for changes: the longest delay between
 	 * a change and its application
 	 * @since 0.1.0
