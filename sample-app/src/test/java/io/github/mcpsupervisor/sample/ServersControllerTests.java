@@ -93,13 +93,12 @@ class ServersControllerTests {
 	}
 
 	@Test
-	void anUnknownServerIsNotFoundAndTheConfiguredServersAreNamed() throws Exception {
+	void anUnknownServerIsNotFoundAndTheServersAreNamed() throws Exception {
 		assertThat(problem(get("/servers/nope/resources"), 404))
-			.isEqualTo("No MCP server named 'nope'; configured servers: [demo, modern, modern-http]");
-		assertThat(problem(get("/servers/nope/prompts"), 404))
-			.contains("configured servers: [demo, modern, modern-http]");
+			.isEqualTo("No MCP server named 'nope'; servers: [demo, modern, modern-http]");
+		assertThat(problem(get("/servers/nope/prompts"), 404)).contains("servers: [demo, modern, modern-http]");
 		assertThat(problem(post("/servers/nope/prompts/greet", "{}"), 404))
-			.contains("configured servers: [demo, modern, modern-http]");
+			.contains("servers: [demo, modern, modern-http]");
 	}
 
 	@Test
