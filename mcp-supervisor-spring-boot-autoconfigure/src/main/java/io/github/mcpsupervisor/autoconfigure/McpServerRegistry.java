@@ -60,8 +60,10 @@ public final class McpServerRegistry {
 	// the servers given through this API rather than by the configuration
 	private final Map<String, Boolean> given = new ConcurrentHashMap<>();
 
-	// guarded by this: the configuration last applied
-	private McpSupervisorProperties properties;
+	// written under this, read without it: the configuration last applied (a change
+	// holds the lock during a server's first attempt, which the endpoint must not wait
+	// for)
+	private volatile McpSupervisorProperties properties;
 
 	private Map<String, McpServerSettings> configured;
 
@@ -199,9 +201,7 @@ public final class McpServerRegistry {
 			origins.replaceAll((setting, origin) -> API_ORIGIN);
 		}
 		else {
-			synchronized (this) {
-				origins.putAll(McpServerSettingsResolver.timeoutOrigins(this.properties, name));
-			}
+			origins.putAll(McpServerSettingsResolver.timeoutOrigins(this.properties, name));
 		}
 		return origins;
 	}
@@ -285,7 +285,7 @@ public final class McpServerRegistry {
 	 * Returns the properties last applied.
 	 * @return the properties
 	 */
-	synchronized McpSupervisorProperties properties() {
+	McpSupervisorProperties properties() {
 		return this.properties;
 	}
 

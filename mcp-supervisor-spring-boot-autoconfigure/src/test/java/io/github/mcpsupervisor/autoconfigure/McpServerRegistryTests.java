@@ -2,6 +2,9 @@ package io.github.mcpsupervisor.autoconfigure;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
@@ -99,6 +102,42 @@ class McpServerRegistryTests {
 			assertThat(output.getOut().split("MCP server 'remote' could not be added", -1)).hasSize(3);
 			assertThat(registry.settings("remote")).isEmpty();
 		});
+	}
+
+	@Test
+	void runWhileAChangeIsUnderWayShouldStillShowTheOriginsOfAConfiguredServer() {
+		this.contextRunner.withPropertyValues("mcp.servers.one.command=" + MISSING).run((context) -> {
+			McpServerRegistry registry = context.getBean(McpServerRegistry.class);
+			CountDownLatch held = new CountDownLatch(1);
+			CountDownLatch release = new CountDownLatch(1);
+			// a change holds the registry during the first attempt of its server
+			Thread change = new Thread(() -> {
+				synchronized (registry) {
+					held.countDown();
+					awaitQuietly(release);
+				}
+			});
+			change.start();
+			try {
+				assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+				Map<String, String> origins = CompletableFuture.supplyAsync(() -> registry.origins("one"))
+					.get(10, TimeUnit.SECONDS);
+				assertThat(origins).containsEntry("request-timeout", "built-in");
+			}
+			finally {
+				release.countDown();
+				change.join();
+			}
+		});
+	}
+
+	private static void awaitQuietly(CountDownLatch latch) {
+		try {
+			latch.await();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	@Test
