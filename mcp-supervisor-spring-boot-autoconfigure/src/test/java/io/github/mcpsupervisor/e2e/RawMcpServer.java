@@ -8,6 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import tools.jackson.databind.JsonNode;
@@ -73,21 +75,11 @@ final class RawMcpServer {
 				continue;
 			}
 			if (answer instanceof Later later) {
-				// answered on a thread of its own: the server goes on reading meanwhile
+				// answered later on a thread of the JDK's: the server goes on reading
+				// meanwhile
 				JsonNode id = request.get("id");
-				Thread answering = new Thread(() -> {
-					try {
-						Thread.sleep(later.after().toMillis());
-						protocol.println(
-								json.writeValueAsString(Map.of("jsonrpc", "2.0", "id", id, "result", later.answer())));
-						protocol.flush();
-					}
-					catch (InterruptedException ex) {
-						Thread.currentThread().interrupt();
-					}
-				});
-				answering.setDaemon(true);
-				answering.start();
+				CompletableFuture.runAsync(() -> answerLater(protocol, json, id, later.answer()),
+						CompletableFuture.delayedExecutor(later.after().toMillis(), TimeUnit.MILLISECONDS));
 				continue;
 			}
 			if (answer instanceof AfterNotifications after) {
@@ -116,6 +108,13 @@ final class RawMcpServer {
 				response.put("result", answer);
 			}
 			protocol.println(json.writeValueAsString(response));
+			protocol.flush();
+		}
+	}
+
+	private static void answerLater(PrintStream protocol, JsonMapper json, JsonNode id, Object answer) {
+		synchronized (protocol) {
+			protocol.println(json.writeValueAsString(Map.of("jsonrpc", "2.0", "id", id, "result", answer)));
 			protocol.flush();
 		}
 	}
