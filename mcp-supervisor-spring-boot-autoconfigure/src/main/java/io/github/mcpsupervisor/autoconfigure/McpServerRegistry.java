@@ -197,7 +197,7 @@ public final class McpServerRegistry {
 		if (this.given.containsKey(name)) {
 			settings(name).ifPresent((server) -> server.callTimeouts()
 				.keySet()
-				.forEach((tool) -> origins.put("call.timeouts[" + tool + "]", API_ORIGIN)));
+				.forEach((tool) -> origins.put(McpServerSettingsResolver.timeoutKey(tool), API_ORIGIN)));
 			origins.replaceAll((setting, origin) -> API_ORIGIN);
 		}
 		else {

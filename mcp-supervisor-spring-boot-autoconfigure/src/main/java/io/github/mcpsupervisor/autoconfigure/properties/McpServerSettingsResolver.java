@@ -153,7 +153,12 @@ public final class McpServerSettingsResolver {
 		return origins;
 	}
 
-	private static String timeoutKey(String tool) {
+	/**
+	 * Returns the key under which the origin of a tool's own timeout is shown.
+	 * @param tool the tool's name on the server
+	 * @return the key, {@code call.timeouts[<tool>]}
+	 */
+	public static String timeoutKey(String tool) {
 		return "call.timeouts[" + tool + "]";
 	}
 
