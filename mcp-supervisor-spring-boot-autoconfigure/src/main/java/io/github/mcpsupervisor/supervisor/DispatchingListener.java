@@ -59,6 +59,16 @@ final class DispatchingListener implements SupervisorListener {
 	}
 
 	@Override
+	public void retryScheduled(String server, int attempt, Duration delay) {
+		lane(server).execute(() -> this.listener.retryScheduled(server, attempt, delay));
+	}
+
+	@Override
+	public void promoted(String server, int generation, int replaced) {
+		lane(server).execute(() -> this.listener.promoted(server, generation, replaced));
+	}
+
+	@Override
 	public void resourcesChanged(String server, List<Resource> resources) {
 		lane(server).execute(() -> this.listener.resourcesChanged(server, resources));
 	}

@@ -458,6 +458,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		moveTo(event, ServerPhase.RECONNECTING_BACKING_OFF, String.valueOf(r.lastError), exit);
 		r.log(Level.WARN, "retrying " + r.budget.used() + "/" + r.budget.max() + " in " + delay.toMillis() + " ms");
 		this.retry.schedule(delay, this::retryDue);
+		r.retryScheduled(delay);
 	}
 
 	// A connector that throws costs an attempt, like a failed connect.

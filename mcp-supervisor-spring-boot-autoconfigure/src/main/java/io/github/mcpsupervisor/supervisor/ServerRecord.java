@@ -187,6 +187,11 @@ final class ServerRecord {
 		notify(() -> this.listener.restarting(this.name, cause));
 	}
 
+	void retryScheduled(Duration delay) {
+		int attempt = this.budget.used();
+		notify(() -> this.listener.retryScheduled(this.name, attempt, delay));
+	}
+
 	void cooldownOver(Duration cooldown) {
 		log(Level.INFO, "cooldown of " + cooldown.toMillis() + " ms over, trying again with a fresh budget of "
 				+ this.budget.max() + " attempts");

@@ -108,6 +108,27 @@ public interface SupervisorListener {
 	}
 
 	/**
+	 * The next attempt of an outage was scheduled after its backoff delay: the delay
+	 * actually applied, jitter included.
+	 * @param server the server's name
+	 * @param attempt the attempt's number in this outage's budget, from 1
+	 * @param delay how long the attempt waits before it starts
+	 */
+	default void retryScheduled(String server, int attempt, Duration delay) {
+	}
+
+	/**
+	 * A standby generation became the serving one at once after the serving generation
+	 * ended (lost, or ended on request), without a new attempt (see
+	 * {@code standby.enabled}).
+	 * @param server the server's name
+	 * @param generation the generation that serves now
+	 * @param replaced the generation that it replaced
+	 */
+	default void promoted(String server, int generation, int replaced) {
+	}
+
+	/**
 	 * The server was removed from the application: its supervisor is stopped, and nothing
 	 * more is told of it (a server added later under the same name is another server).
 	 * @param server the server's name
@@ -175,6 +196,16 @@ public interface SupervisorListener {
 			@Override
 			public void cooldownOver(String server, Duration cooldown) {
 				all.forEach((listener) -> safely(listener, (each) -> each.cooldownOver(server, cooldown)));
+			}
+
+			@Override
+			public void retryScheduled(String server, int attempt, Duration delay) {
+				all.forEach((listener) -> safely(listener, (each) -> each.retryScheduled(server, attempt, delay)));
+			}
+
+			@Override
+			public void promoted(String server, int generation, int replaced) {
+				all.forEach((listener) -> safely(listener, (each) -> each.promoted(server, generation, replaced)));
 			}
 
 			@Override
