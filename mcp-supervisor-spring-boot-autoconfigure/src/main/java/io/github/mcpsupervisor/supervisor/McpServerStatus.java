@@ -12,7 +12,8 @@ import org.jspecify.annotations.Nullable;
  *
  * @param name the server's name
  * @param state its state
- * @param generation the current (or last) generation, {@code 0} before the first attempt
+ * @param generation the live generation, or the last one started while none is live (a
+ * spare's included), {@code 0} before the first attempt
  * @param pid the pid of the live generation's process
  * @param upSince when the live generation connected
  * @param attemptsUsed attempts used in the current outage
@@ -29,12 +30,13 @@ import org.jspecify.annotations.Nullable;
  * @param cooldown the cooldown a server given up after a spent budget waits out before it
  * tries again with a fresh budget ({@link #nextAttemptAt()} is its end), {@code null}
  * when no attempt is planned or the server is not given up
+ * @param standby the server's warm standby, {@code null} when it keeps none
  * @since 0.1.0
  */
 public record McpServerStatus(String name, McpServerState state, int generation, @Nullable Long pid,
 		@Nullable Instant upSince, int attemptsUsed, int maxAttempts, @Nullable Instant nextAttemptAt,
 		@Nullable ExitStatus lastExit, @Nullable String lastError, List<String> stderrTail, List<String> tools,
-		@Nullable String protocol, @Nullable Duration cooldown) {
+		@Nullable String protocol, @Nullable Duration cooldown, @Nullable McpStandbyStatus standby) {
 
 	public McpServerStatus {
 		// it quotes the server (its errors, its stderr): never shown unbounded

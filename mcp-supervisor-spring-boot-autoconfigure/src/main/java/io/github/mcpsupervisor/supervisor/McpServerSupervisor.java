@@ -41,7 +41,7 @@ public final class McpServerSupervisor {
 	private McpServerSupervisor(Builder builder) {
 		this.policy = builder.reconnect;
 		this.lifecycle = new ServerLifecycle(builder.name, builder.connector, builder.scheduler, builder.reconnect,
-				builder.calls, builder.healthCheck, builder.listener, builder.toolsWhenDown);
+				builder.calls, builder.healthCheck, builder.listener, builder.toolsWhenDown, builder.standby);
 		this.view = this.lifecycle.view();
 		this.router = new CallRouter(this.view, builder.calls, builder.healthCheck.timeout(), builder.requestObserver);
 	}
@@ -224,6 +224,8 @@ public final class McpServerSupervisor {
 
 		private ToolsWhenDown toolsWhenDown = ToolsWhenDown.WITHDRAW;
 
+		private boolean standby;
+
 		private Builder(String name, McpConnector connector, SupervisorScheduler scheduler) {
 			this.name = name;
 			this.connector = connector;
@@ -288,6 +290,21 @@ public final class McpServerSupervisor {
 		 */
 		public Builder toolsWhenDown(ToolsWhenDown toolsWhenDown) {
 			this.toolsWhenDown = toolsWhenDown;
+			return this;
+		}
+
+		/**
+		 * Sets whether the server keeps a warm standby: a spare generation started and
+		 * initialized while the serving one is up, which serves at once when the serving
+		 * one ends; a new spare is then started in the background, under the reconnect
+		 * policy's backoff and a budget of its own. Only for stateless servers: whatever
+		 * a server keeps in its process is not in its spare. It costs a second process,
+		 * and needs reconnect enabled (without it no spare is kept).
+		 * @param standby whether to keep a spare (default {@code false})
+		 * @return this builder
+		 */
+		public Builder standby(boolean standby) {
+			this.standby = standby;
 			return this;
 		}
 

@@ -67,6 +67,17 @@ final class Retirements {
 	}
 
 	/**
+	 * Retires a spare that failed, ended or is no longer kept, on a worker.
+	 * @param connection the spare
+	 */
+	void retireSpare(McpConnection connection) {
+		this.work.track(() -> {
+			closeQuietly(connection);
+			this.outcomes.terminated(connection, terminateQuietly(connection), null);
+		});
+	}
+
+	/**
 	 * Retires for good (stop) the generations a stop ended.
 	 * @param stopped the generations
 	 */
@@ -80,6 +91,9 @@ final class Retirements {
 		}
 		if (stopped.unconfirmed() != null) {
 			terminateAgain(stopped.unconfirmed());
+		}
+		if (stopped.spare() != null) {
+			retireSpare(stopped.spare());
 		}
 	}
 
@@ -116,17 +130,18 @@ final class Retirements {
 	}
 
 	/**
-	 * The connections a stop ended: the live one, retired, one still connecting, and one
-	 * whose tree was not confirmed gone.
+	 * The connections a stop ended: the live one, retired, one still connecting, one
+	 * whose tree was not confirmed gone, and the standby's spare.
 	 *
 	 * @param live the live generation, if any
 	 * @param connecting the running attempt, if any
 	 * @param unconfirmed the tree not confirmed gone, if any
+	 * @param spare the spare, starting or ready, if any
 	 */
 	record Stopped(@Nullable McpConnection live, @Nullable McpConnection connecting,
-			@Nullable McpConnection unconfirmed) {
+			@Nullable McpConnection unconfirmed, @Nullable McpConnection spare) {
 
-		static final Stopped NOTHING = new Stopped(null, null, null);
+		static final Stopped NOTHING = new Stopped(null, null, null, null);
 
 	}
 

@@ -49,10 +49,13 @@ import org.jspecify.annotations.Nullable;
  * STARTING_CONNECTING_AGAIN             | ATTEMPT_FAILED  | transient, authorization      | STARTING_CONNECTING                   | launch
  * STARTING_CONNECTING_AGAIN             | ATTEMPT_FAILED  | misconfigured, unconfirmed    | FAILED                                | withdraw tools
  * STARTING_CONNECTING_AGAIN             | RESTART, AUTHORIZED | -                         | STARTING_CONNECTING_AGAIN             | -
+ * UP                                    | LOST            | a spare is ready              | UP                                    | promote it, close, terminate
+ * UP                                    | LOST            | a spare is starting           | RECONNECTING_CONNECTING               | adopt its attempt, close, terminate
  * UP                                    | LOST            | reconnect enabled             | RECONNECTING_TERMINATING              | close, terminate
  * UP                                    | LOST            | reconnect disabled            | DISCONNECTED_TERMINATING              | close, terminate
  * UP                                    | SURVIVED_KILL   | -                             | FAILED                                | withdraw tools
- * UP                                    | RESTART         | -                             | RECONNECTING_TERMINATING_THEN_CONNECT | close, terminate
+ * UP                                    | RESTART         | a spare is ready              | UP                                    | promote it, close, terminate
+ * UP                                    | RESTART         | otherwise                     | RECONNECTING_TERMINATING_THEN_CONNECT | close, terminate
  * RECONNECTING_TERMINATING              | TERMINATED      | confirmed, budget left        | RECONNECTING_BACKING_OFF              | schedule the retry
  * RECONNECTING_TERMINATING              | TERMINATED      | not confirmed, or spent       | FAILED                                | withdraw tools
  * RECONNECTING_TERMINATING              | RESET, RESTART  | -                             | RECONNECTING_TERMINATING_THEN_CONNECT | -
@@ -98,6 +101,15 @@ import org.jspecify.annotations.Nullable;
  * the budget without a move.
  *
  * <p>
+ * A server with a warm standby ({@link Standby}) keeps a spare generation while it is UP.
+ * When the live generation ends (lost, or restarted) a ready spare serves at once,
+ * without an attempt: the phase stays UP and the ended generation's tree is terminated
+ * without being waited for (it no longer serves: its client is closed). A spare still
+ * starting when the live generation is lost becomes the reconnection's attempt. A tree
+ * that such a termination cannot confirm gone is recorded, and no spare is started beside
+ * it.
+ *
+ * <p>
  * The class is longer than 400 lines because the table (some 50 rows with their guards)
  * and the code of its rows are read together. What is neither a move nor a guard lives
  * beside it: what is recorded and logged ({@link ServerRecord}), what the jobs around the
@@ -126,6 +138,8 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 
 	private final RetryTimer retry;
 
+	private final Standby standby;
+
 	private ServerPhase phase = ServerPhase.STOPPED;
 
 	/** The running attempt. */
@@ -145,7 +159,8 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	};
 
 	ServerLifecycle(String name, McpConnector connector, SupervisorScheduler scheduler, ReconnectPolicy policy,
-			CallPolicy calls, HealthCheckPolicy healthCheck, SupervisorListener listener, ToolsWhenDown toolsWhenDown) {
+			CallPolicy calls, HealthCheckPolicy healthCheck, SupervisorListener listener, ToolsWhenDown toolsWhenDown,
+			boolean standby) {
 		this.policy = policy;
 		this.lock = new SupervisorLock(name);
 		this.work = new WorkTracker(scheduler, name);
@@ -157,6 +172,9 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		this.probe = new LivenessProbe(healthCheck, scheduler, this.lock, this.view);
 		ToolSync toolSync = new ToolSync(this.view, this.lock, this.work, scheduler);
 		this.attempts = new Attempts(name, connector, this.work, toolSync::changed, this);
+		this.standby = new Standby(standby, policy, scheduler, this.lock, this.record, this.attempts, this.retirements,
+				() -> this.unconfirmed != null);
+		this.record.standby = this.standby;
 		connector.whenAuthorized(() -> this.lock.step(this::authorized));
 	}
 
@@ -169,6 +187,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 				return r.firstOutcome;
 			}
 			r.newRun();
+			this.standby.newRun();
 			CompletableFuture<Void> previous = this.work.quiescence();
 			if (previous.isDone()) {
 				launchOnceGone(Event.START, ServerPhase.STARTING_CONNECTING,
@@ -190,7 +209,11 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			requireStarted("reset");
 			this.record.log(Level.INFO, "reset requested in state " + state() + ", outage budget cleared");
 			this.record.budget.reset();
-			if (state() != McpServerState.UP && state() != McpServerState.STARTING) {
+			this.standby.reset();
+			if (state() == McpServerState.UP) {
+				this.standby.replenish();
+			}
+			else if (state() != McpServerState.STARTING) {
 				connectNow(Event.RESET, RestartCause.RESET);
 			}
 		});
@@ -202,10 +225,19 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			ServerRecord r = this.record;
 			r.log(Level.INFO, "restart requested in state " + state() + ", outage budget cleared");
 			r.budget.reset();
+			this.standby.reset();
 			if (r.live == null) {
 				connectNow(Event.RESTART, RestartCause.RESTART);
 				return null;
 			}
+			McpConnection spare = this.standby.promote();
+			if (spare != null) {
+				McpConnection connection = r.retire();
+				r.restarting(RestartCause.RESTART);
+				promote(Event.RESTART, spare, connection, "restart", null);
+				return connection;
+			}
+			this.standby.suspend();
 			McpConnection connection = r.retire();
 			this.retiring = connection;
 			moveTo(Event.RESTART, ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT, "restart", null);
@@ -225,6 +257,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			this.retry.cancel();
 			McpConnection wasLive = (this.record.live != null) ? this.record.retire() : null;
 			McpConnection attempt = this.connecting;
+			McpConnection spare = this.standby.stop();
 			// the attempt is the stop's now: a later start never adopts it
 			this.connecting = null;
 			this.retiring = null;
@@ -232,7 +265,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			moveTo(Event.STOP, ServerPhase.STOPPED, "stop", null);
 			this.record.swapTools(ToolSet.EMPTY);
 			this.record.completeFirstOutcome(state());
-			return new Retirements.Stopped(wasLive, attempt, this.unconfirmed);
+			return new Retirements.Stopped(wasLive, attempt, this.unconfirmed, spare);
 		});
 		this.retirements.stop(stopped);
 		return this.work.quiescence();
@@ -243,6 +276,10 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	@Override
 	public void connected(McpConnection connection) {
 		boolean adopted = this.lock.step(() -> {
+			if (this.standby.holds(connection)) {
+				this.standby.connected(connection);
+				return true;
+			}
 			if (!isCurrentAttempt(connection)) {
 				return false;
 			}
@@ -253,6 +290,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			moveTo(Event.CONNECTED, ServerPhase.UP, "connected", null);
 			this.waiters.release(connection);
 			r.completeFirstOutcome(state());
+			this.standby.replenish();
 			return true;
 		});
 		if (!adopted) {
@@ -268,6 +306,10 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			if (ex.getKind() == Kind.NOT_CONFIRMED_DEAD) {
 				// even a stopped attempt's tree is checked again before the next launch
 				this.unconfirmed = connection;
+			}
+			if (this.standby.holds(connection)) {
+				this.standby.failed(connection, ex);
+				return;
 			}
 			if (!isCurrentAttempt(connection)) {
 				return;
@@ -313,6 +355,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			if (!this.record.isLive(connection)) {
 				return;
 			}
+			this.standby.suspend();
 			this.record.retire();
 			this.record.lastStderr = connection.stderrTail();
 			this.unconfirmed = connection;
@@ -324,12 +367,31 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		boolean wasLive = this.lock.step(() -> {
 			ServerRecord r = this.record;
 			if (!r.isLive(connection)) {
+				if (this.standby.holds(connection)) {
+					this.standby.lost(connection, exit);
+				}
 				return false; // a stale generation: inert
 			}
 			String endedBecause = r.live.endedBecause;
+			McpConnection spare = this.standby.promote();
 			r.retire();
-			this.retiring = connection;
 			String how = r.lost(connection, exit, endedBecause, this.policy.enabled());
+			if (spare != null) {
+				r.restarting(restartCause(endedBecause, exit));
+				promote(Event.LOST, spare, connection, "connection lost: " + how, exit);
+				return true;
+			}
+			McpConnection starting = this.standby.adoptStarting();
+			if (starting != null) {
+				// the spare that is starting is the reconnection's attempt
+				moveTo(Event.LOST, ServerPhase.RECONNECTING_CONNECTING, "connection lost: " + how, exit);
+				r.restarting(restartCause(endedBecause, exit));
+				r.budget.takeImmediate();
+				this.connecting = starting;
+				return true;
+			}
+			this.standby.suspend();
+			this.retiring = connection;
 			if (this.policy.enabled()) {
 				moveTo(Event.LOST, ServerPhase.RECONNECTING_TERMINATING, "connection lost: " + how, exit);
 				r.restarting(restartCause(endedBecause, exit));
@@ -393,6 +455,20 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			this.record.announce(new McpServerStateChange(this.record.name, from.state(), to.state(),
 					this.record.lastGeneration, cause, exit));
 		}
+	}
+
+	// The ready spare serves in place of the generation that ended: no attempt, no
+	// outage to wait out. The next spare follows the server's backoff, from its outage
+	// budget: a crash loop spends the budget as fast as without a standby.
+	private void promote(Event event, McpConnection spare, McpConnection replaced, String cause,
+			@Nullable ExitStatus exit) {
+		ServerRecord r = this.record;
+		this.probe.schedule(r.adopt(spare, this.policy.stabilityWindow(), false));
+		r.swapTools(new ToolSet(spare.generation(), spare.tools(), spare.session()));
+		moveTo(event, ServerPhase.UP, cause + "; spare promoted", exit);
+		this.waiters.release(spare);
+		r.promoted(spare, replaced);
+		this.standby.promoted(r.budget.takeNext());
 	}
 
 	private static RestartCause restartCause(@Nullable String endedBecause, @Nullable ExitStatus exit) {

@@ -63,6 +63,9 @@ final class ServerRecord {
 
 	@Nullable Generation live;
 
+	/** The server's warm standby, shown in its status. */
+	@Nullable Standby standby;
+
 	// Read without the lock on the call path.
 	volatile @Nullable McpConnection current;
 
@@ -97,11 +100,16 @@ final class ServerRecord {
 	// Makes a connected attempt the live generation and announces it; the generation
 	// resets the budget once it has stayed up for the stability window (no move).
 	Generation adopt(McpConnection connection, Duration stabilityWindow) {
+		return adopt(connection, stabilityWindow, true);
+	}
+
+	// A promoted spare's attempt was told when it became ready.
+	Generation adopt(McpConnection connection, Duration stabilityWindow, boolean attempt) {
 		Generation generation = new Generation(connection, now());
 		this.live = generation;
 		this.current = connection;
 		this.established = true;
-		connected(connection);
+		connected(connection, attempt);
 		generation.stabilityTimer = this.scheduler.schedule(stabilityWindow, () -> stable(generation));
 		return generation;
 	}
@@ -129,8 +137,10 @@ final class ServerRecord {
 	}
 
 	// The attempt's end is announced, and the recovery it ends, if any.
-	private void connected(McpConnection connection) {
-		notify(() -> this.listener.attemptFinished(this.name, connection.generation(), true));
+	private void connected(McpConnection connection, boolean attempt) {
+		if (attempt) {
+			notify(() -> this.listener.attemptFinished(this.name, connection.generation(), true));
+		}
 		String protocol = protocol(connection);
 		Long pid = connection.pid();
 		String where = "generation " + connection.generation() + ((pid != null) ? ", pid " + pid : "") + ", "
@@ -181,6 +191,18 @@ final class ServerRecord {
 							+ " until it is reset; " + resetHint());
 		}
 		return how;
+	}
+
+	SupervisorListener listener() {
+		return this.listener;
+	}
+
+	// A spare became the live generation in place of the one that ended.
+	void promoted(McpConnection spare, McpConnection replaced) {
+		int generation = spare.generation();
+		int previous = replaced.generation();
+		log(Level.INFO, "spare generation " + generation + " promoted in place of generation " + previous);
+		notify(() -> this.listener.promoted(this.name, generation, previous));
 	}
 
 	void restarting(RestartCause cause) {
@@ -249,12 +271,14 @@ final class ServerRecord {
 	McpServerStatus status(McpServerState state) {
 		Generation live = this.live;
 		McpConnection connection = (live != null) ? live.connection : null;
-		return new McpServerStatus(this.name, state, this.lastGeneration,
+		return new McpServerStatus(this.name, state,
+				(connection != null) ? connection.generation() : this.lastGeneration,
 				(connection != null) ? connection.pid() : null, (live != null) ? live.upSince : null,
 				this.budget.used(), this.budget.max(), this.nextAttemptAt, this.lastExit, this.lastError,
 				(connection != null) ? connection.stderrTail() : this.lastStderr, this.tools.names(),
 				(connection != null) ? protocol(connection) : null,
-				(state == McpServerState.FAILED && this.nextAttemptAt != null) ? this.budget.cooldown() : null);
+				(state == McpServerState.FAILED && this.nextAttemptAt != null) ? this.budget.cooldown() : null,
+				(this.standby != null) ? this.standby.status() : null);
 	}
 
 	private static @Nullable String protocol(McpConnection connection) {

@@ -47,7 +47,7 @@ class McpServerDetailsTests {
 
 	private static McpServerStatus failed(Instant nextAttemptAt, Duration cooldown) {
 		return new McpServerStatus("flaky", McpServerState.FAILED, 3, null, null, 3, 3, nextAttemptAt, null,
-				"gave up after 3 attempts", List.of(), List.of(), null, cooldown);
+				"gave up after 3 attempts", List.of(), List.of(), null, cooldown, null);
 	}
 
 }

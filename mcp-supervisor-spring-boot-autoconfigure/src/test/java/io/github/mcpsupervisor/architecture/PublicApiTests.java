@@ -87,6 +87,7 @@ class PublicApiTests {
 			"io.github.mcpsupervisor.supervisor.McpServerStatus",
 			"io.github.mcpsupervisor.supervisor.McpServerSupervisor",
 			"io.github.mcpsupervisor.supervisor.McpServerUnavailableException",
+			"io.github.mcpsupervisor.supervisor.McpStandbyState", "io.github.mcpsupervisor.supervisor.McpStandbyStatus",
 			"io.github.mcpsupervisor.supervisor.McpSupervisors", "io.github.mcpsupervisor.supervisor.ReconnectPolicy",
 			"io.github.mcpsupervisor.supervisor.RestartCause", "io.github.mcpsupervisor.supervisor.SamplingLimits",
 			"io.github.mcpsupervisor.supervisor.SessionInfo", "io.github.mcpsupervisor.supervisor.SupervisorListener",

@@ -86,7 +86,7 @@ class McpServerStartupFailureAnalyzerTests {
 
 	private static FailureAnalysis analyze(@Nullable Environment environment, String server, String lastError) {
 		McpServerStatus failed = new McpServerStatus(server, McpServerState.FAILED, 1, null, null, 1, 10, null, null,
-				lastError, List.of(), List.of(), null, null);
+				lastError, List.of(), List.of(), null, null, null);
 		McpServerStartupException cause = new McpServerStartupException(List.of(failed));
 		FailureAnalysis analysis = new McpServerStartupFailureAnalyzer(environment)
 			.analyze(new ApplicationContextException("Failed to start bean 'mcpSupervisors'", cause));

@@ -82,6 +82,11 @@ public final class FakeConnector implements McpConnector {
 	/** Runs once when a stderr tail is next read, under the supervisor's lock. */
 	@Nullable Runnable duringStderrTail;
 
+	/**
+	 * Runs once in the next open, once its process is alive, on the worker that opens.
+	 */
+	@Nullable Runnable duringOpen;
+
 	/** Runs once at the start of the next termination, on the worker that terminates. */
 	@Nullable Runnable duringTermination;
 
@@ -202,6 +207,11 @@ public final class FakeConnector implements McpConnector {
 			this.processAlive = true;
 			FakeConnector.this.alive++;
 			FakeConnector.this.maxAlive = Math.max(FakeConnector.this.maxAlive, FakeConnector.this.alive);
+			Runnable during = FakeConnector.this.duringOpen;
+			if (during != null) {
+				FakeConnector.this.duringOpen = null;
+				during.run();
+			}
 			Outcome outcome = FakeConnector.this.script.isEmpty() ? FakeConnector.this.defaultOutcome
 					: FakeConnector.this.script.poll();
 			if (outcome == Outcome.INCOMPATIBLE) {

@@ -41,7 +41,7 @@ class ServerLifecycleTests {
 	void everyRowOfTheTableIsTakenAndNoMoveOutsideIt() {
 		Set<Edge> taken = new LinkedHashSet<>();
 		for (Scenario scenario : scenarios()) {
-			Harness harness = new Harness(scenario.reconnects());
+			Harness harness = new Harness(scenario.reconnects(), scenario.standby());
 			scenario.script().accept(harness);
 			assertThat(harness.moves).as("moves of the scenario for %s", scenario.edge()).contains(scenario.edge());
 			assertThat(ServerPhase.TABLE).as("moves of the scenario for %s", scenario.edge())
@@ -202,6 +202,20 @@ class ServerLifecycleTests {
 		}));
 		all.add(on(ServerPhase.UP, Event.RESTART, ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT,
 				Harness::upAndRestart));
+		all.add(withStandby(ServerPhase.UP, Event.LOST, ServerPhase.UP, (h) -> {
+			h.up();
+			h.connector.connections.get(0).crash(1);
+			h.scheduler.runReady();
+		}));
+		all.add(withStandby(ServerPhase.UP, Event.LOST, ServerPhase.RECONNECTING_CONNECTING, (h) -> {
+			// the live generation is lost while its spare opens
+			h.connector.duringOpen = () -> h.connector.duringOpen = () -> {
+				h.connector.connections.get(0).crash(1);
+				h.scheduler.runReady();
+			};
+			h.up();
+		}));
+		all.add(withStandby(ServerPhase.UP, Event.RESTART, ServerPhase.UP, Harness::upAndRestart));
 		// RECONNECTING
 		all.add(on(ServerPhase.RECONNECTING_TERMINATING, Event.TERMINATED, ServerPhase.RECONNECTING_BACKING_OFF,
 				Harness::crash));
@@ -450,17 +464,21 @@ class ServerLifecycleTests {
 	}
 
 	private static Scenario on(ServerPhase from, Event event, ServerPhase to, Consumer<Harness> script) {
-		return new Scenario(new Edge(from, event, to), true, script);
+		return new Scenario(new Edge(from, event, to), true, script, false);
 	}
 
 	private static Scenario disabled(ServerPhase from, Event event, ServerPhase to, Consumer<Harness> script) {
-		return new Scenario(new Edge(from, event, to), false, script);
+		return new Scenario(new Edge(from, event, to), false, script, false);
+	}
+
+	private static Scenario withStandby(ServerPhase from, Event event, ServerPhase to, Consumer<Harness> script) {
+		return new Scenario(new Edge(from, event, to), true, script, true);
 	}
 
 	/**
 	 * A script that takes one row of the table.
 	 */
-	private record Scenario(Edge edge, boolean reconnects, Consumer<Harness> script) {
+	private record Scenario(Edge edge, boolean reconnects, Consumer<Harness> script, boolean standby) {
 
 	}
 
@@ -477,7 +495,7 @@ class ServerLifecycleTests {
 
 		final McpServerSupervisor supervisor;
 
-		Harness(boolean reconnects) {
+		Harness(boolean reconnects, boolean standby) {
 			this.supervisor = McpServerSupervisor.builder("demo", this.connector, this.scheduler)
 				.reconnect(ReconnectPolicy.builder()
 					.enabled(reconnects)
@@ -488,6 +506,7 @@ class ServerLifecycleTests {
 					.cooldown(ReconnectPolicy.Cooldown.of(COOLDOWN, COOLDOWN))
 					.build())
 				.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
+				.standby(standby)
 				.build();
 			this.supervisor.lifecycle().observeMoves(this.moves::add);
 		}

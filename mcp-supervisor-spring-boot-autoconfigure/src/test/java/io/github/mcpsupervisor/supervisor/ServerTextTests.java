@@ -19,7 +19,7 @@ class ServerTextTests {
 	@Test
 	void lastErrorHasNoControlCharactersAndIsCapped() {
 		McpServerStatus status = new McpServerStatus("demo", McpServerState.RECONNECTING, 1, null, null, 1, 10, null,
-				null, HOSTILE, List.of(), List.of(), null, null);
+				null, HOSTILE, List.of(), List.of(), null, null, null);
 		assertThat(status.lastError()).doesNotContain("\u001b", "\n", "\r", "\t")
 			.startsWith("connection failed: [31mred[0m FAKE LOG LINE  xxx")
 			.endsWith("x… (truncated)")
@@ -29,7 +29,7 @@ class ServerTextTests {
 	@Test
 	void aShortLastErrorIsKeptAsItIs() {
 		McpServerStatus status = new McpServerStatus("demo", McpServerState.FAILED, 1, null, null, 1, 10, null, null,
-				"gave up after 10 attempts", List.of(), List.of(), null, null);
+				"gave up after 10 attempts", List.of(), List.of(), null, null, null);
 		assertThat(status.lastError()).isEqualTo("gave up after 10 attempts");
 	}
 
