@@ -4,6 +4,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -11,6 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
+import org.jspecify.annotations.Nullable;
 
 /** The chaos scenario's callers, killer and process monitor. */
 final class Chaos {
@@ -33,13 +37,22 @@ final class Chaos {
 
 	final AtomicLong maxLive = new AtomicLong();
 
+	final AtomicLong maxServing = new AtomicLong();
+
 	int kills;
+
+	int killsWithoutReadySpare;
 
 	final ChaosTimeline timeline = new ChaosTimeline();
 
-	Chaos(McpServerSupervisor supervisor, Duration duration) {
+	private final Spare spare;
+
+	private final Set<Long> killed = ConcurrentHashMap.newKeySet();
+
+	Chaos(McpServerSupervisor supervisor, Duration duration, Spare spare) {
 		this.supervisor = supervisor;
 		this.duration = duration;
+		this.spare = spare;
 	}
 
 	void run() throws Exception {
@@ -54,6 +67,7 @@ final class Chaos {
 			this.timeline.state(false);
 			while (System.nanoTime() < end) {
 				this.maxLive.accumulateAndGet(BenchmarkServers.demoProcesses(), Math::max);
+				countServing();
 				boolean up = this.supervisor.state() == McpServerState.UP;
 				if (up != wasUp) {
 					this.timeline.state(up);
@@ -70,7 +84,14 @@ final class Chaos {
 		while (System.nanoTime() < end - TimeUnit.SECONDS.toNanos(2)) {
 			Thread.sleep(ThreadLocalRandom.current().nextLong(2000, 5001));
 			if (System.nanoTime() < end) {
+				if (!this.spare.ready()) {
+					this.killsWithoutReadySpare++;
+				}
 				this.timeline.kill();
+				Long pid = this.supervisor.status().pid();
+				if (pid != null) {
+					this.killed.add(pid);
+				}
 				BenchmarkServers.kill(this.supervisor);
 				this.kills++;
 			}
@@ -79,6 +100,19 @@ final class Chaos {
 			thread.join();
 		}
 		monitor.join();
+	}
+
+	// The processes neither killed (a killed one lingers until it is reaped) nor the
+	// spare, in a sample that no promotion crossed (the spare read the same before and
+	// after): at most one serves.
+	private void countServing() {
+		Long spareBefore = this.spare.pid();
+		List<Long> live = ProcessHandle.current().children().map(ProcessHandle::pid).toList();
+		Long spareAfter = this.spare.pid();
+		if (Objects.equals(spareBefore, spareAfter)) {
+			long serving = live.stream().filter((pid) -> !pid.equals(spareAfter) && !this.killed.contains(pid)).count();
+			this.maxServing.accumulateAndGet(serving, Math::max);
+		}
 	}
 
 	private static Thread started(Runnable task) {
@@ -111,6 +145,32 @@ final class Chaos {
 				this.timeline.call(ChaosTimeline.Outcome.OTHER_FAILURE);
 			}
 		}
+	}
+
+	/**
+	 * What the chaos knows of a warm standby: whether one is ready, and its process.
+	 */
+	interface Spare {
+
+		/** No standby: no spare is ever ready. */
+		Spare NONE = new Spare() {
+
+			@Override
+			public boolean ready() {
+				return false;
+			}
+
+			@Override
+			public @Nullable Long pid() {
+				return null;
+			}
+
+		};
+
+		boolean ready();
+
+		@Nullable Long pid();
+
 	}
 
 }

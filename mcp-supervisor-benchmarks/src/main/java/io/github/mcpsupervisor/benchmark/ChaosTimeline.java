@@ -57,6 +57,20 @@ final class ChaosTimeline {
 		return perSecond(Outcome.OTHER_FAILURE);
 	}
 
+	/**
+	 * Returns the deepest dip of the calls that succeeded per second, as a fraction of
+	 * their median rate: {@code 0} when a second passed without a success. The last
+	 * second, cut short by the run's end, is left out.
+	 * @return the lowest second's successes over the median second's
+	 */
+	double dipFraction() {
+		List<Double> succeeded = succeeded();
+		List<Double> whole = succeeded.subList(0, Math.max(1, succeeded.size() - 1));
+		double median = Stats.median(whole);
+		double lowest = whole.stream().mapToDouble(Double::doubleValue).min().orElse(0);
+		return (median > 0) ? lowest / median : 0;
+	}
+
 	List<Double> kills() {
 		return this.killTimes.stream().map((nanos) -> nanos / 1e9).toList();
 	}

@@ -34,15 +34,17 @@ final class Charts {
 	}
 
 	/**
-	 * Draws the chaos run: calls per second by outcome, the server's state, the kills.
+	 * Draws a chaos run: calls per second by outcome, the server's state, the kills.
 	 * @param timeline what happened, in seconds from the start
+	 * @param name the file's name, without {@code .png}
+	 * @param title the chart's title
 	 * @return the file written
 	 * @throws IOException if it cannot be written
 	 */
-	static Path chaos(ChaosTimeline timeline) throws IOException {
+	static Path chaos(ChaosTimeline timeline, String name, String title) throws IOException {
 		XYChart chart = new XYChartBuilder().width(900)
 			.height(420)
-			.title("Chaos: SIGKILL every 2-5 s, 8 callers")
+			.title(title)
 			.xAxisTitle("seconds")
 			.yAxisTitle("calls per second")
 			.build();
@@ -65,7 +67,7 @@ final class Charts {
 		XYSeries killSeries = chart.addSeries("kill", timeline.kills(), killY);
 		killSeries.setXYSeriesRenderStyle(XYSeriesRenderStyle.Scatter);
 		killSeries.setMarker(SeriesMarkers.TRIANGLE_UP);
-		return write(chart, "chaos");
+		return write(chart, name);
 	}
 
 	/**

@@ -20,6 +20,7 @@ import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
+import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorization;
@@ -75,7 +76,7 @@ final class HttpRecovery {
 			stopServer();
 			startServer();
 			try (StreamableHttpConnector connector = new StreamableHttpConnector(definition)) {
-				McpServerSupervisor fresh = supervisor(connector);
+				McpServerSupervisor fresh = supervisor(connector, SupervisorListener.NONE);
 				long started = System.nanoTime();
 				fresh.start().join();
 				cold.add(BenchmarkServers.millis(System.nanoTime() - started));
@@ -85,10 +86,12 @@ final class HttpRecovery {
 		List<Double> inflight = new ArrayList<>();
 		List<Double> mttr = new ArrayList<>();
 		List<Double> mttrMinusDelay = new ArrayList<>();
+		List<Double> applied = new ArrayList<>();
+		AppliedDelays delays = new AppliedDelays();
 		int reconnects = 0;
 		int callsFailed = 0;
 		try (StreamableHttpConnector connector = new StreamableHttpConnector(definition)) {
-			McpServerSupervisor supervisor = supervisor(connector);
+			McpServerSupervisor supervisor = supervisor(connector, delays);
 			supervisor.start().join();
 			for (int i = 0; i < this.kills; i++) {
 				// a long call in flight when the server dies
@@ -113,12 +116,15 @@ final class HttpRecovery {
 				int generation = supervisor.status().generation();
 				long listening = System.nanoTime();
 				int failedCalls = callUntilItSucceeds(supervisor);
-				double recovery = BenchmarkServers.millis(System.nanoTime() - listening);
+				long succeededAt = System.nanoTime();
+				double recovery = BenchmarkServers.millis(succeededAt - listening);
 				mttr.add(recovery);
 				boolean reconnected = supervisor.status().generation() > generation;
-				// the reconnect delay is waited only when the supervisor reconnected; the
-				// SDK may re-initialize the session by itself
-				mttrMinusDelay.add(recovery - (reconnected ? DELAY.toMillis() : 0));
+				// the delays waited after the server listened again: a backoff begun
+				// while it was down counts only for its rest
+				double waited = delays.millisWithin(listening, succeededAt);
+				applied.add(waited);
+				mttrMinusDelay.add(recovery - waited);
 				reconnects += reconnected ? 1 : 0;
 				callsFailed += failedCalls;
 			}
@@ -130,6 +136,8 @@ final class HttpRecovery {
 		this.results.put("http_mttr_ms_p50", Stats.round(Stats.median(mttr)));
 		this.results.put("http_mttr_ms_p99", Stats.round(Stats.percentile(mttr, 99)));
 		this.results.put("http_reconnect_delay_ms", DELAY.toMillis());
+		this.results.put("http_applied_delay_ms_p50", Stats.round(Stats.median(applied)));
+		this.results.put("http_applied_delay_ms_p99", Stats.round(Stats.percentile(applied, 99)));
 		this.results.put("http_mttr_minus_delay_over_cold_start",
 				Stats.round(Stats.median(mttrMinusDelay) / coldStart));
 		this.results.put("http_restarts_seen_as_reconnects", reconnects);
@@ -151,7 +159,7 @@ final class HttpRecovery {
 						Duration.ofSeconds(20));
 				McpServerSupervisor supervisor = supervisor(new StreamableHttpConnector(definition,
 						McpClientFactory.standard(), new McpServerSession(definition.name(), List.of()),
-						HttpTransportCustomizer.NONE, HttpAuthorization.NONE, httpClient));
+						HttpTransportCustomizer.NONE, HttpAuthorization.NONE, httpClient), SupervisorListener.NONE);
 				supervisor.start().join();
 				supervisor.callTool(BenchmarkServers.request("echo", Map.of("message", "x")));
 				supervisors.add(supervisor);
@@ -173,7 +181,7 @@ final class HttpRecovery {
 		}
 	}
 
-	private McpServerSupervisor supervisor(StreamableHttpConnector connector) {
+	private McpServerSupervisor supervisor(StreamableHttpConnector connector, SupervisorListener listener) {
 		return McpServerSupervisor.builder("remote", connector, this.scheduler)
 			.reconnect(ReconnectPolicy.builder()
 				.initialDelay(DELAY)
@@ -185,6 +193,7 @@ final class HttpRecovery {
 			// would otherwise wait up to wait-for-recovery for the next session)
 			.calls(CallPolicy.builder().waitForRecovery(Duration.ofSeconds(5)).retry(Retry.NEVER).build())
 			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
+			.listener(listener)
 			.build();
 	}
 

@@ -67,7 +67,7 @@ public final class McpSupervisorBenchmark {
 
 	private void run() throws Exception {
 		System.err.println("benchmark: " + this.options);
-		if (this.options.runs("recovery")) {
+		scenario("recovery", () -> {
 			DetectionAndRecovery demo = new DetectionAndRecovery("demo", BenchmarkServers.demo("demo", Map.of()),
 					this.options.kills(), this::supervisor, this.results);
 			demo.run();
@@ -75,29 +75,24 @@ public final class McpSupervisorBenchmark {
 					this.options.kills(), this::supervisor, this.results);
 			everything.run();
 			Charts.mttr(demo.mttrMillis(), everything.mttrMillis());
-		}
-		if (this.options.runs("inflight")) {
-			inFlight();
-		}
-		if (this.options.runs("overhead")) {
-			overhead();
-		}
-		if (this.options.runs("chaos")) {
-			chaos();
-		}
-		if (this.options.runs("http")) {
-			new HttpRecovery(this.options.httpKills(), this.scheduler, this.results).run();
-		}
-		if (this.options.runs("modern")) {
-			modern();
-		}
-		if (this.options.runs("fleet")) {
-			new FleetHerd(this.results).run();
-		}
-		if (this.options.runs("scale")) {
-			scale();
-		}
+		});
+		scenario("inflight", this::inFlight);
+		scenario("overhead", this::overhead);
+		scenario("chaos", this::chaos);
+		scenario("http", () -> new HttpRecovery(this.options.httpKills(), this.scheduler, this.results).run());
+		scenario("modern", this::modern);
+		scenario("fleet", () -> new FleetHerd(this.results).run());
+		scenario("scale", this::scale);
 		this.scheduler.close();
+	}
+
+	// Runs a scenario if it was asked for, and tells how long it took.
+	private void scenario(String name, Scenario scenario) throws Exception {
+		if (this.options.runs(name)) {
+			long started = System.nanoTime();
+			scenario.run();
+			this.results.put("scenario_" + name + "_seconds", Stats.round((System.nanoTime() - started) / 1e9));
+		}
 	}
 
 	/**
@@ -215,38 +210,58 @@ public final class McpSupervisorBenchmark {
 		return nanos;
 	}
 
-	/** Scenario 5: 8 callers while the server is killed every 2 to 5 s. */
+	/**
+	 * Scenario 5: 8 callers while the server is killed every 2 to 5 s, then the same with
+	 * a warm standby.
+	 */
 	private void chaos() throws Exception {
-		McpServerSupervisor supervisor = supervisor(BenchmarkServers.demo("chaos", Map.of()),
-				ReconnectPolicy.builder()
-					.initialDelay(Duration.ofMillis(100))
-					.maxDelay(Duration.ofSeconds(1))
-					.maxAttempts(10)
-					.jitter(0.1)
-					.build(),
+		McpServerSupervisor supervisor = supervisor(BenchmarkServers.demo("chaos", Map.of()), chaosReconnect(),
 				CallPolicy.defaults(), SupervisorListener.NONE);
+		chaos("chaos", supervisor, Chaos.Spare.NONE, "chaos", "Chaos: SIGKILL every 2-5 s, 8 callers");
+	}
+
+	private static ReconnectPolicy chaosReconnect() {
+		return ReconnectPolicy.builder()
+			.initialDelay(Duration.ofMillis(100))
+			.maxDelay(Duration.ofSeconds(1))
+			.maxAttempts(10)
+			.jitter(0.1)
+			.build();
+	}
+
+	private void chaos(String prefix, McpServerSupervisor supervisor, Chaos.Spare spare, String chart, String title)
+			throws Exception {
 		supervisor.start().join();
-		Chaos chaos = new Chaos(supervisor, this.options.chaos());
+		Chaos chaos = new Chaos(supervisor, this.options.chaos(), spare);
 		chaos.run();
-		Charts.chaos(chaos.timeline);
+		Charts.chaos(chaos.timeline, chart, title);
 		supervisor.stop().get(30, TimeUnit.SECONDS);
 		Thread.sleep(500);
-		this.results.put("chaos_seconds", this.options.chaos().toSeconds());
-		this.results.put("chaos_kills", chaos.kills);
-		this.results.put("chaos_calls", chaos.safeCalls.get() + chaos.unsafeCalls.get());
-		this.results.put("chaos_safe_calls", chaos.safeCalls.get());
-		this.results.put("chaos_safe_succeeded", chaos.safeSucceeded.get());
-		this.results.put("chaos_unsafe_calls", chaos.unsafeCalls.get());
-		this.results.put("chaos_unsafe_succeeded", chaos.unsafeSucceeded.get());
-		this.results.put("chaos_unsafe_failed_fast", chaos.unsafeFailedFast.get());
+		String p = prefix + "_";
+		this.results.put(p + "seconds", this.options.chaos().toSeconds());
+		this.results.put(p + "kills", chaos.kills);
+		if (spare != Chaos.Spare.NONE) {
+			this.results.put(p + "kills_without_ready_spare", chaos.killsWithoutReadySpare);
+		}
+		this.results.put(p + "calls", chaos.safeCalls.get() + chaos.unsafeCalls.get());
+		this.results.put(p + "safe_calls", chaos.safeCalls.get());
+		this.results.put(p + "safe_succeeded", chaos.safeSucceeded.get());
+		this.results.put(p + "unsafe_calls", chaos.unsafeCalls.get());
+		this.results.put(p + "unsafe_succeeded", chaos.unsafeSucceeded.get());
+		this.results.put(p + "unsafe_failed_fast", chaos.unsafeFailedFast.get());
 		// a kill fails at most the unsafe calls in flight (4 callers): more in a second
 		// means calls fail fast that were never sent to a dead generation
-		this.results.put("chaos_unsafe_failed_fast_peak_per_s",
+		this.results.put(p + "unsafe_failed_fast_peak_per_s",
 				chaos.timeline.failedFast().stream().mapToDouble(Double::doubleValue).max().orElse(0));
-		this.results.put("chaos_other_failures", chaos.otherFailures.get());
-		this.results.put("chaos_spawns", supervisor.status().generation());
-		this.results.put("chaos_max_live_processes", chaos.maxLive.get());
-		this.results.put("chaos_processes_left_after_shutdown", BenchmarkServers.demoProcesses());
+		this.results.put(p + "other_failures", chaos.otherFailures.get());
+		this.results.put(p + "succeeded_per_s_p50", Stats.round(Stats.median(chaos.timeline.succeeded())));
+		// the second with the fewest successes over the median second: 0 when a kill
+		// stopped every call for a whole second
+		this.results.put(p + "dip_fraction", Stats.round(chaos.timeline.dipFraction()));
+		this.results.put(p + "spawns", supervisor.status().generation());
+		this.results.put(p + "max_live_processes", chaos.maxLive.get());
+		this.results.put(p + "max_serving_processes", chaos.maxServing.get());
+		this.results.put(p + "processes_left_after_shutdown", BenchmarkServers.demoProcesses());
 	}
 
 	/**
@@ -388,6 +403,16 @@ public final class McpSupervisorBenchmark {
 			.children()
 			.map(ProcessHandle::pid)
 			.collect(Collectors.toCollection(HashSet::new));
+	}
+
+	/**
+	 * A scenario's body.
+	 */
+	@FunctionalInterface
+	private interface Scenario {
+
+		void run() throws Exception;
+
 	}
 
 }

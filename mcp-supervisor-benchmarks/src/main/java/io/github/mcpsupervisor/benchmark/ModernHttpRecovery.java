@@ -19,6 +19,7 @@ import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
+import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
 import io.github.mcpsupervisor.transport.internal.http.ModernHttpConnector;
@@ -71,7 +72,7 @@ final class ModernHttpRecovery {
 			stopServer();
 			startServer();
 			try (ModernHttpConnector connector = new ModernHttpConnector(definition)) {
-				McpServerSupervisor fresh = supervisor(connector);
+				McpServerSupervisor fresh = supervisor(connector, SupervisorListener.NONE);
 				long started = System.nanoTime();
 				fresh.start().join();
 				cold.add(BenchmarkServers.millis(System.nanoTime() - started));
@@ -81,10 +82,12 @@ final class ModernHttpRecovery {
 		List<Double> inflight = new ArrayList<>();
 		List<Double> mttr = new ArrayList<>();
 		List<Double> mttrMinusDelay = new ArrayList<>();
+		List<Double> applied = new ArrayList<>();
+		AppliedDelays delays = new AppliedDelays();
 		int reconnects = 0;
 		int callsFailed = 0;
 		try (ModernHttpConnector connector = new ModernHttpConnector(definition)) {
-			McpServerSupervisor supervisor = supervisor(connector);
+			McpServerSupervisor supervisor = supervisor(connector, delays);
 			supervisor.start().join();
 			for (int i = 0; i < this.kills; i++) {
 				// a long call in flight when the server dies
@@ -108,11 +111,15 @@ final class ModernHttpRecovery {
 				int generation = supervisor.status().generation();
 				long listening = System.nanoTime();
 				int failedCalls = callUntilItSucceeds(supervisor);
-				double recovery = BenchmarkServers.millis(System.nanoTime() - listening);
+				long succeededAt = System.nanoTime();
+				double recovery = BenchmarkServers.millis(succeededAt - listening);
 				mttr.add(recovery);
 				boolean reconnected = supervisor.status().generation() > generation;
-				// the reconnect delay is waited only when the supervisor reconnected
-				mttrMinusDelay.add(recovery - (reconnected ? DELAY.toMillis() : 0));
+				// the delays waited after the server listened again: a backoff begun
+				// while it was down counts only for its rest
+				double waited = delays.millisWithin(listening, succeededAt);
+				applied.add(waited);
+				mttrMinusDelay.add(recovery - waited);
 				reconnects += reconnected ? 1 : 0;
 				callsFailed += failedCalls;
 			}
@@ -125,6 +132,8 @@ final class ModernHttpRecovery {
 		this.results.put("modern_http_mttr_ms_p50", Stats.round(Stats.median(mttr)));
 		this.results.put("modern_http_mttr_ms_p99", Stats.round(Stats.percentile(mttr, 99)));
 		this.results.put("modern_http_reconnect_delay_ms", DELAY.toMillis());
+		this.results.put("modern_http_applied_delay_ms_p50", Stats.round(Stats.median(applied)));
+		this.results.put("modern_http_applied_delay_ms_p99", Stats.round(Stats.percentile(applied, 99)));
 		this.results.put("modern_http_mttr_minus_delay_over_cold_start",
 				Stats.round(Stats.median(mttrMinusDelay) / coldStart));
 		this.results.put("modern_http_restarts_seen_as_reconnects", reconnects);
@@ -132,7 +141,7 @@ final class ModernHttpRecovery {
 		this.results.put("modern_http_kills", this.kills);
 	}
 
-	private McpServerSupervisor supervisor(ModernHttpConnector connector) {
+	private McpServerSupervisor supervisor(ModernHttpConnector connector, SupervisorListener listener) {
 		return McpServerSupervisor.builder("remote", connector, this.scheduler)
 			.reconnect(ReconnectPolicy.builder()
 				.initialDelay(DELAY)
@@ -144,6 +153,7 @@ final class ModernHttpRecovery {
 			// server dies
 			.calls(CallPolicy.builder().waitForRecovery(Duration.ofSeconds(5)).retry(Retry.NEVER).build())
 			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
+			.listener(listener)
 			.build();
 	}
 
