@@ -295,17 +295,16 @@ class McpServerSupervisorStandbyTests {
 			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
 			.standby(true)
 			.build();
-		supervisor.start();
-		this.scheduler.runReady();
-		assertThat(this.connector.spawns()).isEqualTo(1);
-		assertThat(supervisor.status().standby()).isNull();
-		supervisor.stop();
-		this.scheduler.runReady();
+		assertKeepsNoSpare(supervisor);
 	}
 
 	@Test
 	void aServerWithoutStandbyShowsNone() {
 		McpServerSupervisor supervisor = supervisor(false);
+		assertKeepsNoSpare(supervisor);
+	}
+
+	private void assertKeepsNoSpare(McpServerSupervisor supervisor) {
 		supervisor.start();
 		this.scheduler.runReady();
 		assertThat(this.connector.spawns()).isEqualTo(1);
