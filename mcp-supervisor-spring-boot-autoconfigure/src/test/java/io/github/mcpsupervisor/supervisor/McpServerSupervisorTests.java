@@ -134,6 +134,34 @@ class McpServerSupervisorTests {
 	}
 
 	@Test
+	void listenersAreToldEachBackoffDelayAsItIsApplied() {
+		List<String> scheduled = new ArrayList<>();
+		McpServerSupervisor supervisor = McpServerSupervisor.builder("demo", this.connector, this.scheduler)
+			.reconnect(ReconnectPolicy.builder().initialDelay(INITIAL).maxDelay(MAX).maxAttempts(4).jitter(0).build())
+			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
+			.listener(new SupervisorListener() {
+
+				@Override
+				public void retryScheduled(String server, int attempt, Duration delay) {
+					scheduled.add(server + " " + attempt + " " + delay.toMillis());
+				}
+
+			})
+			.build();
+		this.connector.then(Outcome.CONNECT, Outcome.FAIL);
+		supervisor.start();
+		this.scheduler.runReady();
+		this.connector.last().crash(137);
+		this.scheduler.runReady();
+		this.scheduler.advance(Duration.ofSeconds(10));
+		// a crash soon after the start: the start took the first slot, so the delays
+		// are the second and the third
+		assertThat(scheduled).containsExactly("demo 2 1000", "demo 3 2000");
+		supervisor.stop();
+		this.scheduler.runReady();
+	}
+
+	@Test
 	void delayBeforeAttemptNDoublesFromTheInitialDelayUpToTheMaxDelay() {
 		this.supervisor = supervisor(ReconnectPolicy.builder()
 			.initialDelay(INITIAL)
