@@ -77,10 +77,6 @@ final class Standby {
 		this.treeUnconfirmed = treeUnconfirmed;
 	}
 
-	boolean isEnabled() {
-		return this.enabled;
-	}
-
 	/**
 	 * Starts a spare at once if none is kept and none waits for its backoff; called once
 	 * the server has connected.
@@ -108,13 +104,7 @@ final class Standby {
 			giveUp("the server's outage budget is spent: its generations keep ending");
 			return;
 		}
-		this.state = McpStandbyState.BACKING_OFF;
-		this.nextAttemptAt = this.record.now().plus(delay);
-		schedule(delay, () -> {
-			if (this.state == McpStandbyState.BACKING_OFF) {
-				launch();
-			}
-		});
+		launchAfter(delay);
 	}
 
 	private void launch() {
@@ -204,10 +194,14 @@ final class Standby {
 			giveUp(reason + "; gave up after " + this.budget.max() + " spare attempts");
 			return;
 		}
-		this.state = McpStandbyState.BACKING_OFF;
-		this.nextAttemptAt = this.record.now().plus(delay);
 		this.record.log(Level.WARN, "spare generation " + generation + ": " + reason + "; next spare "
 				+ this.budget.used() + "/" + this.budget.max() + " in " + delay.toMillis() + " ms");
+		launchAfter(delay);
+	}
+
+	private void launchAfter(Duration delay) {
+		this.state = McpStandbyState.BACKING_OFF;
+		this.nextAttemptAt = this.record.now().plus(delay);
 		schedule(delay, () -> {
 			if (this.state == McpStandbyState.BACKING_OFF) {
 				launch();
