@@ -30,12 +30,13 @@ import org.springframework.util.Assert;
  * {@code defaults} or {@code built-in}), by its property name
  * @param http the HTTP client settings of a streamable-http server
  * @param toolNames how the server's tools are named for the model
+ * @param standby whether a stdio server keeps a warm standby
  * @since 0.1.0
  */
 public record McpServerConfiguration(@Nullable StdioServerDefinition stdio,
 		@Nullable StreamableHttpServerDefinition streamableHttp, boolean failOnStartupError, boolean required,
 		ReconnectPolicy reconnect, CallPolicy call, HealthCheckPolicy healthCheck, Map<String, String> origins,
-		McpServerConfigurationDescriptor.@Nullable Http http, McpToolNaming toolNames) {
+		McpServerConfigurationDescriptor.@Nullable Http http, McpToolNaming toolNames, boolean standby) {
 
 	public McpServerConfiguration {
 		origins = Map.copyOf(origins);

@@ -47,6 +47,8 @@ import org.springframework.boot.actuate.endpoint.Sanitizer;
  * @param http the HTTP client settings of a streamable-http server
  * @param toolNames how the server's tools are named for the model: {@code prefixed} or
  * {@code spring-ai}
+ * @param standby whether a stdio server keeps a warm standby (absent for a
+ * streamable-http server)
  * @since 0.1.0
  */
 @JsonInclude(Include.NON_NULL)
@@ -55,7 +57,7 @@ public record McpServerConfigurationDescriptor(String transport, @Nullable Strin
 		Duration initializationTimeout, @Nullable Duration terminationGracePeriod, boolean failOnStartupError,
 		boolean required, Reconnect reconnect, Call call, HealthCheck healthCheck,
 		@Nullable Map<String, @Nullable Object> env, @Nullable Map<String, @Nullable Object> headers,
-		Map<String, String> origins, @Nullable Http http, String toolNames) {
+		Map<String, String> origins, @Nullable Http http, String toolNames, @Nullable Boolean standby) {
 
 	/**
 	 * Describes a server's configuration.
@@ -76,7 +78,8 @@ public record McpServerConfigurationDescriptor(String transport, @Nullable Strin
 					configuration.failOnStartupError(), configuration.required(),
 					Reconnect.of(configuration.reconnect()), Call.of(configuration.call(), stdio.toolTimeouts()),
 					HealthCheck.of(configuration.healthCheck()), sanitize(stdio.env(), sanitizer, showUnsanitized),
-					null, new TreeMap<>(configuration.origins()), null, toolNames(configuration));
+					null, new TreeMap<>(configuration.origins()), null, toolNames(configuration),
+					configuration.standby());
 		}
 		StreamableHttpServerDefinition http = configuration.streamableHttp();
 		return new McpServerConfigurationDescriptor("streamable-http", null, null,
@@ -85,7 +88,7 @@ public record McpServerConfigurationDescriptor(String transport, @Nullable Strin
 				configuration.required(), Reconnect.of(configuration.reconnect()),
 				Call.of(configuration.call(), http.toolTimeouts()), HealthCheck.of(configuration.healthCheck()), null,
 				sanitize(http.headers(), sanitizer, showUnsanitized), new TreeMap<>(configuration.origins()),
-				configuration.http(), toolNames(configuration));
+				configuration.http(), toolNames(configuration), null);
 	}
 
 	private static String toolNames(McpServerConfiguration configuration) {

@@ -12,6 +12,8 @@ import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
 import io.github.mcpsupervisor.supervisor.ExitStatus;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerStatus;
+import io.github.mcpsupervisor.supervisor.McpStandbyState;
+import io.github.mcpsupervisor.supervisor.McpStandbyStatus;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -38,13 +40,15 @@ import org.jspecify.annotations.Nullable;
  * @param cooldown the cooldown a FAILED server waits out before it tries again with a
  * fresh outage budget ({@code nextAttemptIn} is what is left of it), absent when no
  * attempt is planned
+ * @param standby the server's warm standby, absent when it keeps none
  * @since 0.1.0
  */
 @JsonInclude(Include.NON_NULL)
 public record McpServerDetails(McpServerState state, boolean required, int generation, @Nullable Long pid,
 		@Nullable Duration uptime, int attempts, int maxAttempts, @Nullable Duration nextAttemptIn,
 		@Nullable Exit lastExit, @Nullable String lastError, @Nullable List<String> stderr, int tools,
-		@Nullable String protocol, @Nullable Authorization authorization, @Nullable Duration cooldown) {
+		@Nullable String protocol, @Nullable Authorization authorization, @Nullable Duration cooldown,
+		@Nullable Standby standby) {
 
 	/** Stderr lines shown in health details. */
 	static final int HEALTH_STDERR_LINES = 5;
@@ -82,12 +86,38 @@ public record McpServerDetails(McpServerState state, boolean required, int gener
 		return new McpServerDetails(status.state(), required, status.generation(), status.pid(), uptime,
 				status.attemptsUsed(), status.maxAttempts(), nextAttemptIn, lastExit, status.lastError(), shown,
 				status.tools().size(), status.protocol(),
-				(authorization != null) ? Authorization.of(authorization, now) : null, status.cooldown());
+				(authorization != null) ? Authorization.of(authorization, now) : null, status.cooldown(),
+				(status.standby() != null) ? Standby.of(status.standby(), now) : null);
 	}
 
 	private static Duration until(Instant now, Instant then) {
 		Duration until = Duration.between(now, then);
 		return until.isNegative() ? Duration.ZERO : until;
+	}
+
+	/**
+	 * A server's warm standby: its spare, and the spare's own budget.
+	 *
+	 * @param state the standby's state
+	 * @param generation the spare's generation, while one starts or is ready
+	 * @param pid the pid of the spare's process, once spawned
+	 * @param attempts the spare attempts used since the standby's budget was last reset
+	 * @param maxAttempts the standby's budget
+	 * @param nextAttemptIn how long until the next spare starts, while backing off
+	 * @param lastError why the last spare failed or ended
+	 * @param promotions how many spares became the serving generation
+	 */
+	@JsonInclude(Include.NON_NULL)
+	public record Standby(McpStandbyState state, @Nullable Integer generation, @Nullable Long pid, int attempts,
+			int maxAttempts, @Nullable Duration nextAttemptIn, @Nullable String lastError, long promotions) {
+
+		static Standby of(McpStandbyStatus standby, Instant now) {
+			return new Standby(standby.state(), standby.generation(), standby.pid(), standby.attemptsUsed(),
+					standby.maxAttempts(),
+					(standby.nextAttemptAt() != null) ? until(now, standby.nextAttemptAt()) : null, standby.lastError(),
+					standby.promotions());
+		}
+
 	}
 
 	/**

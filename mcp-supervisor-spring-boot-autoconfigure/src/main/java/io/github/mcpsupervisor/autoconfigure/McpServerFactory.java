@@ -65,6 +65,7 @@ final class McpServerFactory {
 			.listener(this.listener)
 			.requestObserver(this.requestObserver)
 			.toolsWhenDown(server.toolsWhenDown())
+			.standby(server.standby())
 			.build();
 		Duration stop = server.terminationGracePeriod().plus(MARGIN);
 		// the first attempt: spawn, initialize, list the tools, or fail and be terminated

@@ -26,12 +26,13 @@ import io.micrometer.core.instrument.Timer;
  * current state, tag {@code state}), {@code mcp.supervisor.restarts} (tag {@code cause}),
  * {@code mcp.supervisor.attempts} (tag {@code outcome}), {@code mcp.supervisor.cooldowns}
  * (each cooldown over, after which a given-up server tries again),
- * {@code mcp.supervisor.outage} (each outage, from the loss of the connected generation
- * to the next connection) and {@code mcp.tool.calls} (tags {@code tool}, the name the
- * model calls, and {@code outcome}). The {@code tool} tags of a server are those of its
- * listed tools, at most {@value #MAX_TOOL_TAGS} of them; the meters of a tool that the
- * server no longer lists are removed, and so are all the meters of a server removed from
- * the application.
+ * {@code mcp.supervisor.promotions} (each spare of a warm standby that became the serving
+ * generation), {@code mcp.supervisor.outage} (each outage, from the loss of the connected
+ * generation to the next connection) and {@code mcp.tool.calls} (tags {@code tool}, the
+ * name the model calls, and {@code outcome}). The {@code tool} tags of a server are those
+ * of its listed tools, at most {@value #MAX_TOOL_TAGS} of them; the meters of a tool that
+ * the server no longer lists are removed, and so are all the meters of a server removed
+ * from the application.
  *
  * @since 0.1.0
  */
@@ -112,6 +113,15 @@ public class McpSupervisorMetrics implements SupervisorListener, ToolCallObserve
 		Counter.builder("mcp.supervisor.cooldowns")
 			.description("Cooldowns of supervised MCP servers given up after a spent outage budget that ended in a"
 					+ " fresh budget")
+			.tag("server", server)
+			.register(this.registry)
+			.increment();
+	}
+
+	@Override
+	public void promoted(String server, int generation, int replaced) {
+		Counter.builder("mcp.supervisor.promotions")
+			.description("Spares of supervised MCP servers' warm standbys that became the serving generation")
 			.tag("server", server)
 			.register(this.registry)
 			.increment();

@@ -8,6 +8,8 @@ import java.util.List;
 
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerStatus;
+import io.github.mcpsupervisor.supervisor.McpStandbyState;
+import io.github.mcpsupervisor.supervisor.McpStandbyStatus;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -43,6 +45,39 @@ class McpServerDetailsTests {
 		JsonNode json = JsonMapper.builder().build().valueToTree(details);
 		assertThat(json.has("nextAttemptIn")).isFalse();
 		assertThat(json.has("cooldown")).isFalse();
+	}
+
+	@Test
+	void aServerWithAWarmStandbyShowsItsSpare() {
+		McpStandbyStatus spare = new McpStandbyStatus(McpStandbyState.BACKING_OFF, null, null, 2, 10,
+				NOW.plus(Duration.ofSeconds(4)), "spare ended: exit code 1", 3);
+		McpServerStatus up = new McpServerStatus("files", McpServerState.UP, 4, 4242L, NOW.minusSeconds(60), 0, 10,
+				null, null, null, List.of(), List.of(), "2025-11-25", null, spare);
+		JsonNode json = JsonMapper.builder().build().valueToTree(McpServerDetails.of(up, true, 0, this.clock));
+		JsonNode standby = json.get("standby");
+		assertThat(standby.get("state").asString()).isEqualTo("BACKING_OFF");
+		assertThat(standby.get("attempts").asInt()).isEqualTo(2);
+		assertThat(standby.get("maxAttempts").asInt()).isEqualTo(10);
+		assertThat(standby.get("nextAttemptIn").asString()).isEqualTo("PT4S");
+		assertThat(standby.get("lastError").asString()).isEqualTo("spare ended: exit code 1");
+		assertThat(standby.get("promotions").asLong()).isEqualTo(3);
+		assertThat(standby.has("pid")).isFalse();
+		assertThat(standby.has("generation")).isFalse();
+		McpStandbyStatus ready = new McpStandbyStatus(McpStandbyState.READY, 5, 4343L, 0, 10, null, null, 3);
+		McpServerDetails details = McpServerDetails.of(new McpServerStatus("files", McpServerState.UP, 4, 4242L,
+				NOW.minusSeconds(60), 0, 10, null, null, null, List.of(), List.of(), "2025-11-25", null, ready), true,
+				0, this.clock);
+		assertThat(details.standby())
+			.isEqualTo(new McpServerDetails.Standby(McpStandbyState.READY, 5, 4343L, 0, 10, null, null, 3));
+		assertThat(details.pid()).as("the serving process").isEqualTo(4242L);
+	}
+
+	@Test
+	void aServerWithoutAStandbyShowsNone() {
+		JsonNode json = JsonMapper.builder()
+			.build()
+			.valueToTree(McpServerDetails.of(failed(null, null), true, 0, this.clock));
+		assertThat(json.has("standby")).isFalse();
 	}
 
 	private static McpServerStatus failed(Instant nextAttemptAt, Duration cooldown) {

@@ -93,7 +93,7 @@ class DefaultMcpConnectorFactoryTests {
 				URI.create("http://127.0.0.1:1/mcp"), Map.of(), List.of(), timeout, timeout, Duration.ofSeconds(2),
 				false, false, ReconnectPolicy.defaults(), CallPolicy.defaults(), HealthCheckPolicy.defaults(),
 				SamplingLimits.DEFAULT, List.of(), protocol, null, OAuth.NONE, McpSupervisorProperties.Http.DEFAULTS,
-				McpToolNaming.PREFIXED, ToolsWhenDown.WITHDRAW, Map.of());
+				McpToolNaming.PREFIXED, ToolsWhenDown.WITHDRAW, Map.of(), false);
 	}
 
 }

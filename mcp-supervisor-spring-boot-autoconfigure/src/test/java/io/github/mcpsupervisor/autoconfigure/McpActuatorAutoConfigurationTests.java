@@ -234,6 +234,8 @@ class McpActuatorAutoConfigurationTests {
 				assertThat(broken).isNotNull();
 				assertThat(broken.http()).as("not for stdio").isNull();
 				assertThat(broken.toolNames()).isEqualTo("prefixed");
+				assertThat(broken.standby()).isFalse();
+				assertThat(remote.standby()).as("not for streamable-http").isNull();
 			});
 	}
 

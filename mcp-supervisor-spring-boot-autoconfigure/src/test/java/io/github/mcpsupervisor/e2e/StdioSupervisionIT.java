@@ -19,6 +19,8 @@ import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerStateChange;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
+import io.github.mcpsupervisor.supervisor.McpStandbyState;
+import io.github.mcpsupervisor.supervisor.McpStandbyStatus;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
@@ -144,6 +146,41 @@ class StdioSupervisionIT {
 		assertThat(this.supervisor.status().generation()).isEqualTo(2);
 		assertThat(this.supervisor.status().pid()).isNotEqualTo(pid);
 		assertThat(ProcessHandle.of(pid)).isEmpty();
+	}
+
+	@Test
+	void aReadySpareServesAtOnceWhenTheDemoServerIsKilledAndNoProcessOutlivesTheStop() throws Exception {
+		this.supervisor = supervisor(TestServers.demo("demo", Map.of()), FAST, true);
+		assertThat(this.supervisor.start().join().state()).isEqualTo(McpServerState.UP);
+		McpStandbyStatus ready = awaitReadySpare();
+		long serving = this.supervisor.status().pid();
+		assertThat(ProcessHandle.current().children().map(ProcessHandle::pid)).containsExactlyInAnyOrder(serving,
+				ready.pid());
+		long killedAt = System.nanoTime();
+		ProcessHandle.of(serving).orElseThrow().destroyForcibly();
+		await().atMost(TestServers.PATIENCE).until(() -> this.supervisor.status().standby().promotions() == 1);
+		CallToolResult result = callUntilItSucceeds("echo", Map.of("message", "at once"));
+		logger.info("demo with a warm standby: first successful call "
+				+ TestServers.millis(System.nanoTime() - killedAt) + " ms after SIGKILL");
+		assertThat(TestServers.text(result)).isEqualTo("at once");
+		assertThat(this.supervisor.status().pid()).as("the spare serves").isEqualTo(ready.pid());
+		assertThat(this.supervisor.status().generation()).isEqualTo(ready.generation());
+		assertThat(this.changes).as("the server stayed up").noneMatch((change) -> change.from() == McpServerState.UP);
+		assertThat(ProcessHandle.of(serving)).isEmpty();
+		// the next spare follows the server's backoff, as a new process of its own
+		McpStandbyStatus next = awaitReadySpare();
+		assertThat(next.pid()).isNotIn(serving, ready.pid());
+		assertThat(next.generation()).isEqualTo(ready.generation() + 1);
+		assertThat(ProcessHandle.current().children().map(ProcessHandle::pid)).containsExactlyInAnyOrder(ready.pid(),
+				next.pid());
+		this.supervisor.stop().get(30, TimeUnit.SECONDS);
+		assertThat(ProcessHandle.of(ready.pid())).isEmpty();
+		assertThat(ProcessHandle.of(next.pid())).isEmpty();
+	}
+
+	private McpStandbyStatus awaitReadySpare() {
+		return await().atMost(TestServers.PATIENCE)
+			.until(() -> this.supervisor.status().standby(), (standby) -> standby.state() == McpStandbyState.READY);
 	}
 
 	@Test
@@ -317,9 +354,14 @@ class StdioSupervisionIT {
 	}
 
 	private McpServerSupervisor supervisor(StdioServerDefinition definition, ReconnectPolicy policy) {
+		return supervisor(definition, policy, false);
+	}
+
+	private McpServerSupervisor supervisor(StdioServerDefinition definition, ReconnectPolicy policy, boolean standby) {
 		return McpServerSupervisor
 			.builder(definition.name(), new StdioConnector(definition, this.scheduler::execute), this.scheduler)
 			.reconnect(policy)
+			.standby(standby)
 			.calls(TestServers.NO_WAIT)
 			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
 			.listener(new SupervisorListener() {

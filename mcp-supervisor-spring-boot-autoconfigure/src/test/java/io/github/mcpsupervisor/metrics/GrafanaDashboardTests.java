@@ -64,9 +64,9 @@ class GrafanaDashboardTests {
 			families.add(type.group(1).replaceAll("_max$", ""));
 		}
 		assertThat(families).contains("mcp_supervisor_state", "mcp_supervisor_restarts_total",
-				"mcp_supervisor_attempts_total", "mcp_supervisor_cooldowns_total", "mcp_supervisor_outage_seconds",
-				"mcp_supervisor_protocol", "mcp_tool_calls_seconds", "mcp_client_operation_seconds",
-				"mcp_client_operation_active_seconds");
+				"mcp_supervisor_attempts_total", "mcp_supervisor_cooldowns_total", "mcp_supervisor_promotions_total",
+				"mcp_supervisor_outage_seconds", "mcp_supervisor_protocol", "mcp_tool_calls_seconds",
+				"mcp_client_operation_seconds", "mcp_client_operation_active_seconds");
 		assertThat(families).allSatisfy((family) -> assertThat(queried).anyMatch((name) -> name.startsWith(family)));
 	}
 
@@ -98,8 +98,8 @@ class GrafanaDashboardTests {
 	}
 
 	// Every meter of the starter, from a supervisor that connects, is called, loses its
-	// generation and recovers, observed as the auto-configuration observes it, and a
-	// cooldown over.
+	// generation and recovers, observed as the auto-configuration observes it, a cooldown
+	// over, and a warm standby's promotion.
 	private static String scrape() {
 		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 		McpSupervisorMetrics metrics = new McpSupervisorMetrics(registry);
@@ -129,6 +129,8 @@ class GrafanaDashboardTests {
 		assertThat(supervisor.state()).isEqualTo(McpServerState.UP);
 		// the cooldown of a given-up server, as a supervisor with one reports it
 		metrics.cooldownOver("demo", Duration.ofMinutes(5));
+		// the promotion of a warm standby's spare, as a supervisor with one reports it
+		metrics.promoted("demo", 3, 2);
 		String scrape = registry.scrape();
 		supervisor.stop();
 		scheduler.runReady();

@@ -42,6 +42,16 @@ class McpSupervisorMetricsTests {
 	}
 
 	@Test
+	void eachPromotionOfASpareIsCountedByServer() {
+		this.metrics.promoted("files", 2, 1);
+		this.metrics.promoted("files", 4, 2);
+		this.metrics.promoted("web", 3, 1);
+		assertThat(this.registry.get("mcp.supervisor.promotions").tags("server", "files").counter().count())
+			.isEqualTo(2);
+		assertThat(this.registry.get("mcp.supervisor.promotions").tags("server", "web").counter().count()).isOne();
+	}
+
+	@Test
 	void everyMeterOfARemovedServerIsRemovedAndTheOthersKept() {
 		for (String server : List.of("gone", "kept")) {
 			this.metrics.stateChanged(

@@ -132,6 +132,13 @@ public final class FakeConnector implements McpConnector {
 		return this.connections.get(this.connections.size() - 1);
 	}
 
+	public FakeConnection generation(int generation) {
+		return this.connections.stream()
+			.filter((connection) -> connection.generation() == generation)
+			.findFirst()
+			.orElseThrow();
+	}
+
 	int spawns() {
 		return this.connections.size();
 	}

@@ -36,7 +36,7 @@ final class PropertiesMcpServerConfigurations implements Function<String, @Nulla
 		return new McpServerConfiguration(stdio ? server.toStdioDefinition() : null,
 				stdio ? null : server.toHttpDefinition(), server.failOnStartupError(), server.required(),
 				server.reconnect(), server.call(), server.healthCheck(), origins, stdio ? null : http(server.http()),
-				server.toolNames());
+				server.toolNames(), server.standby());
 	}
 
 	private static McpServerConfigurationDescriptor.Http http(McpSupervisorProperties.Http http) {

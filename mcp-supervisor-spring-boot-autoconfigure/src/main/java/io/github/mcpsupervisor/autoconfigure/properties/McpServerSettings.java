@@ -54,6 +54,8 @@ import org.jspecify.annotations.Nullable;
  * @param callTimeouts the timeouts of the calls of some tools, by the tool's name on the
  * server, in place of the request timeout: the server's own merged with those of
  * {@code mcp.defaults}
+ * @param standby whether a spare process of the server is kept ready (always
+ * {@code false} for a streamable-http server)
  * @since 0.1.0
  */
 public record McpServerSettings(String name, McpTransportType transport, @Nullable String command, List<String> args,
@@ -62,7 +64,7 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 		boolean failOnStartupError, boolean required, ReconnectPolicy reconnect, CallPolicy call,
 		HealthCheckPolicy healthCheck, SamplingLimits sampling, List<String> inheritEnv, McpProtocol protocol,
 		@Nullable LoggingLevel logLevel, McpSupervisorProperties.OAuth oauth, McpSupervisorProperties.Http http,
-		McpToolNaming toolNames, ToolsWhenDown toolsWhenDown, Map<String, Duration> callTimeouts) {
+		McpToolNaming toolNames, ToolsWhenDown toolsWhenDown, Map<String, Duration> callTimeouts, boolean standby) {
 
 	/**
 	 * Returns how to reach this server over Streamable HTTP.
@@ -97,7 +99,7 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 				+ this.logLevel + (this.oauth.isEnabled() ? ", oauth=" + this.oauth : "") + ", " + definition
 				+ ", roots=" + this.roots + ", failOnStartupError=" + this.failOnStartupError + ", required="
 				+ this.required + ", reconnect=" + this.reconnect + ", call=" + this.call + ", healthCheck="
-				+ this.healthCheck + ", sampling=" + this.sampling
+				+ this.healthCheck + ", sampling=" + this.sampling + (this.standby ? ", standby=true" : "")
 				+ ((this.transport == McpTransportType.STREAMABLE_HTTP) ? ", http=" + this.http : "") + "]";
 	}
 

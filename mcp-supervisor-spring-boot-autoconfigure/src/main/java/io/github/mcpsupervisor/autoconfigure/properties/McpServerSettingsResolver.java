@@ -98,7 +98,14 @@ public final class McpServerSettingsResolver {
 				McpProtocol.of(or(server.protocol(), defaults.protocol())),
 				(server.logLevel() != null) ? server.logLevel() : defaults.logLevel(), server.oauth(),
 				http(server, defaults.http()), or(server.toolNames(), defaults.toolNames()),
-				or(server.toolsWhenDown(), defaults.toolsWhenDown()), call(server, defaults.call()).timeouts());
+				or(server.toolsWhenDown(), defaults.toolsWhenDown()), call(server, defaults.call()).timeouts(),
+				standby(server, defaults.standby()));
+	}
+
+	// a streamable-http server's process is not the application's: it ignores the
+	// defaults' standby, and its own is refused by the validation
+	private static boolean standby(Server server, McpSupervisorProperties.Standby defaults) {
+		return server.transport() == McpTransportType.STDIO && or(server.standby().enabled(), defaults.enabled());
 	}
 
 	private static Http http(Server server, Http defaults) {

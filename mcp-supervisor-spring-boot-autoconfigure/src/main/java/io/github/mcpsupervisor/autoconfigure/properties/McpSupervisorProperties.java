@@ -124,6 +124,9 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * every down state with their names and schemas, described as unavailable since when
 	 * and in which state; a call answers with that notice as its result, after waiting
 	 * for recovery as call.wait-for-recovery says while the server reconnects)
+	 * @param standby The warm standby of the stdio servers: a spare process started and
+	 * initialized while the server serves, promoted at once when the serving process is
+	 * lost; streamable-http servers ignore it
 	 * @since 0.1.0
 	 */
 	public record Defaults(
@@ -137,7 +140,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 					message = INHERITED_VARIABLE_MESSAGE) String> inheritEnv,
 			@DefaultValue("auto") @Pattern(regexp = McpProtocol.VALUES, message = PROTOCOL_MESSAGE) String protocol,
 			@Nullable LoggingLevel logLevel, @DefaultValue @Valid Http http,
-			@DefaultValue("prefixed") McpToolNaming toolNames, @DefaultValue("withdraw") ToolsWhenDown toolsWhenDown) {
+			@DefaultValue("prefixed") McpToolNaming toolNames, @DefaultValue("withdraw") ToolsWhenDown toolsWhenDown,
+			@DefaultValue @Valid Standby standby) {
 
 	}
 
@@ -192,6 +196,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @param toolsWhenDown What becomes of the server's tools while it is down:
 	 * 'withdraw' or 'keep' (listed, described as unavailable, a call answering with that
 	 * notice); default mcp.defaults.tools-when-down
+	 * @param standby The warm standby of a stdio server; each value not set is inherited
+	 * from mcp.defaults.standby
 	 * @since 0.1.0
 	 */
 	@ValidServer
@@ -209,7 +215,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 					message = INHERITED_VARIABLE_MESSAGE) String> inheritEnv,
 			@Nullable @Pattern(regexp = McpProtocol.VALUES, message = PROTOCOL_MESSAGE) String protocol,
 			@Nullable LoggingLevel logLevel, @DefaultValue @Valid OAuth oauth, @DefaultValue @Valid HttpOverrides http,
-			@Nullable McpToolNaming toolNames, @Nullable ToolsWhenDown toolsWhenDown) {
+			@Nullable McpToolNaming toolNames, @Nullable ToolsWhenDown toolsWhenDown,
+			@DefaultValue @Valid StandbyOverrides standby) {
 
 	}
 
@@ -578,6 +585,34 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	public record Cooldown(@DefaultValue("false") boolean enabled,
 			@DefaultValue("5m") @DurationMin(nanos = 1, message = "must be positive") Duration initial,
 			@DefaultValue("30m") @DurationMin(nanos = 1, message = "must be positive") Duration max) {
+
+	}
+
+	/**
+	 * The warm standby of a stdio server: while the server is up, a second process of it
+	 * is started and initialized, its tools listed, and kept ready without serving; when
+	 * the serving process is lost or restarted, the ready spare serves at once and a new
+	 * spare is started after the server's backoff, from its outage budget. It costs a
+	 * second process per server, and suits stateless servers only: a server that keeps
+	 * state in its process (a knowledge graph, an open browser, a shell session) loses it
+	 * as it would on a restart, and its spare never had it.
+	 *
+	 * @param enabled Whether a spare process is kept ready, so that a lost server serves
+	 * again without a cold start
+	 * @since 0.1.0
+	 */
+	public record Standby(@DefaultValue("false") boolean enabled) {
+
+	}
+
+	/**
+	 * A server's own warm standby settings; each one not set is inherited from
+	 * {@code mcp.defaults.standby}.
+	 *
+	 * @param enabled Whether a spare process is kept ready (stdio servers only)
+	 * @since 0.1.0
+	 */
+	public record StandbyOverrides(@Nullable Boolean enabled) {
 
 	}
 

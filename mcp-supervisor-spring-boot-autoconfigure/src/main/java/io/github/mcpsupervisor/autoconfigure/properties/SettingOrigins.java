@@ -31,7 +31,8 @@ public final class SettingOrigins {
 			"health-check.interval", "health-check.timeout", "health-check.failure-threshold",
 			"sampling.max-concurrent", "sampling.max-per-minute", "sampling.max-tokens", "inherit-env", "protocol",
 			"log-level", "http.connect-timeout", "http.version", "http.ssl.bundle", "http.proxy", "tool-names",
-			"tools-when-down", "reconnect.cooldown.enabled", "reconnect.cooldown.initial", "reconnect.cooldown.max");
+			"tools-when-down", "reconnect.cooldown.enabled", "reconnect.cooldown.initial", "reconnect.cooldown.max",
+			"standby.enabled");
 
 	private final Iterable<ConfigurationPropertySource> sources;
 

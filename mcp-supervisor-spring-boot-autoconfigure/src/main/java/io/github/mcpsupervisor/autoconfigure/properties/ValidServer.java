@@ -168,6 +168,7 @@ import org.springframework.util.StringUtils;
 				set.put("workingDirectory", server.workingDirectory() != null);
 				set.put("inheritEnv", server.inheritEnv() != null);
 				set.put("terminationGracePeriod", server.terminationGracePeriod() != null);
+				set.put("standby.enabled", server.standby().enabled() != null);
 			}
 			boolean valid = true;
 			for (Map.Entry<String, Boolean> setting : set.entrySet()) {

@@ -46,7 +46,7 @@ class McpServerSettingsTests {
 		return new McpServerSettings("files", transport, command, args, env, null, url, headers, List.of(), timeout,
 				timeout, Duration.ofSeconds(2), false, false, ReconnectPolicy.defaults(), CallPolicy.defaults(),
 				HealthCheckPolicy.defaults(), SamplingLimits.DEFAULT, List.of(), McpProtocol.AUTO, null, OAuth.NONE,
-				McpSupervisorProperties.Http.DEFAULTS, McpToolNaming.PREFIXED, ToolsWhenDown.WITHDRAW, Map.of());
+				McpSupervisorProperties.Http.DEFAULTS, McpToolNaming.PREFIXED, ToolsWhenDown.WITHDRAW, Map.of(), false);
 	}
 
 }
