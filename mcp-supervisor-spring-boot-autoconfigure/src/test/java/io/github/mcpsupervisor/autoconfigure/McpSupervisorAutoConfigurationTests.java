@@ -96,7 +96,7 @@ class McpSupervisorAutoConfigurationTests {
 	@Test
 	void runWithFailOnStartupErrorShouldFailNamingTheServerAndTheCause() {
 		withDemoServer("mcp.servers.demo.fail-on-startup-error=true")
-			.run((context) -> assertThat(failure(context)).contains("MCP server 'demo' is FAILED")
+			.run((context) -> assertThat(StartupFailures.messages(context)).contains("MCP server 'demo' is FAILED")
 				.contains(MISSING)
 				.contains("fail-on-startup-error"));
 	}
@@ -104,7 +104,7 @@ class McpSupervisorAutoConfigurationTests {
 	@Test
 	void runWithAnInvalidNameShouldFail() {
 		this.contextRunner.withPropertyValues("mcp.servers[my server].command=" + MISSING)
-			.run((context) -> assertThat(failure(context)).contains("mcp.servers")
+			.run((context) -> assertThat(StartupFailures.messages(context)).contains("mcp.servers")
 				.contains("my server")
 				.contains("must be 1 to 32 letters, digits, '_' or '-'"));
 	}
@@ -112,7 +112,7 @@ class McpSupervisorAutoConfigurationTests {
 	@Test
 	void runWithANameLongerThan32CharactersShouldFail() {
 		this.contextRunner.withPropertyValues("mcp.servers." + "a".repeat(33) + ".command=" + MISSING)
-			.run((context) -> assertThat(failure(context)).contains("a".repeat(33))
+			.run((context) -> assertThat(StartupFailures.messages(context)).contains("a".repeat(33))
 				.contains("must be 1 to 32 letters"));
 	}
 
@@ -208,7 +208,8 @@ class McpSupervisorAutoConfigurationTests {
 	@Test
 	void runWithAnInitialDelayOverTheInheritedMaxDelayShouldFail() {
 		withDemoServer("mcp.defaults.reconnect.max-delay=5s", "mcp.servers.demo.reconnect.initial-delay=10s")
-			.run((context) -> assertThat(failure(context)).contains("servers[demo].reconnect.initialDelay")
+			.run((context) -> assertThat(StartupFailures.messages(context))
+				.contains("servers[demo].reconnect.initialDelay")
 				.contains("must not exceed max-delay (5000 ms)"));
 	}
 
@@ -229,27 +230,28 @@ class McpSupervisorAutoConfigurationTests {
 	@Test
 	void runWithAnUnknownKeyUnderTheDefaultsShouldFail() {
 		withDemoServer("mcp.defaults.reconect.max-attempts=3")
-			.run((context) -> assertThat(failure(context)).contains("mcp.defaults.reconect.max-attempts"));
+			.run((context) -> assertThat(StartupFailures.messages(context))
+				.contains("mcp.defaults.reconect.max-attempts"));
 	}
 
 	@Test
 	void runWithAnUnknownTransportShouldFail() {
 		withDemoServer("mcp.servers.demo.transport=carrier-pigeon")
-			.run((context) -> assertThat(failure(context)).contains("mcp.servers.demo.transport")
+			.run((context) -> assertThat(StartupFailures.messages(context)).contains("mcp.servers.demo.transport")
 				.contains("carrier-pigeon"));
 	}
 
 	@Test
 	void runWithoutACommandShouldFail() {
 		this.contextRunner.withPropertyValues("mcp.servers.demo.enabled=true")
-			.run((context) -> assertThat(failure(context)).contains("mcp.servers[demo].command")
+			.run((context) -> assertThat(StartupFailures.messages(context)).contains("mcp.servers[demo].command")
 				.contains("is required when transport is stdio"));
 	}
 
 	@Test
 	void runWithAMissingWorkingDirectoryShouldFail() {
 		withDemoServer("mcp.servers.demo.working-directory=/nonexistent/dir")
-			.run((context) -> assertThat(failure(context)).contains("servers[demo].workingDirectory")
+			.run((context) -> assertThat(StartupFailures.messages(context)).contains("servers[demo].workingDirectory")
 				.contains("/nonexistent/dir")
 				.contains("must be an existing directory"));
 	}
@@ -270,13 +272,13 @@ class McpSupervisorAutoConfigurationTests {
 	@Test
 	void runWithAnUnknownKeyUnderADisabledServerShouldFail() {
 		this.contextRunner.withPropertyValues("mcp.servers.demo.enabled=false", "mcp.servers.demo.comand=x")
-			.run((context) -> assertThat(failure(context)).contains("mcp.servers.demo.comand"));
+			.run((context) -> assertThat(StartupFailures.messages(context)).contains("mcp.servers.demo.comand"));
 	}
 
 	@Test
 	void runWithANonPositiveRequestTimeoutShouldFail() {
 		withDemoServer("mcp.servers.demo.request-timeout=0s")
-			.run((context) -> assertThat(failure(context)).contains("servers[demo].requestTimeout")
+			.run((context) -> assertThat(StartupFailures.messages(context)).contains("servers[demo].requestTimeout")
 				.contains("PT0S")
 				.contains("must be positive"));
 	}
@@ -284,7 +286,8 @@ class McpSupervisorAutoConfigurationTests {
 	@Test
 	void runWithANegativeInitializationTimeoutShouldFail() {
 		withDemoServer("mcp.servers.demo.initialization-timeout=-1s")
-			.run((context) -> assertThat(failure(context)).contains("servers[demo].initializationTimeout")
+			.run((context) -> assertThat(StartupFailures.messages(context))
+				.contains("servers[demo].initializationTimeout")
 				.contains("PT-1S")
 				.contains("must be positive"));
 	}
@@ -292,21 +295,24 @@ class McpSupervisorAutoConfigurationTests {
 	@Test
 	void runWithAnInitialDelayAboveTheMaxDelayShouldFail() {
 		withDemoServer("mcp.servers.demo.reconnect.initial-delay=10s", "mcp.servers.demo.reconnect.max-delay=5s")
-			.run((context) -> assertThat(failure(context)).contains("servers[demo].reconnect.initialDelay")
+			.run((context) -> assertThat(StartupFailures.messages(context))
+				.contains("servers[demo].reconnect.initialDelay")
 				.contains("must not exceed max-delay (5000 ms)"));
 	}
 
 	@Test
 	void runWithZeroMaxAttemptsShouldFail() {
 		withDemoServer("mcp.servers.demo.reconnect.max-attempts=0")
-			.run((context) -> assertThat(failure(context)).contains("servers[demo].reconnect.maxAttempts")
+			.run((context) -> assertThat(StartupFailures.messages(context))
+				.contains("servers[demo].reconnect.maxAttempts")
 				.contains("must be greater than or equal to 1"));
 	}
 
 	@Test
 	void runWithAJitterAboveOneShouldFail() {
 		withDemoServer("mcp.servers.demo.reconnect.jitter=1.5")
-			.run((context) -> assertThat(failure(context)).contains("mcp.servers[demo].reconnect.jitter")
+			.run((context) -> assertThat(StartupFailures.messages(context))
+				.contains("mcp.servers[demo].reconnect.jitter")
 				.contains("1.5"));
 	}
 
@@ -338,7 +344,7 @@ class McpSupervisorAutoConfigurationTests {
 	@Test
 	void runWithAnInheritEnvEntryThatIsNoVariableOrPatternShouldFail() {
 		withDemoServer("mcp.defaults.inherit-env=AWS KEY", "mcp.servers.demo.inherit-env[0]=TOKEN=x")
-			.run((context) -> assertThat(failure(context)).contains("defaults.inheritEnv[0]")
+			.run((context) -> assertThat(StartupFailures.messages(context)).contains("defaults.inheritEnv[0]")
 				.contains("AWS KEY")
 				.contains("servers[demo].inheritEnv[0]")
 				.contains("TOKEN=x")
@@ -380,35 +386,37 @@ class McpSupervisorAutoConfigurationTests {
 	@Test
 	void runWithANegativeWaitForRecoveryShouldFail() {
 		withDemoServer("mcp.servers.demo.call.wait-for-recovery=-1s")
-			.run((context) -> assertThat(failure(context)).contains("servers[demo].call.waitForRecovery")
+			.run((context) -> assertThat(StartupFailures.messages(context))
+				.contains("servers[demo].call.waitForRecovery")
 				.contains("must not be negative"));
 	}
 
 	@Test
 	void runWithAnUnknownRetryModeShouldFail() {
 		withDemoServer("mcp.servers.demo.call.retry=sometimes")
-			.run((context) -> assertThat(failure(context)).contains("mcp.servers.demo.call.retry")
+			.run((context) -> assertThat(StartupFailures.messages(context)).contains("mcp.servers.demo.call.retry")
 				.contains("sometimes"));
 	}
 
 	@Test
 	void runWithANonPositiveHealthCheckTimeoutShouldFail() {
-		withDemoServer("mcp.servers.demo.health-check.timeout=0s")
-			.run((context) -> assertThat(failure(context)).contains("servers[demo].healthCheck.timeout")
-				.contains("must be positive"));
+		withDemoServer("mcp.servers.demo.health-check.timeout=0s").run(
+				(context) -> assertThat(StartupFailures.messages(context)).contains("servers[demo].healthCheck.timeout")
+					.contains("must be positive"));
 	}
 
 	@Test
 	void runWithAZeroFailureThresholdShouldFail() {
 		withDemoServer("mcp.servers.demo.health-check.failure-threshold=0")
-			.run((context) -> assertThat(failure(context)).contains("servers[demo].healthCheck.failureThreshold")
+			.run((context) -> assertThat(StartupFailures.messages(context))
+				.contains("servers[demo].healthCheck.failureThreshold")
 				.contains("must be greater than or equal to 1"));
 	}
 
 	@Test
 	void runWithAStreamableHttpServerWithoutAUrlShouldFail() {
 		this.contextRunner.withPropertyValues("mcp.servers.remote.transport=streamable-http")
-			.run((context) -> assertThat(failure(context)).contains("servers[remote].url")
+			.run((context) -> assertThat(StartupFailures.messages(context)).contains("servers[remote].url")
 				.contains("is required when transport is streamable-http"));
 	}
 
@@ -416,7 +424,7 @@ class McpSupervisorAutoConfigurationTests {
 	void runWithAStreamableHttpServerWithARelativeUrlShouldFail() {
 		this.contextRunner
 			.withPropertyValues("mcp.servers.remote.transport=streamable-http", "mcp.servers.remote.url=/mcp")
-			.run((context) -> assertThat(failure(context)).contains("servers[remote].url")
+			.run((context) -> assertThat(StartupFailures.messages(context)).contains("servers[remote].url")
 				.contains("must be an absolute http or https URL"));
 	}
 
@@ -425,7 +433,8 @@ class McpSupervisorAutoConfigurationTests {
 		this.contextRunner
 			.withPropertyValues("mcp.servers.remote.transport=streamable-http",
 					"mcp.servers.remote.url=ftp://127.0.0.1/mcp")
-			.run((context) -> assertThat(failure(context)).contains("must be an absolute http or https URL"));
+			.run((context) -> assertThat(StartupFailures.messages(context))
+				.contains("must be an absolute http or https URL"));
 	}
 
 	@Test
@@ -446,7 +455,7 @@ class McpSupervisorAutoConfigurationTests {
 	@Test
 	void runWithAnUnknownKeyUnderAServerShouldFail() {
 		withDemoServer("mcp.servers.demo.comand=typo")
-			.run((context) -> assertThat(failure(context)).contains("mcp.servers.demo.comand"));
+			.run((context) -> assertThat(StartupFailures.messages(context)).contains("mcp.servers.demo.comand"));
 	}
 
 	@Test
@@ -479,15 +488,6 @@ class McpSupervisorAutoConfigurationTests {
 			.filter((server) -> server.name().equals(name))
 			.findFirst()
 			.orElseThrow();
-	}
-
-	private static String failure(AssertableApplicationContext context) {
-		assertThat(context).hasFailed();
-		StringBuilder messages = new StringBuilder();
-		for (Throwable ex = context.getStartupFailure(); ex != null; ex = ex.getCause()) {
-			messages.append(ex.getMessage()).append('\n');
-		}
-		return messages.toString();
 	}
 
 	@Configuration(proxyBeanMethods = false)

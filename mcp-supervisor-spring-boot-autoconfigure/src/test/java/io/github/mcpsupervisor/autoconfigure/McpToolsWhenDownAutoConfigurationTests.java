@@ -96,7 +96,8 @@ class McpToolsWhenDownAutoConfigurationTests {
 	void runWithAnUnknownToolsWhenDownValueShouldFailNamingIt() {
 		this.contextRunner.withPropertyValues("mcp.servers.files.tools-when-down=hide").run((context) -> {
 			assertThat(context).hasFailed();
-			assertThat(messages(context)).contains("mcp.servers.files.tools-when-down").contains("hide");
+			assertThat(StartupFailures.messages(context)).contains("mcp.servers.files.tools-when-down")
+				.contains("hide");
 		});
 	}
 
@@ -109,14 +110,6 @@ class McpToolsWhenDownAutoConfigurationTests {
 
 	private static List<String> descriptions(ToolCallback[] callbacks) {
 		return Arrays.stream(callbacks).map((callback) -> callback.getToolDefinition().description()).toList();
-	}
-
-	private static String messages(AssertableApplicationContext context) {
-		StringBuilder messages = new StringBuilder();
-		for (Throwable ex = context.getStartupFailure(); ex != null; ex = ex.getCause()) {
-			messages.append(ex.getMessage()).append('\n');
-		}
-		return messages.toString();
 	}
 
 	/** Records the tools each {@code @McpToolListChanged} call of server files gets. */

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
+import io.github.mcpsupervisor.autoconfigure.StartupFailures;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -76,21 +77,23 @@ class CallTimeoutsPropertiesTests {
 	@Test
 	void runWithANonPositiveToolTimeoutShouldFail() {
 		this.contextRunner.withPropertyValues("mcp.servers.demo.call.timeouts.slow=0s")
-			.run((context) -> assertThat(failure(context)).contains("servers[demo].call.timeouts[slow]")
+			.run((context) -> assertThat(StartupFailures.messages(context))
+				.contains("servers[demo].call.timeouts[slow]")
 				.contains("must be positive"));
 	}
 
 	@Test
 	void runWithANegativeDefaultToolTimeoutShouldFail() {
 		this.contextRunner.withPropertyValues("mcp.defaults.call.timeouts.slow=-1s")
-			.run((context) -> assertThat(failure(context)).contains("defaults.call.timeouts[slow]")
+			.run((context) -> assertThat(StartupFailures.messages(context)).contains("defaults.call.timeouts[slow]")
 				.contains("must be positive"));
 	}
 
 	@Test
 	void runWithAToolTimeoutThatIsNotADurationShouldFail() {
 		this.contextRunner.withPropertyValues("mcp.servers.demo.call.timeouts.slow=soon")
-			.run((context) -> assertThat(failure(context)).contains("mcp.servers.demo.call.timeouts.slow")
+			.run((context) -> assertThat(StartupFailures.messages(context))
+				.contains("mcp.servers.demo.call.timeouts.slow")
 				.contains("soon"));
 	}
 
@@ -104,15 +107,6 @@ class CallTimeoutsPropertiesTests {
 			.filter((server) -> server.name().equals(name))
 			.findFirst()
 			.orElseThrow();
-	}
-
-	private static String failure(AssertableApplicationContext context) {
-		assertThat(context).hasFailed();
-		StringBuilder messages = new StringBuilder();
-		for (Throwable ex = context.getStartupFailure(); ex != null; ex = ex.getCause()) {
-			messages.append(ex.getMessage()).append('\n');
-		}
-		return messages.toString();
 	}
 
 }

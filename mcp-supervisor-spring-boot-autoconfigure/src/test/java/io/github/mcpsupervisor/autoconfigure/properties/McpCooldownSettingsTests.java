@@ -2,14 +2,13 @@ package io.github.mcpsupervisor.autoconfigure.properties;
 
 import java.time.Duration;
 
+import io.github.mcpsupervisor.autoconfigure.StartupFailures;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy.Cooldown;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class McpCooldownSettingsTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withUserConfiguration(PropertiesConfiguration.class)
+		.withUserConfiguration(BoundProperties.class)
 		.withPropertyValues("mcp.servers.demo.command=demo-server", "mcp.servers.other.command=other-server");
 
 	@Test
@@ -63,21 +62,24 @@ class McpCooldownSettingsTests {
 		this.contextRunner
 			.withPropertyValues("mcp.defaults.reconnect.cooldown.max=10m",
 					"mcp.servers.demo.reconnect.cooldown.initial=20m")
-			.run((context) -> assertThat(failure(context)).contains("servers[demo].reconnect.cooldown.initial")
+			.run((context) -> assertThat(StartupFailures.messages(context))
+				.contains("servers[demo].reconnect.cooldown.initial")
 				.contains("must not exceed cooldown.max (600000 ms)"));
 	}
 
 	@Test
 	void runWithAnInitialCooldownOverTheBoundOfTheDefaultsShouldFailNamingTheDefaults() {
 		this.contextRunner.withPropertyValues("mcp.defaults.reconnect.cooldown.initial=1h")
-			.run((context) -> assertThat(failure(context)).contains("defaults.reconnect.cooldown.initial")
+			.run((context) -> assertThat(StartupFailures.messages(context))
+				.contains("defaults.reconnect.cooldown.initial")
 				.contains("must not exceed cooldown.max (1800000 ms)"));
 	}
 
 	@Test
 	void runWithANonPositiveCooldownShouldFail() {
 		this.contextRunner.withPropertyValues("mcp.servers.demo.reconnect.cooldown.initial=0s")
-			.run((context) -> assertThat(failure(context)).contains("servers[demo].reconnect.cooldown.initial")
+			.run((context) -> assertThat(StartupFailures.messages(context))
+				.contains("servers[demo].reconnect.cooldown.initial")
 				.contains("must be positive"));
 	}
 
@@ -89,21 +91,6 @@ class McpCooldownSettingsTests {
 			.findFirst()
 			.orElseThrow()
 			.reconnect();
-	}
-
-	private static String failure(AssertableApplicationContext context) {
-		assertThat(context).hasFailed();
-		StringBuilder messages = new StringBuilder();
-		for (Throwable ex = context.getStartupFailure(); ex != null; ex = ex.getCause()) {
-			messages.append(ex.getMessage()).append('\n');
-		}
-		return messages.toString();
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@EnableConfigurationProperties(McpSupervisorProperties.class)
-	static class PropertiesConfiguration {
-
 	}
 
 }

@@ -2,12 +2,11 @@ package io.github.mcpsupervisor.autoconfigure.properties;
 
 import java.util.List;
 
+import io.github.mcpsupervisor.autoconfigure.StartupFailures;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class McpStandbySettingsTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withUserConfiguration(PropertiesConfiguration.class)
+		.withUserConfiguration(BoundProperties.class)
 		.withPropertyValues("mcp.servers.files.command=files-server", "mcp.servers.search.command=search-server",
 				"mcp.servers.remote.transport=streamable-http", "mcp.servers.remote.url=http://127.0.0.1:1/mcp");
 
@@ -55,7 +54,7 @@ class McpStandbySettingsTests {
 	@Test
 	void runWithAStandbyOnAStreamableHttpServerShouldFailNamingIt() {
 		this.contextRunner.withPropertyValues("mcp.servers.remote.standby.enabled=true")
-			.run((context) -> assertThat(failure(context)).contains("servers[remote].standby.enabled")
+			.run((context) -> assertThat(StartupFailures.messages(context)).contains("servers[remote].standby.enabled")
 				.contains("is a setting of stdio servers, and this server's transport is streamable-http"));
 	}
 
@@ -74,21 +73,6 @@ class McpStandbySettingsTests {
 
 	private static List<Boolean> standbys(AssertableApplicationContext context) {
 		return settings(context).stream().map(McpServerSettings::standby).toList();
-	}
-
-	private static String failure(AssertableApplicationContext context) {
-		assertThat(context).hasFailed();
-		StringBuilder messages = new StringBuilder();
-		for (Throwable ex = context.getStartupFailure(); ex != null; ex = ex.getCause()) {
-			messages.append(ex.getMessage()).append('\n');
-		}
-		return messages.toString();
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@EnableConfigurationProperties(McpSupervisorProperties.class)
-	static class PropertiesConfiguration {
-
 	}
 
 }
