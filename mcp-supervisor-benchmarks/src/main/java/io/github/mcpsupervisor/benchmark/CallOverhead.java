@@ -4,37 +4,58 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One tool call through the supervisor next to the same call through the bare SDK client
- * of the same revision, on identical servers in one JVM, in interleaved batches (ours
- * first in one, the SDK's first in the next): the ratio of each batch pair, then the
- * median of those ratios and their spread, so that the machine's drifts cancel out.
+ * One tool call through the supervisor next to the same call through a floor (the bare
+ * SDK client of the same revision, or Spring AI's callback), on identical servers in one
+ * JVM, in interleaved batches (ours first in one, the floor's first in the next): the
+ * ratio of each batch pair, then the median of those ratios and their spread, so that the
+ * machine's drifts cancel out. A batch holds {@value #BATCH} calls, so that its p99 is
+ * the tenth slowest call rather than the one or two slowest.
  */
 final class CallOverhead {
 
+	/** The calls of each client in a batch. */
+	static final int BATCH = 1000;
+
 	private static final int WARM_UP = 500;
 
-	private static final int BATCH = 100;
-
-	private final int calls;
+	private final int batches;
 
 	private final Results results;
 
-	CallOverhead(int calls, Results results) {
-		this.calls = calls;
+	CallOverhead(int batches, Results results) {
+		this.batches = batches;
 		this.results = results;
 	}
 
+	/**
+	 * Measures a call next to the bare SDK client's: figures {@code call_<label>_*}.
+	 * @param label the server and revision
+	 * @param ours the call through the supervisor
+	 * @param floor the call through the bare SDK client
+	 */
 	void measure(String label, Runnable ours, Runnable floor) {
+		String prefix = "call_" + label + "_";
+		measure(prefix, "sdk", prefix + "calls_per_client", ours, floor);
+	}
+
+	/**
+	 * Measures a call next to a floor.
+	 * @param prefix the figures' prefix
+	 * @param floorName the floor's name in the figures of its latencies
+	 * @param callsName the name of the figure of the calls per client
+	 * @param ours the call through the supervisor
+	 * @param floor the floor's call
+	 */
+	void measure(String prefix, String floorName, String callsName, Runnable ours, Runnable floor) {
 		for (int i = 0; i < WARM_UP; i++) {
 			ours.run();
 			floor.run();
 		}
-		int batches = Math.max(2, this.calls / BATCH);
 		List<Double> oursAll = new ArrayList<>();
 		List<Double> floorAll = new ArrayList<>();
 		List<Double> p50Ratios = new ArrayList<>();
 		List<Double> p99Ratios = new ArrayList<>();
-		for (int batch = 0; batch < batches; batch++) {
+		for (int batch = 0; batch < this.batches; batch++) {
 			List<Double> oursNanos;
 			List<Double> floorNanos;
 			if (batch % 2 == 0) {
@@ -50,16 +71,16 @@ final class CallOverhead {
 			p50Ratios.add(Stats.median(oursNanos) / Stats.median(floorNanos));
 			p99Ratios.add(Stats.percentile(oursNanos, 99) / Stats.percentile(floorNanos, 99));
 		}
-		String prefix = "call_" + label + "_";
 		this.results.put(prefix + "ours_us_p50", Stats.round(Stats.median(oursAll) / 1000));
-		this.results.put(prefix + "sdk_us_p50", Stats.round(Stats.median(floorAll) / 1000));
+		this.results.put(prefix + floorName + "_us_p50", Stats.round(Stats.median(floorAll) / 1000));
 		this.results.put(prefix + "ours_us_p99", Stats.round(Stats.percentile(oursAll, 99) / 1000));
-		this.results.put(prefix + "sdk_us_p99", Stats.round(Stats.percentile(floorAll, 99) / 1000));
+		this.results.put(prefix + floorName + "_us_p99", Stats.round(Stats.percentile(floorAll, 99) / 1000));
 		this.results.put(prefix + "overhead_ratio_p50", Stats.round(Stats.median(p50Ratios)));
 		this.results.put(prefix + "overhead_ratio_p50_iqr", Stats.round(Stats.interquartileRange(p50Ratios)));
 		this.results.put(prefix + "overhead_ratio_p99", Stats.round(Stats.median(p99Ratios)));
 		this.results.put(prefix + "overhead_ratio_p99_iqr", Stats.round(Stats.interquartileRange(p99Ratios)));
-		this.results.put(prefix + "calls_per_client", batches * BATCH);
+		this.results.put(prefix + "overhead_batches", this.batches);
+		this.results.put(callsName, this.batches * BATCH);
 	}
 
 	private static List<Double> timed(Runnable call) {

@@ -14,10 +14,15 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
+import io.github.mcpsupervisor.supervisor.McpStandbyState;
+import io.github.mcpsupervisor.supervisor.McpStandbyStatus;
 import org.jspecify.annotations.Nullable;
 
 /** The chaos scenario's callers, killer and process monitor. */
 final class Chaos {
+
+	/** How long a kill waits for a ready spare before it goes ahead without one. */
+	static final Duration SPARE_PATIENCE = Duration.ofSeconds(10);
 
 	final McpServerSupervisor supervisor;
 
@@ -83,16 +88,21 @@ final class Chaos {
 		});
 		while (System.nanoTime() < end - TimeUnit.SECONDS.toNanos(2)) {
 			Thread.sleep(ThreadLocalRandom.current().nextLong(2000, 5001));
+			awaitReadySpare(end);
 			if (System.nanoTime() < end) {
 				if (!this.spare.ready()) {
 					this.killsWithoutReadySpare++;
 				}
 				this.timeline.kill();
+				// the serving generation's process, never the spare
 				Long pid = this.supervisor.status().pid();
 				if (pid != null) {
+					if (pid.equals(this.spare.pid())) {
+						throw new IllegalStateException("the serving pid " + pid + " is the spare's");
+					}
 					this.killed.add(pid);
+					ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
 				}
-				BenchmarkServers.kill(this.supervisor);
 				this.kills++;
 			}
 		}
@@ -102,14 +112,28 @@ final class Chaos {
 		monitor.join();
 	}
 
+	// With a standby, a kill waits (bounded) for a ready spare: each kill then tells what
+	// a promotion costs the callers, not how often the kills outpace the spare's start.
+	private void awaitReadySpare(long end) throws InterruptedException {
+		if (this.spare == Spare.NONE) {
+			return;
+		}
+		long deadline = Math.min(end, System.nanoTime() + SPARE_PATIENCE.toNanos());
+		while (!this.spare.ready() && System.nanoTime() < deadline) {
+			Thread.sleep(5);
+		}
+	}
+
 	// The processes neither killed (a killed one lingers until it is reaped) nor the
 	// spare, in a sample that no promotion crossed (the spare read the same before and
-	// after): at most one serves.
+	// after) and in which no spare was being spawned (its process may exist before its
+	// pid is known): at most one serves.
 	private void countServing() {
+		boolean spawningBefore = this.spare.spawning();
 		Long spareBefore = this.spare.pid();
 		List<Long> live = ProcessHandle.current().children().map(ProcessHandle::pid).toList();
 		Long spareAfter = this.spare.pid();
-		if (Objects.equals(spareBefore, spareAfter)) {
+		if (Objects.equals(spareBefore, spareAfter) && !spawningBefore && !this.spare.spawning()) {
 			long serving = live.stream().filter((pid) -> !pid.equals(spareAfter) && !this.killed.contains(pid)).count();
 			this.maxServing.accumulateAndGet(serving, Math::max);
 		}
@@ -167,9 +191,46 @@ final class Chaos {
 
 		};
 
+		/**
+		 * The warm standby of a supervisor, as its status tells it.
+		 * @param supervisor a supervisor that keeps a standby
+		 * @return its spare
+		 */
+		static Spare of(McpServerSupervisor supervisor) {
+			return new Spare() {
+
+				@Override
+				public boolean ready() {
+					McpStandbyStatus standby = supervisor.status().standby();
+					return standby != null && standby.state() == McpStandbyState.READY;
+				}
+
+				@Override
+				public @Nullable Long pid() {
+					McpStandbyStatus standby = supervisor.status().standby();
+					return (standby != null) ? standby.pid() : null;
+				}
+
+				@Override
+				public boolean spawning() {
+					McpStandbyStatus standby = supervisor.status().standby();
+					return standby != null && standby.state() == McpStandbyState.STARTING && standby.pid() == null;
+				}
+
+			};
+		}
+
 		boolean ready();
 
 		@Nullable Long pid();
+
+		/**
+		 * Returns whether a spare is starting whose process is not known yet.
+		 * @return whether a spare's pid may be missing
+		 */
+		default boolean spawning() {
+			return false;
+		}
 
 	}
 

@@ -16,6 +16,7 @@ import java.util.stream.Collectors;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
+import io.github.mcpsupervisor.supervisor.McpStandbyStatus;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
@@ -75,6 +76,16 @@ public final class McpSupervisorBenchmark {
 					this.options.kills(), this::supervisor, this.results);
 			everything.run();
 			Charts.mttr(demo.mttrMillis(), everything.mttrMillis());
+		});
+		scenario("standby", () -> {
+			new StandbyRecovery("demo", BenchmarkServers.demo("demo", Map.of()), this.options.kills(),
+					this::standbySupervisor, this.results)
+				.run();
+			new StandbyRecovery("everything", BenchmarkServers.everything(), this.options.kills(),
+					this::standbySupervisor, this.results)
+				.run();
+			Thread.sleep(500);
+			this.results.put("standby_processes_left_after_shutdown", BenchmarkServers.demoProcesses());
 		});
 		scenario("inflight", this::inFlight);
 		scenario("overhead", this::overhead);
@@ -144,9 +155,7 @@ public final class McpSupervisorBenchmark {
 
 	/**
 	 * Scenario 4: echo through our callback next to Spring AI's, same JVM, identical
-	 * servers, in interleaved batches (ours first in one, Spring AI's first in the next):
-	 * the ratio of each batch pair, then the median of those ratios and their spread, so
-	 * that the machine's drifts cancel out.
+	 * servers, measured by {@link CallOverhead}.
 	 */
 	private void overhead() throws Exception {
 		StdioServerDefinition definition = BenchmarkServers.demo("overhead", Map.of());
@@ -160,64 +169,29 @@ public final class McpSupervisorBenchmark {
 		McpSyncClient client = PlainSpringAi.client(definition, Duration.ofSeconds(20));
 		ToolCallback plain = PlainSpringAi.callback(client, "echo");
 		String input = "{\"message\":\"hello\"}";
-		for (int i = 0; i < 500; i++) {
-			ours.call(input);
-			plain.call(input);
+		try {
+			new CallOverhead(this.options.overheadBatches(), this.results).measure("call_", "plain_spring_ai",
+					"calls_per_client", () -> ours.call(input), () -> plain.call(input));
 		}
-		int batchSize = 100;
-		int batches = Math.max(2, this.options.calls() / batchSize);
-		List<Double> oursAll = new ArrayList<>();
-		List<Double> plainAll = new ArrayList<>();
-		List<Double> p50Ratios = new ArrayList<>();
-		List<Double> p99Ratios = new ArrayList<>();
-		for (int batch = 0; batch < batches; batch++) {
-			List<Double> oursNanos;
-			List<Double> plainNanos;
-			if (batch % 2 == 0) {
-				oursNanos = timed(ours, input, batchSize);
-				plainNanos = timed(plain, input, batchSize);
-			}
-			else {
-				plainNanos = timed(plain, input, batchSize);
-				oursNanos = timed(ours, input, batchSize);
-			}
-			oursAll.addAll(oursNanos);
-			plainAll.addAll(plainNanos);
-			p50Ratios.add(Stats.median(oursNanos) / Stats.median(plainNanos));
-			p99Ratios.add(Stats.percentile(oursNanos, 99) / Stats.percentile(plainNanos, 99));
+		finally {
+			client.closeGracefully();
+			supervisor.stop().get(30, TimeUnit.SECONDS);
 		}
-		client.closeGracefully();
-		supervisor.stop().get(30, TimeUnit.SECONDS);
-		this.results.put("call_ours_us_p50", Stats.round(Stats.median(oursAll) / 1000));
-		this.results.put("call_plain_spring_ai_us_p50", Stats.round(Stats.median(plainAll) / 1000));
-		this.results.put("call_ours_us_p99", Stats.round(Stats.percentile(oursAll, 99) / 1000));
-		this.results.put("call_plain_spring_ai_us_p99", Stats.round(Stats.percentile(plainAll, 99) / 1000));
-		this.results.put("call_overhead_ratio_p50", Stats.round(Stats.median(p50Ratios)));
-		this.results.put("call_overhead_ratio_p50_iqr", Stats.round(Stats.interquartileRange(p50Ratios)));
-		this.results.put("call_overhead_ratio_p99", Stats.round(Stats.median(p99Ratios)));
-		this.results.put("call_overhead_ratio_p99_iqr", Stats.round(Stats.interquartileRange(p99Ratios)));
-		this.results.put("call_overhead_batches", batches);
-		this.results.put("calls_per_client", batches * batchSize);
-	}
-
-	private static List<Double> timed(ToolCallback callback, String input, int calls) {
-		List<Double> nanos = new ArrayList<>(calls);
-		for (int i = 0; i < calls; i++) {
-			long started = System.nanoTime();
-			callback.call(input);
-			nanos.add((double) (System.nanoTime() - started));
-		}
-		return nanos;
 	}
 
 	/**
 	 * Scenario 5: 8 callers while the server is killed every 2 to 5 s, then the same with
-	 * a warm standby.
+	 * a warm standby, each kill once its spare is ready (at most
+	 * {@link Chaos#SPARE_PATIENCE} later).
 	 */
 	private void chaos() throws Exception {
 		McpServerSupervisor supervisor = supervisor(BenchmarkServers.demo("chaos", Map.of()), chaosReconnect(),
 				CallPolicy.defaults(), SupervisorListener.NONE);
 		chaos("chaos", supervisor, Chaos.Spare.NONE, "chaos", "Chaos: SIGKILL every 2-5 s, 8 callers");
+		McpServerSupervisor standby = standbySupervisor(BenchmarkServers.demo("chaos", Map.of()), chaosReconnect(),
+				CallPolicy.defaults(), SupervisorListener.NONE);
+		chaos("chaos_standby", standby, Chaos.Spare.of(standby), "chaos-standby",
+				"Warm standby: SIGKILL every 2-5 s once a spare is ready, 8 callers");
 	}
 
 	private static ReconnectPolicy chaosReconnect() {
@@ -235,13 +209,15 @@ public final class McpSupervisorBenchmark {
 		Chaos chaos = new Chaos(supervisor, this.options.chaos(), spare);
 		chaos.run();
 		Charts.chaos(chaos.timeline, chart, title);
+		McpStandbyStatus standby = supervisor.status().standby();
 		supervisor.stop().get(30, TimeUnit.SECONDS);
 		Thread.sleep(500);
 		String p = prefix + "_";
 		this.results.put(p + "seconds", this.options.chaos().toSeconds());
 		this.results.put(p + "kills", chaos.kills);
-		if (spare != Chaos.Spare.NONE) {
+		if (standby != null) {
 			this.results.put(p + "kills_without_ready_spare", chaos.killsWithoutReadySpare);
+			this.results.put(p + "promotions", standby.promotions());
 		}
 		this.results.put(p + "calls", chaos.safeCalls.get() + chaos.unsafeCalls.get());
 		this.results.put(p + "safe_calls", chaos.safeCalls.get());
@@ -280,7 +256,7 @@ public final class McpSupervisorBenchmark {
 		series.put("demo (JVM, SDK modern server)", demo.mttrMillis());
 		series.put("TypeScript SDK v2 (node)", typeScript.mttrMillis());
 		Charts.mttr("mttr-2026-07-28", "2026-07-28: kill to first successful call (reconnect delay 100 ms)", series);
-		CallOverhead overhead = new CallOverhead(this.options.calls(), this.results);
+		CallOverhead overhead = new CallOverhead(this.options.overheadBatches(), this.results);
 		legacyCallOverhead(overhead, "demo_2025", BenchmarkServers.demo("demo", Map.of()));
 		modernCallOverhead(overhead, "demo_2026", BenchmarkServers.modernDemo("demo"));
 		legacyCallOverhead(overhead, "ts_2025", BenchmarkServers.typeScript("ts", true));
@@ -360,6 +336,18 @@ public final class McpSupervisorBenchmark {
 			.calls(call)
 			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
 			.listener(listener)
+			.build();
+	}
+
+	private McpServerSupervisor standbySupervisor(StdioServerDefinition definition, ReconnectPolicy reconnect,
+			CallPolicy call, SupervisorListener listener) {
+		return McpServerSupervisor
+			.builder(definition.name(), new StdioConnector(definition, this.scheduler::execute), this.scheduler)
+			.reconnect(reconnect)
+			.calls(call)
+			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
+			.listener(listener)
+			.standby(true)
 			.build();
 	}
 

@@ -8,24 +8,28 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * How long and how much, and which scenarios run (all by default).
+ * How long and how much, and which scenarios run (all by default). {@code --calls} is
+ * retired: the hot path is timed in {@code --overhead-batches} batches of
+ * {@value CallOverhead#BATCH} calls per client.
  */
-record Options(int kills, int calls, Duration chaos, int scale, List<Integer> fixtureScales, int httpKills,
+record Options(int kills, int overheadBatches, Duration chaos, int scale, List<Integer> fixtureScales, int httpKills,
 		Set<String> only) {
 
-	static final List<String> SCENARIOS = List.of("recovery", "inflight", "overhead", "chaos", "scale", "http",
-			"modern", "fleet");
+	static final List<String> SCENARIOS = List.of("recovery", "standby", "inflight", "overhead", "chaos", "scale",
+			"http", "modern", "fleet");
 
-	private static final String USAGE = "options: --kills=N --calls=N --chaos=SECONDS --scale=N --fixture-scale=N,N "
-			+ "--http-kills=N --only=" + String.join(",", SCENARIOS);
+	private static final String USAGE = "options: --kills=N --overhead-batches=N (at least 2, of " + CallOverhead.BATCH
+			+ " calls per client each) --chaos=SECONDS --scale=N --fixture-scale=N,N " + "--http-kills=N --only="
+			+ String.join(",", SCENARIOS);
 
 	static Options parse(String[] args) {
-		int kills = 20;
-		int calls = 2000;
-		long chaos = 60;
-		int scale = 50;
+		// the defaults keep a full run within 10 minutes on 2 cores
+		int kills = 10;
+		int overheadBatches = 15;
+		long chaos = 30;
+		int scale = 10;
 		List<Integer> fixtureScales = List.of(50, 200);
-		int httpKills = 10;
+		int httpKills = 5;
 		Set<String> only = new LinkedHashSet<>(SCENARIOS);
 		for (String arg : String.join(" ", args).trim().split("\\s+")) {
 			if (arg.isBlank()) {
@@ -39,9 +43,12 @@ record Options(int kills, int calls, Duration chaos, int scale, List<Integer> fi
 				case "kills" -> {
 					kills = Integer.parseInt(pair[1]);
 				}
-				case "calls" -> {
-					calls = Integer.parseInt(pair[1]);
+				case "overhead-batches" -> {
+					overheadBatches = Integer.parseInt(pair[1]);
 				}
+				case "calls" -> throw new IllegalArgumentException(
+						"--calls is retired: the hot path times " + "--overhead-batches=N interleaved batches of "
+								+ CallOverhead.BATCH + " calls per client; " + USAGE);
 				case "chaos" -> {
 					chaos = Long.parseLong(pair[1]);
 				}
@@ -63,7 +70,10 @@ record Options(int kills, int calls, Duration chaos, int scale, List<Integer> fi
 		if (!SCENARIOS.containsAll(only)) {
 			throw new IllegalArgumentException("unknown scenario in " + only + "; " + USAGE);
 		}
-		return new Options(kills, calls, Duration.ofSeconds(chaos), scale, fixtureScales, httpKills, only);
+		if (overheadBatches < 2) {
+			throw new IllegalArgumentException("--overhead-batches must be at least 2 (one of each order); " + USAGE);
+		}
+		return new Options(kills, overheadBatches, Duration.ofSeconds(chaos), scale, fixtureScales, httpKills, only);
 	}
 
 	boolean runs(String scenario) {
