@@ -25,7 +25,10 @@ import io.github.mcpsupervisor.transport.StdioServerDefinition;
  */
 final class StandbyRecovery {
 
-	private static final Duration DELAY = Duration.ofMillis(100);
+	// the default initial-delay: the next spare starts after the server's first backoff,
+	// as it does for an application that keeps the defaults (with a shorter one, the
+	// next spare's cold start competes with the first calls on the promoted generation)
+	private static final Duration DELAY = Duration.ofMillis(500);
 
 	/** How long a spare may take to be ready before the kill goes ahead without one. */
 	private static final Duration PATIENCE = Duration.ofSeconds(60);
