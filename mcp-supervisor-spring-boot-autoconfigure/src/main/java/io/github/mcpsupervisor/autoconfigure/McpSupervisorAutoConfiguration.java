@@ -223,6 +223,22 @@ public final class McpSupervisorAutoConfiguration {
 				properties.reload().interval());
 	}
 
+	// The observers of every tool call, told in their order; none at all costs a call
+	// nothing, not even the time taken.
+	private static ToolCallObserver observer(List<ToolCallObserver> all) {
+		if (all.isEmpty()) {
+			return ToolCallObserver.NONE;
+		}
+		if (all.size() == 1) {
+			return all.get(0);
+		}
+		return (server, serverTool, tool, outcome, duration) -> {
+			for (ToolCallObserver observer : all) {
+				observer.called(server, serverTool, tool, outcome, duration);
+			}
+		};
+	}
+
 	// Spring AI's DefaultMcpToolNamePrefixGenerator renames a tool it sees again in a new
 	// generation (alt_<n>_<name>, by the order of its calls): its names are given
 	// deterministically instead, the same it gives a tool the first time.
@@ -251,9 +267,7 @@ public final class McpSupervisorAutoConfiguration {
 		McpToolNamePrefixGenerator generator = McpToolNamingCheck.generator(toolNames,
 				beanFactory.getBeanNamesForType(McpToolNamePrefixGenerator.class), nameGenerator.getIfUnique(),
 				beanFactory);
-		return new McpSupervisorToolCallbackProvider(supervisors,
-				(server, serverTool, tool, outcome, duration) -> all
-					.forEach((observer) -> observer.called(server, serverTool, tool, outcome, duration)),
+		return new McpSupervisorToolCallbackProvider(supervisors, observer(all),
 				filter.getIfUnique(() -> (connection, tool) -> true), deterministic(generator),
 				metaConverter.getIfUnique(ToolContextToMcpMetaConverter::defaultConverter), registry::toolNames);
 	}

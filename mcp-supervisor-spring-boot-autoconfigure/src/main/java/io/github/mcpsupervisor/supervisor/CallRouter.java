@@ -29,6 +29,10 @@ final class CallRouter {
 
 	private static final Log logger = LogFactory.getLog(CallRouter.class);
 
+	private static final String TOOL = "tool";
+
+	private static final String REQUEST = "request";
+
 	private final Target supervisor;
 
 	private final CallPolicy policy;
@@ -44,10 +48,24 @@ final class CallRouter {
 		this.observer = observer;
 	}
 
+	// Written out as observed(...) is, without its supplier: a tool call allocates no
+	// more than it must.
 	CallToolResult call(CallToolRequest request) {
 		McpRequestObserver.Request observed = this.observer.start(this.supervisor.name(), "tools/call", request.name(),
 				request.meta());
-		return observed(observed, () -> call(withMeta(request, observed.meta(request.meta())), observed));
+		CallToolResult result = null;
+		Throwable failure = null;
+		try {
+			result = call(withMeta(request, observed.meta(request.meta())), observed);
+			return result;
+		}
+		catch (RuntimeException | Error ex) {
+			failure = ex;
+			throw ex;
+		}
+		finally {
+			observed.end(result, failure);
+		}
 	}
 
 	private static CallToolRequest withMeta(CallToolRequest request, @Nullable Map<String, Object> meta) {
@@ -72,7 +90,7 @@ final class CallRouter {
 	}
 
 	private CallToolResult call(CallToolRequest request, McpRequestObserver.Request observed) {
-		McpConnection connection = awaitConnection(tool(request.name()), null);
+		McpConnection connection = awaitConnection(TOOL, request.name(), null);
 		try {
 			observed.attempt(connection.generation());
 			return callOnce(connection, request);
@@ -84,7 +102,7 @@ final class CallRouter {
 			}
 			McpConnection next;
 			try {
-				next = awaitConnection(tool(request.name()), connection);
+				next = awaitConnection(TOOL, request.name(), connection);
 			}
 			catch (McpServerUnavailableException ex) {
 				throw lostDuringCall(connection, request.name(), lost,
@@ -122,8 +140,8 @@ final class CallRouter {
 
 	private <T> @Nullable T route(String method, Function<McpConnection, @Nullable T> request,
 			McpRequestObserver.Request observed) {
-		String what = "request '" + method + "'";
-		McpConnection connection = awaitConnection(what, null);
+		String what = what(REQUEST, method);
+		McpConnection connection = awaitConnection(REQUEST, method, null);
 		try {
 			observed.attempt(connection.generation());
 			return once(connection, () -> request.apply(connection));
@@ -131,7 +149,7 @@ final class CallRouter {
 		catch (LostDuringCall lost) {
 			McpConnection next;
 			try {
-				next = awaitConnection(what, connection);
+				next = awaitConnection(REQUEST, method, connection);
 			}
 			catch (McpServerUnavailableException ex) {
 				throw lostDuringRequest(connection, what, lost, " It could not be retried: " + ex.getMessage() + ".");
@@ -154,7 +172,12 @@ final class CallRouter {
 							+ "' no longer offers tool '" + request.name() + "' (it offers " + tools.names() + ")",
 					null);
 		}
-		return once(connection, () -> connection.callTool(request));
+		try {
+			return connection.callTool(request);
+		}
+		catch (RuntimeException ex) {
+			throw failure(connection, ex);
+		}
 	}
 
 	// Runs one request on a generation, telling a lost generation from the server's own
@@ -163,53 +186,61 @@ final class CallRouter {
 		try {
 			return request.get();
 		}
-		catch (McpError ex) {
-			throw ex; // the server answered: never retried, never a reason to reconnect
-		}
 		catch (RuntimeException ex) {
-			if (CauseChain.isCancellation(ex)) {
-				throw ex;
-			}
-			if (connection.isLost()) {
-				throw new LostDuringCall(ex);
-			}
-			if (CauseChain.hasCause(ex, TimeoutException.class)) {
-				if (LivenessProbe.check(connection, this.pingTimeout) != LivenessProbe.Verdict.UNRESPONSIVE) {
-					throw ex; // slow or busy with other calls, not dead
-				}
-				this.supervisor.end(connection, "liveness: no reply to ping after a request timeout");
-				throw new LostDuringCall(ex);
-			}
-			throw ex;
+			throw failure(connection, ex);
 		}
 	}
 
+	// What a request that failed on a generation throws: the failure itself, or
+	// LostDuringCall when the generation was lost under it.
+	private RuntimeException failure(McpConnection connection, RuntimeException ex) {
+		if (ex instanceof McpError) {
+			return ex; // the server answered: never retried, never a reason to reconnect
+		}
+		if (CauseChain.isCancellation(ex)) {
+			return ex;
+		}
+		if (connection.isLost()) {
+			return new LostDuringCall(ex);
+		}
+		if (CauseChain.hasCause(ex, TimeoutException.class)) {
+			if (LivenessProbe.check(connection, this.pingTimeout) != LivenessProbe.Verdict.UNRESPONSIVE) {
+				return ex; // slow or busy with other calls, not dead
+			}
+			this.supervisor.end(connection, "liveness: no reply to ping after a request timeout");
+			return new LostDuringCall(ex);
+		}
+		return ex;
+	}
+
 	// The live connection, waiting for the next generation while the server is starting
-	// or reconnecting (or while the failed one is not yet seen as lost).
-	private McpConnection awaitConnection(String what, @Nullable McpConnection failed) {
+	// or reconnecting (or while the failed one is not yet seen as lost). What waits is
+	// named for the messages only when it is unavailable.
+	private McpConnection awaitConnection(String kind, String name, @Nullable McpConnection failed) {
 		McpConnection connection = this.supervisor.current();
 		if (connection != null && connection != failed && !connection.isLost()) {
 			return connection;
 		}
 		CompletableFuture<McpConnection> next = this.supervisor.nextGeneration(failed);
 		if (next == null) {
-			throw this.supervisor.unavailable(what, "");
+			throw this.supervisor.unavailable(what(kind, name), "");
 		}
 		try {
 			return next.get();
 		}
 		catch (ExecutionException ex) {
-			throw this.supervisor.unavailable(what, (ex.getCause() instanceof TimeoutException)
+			throw this.supervisor.unavailable(what(kind, name), (ex.getCause() instanceof TimeoutException)
 					? " and did not recover within " + this.policy.waitForRecovery().toMillis() + " ms" : "");
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw this.supervisor.unavailable(what, " (the caller was interrupted while waiting)");
+			throw this.supervisor.unavailable(what(kind, name), " (the caller was interrupted while waiting)");
 		}
 	}
 
-	private static String tool(String name) {
-		return "tool '" + name + "'";
+	// "tool 'x'" or "request 'y'"
+	private static String what(String kind, String name) {
+		return kind + " '" + name + "'";
 	}
 
 	private McpServerUnavailableException lostDuringRequest(McpConnection connection, String what, LostDuringCall lost,

@@ -18,7 +18,17 @@ import org.jspecify.annotations.Nullable;
 public interface McpRequestObserver {
 
 	/** An observer that observes nothing. */
-	McpRequestObserver NONE = (server, method, tool, meta) -> new Request() {
+	McpRequestObserver NONE = new McpRequestObserver() {
+
+		// nothing is kept of a request: one serves them all
+		private final Request unobserved = new Request() {
+		};
+
+		@Override
+		public Request start(String server, String method, @Nullable String tool, @Nullable Map<String, Object> meta) {
+			return this.unobserved;
+		}
+
 	};
 
 	/**

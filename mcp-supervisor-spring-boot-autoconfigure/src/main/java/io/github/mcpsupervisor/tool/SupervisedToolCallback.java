@@ -141,8 +141,10 @@ public final class SupervisedToolCallback implements ToolCallback {
 			throw new ToolExecutionException(this.definition, bounded(ex));
 		}
 		finally {
-			this.observer.called(this.supervisor.name(), this.tool.name(), this.definition.name(), outcome,
-					Duration.ofNanos(System.nanoTime() - started));
+			if (this.observer != ToolCallObserver.NONE) {
+				this.observer.called(this.supervisor.name(), this.tool.name(), this.definition.name(), outcome,
+						Duration.ofNanos(System.nanoTime() - started));
+			}
 		}
 	}
 

@@ -45,6 +45,10 @@ public abstract class ClientConnection implements McpConnection {
 
 	private static final Log logger = LogFactory.getLog(ClientConnection.class);
 
+	private static final String TOOL = "tool";
+
+	private static final String REQUEST = "request";
+
 	/** The error a server answers when it supports none of the client's versions. */
 	private static final int UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
@@ -73,6 +77,9 @@ public abstract class ClientConnection implements McpConnection {
 
 	private final AtomicInteger callsInFlight = new AtomicInteger();
 
+	// the SDK's own timeout of every request of the client, once it is built
+	private volatile @Nullable Duration clientTimeout;
+
 	protected ClientConnection(String server, int generation, Duration requestTimeout, ClientSetup setup,
 			String defaultLossReason) {
 		this(server, generation, new CallTimeouts(requestTimeout, Map.of()), setup, defaultLossReason);
@@ -99,6 +106,7 @@ public abstract class ClientConnection implements McpConnection {
 				() -> !this.lost.isDone(), scoped());
 		RequestCancellingTransport cancelling = new RequestCancellingTransport(transport, this.server,
 				this::requestCancelled);
+		this.clientTimeout = SdkClients.requestTimeout(this.timeouts.longest(), initializationTimeout);
 		return SdkClients.create(this.setup, cancelling, this::redact, this.timeouts.longest(), initializationTimeout,
 				(notification) -> {
 					McpAsyncClient current = this.client;
@@ -204,26 +212,40 @@ public abstract class ClientConnection implements McpConnection {
 
 	@Override
 	public CallToolResult callTool(CallToolRequest request) {
-		Duration timeout = this.timeouts.of(request.name());
-		return SdkClients.requireResult(send("tool '" + request.name() + "'", timeout,
-				(client) -> this.timeouts.call(client.callTool(request), this.server, request.name())));
+		String tool = request.name();
+		Duration timeout = this.timeouts.of(tool);
+		return SdkClients.requireResult(send(TOOL, tool, timeout, (client) -> {
+			Mono<CallToolResult> call = client.callTool(request);
+			return (isClientTimeout(timeout)) ? call : this.timeouts.call(call, this.server, tool);
+		}));
 	}
 
 	@Override
 	public <T> @Nullable T request(String method, Function<McpAsyncClient, Mono<T>> request) {
-		return send("request '" + method + "'", this.requestTimeout,
-				(client) -> this.timeouts.request(request.apply(client), this.server, method));
+		return send(REQUEST, method, this.requestTimeout, (client) -> {
+			Mono<T> sent = request.apply(client);
+			return (isClientTimeout(this.requestTimeout)) ? sent : this.timeouts.request(sent, this.server, method);
+		});
+	}
+
+	// Whether the SDK's own timer of each request ends a request of this timeout: a
+	// second timer of the same bound (a schedule and a cancel on the timer threads, for
+	// every call) would add nothing, and its failure is told as that of CallTimeouts.
+	private boolean isClientTimeout(Duration timeout) {
+		return timeout.equals(this.clientTimeout);
 	}
 
 	// Sends a request bounded by its timeout (by the timer of CallTimeouts, on which
-	// tests can run virtual time); its requests still unanswered when it ends are
-	// cancelled.
-	private <T> @Nullable T send(String what, Duration timeout, Function<McpAsyncClient, Mono<T>> request) {
+	// tests can run virtual time, or by the SDK's own timer when it ends at the same
+	// time); its requests still unanswered when it ends are cancelled. What is sent is
+	// named for the messages of its failure ("tool 'x'", "request 'y'"), built only then.
+	private <T> @Nullable T send(String kind, String name, Duration timeout,
+			Function<McpAsyncClient, Mono<T>> request) {
 		this.callsInFlight.incrementAndGet();
 		RequestScope scope = new RequestScope();
 		String abandoned = "the client stopped waiting for the answer";
 		try {
-			return request.apply(requireClient()).contextWrite(scope::addTo).block();
+			return request.apply(requireClient()).contextWrite(scope).block();
 		}
 		catch (McpError | McpCapabilityException ex) {
 			throw ex; // the server answered, or was not asked
@@ -235,7 +257,7 @@ public abstract class ClientConnection implements McpConnection {
 				if (!CallTimeouts.isTimedOut(ex)) {
 					// the SDK's own timer, which ends at the same time at the longest
 					// bound
-					failure = CallTimeouts.timedOut(this.server, what, timeout);
+					failure = CallTimeouts.timedOut(this.server, kind + " '" + name + "'", timeout);
 					failure.addSuppressed(ex);
 				}
 			}

@@ -2,6 +2,7 @@ package io.github.mcpsupervisor.transport.internal;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
@@ -14,9 +15,13 @@ import reactor.util.context.ContextView;
  * still unanswered when the call ends (it timed out, or its caller stopped waiting) are
  * cancelled.
  */
-final class RequestScope {
+final class RequestScope implements Function<Context, Context> {
 
-	private final List<Sent> sent = new ArrayList<>();
+	// a call sends one request, most often: the first is kept apart, the others in a
+	// list made for them
+	private @Nullable Sent first;
+
+	private @Nullable List<Sent> others;
 
 	private @Nullable String endedBecause;
 
@@ -32,7 +37,7 @@ final class RequestScope {
 	static <T> Mono<T> scoped(Mono<T> requests, String reason) {
 		return Mono.defer(() -> {
 			RequestScope scope = new RequestScope();
-			return requests.contextWrite(scope::addTo).doFinally((signal) -> scope.end(reason));
+			return requests.contextWrite(scope).doFinally((signal) -> scope.end(reason));
 		});
 	}
 
@@ -41,7 +46,8 @@ final class RequestScope {
 	 * @param context the call's context
 	 * @return the context of its requests
 	 */
-	Context addTo(Context context) {
+	@Override
+	public Context apply(Context context) {
 		return context.put(RequestScope.class, this);
 	}
 
@@ -64,7 +70,16 @@ final class RequestScope {
 		synchronized (this) {
 			reason = this.endedBecause;
 			if (reason == null) {
-				this.sent.add(new Sent(transport, requestId));
+				Sent sent = new Sent(transport, requestId);
+				if (this.first == null) {
+					this.first = sent;
+				}
+				else {
+					if (this.others == null) {
+						this.others = new ArrayList<>();
+					}
+					this.others.add(sent);
+				}
 				return;
 			}
 		}
@@ -76,16 +91,31 @@ final class RequestScope {
 	 * @param reason why they are, as the server is told
 	 */
 	void end(String reason) {
+		Sent request;
 		List<Sent> requests;
 		synchronized (this) {
 			this.endedBecause = reason;
-			requests = List.copyOf(this.sent);
-			this.sent.clear();
+			request = this.first;
+			requests = this.others;
+			this.first = null;
+			this.others = null;
 		}
-		requests.forEach((request) -> request.transport().cancel(request.requestId(), reason));
+		if (request != null) {
+			request.cancel(reason);
+		}
+		if (requests != null) {
+			for (Sent other : requests) {
+				other.cancel(reason);
+			}
+		}
 	}
 
 	private record Sent(RequestCancellingTransport transport, Object requestId) {
+
+		void cancel(String reason) {
+			this.transport.cancel(this.requestId, reason);
+		}
+
 	}
 
 }

@@ -29,8 +29,7 @@ final class SdkClients {
 	// sampling requests reach it within the server's bounds, and errors bounded.
 	static McpAsyncClient create(ClientSetup setup, McpClientTransport transport, UnaryOperator<String> redaction,
 			Duration longestRequest, Duration initializationTimeout, Consumer<JSONRPCNotification> otherListChanged) {
-		Duration sdkRequestTimeout = (longestRequest.compareTo(initializationTimeout) >= 0) ? longestRequest
-				: initializationTimeout;
+		Duration sdkRequestTimeout = requestTimeout(longestRequest, initializationTimeout);
 		return setup.factory()
 			.create(setup.session(),
 					new ListChangeDivertingTransport(new SamplingLimitingTransport(
@@ -39,12 +38,17 @@ final class SdkClients {
 					sdkRequestTimeout, initializationTimeout);
 	}
 
+	// The SDK's own timeout of every request of a client built by create.
+	static Duration requestTimeout(Duration longestRequest, Duration initializationTimeout) {
+		return (longestRequest.compareTo(initializationTimeout) >= 0) ? longestRequest : initializationTimeout;
+	}
+
 	// Pings within the timeout: null when answered, otherwise why not. A ping left
 	// unanswered is cancelled.
 	static @Nullable RuntimeException ping(McpAsyncClient client, Duration timeout) {
 		RequestScope scope = new RequestScope();
 		try {
-			client.ping().contextWrite(scope::addTo).block(timeout);
+			client.ping().contextWrite(scope).block(timeout);
 			return null;
 		}
 		catch (RuntimeException ex) {
