@@ -109,6 +109,30 @@ class ToolTimeoutIT {
 		assertThat(this.supervisor.status().generation()).as("no probe found the server hung").isOne();
 	}
 
+	@Test
+	void aCallBoundByTheClientsOwnTimerFailsWithTheTimeoutErrorAndIsCancelled() throws Exception {
+		// the request timeout is the SDK client's own (no longer tool timeout, an equal
+		// initialization timeout): that timer alone ends the call
+		Duration timeout = Duration.ofSeconds(5);
+		StdioServerDefinition definition = new StdioServerDefinition("timed", TestServers.java(),
+				TestServers.javaServerArgs(CancellationRecordingMcpServer.class), Map.of(), null, timeout, timeout,
+				Duration.ofSeconds(1), List.of(), Map.of());
+		this.supervisor = McpServerSupervisor
+			.builder("timed", new StdioConnector(definition, this.scheduler::execute), this.scheduler)
+			.calls(CallPolicy.builder().waitForRecovery(Duration.ZERO).retry(CallPolicy.Retry.NEVER).build())
+			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
+			.build();
+		assertThat(this.supervisor.start().join().state()).isEqualTo(McpServerState.UP);
+		long started = System.nanoTime();
+		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> call("hang", Map.of()))
+			.withMessage("MCP server 'timed': tool 'hang' timed out after " + timeout.toMillis() + " ms");
+		assertThat(TestServers.millis(System.nanoTime() - started)).isGreaterThanOrEqualTo(timeout.toMillis());
+		assertThat(TestServers.text(call("cancellations", Map.of())).lines()).singleElement()
+			.satisfies((line) -> assertThat(line)
+				.contains("\"reason\":\"timed out after " + timeout.toMillis() + " ms\""));
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+	}
+
 	private CallToolResult call(String tool, Map<String, Object> arguments) {
 		return this.supervisor.callTool(CallToolRequest.builder(tool).arguments(arguments).build());
 	}
