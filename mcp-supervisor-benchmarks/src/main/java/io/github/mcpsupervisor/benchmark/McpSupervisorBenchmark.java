@@ -308,8 +308,10 @@ public final class McpSupervisorBenchmark {
 	// Scenario 6: many servers in one application, next to the floor and Spring AI.
 	private void scale() throws Exception {
 		for (int count : this.options.fixtureScales()) {
-			// a round of 200 takes about 40 s on 2 cores: one keeps the run within 10 min
-			int rounds = (count <= 50) ? 3 : 1;
+			// a round of 200 takes about 50 s on 2 cores, one of 50 about 12 s: one and
+			// two
+			// keep the run within 10 min
+			int rounds = (count <= 50) ? 2 : 1;
 			new Scale("fixture", (i) -> BenchmarkServers.fixture("fixture-" + i), count, rounds, this::supervisor,
 					this.results)
 				.run();

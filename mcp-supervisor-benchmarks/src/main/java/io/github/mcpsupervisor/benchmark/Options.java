@@ -27,7 +27,7 @@ record Options(int kills, int overheadBatches, Duration chaos, int scale, List<I
 		int kills = 10;
 		int overheadBatches = 15;
 		long chaos = 30;
-		int scale = 10;
+		int scale = 5;
 		List<Integer> fixtureScales = List.of(50, 200);
 		int httpKills = 5;
 		Set<String> only = new LinkedHashSet<>(SCENARIOS);
