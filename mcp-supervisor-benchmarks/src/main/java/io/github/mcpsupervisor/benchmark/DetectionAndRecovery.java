@@ -112,9 +112,15 @@ final class DetectionAndRecovery {
 		this.results.put(prefix + "kills", this.kills);
 	}
 
-	private ReconnectPolicy reconnect() {
+	private static ReconnectPolicy reconnect() {
+		return reconnect(DELAY);
+	}
+
+	// Backoff without jitter from the given delay, up to 1 s: the stability window a kill
+	// waits out so that it finds the outage budget reset.
+	static ReconnectPolicy reconnect(Duration initialDelay) {
 		return ReconnectPolicy.builder()
-			.initialDelay(DELAY)
+			.initialDelay(initialDelay)
 			.maxDelay(Duration.ofSeconds(1))
 			.maxAttempts(10)
 			.jitter(0)

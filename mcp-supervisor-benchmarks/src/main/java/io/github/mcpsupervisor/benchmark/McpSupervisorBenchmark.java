@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
 
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
+import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpStandbyStatus;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
@@ -332,35 +333,30 @@ public final class McpSupervisorBenchmark {
 
 	private McpServerSupervisor supervisor(StdioServerDefinition definition, ReconnectPolicy reconnect, CallPolicy call,
 			SupervisorListener listener) {
-		return McpServerSupervisor
-			.builder(definition.name(), new StdioConnector(definition, this.scheduler::execute), this.scheduler)
-			.reconnect(reconnect)
-			.calls(call)
-			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
-			.listener(listener)
-			.build();
+		return supervisor(new StdioConnector(definition, this.scheduler::execute), definition, reconnect, call,
+				listener, false);
 	}
 
 	private McpServerSupervisor standbySupervisor(StdioServerDefinition definition, ReconnectPolicy reconnect,
 			CallPolicy call, SupervisorListener listener) {
-		return McpServerSupervisor
-			.builder(definition.name(), new StdioConnector(definition, this.scheduler::execute), this.scheduler)
-			.reconnect(reconnect)
-			.calls(call)
-			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
-			.listener(listener)
-			.standby(true)
-			.build();
+		return supervisor(new StdioConnector(definition, this.scheduler::execute), definition, reconnect, call,
+				listener, true);
 	}
 
 	private McpServerSupervisor modernSupervisor(StdioServerDefinition definition, ReconnectPolicy reconnect,
 			CallPolicy call, SupervisorListener listener) {
-		return McpServerSupervisor
-			.builder(definition.name(), new ModernStdioConnector(definition, this.scheduler::execute), this.scheduler)
+		return supervisor(new ModernStdioConnector(definition, this.scheduler::execute), definition, reconnect, call,
+				listener, false);
+	}
+
+	private McpServerSupervisor supervisor(McpConnector connector, StdioServerDefinition definition,
+			ReconnectPolicy reconnect, CallPolicy call, SupervisorListener listener, boolean standby) {
+		return McpServerSupervisor.builder(definition.name(), connector, this.scheduler)
 			.reconnect(reconnect)
 			.calls(call)
 			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
 			.listener(listener)
+			.standby(standby)
 			.build();
 	}
 

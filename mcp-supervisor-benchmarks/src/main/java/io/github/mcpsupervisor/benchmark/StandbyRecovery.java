@@ -59,7 +59,7 @@ final class StandbyRecovery {
 	}
 
 	void run() throws Exception {
-		ReconnectPolicy reconnect = reconnect();
+		ReconnectPolicy reconnect = DetectionAndRecovery.reconnect(DELAY);
 		AtomicLong promotedAt = new AtomicLong();
 		SupervisorListener promoted = new SupervisorListener() {
 			@Override
@@ -143,15 +143,6 @@ final class StandbyRecovery {
 			throw new IllegalStateException("the supervisor keeps no standby");
 		}
 		return standby.promotions();
-	}
-
-	private static ReconnectPolicy reconnect() {
-		return ReconnectPolicy.builder()
-			.initialDelay(DELAY)
-			.maxDelay(Duration.ofSeconds(1))
-			.maxAttempts(10)
-			.jitter(0)
-			.build();
 	}
 
 }
