@@ -48,24 +48,10 @@ final class CallRouter {
 		this.observer = observer;
 	}
 
-	// Written out as observed(...) is, without its supplier: a tool call allocates no
-	// more than it must.
 	CallToolResult call(CallToolRequest request) {
 		McpRequestObserver.Request observed = this.observer.start(this.supervisor.name(), "tools/call", request.name(),
 				request.meta());
-		CallToolResult result = null;
-		Throwable failure = null;
-		try {
-			result = call(withMeta(request, observed.meta(request.meta())), observed);
-			return result;
-		}
-		catch (RuntimeException | Error ex) {
-			failure = ex;
-			throw ex;
-		}
-		finally {
-			observed.end(result, failure);
-		}
+		return observed(observed, () -> call(withMeta(request, observed.meta(request.meta())), observed));
 	}
 
 	private static CallToolRequest withMeta(CallToolRequest request, @Nullable Map<String, Object> meta) {
@@ -172,12 +158,7 @@ final class CallRouter {
 							+ "' no longer offers tool '" + request.name() + "' (it offers " + tools.names() + ")",
 					null);
 		}
-		try {
-			return connection.callTool(request);
-		}
-		catch (RuntimeException ex) {
-			throw failure(connection, ex);
-		}
+		return once(connection, () -> connection.callTool(request));
 	}
 
 	// Runs one request on a generation, telling a lost generation from the server's own
