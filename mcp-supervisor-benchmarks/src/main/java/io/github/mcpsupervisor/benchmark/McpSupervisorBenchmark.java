@@ -95,6 +95,7 @@ public final class McpSupervisorBenchmark {
 		scenario("modern", this::modern);
 		scenario("fleet", () -> new FleetHerd(this.results).run());
 		scenario("scale", this::scale);
+		scenario("pool", () -> new FullPool(this.scheduler, this.results).run());
 		this.scheduler.close();
 	}
 

@@ -128,6 +128,7 @@ class StreamableHttpClientIT {
 			.run((context) -> {
 				McpSupervisors supervisors = context.getBean(McpSupervisors.class);
 				AtomicInteger most = new AtomicInteger();
+				AtomicInteger mostSenders = new AtomicInteger();
 				ExecutorService callers = Executors.newFixedThreadPool(names.length);
 				try {
 					List<Future<?>> calls = new ArrayList<>();
@@ -138,7 +139,8 @@ class StreamableHttpClientIT {
 									.callTool(CallToolRequest.builder("echo")
 										.arguments(Map.of("message", name + i))
 										.build());
-								most.accumulateAndGet(httpThreads().size(), Math::max);
+								most.accumulateAndGet(callbackThreads().size(), Math::max);
+								mostSenders.accumulateAndGet(senderThreads().size(), Math::max);
 							}
 							return null;
 						}));
@@ -150,8 +152,13 @@ class StreamableHttpClientIT {
 				finally {
 					callers.shutdownNow();
 				}
-				logger.info("HTTP callback threads with " + names.length + " busy servers: at most " + most.get());
+				logger.info("HTTP callback threads with " + names.length + " busy servers: at most " + most.get()
+						+ ", sender threads at most " + mostSenders.get());
 				assertThat(most.get()).as("callback threads of %d busy servers", names.length).isLessThanOrEqualTo(8);
+				// one per exchange waiting for its headers: a call and the session's
+				// event stream per server at most
+				assertThat(mostSenders.get()).as("sender threads of %d busy servers", names.length)
+					.isLessThanOrEqualTo(2 * names.length);
 			});
 	}
 
@@ -238,6 +245,14 @@ class StreamableHttpClientIT {
 
 	private CallToolResult call(String message) {
 		return this.supervisor.callTool(CallToolRequest.builder("echo").arguments(Map.of("message", message)).build());
+	}
+
+	private static List<String> callbackThreads() {
+		return httpThreads().stream().filter((name) -> name.matches("mcp-http-\\d+")).toList();
+	}
+
+	private static List<String> senderThreads() {
+		return httpThreads().stream().filter((name) -> name.startsWith("mcp-http-send-")).toList();
 	}
 
 	private static List<String> httpThreads() {

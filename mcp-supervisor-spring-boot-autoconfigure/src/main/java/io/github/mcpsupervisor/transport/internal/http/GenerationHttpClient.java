@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Flow;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
@@ -48,6 +49,11 @@ final class GenerationHttpClient extends DelegatingHttpClient {
 	private final Set<Exchange<?>> exchanges = ConcurrentHashMap.newKeySet();
 
 	private volatile boolean closed;
+
+	/**
+	 * Responses and chunks of their bodies that have come: signs of the server's life.
+	 */
+	private final LongAdder received = new LongAdder();
 
 	private final Consumer<Throwable> broken;
 
@@ -113,6 +119,17 @@ final class GenerationHttpClient extends DelegatingHttpClient {
 	void close() {
 		this.closed = true;
 		this.exchanges.stream().filter((exchange) -> !exchange.endsSession).forEach(Exchange::cancel);
+	}
+
+	/**
+	 * Returns how many times the server has sent something: the headers of a response or
+	 * a chunk of a body, counted as they come off the connection, before anything of this
+	 * JVM's reads them. A server that sent the answer to a request that is still waiting
+	 * for it is alive; something local holds the answer back.
+	 * @return the count
+	 */
+	long received() {
+		return this.received.sum();
 	}
 
 	/**
@@ -218,6 +235,7 @@ final class GenerationHttpClient extends DelegatingHttpClient {
 		}
 
 		BodySubscriber<T> subscriber(ResponseInfo info) {
+			GenerationHttpClient.this.received.increment();
 			BodySubscriber<T> created = this.handler.apply(info);
 			synchronized (this) {
 				this.reader = created;
@@ -284,6 +302,7 @@ final class GenerationHttpClient extends DelegatingHttpClient {
 
 			@Override
 			public void onNext(List<ByteBuffer> item) {
+				GenerationHttpClient.this.received.increment();
 				synchronized (Exchange.this) {
 					if (!Exchange.this.done) {
 						this.reader.onNext(item);

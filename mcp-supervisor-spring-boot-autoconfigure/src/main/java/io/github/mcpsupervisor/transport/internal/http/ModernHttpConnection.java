@@ -207,4 +207,13 @@ final class ModernHttpConnection extends ModernConnection {
 		return (first.compareTo(second) >= 0) ? first : second;
 	}
 
+	/**
+	 * Counts what the server sent as it comes off the connection: an answer that
+	 * something local holds back is still a sign of life.
+	 */
+	@Override
+	public long messagesReceived() {
+		return this.generationClient.received();
+	}
+
 }

@@ -4,6 +4,7 @@ import java.net.ProxySelector;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -39,13 +40,15 @@ public final class SharedHttpClient implements AutoCloseable {
 
 	private final @Nullable ThreadPoolExecutor ownExecutor;
 
+	private final @Nullable ExecutorService ownSenders;
+
 	private volatile @Nullable HttpClient client;
 
 	/**
 	 * Creates a client with the default settings, and its executor.
 	 */
 	public SharedHttpClient() {
-		this(HttpClientSettings.DEFAULTS, null, null);
+		this(HttpClientSettings.DEFAULTS, null, null, null);
 	}
 
 	/**
@@ -55,10 +58,17 @@ public final class SharedHttpClient implements AutoCloseable {
 	 * none
 	 * @param executor the executor of its callbacks, or {@code null} for one of its own,
 	 * shut down at {@link #close()}
+	 * @param senders the threads its exchanges wait for their headers on (see
+	 * {@link OwnThreadsHttpClient}), or {@code null} for a pool of its own, shut down at
+	 * {@link #close()}
 	 */
-	SharedHttpClient(HttpClientSettings settings, @Nullable SslBundle sslBundle, @Nullable Executor executor) {
+	SharedHttpClient(HttpClientSettings settings, @Nullable SslBundle sslBundle, @Nullable Executor executor,
+			@Nullable ExecutorService senders) {
 		this.ownExecutor = (executor != null) ? null : callbackExecutor();
-		this.client = builder(settings, sslBundle).executor((executor != null) ? executor : this.ownExecutor).build();
+		this.ownSenders = (senders != null) ? null : OwnThreadsHttpClient.senders();
+		HttpClient jdkClient = builder(settings, sslBundle).executor((executor != null) ? executor : this.ownExecutor)
+			.build();
+		this.client = new OwnThreadsHttpClient(jdkClient, (senders != null) ? senders : this.ownSenders);
 	}
 
 	/**
@@ -123,6 +133,9 @@ public final class SharedHttpClient implements AutoCloseable {
 		this.client = null;
 		if (this.ownExecutor != null) {
 			this.ownExecutor.shutdown();
+		}
+		if (this.ownSenders != null) {
+			this.ownSenders.shutdownNow();
 		}
 	}
 

@@ -27,6 +27,8 @@ public final class SharedHttpClients implements AutoCloseable {
 
 	private @Nullable ThreadPoolExecutor executor;
 
+	private @Nullable ThreadPoolExecutor senders;
+
 	private boolean closed;
 
 	/**
@@ -56,8 +58,9 @@ public final class SharedHttpClients implements AutoCloseable {
 			SslBundle bundle = (settings.sslBundle() != null) ? sslBundle(server, settings.sslBundle()) : null;
 			if (this.executor == null) {
 				this.executor = SharedHttpClient.callbackExecutor();
+				this.senders = OwnThreadsHttpClient.senders();
 			}
-			client = new SharedHttpClient(settings, bundle, this.executor);
+			client = new SharedHttpClient(settings, bundle, this.executor, this.senders);
 			this.clients.put(settings, client);
 		}
 		return client;
@@ -98,6 +101,10 @@ public final class SharedHttpClients implements AutoCloseable {
 		if (this.executor != null) {
 			this.executor.shutdown();
 			this.executor = null;
+		}
+		if (this.senders != null) {
+			this.senders.shutdownNow();
+			this.senders = null;
 		}
 	}
 

@@ -244,4 +244,13 @@ final class StreamableHttpConnection extends ClientConnection {
 		return this.definition.redact(text);
 	}
 
+	/**
+	 * Counts what the server sent as it comes off the connection: an answer that
+	 * something local holds back is still a sign of life.
+	 */
+	@Override
+	public long messagesReceived() {
+		return this.generationClient.received();
+	}
+
 }

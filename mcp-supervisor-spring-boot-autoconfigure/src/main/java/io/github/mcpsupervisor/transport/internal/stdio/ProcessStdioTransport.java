@@ -173,7 +173,7 @@ final class ProcessStdioTransport implements McpClientTransport {
 					+ " bytes, the limit of one MCP message");
 		}
 		catch (IOException ex) {
-			// stdout closes with the process; the exit is reported through onExit
+			// stdout closes with the process; the exit is reported by the process itself
 		}
 	}
 

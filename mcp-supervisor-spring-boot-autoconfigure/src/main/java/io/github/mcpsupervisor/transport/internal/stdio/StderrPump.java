@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
@@ -17,9 +19,12 @@ import org.jspecify.annotations.Nullable;
  * Drains the stderr of every stdio server of the JVM on one shared daemon thread, without
  * ever blocking on a stream: each is read as far as it has bytes, every few milliseconds,
  * and once more at once when its process has exited. A server holds no thread of its own
- * for its stderr. A stream that still has bytes after a round is read again right away,
- * after the others and after whatever else waits for the thread (a server started
- * meanwhile): a flood is read at the speed it comes, and cannot starve the other servers.
+ * for its stderr. Every round also looks for {@link #watchExit exits}: the JDK tells of a
+ * child's exit only on a pool the application shares, so a process whose stdout does not
+ * end with it (a descendant holds it) is found gone here, within a round. A stream that
+ * still has bytes after a round is read again right away, after the others and after
+ * whatever else waits for the thread (a server started meanwhile): a flood is read at the
+ * speed it comes, and cannot starve the other servers.
  */
 final class StderrPump {
 
@@ -35,6 +40,9 @@ final class StderrPump {
 
 	// Touched on the pump's thread only.
 	private final Set<Drain> drains = new LinkedHashSet<>();
+
+	// Touched on the pump's thread only: the processes whose exit is looked for.
+	private final Map<Process, CompletableFuture<Void>> exits = new LinkedHashMap<>();
 
 	private final byte[] chunk = new byte[8192];
 
@@ -77,12 +85,28 @@ final class StderrPump {
 		Drain drain = new Drain(in, lines);
 		this.thread.execute(() -> {
 			this.drains.add(drain);
-			if (this.rounds == null) {
-				this.rounds = this.thread.scheduleWithFixedDelay(this::tick, this.interval.toNanos(),
-						this.interval.toNanos(), TimeUnit.NANOSECONDS);
-			}
+			startRounds();
 		});
 		return drain;
+	}
+
+	/**
+	 * Looks for a process's exit at every round until it has exited.
+	 * @param process the process
+	 * @param exited completed on the pump's thread once the process has exited
+	 */
+	void watchExit(Process process, CompletableFuture<Void> exited) {
+		this.thread.execute(() -> {
+			this.exits.put(process, exited);
+			startRounds();
+		});
+	}
+
+	private void startRounds() {
+		if (this.rounds == null) {
+			this.rounds = this.thread.scheduleWithFixedDelay(this::tick, this.interval.toNanos(),
+					this.interval.toNanos(), TimeUnit.NANOSECONDS);
+		}
 	}
 
 	// The periodic pass; while a follow-up is queued the streams are read by it, soon.
@@ -102,6 +126,14 @@ final class StderrPump {
 	// a flood is read at the speed it comes and never holds the thread from them. Only
 	// one pass is ever queued, so what waits for the thread waits for one pass at most.
 	private void round() {
+		for (Iterator<Map.Entry<Process, CompletableFuture<Void>>> iterator = this.exits.entrySet().iterator(); iterator
+			.hasNext();) {
+			Map.Entry<Process, CompletableFuture<Void>> exit = iterator.next();
+			if (!exit.getKey().isAlive() || exit.getValue().isDone()) {
+				iterator.remove();
+				exit.getValue().complete(null);
+			}
+		}
 		boolean more = false;
 		for (Iterator<Drain> iterator = this.drains.iterator(); iterator.hasNext();) {
 			Drain drain = iterator.next();
@@ -135,7 +167,7 @@ final class StderrPump {
 
 	private void stopWhenIdle() {
 		ScheduledFuture<?> current = this.rounds;
-		if (this.drains.isEmpty() && current != null) {
+		if (this.drains.isEmpty() && this.exits.isEmpty() && current != null) {
 			current.cancel(false);
 			this.rounds = null;
 		}

@@ -25,13 +25,22 @@ import org.jspecify.annotations.Nullable;
 /**
  * A server process owned by its generation: spawned with the configured command,
  * environment and working directory, its stderr always drained into a {@link StderrTail}
- * (by the {@link StderrPump} shared by every server), its exit observed at once through
- * {@link Process#onExit()}, and its whole process tree terminated within a bound.
+ * (by the {@link StderrPump} shared by every server), its exit observed at once, and its
+ * whole process tree terminated within a bound.
+ * <p>
+ * The exit is seen by the reader of its stdout, which ends with the process, and by the
+ * stderr pump's rounds, for a process whose stdout a descendant still holds; never
+ * through {@link Process#onExit()}, which the JDK completes on
+ * {@code CompletableFuture}'s default executor, the common pool an application's own
+ * tasks can fill.
  */
 final class StdioServerProcess {
 
 	/** How long SIGKILLed processes may take to be confirmed gone. */
 	static final Duration KILL_CONFIRMATION = Duration.ofSeconds(2);
+
+	/** How long the reader of a stdout that ended waits for the process's exit. */
+	static final Duration EXIT_AFTER_STDOUT_END = Duration.ofMillis(50);
 
 	/** How long an exited process's last stderr lines may take to be read. */
 	static final Duration STDERR_SETTLE_TIME = Duration.ofMillis(100);
@@ -61,6 +70,11 @@ final class StdioServerProcess {
 
 	private final CompletableFuture<ExitStatus> exited;
 
+	/** Completed once the process has exited, by whichever sees it first. */
+	private final CompletableFuture<Void> gone = new CompletableFuture<>();
+
+	private final InputStream stdout;
+
 	/** Every descendant seen while the tree was intact: an orphan is no longer listed. */
 	private final Set<ProcessHandle> tree = ConcurrentHashMap.newKeySet();
 
@@ -89,7 +103,9 @@ final class StdioServerProcess {
 			.drain(process.getErrorStream(), new StderrLines(MAX_STDERR_LINE_BYTES, new StderrSink()));
 		// Everything the process wrote before its exit is read at once after it; the
 		// bound is a safety net.
-		this.exited = process.onExit()
+		this.stdout = new ExitNoticingInputStream(process.getInputStream(), this::noticeExit);
+		StderrPump.shared().watchExit(process, this.gone);
+		this.exited = this.gone
 			.thenCompose((ignored) -> this.stderrDrain.finish()
 				.completeOnTimeout(null, STDERR_SETTLE_TIME.toMillis(), TimeUnit.MILLISECONDS))
 			.thenApply((ignored) -> new ExitStatus(process.exitValue(), this.stderr.lastLine()));
@@ -133,8 +149,25 @@ final class StdioServerProcess {
 		return this.process.pid();
 	}
 
+	/**
+	 * Returns the process's stdout, whose end tells of the process's exit at once.
+	 * @return the stream, to be read by one reader
+	 */
 	InputStream stdout() {
-		return this.process.getInputStream();
+		return this.stdout;
+	}
+
+	// The stdout ended: the process has exited, or is about to, or closed it and runs on
+	// (the pump's rounds see its exit later).
+	private void noticeExit() {
+		try {
+			if (this.process.waitFor(EXIT_AFTER_STDOUT_END.toMillis(), TimeUnit.MILLISECONDS)) {
+				this.gone.complete(null);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	OutputStream stdin() {

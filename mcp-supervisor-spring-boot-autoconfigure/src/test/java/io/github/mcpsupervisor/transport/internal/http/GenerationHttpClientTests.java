@@ -1,5 +1,9 @@
 package io.github.mcpsupervisor.transport.internal.http;
 
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -7,9 +11,12 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandler;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.net.http.HttpResponse.PushPromiseHandler;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
+import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,6 +38,34 @@ class GenerationHttpClientTests {
 				.withMessage("refused");
 		}
 		assertThat(client.exchanges()).as("exchanges going on").isZero();
+	}
+
+	@Test
+	void whatTheServerSendsIsCountedAsItComesWhetherOrNotItIsRead() throws Exception {
+		HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+		server.createContext("/mcp", (exchange) -> {
+			byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
+			exchange.sendResponseHeaders(200, body.length);
+			try (OutputStream out = exchange.getResponseBody()) {
+				out.write(body);
+			}
+		});
+		server.start();
+		try {
+			URI url = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/mcp");
+			GenerationHttpClient client = new GenerationHttpClient(HttpClient.newHttpClient(), url,
+					Duration.ofSeconds(5));
+			assertThat(client.received()).isZero();
+			// a reader that never reads: the answer is held back here, not by the server
+			HttpResponse<InputStream> response = client
+				.sendAsync(HttpRequest.newBuilder(url).build(), BodyHandlers.ofInputStream())
+				.get(5, TimeUnit.SECONDS);
+			assertThat(client.received()).isPositive();
+			response.body().close();
+		}
+		finally {
+			server.stop(0);
+		}
 	}
 
 	/**

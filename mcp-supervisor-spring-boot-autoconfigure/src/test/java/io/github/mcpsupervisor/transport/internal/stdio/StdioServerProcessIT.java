@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import io.github.mcpsupervisor.supervisor.ExitStatus;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -27,6 +28,23 @@ class StdioServerProcessIT {
 
 	@TempDir
 	Path directory;
+
+	@Test
+	void anExitIsSeenWhileADescendantStillHoldsTheStdout() throws Exception {
+		// no end of stdout tells of this exit: the sleeper holds the pipe open
+		StdioServerDefinition definition = new StdioServerDefinition("leaving", "sh",
+				List.of("-c", "sleep 600 & exit 3"), Map.of(), null, Duration.ofSeconds(5), Duration.ofSeconds(5),
+				Duration.ofMillis(100));
+		StdioServerProcess server = StdioServerProcess.start(definition, "leaving");
+		try {
+			assertThat(server.exited()).succeedsWithin(Duration.ofSeconds(30))
+				.extracting(ExitStatus::exitCode)
+				.isEqualTo(3);
+		}
+		finally {
+			assertThat(server.terminate(definition.terminationGracePeriod())).isTrue();
+		}
+	}
 
 	@Test
 	void aMemberForkedWhileTheGroupIsKilledDiesBeforeTheTerminationIsConfirmed() throws Exception {

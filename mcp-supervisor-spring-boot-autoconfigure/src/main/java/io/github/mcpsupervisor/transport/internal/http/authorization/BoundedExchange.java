@@ -1,7 +1,6 @@
 package io.github.mcpsupervisor.transport.internal.http.authorization;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,7 +19,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * One request to a server of the authorization's discovery, whose answer is read within a
  * timeout as a whole (headers and body) and up to {@link #MAX_BYTES}: what a server the
- * MCP server points at sends cannot hold a thread or fill the memory.
+ * MCP server points at sends cannot hold a thread or fill the memory. The body is read by
+ * the HTTP client's own threads as it comes, not by a pool the application shares.
  */
 final class BoundedExchange {
 
@@ -54,26 +54,11 @@ final class BoundedExchange {
 	 * @throws AuthorizationDiscoveryException if no answer is read in time
 	 */
 	Answer send(HttpRequest request, String what) {
-		long deadline = System.nanoTime() + this.timeout.toNanos();
+		CompletableFuture<HttpResponse<byte[]>> exchange = null;
 		try {
-			HttpResponse<InputStream> response = this.http.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream())
-				.get(this.timeout.toNanos(), TimeUnit.NANOSECONDS);
-			InputStream body = response.body();
-			CompletableFuture<byte[]> read = CompletableFuture.supplyAsync(() -> {
-				try (body) {
-					return body.readNBytes(MAX_BYTES + 1);
-				}
-				catch (IOException ex) {
-					throw new UncheckedIOException(ex);
-				}
-			});
-			try {
-				return new Answer(response.statusCode(),
-						read.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
-			}
-			finally {
-				body.close(); // ends a read still waiting for the server
-			}
+			exchange = this.http.sendAsync(request, (info) -> new FirstBytes(MAX_BYTES + 1));
+			HttpResponse<byte[]> response = exchange.get(this.timeout.toNanos(), TimeUnit.NANOSECONDS);
+			return new Answer(response.statusCode(), response.body());
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -84,10 +69,15 @@ final class BoundedExchange {
 					"the " + what + " at " + request.uri() + " was not read within " + this.timeout.toMillis() + " ms",
 					ex);
 		}
-		catch (ExecutionException | IOException | IllegalArgumentException ex) {
+		catch (ExecutionException | IllegalArgumentException ex) {
 			Throwable cause = (ex instanceof ExecutionException && ex.getCause() != null) ? ex.getCause() : ex;
 			throw new AuthorizationDiscoveryException(
 					"fetching the " + what + " at " + request.uri() + " failed: " + cause, cause);
+		}
+		finally {
+			if (exchange != null) {
+				exchange.cancel(true); // ends an exchange still waiting for the server
+			}
 		}
 	}
 

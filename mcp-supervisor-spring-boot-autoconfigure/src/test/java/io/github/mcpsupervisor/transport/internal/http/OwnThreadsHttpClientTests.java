@@ -1,0 +1,168 @@
+package io.github.mcpsupervisor.transport.internal.http;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import com.sun.net.httpserver.HttpServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Tests for {@link OwnThreadsHttpClient}: every asynchronous exchange completes on the
+ * starter's threads, never on {@code CompletableFuture}'s default executor (the common
+ * pool an application's tasks can fill).
+ */
+class OwnThreadsHttpClientTests {
+
+	private static final Duration PATIENCE = Duration.ofSeconds(10);
+
+	private final ExecutorService serverThreads = Executors.newCachedThreadPool();
+
+	private final HttpServer server = server(this.serverThreads);
+
+	private final CountDownLatch answer = new CountDownLatch(1);
+
+	private final CountDownLatch rest = new CountDownLatch(1);
+
+	private final ThreadPoolExecutor senders = OwnThreadsHttpClient.senders();
+
+	private final ThreadPoolExecutor callbacks = SharedHttpClient.callbackExecutor();
+
+	private final HttpClient client = new OwnThreadsHttpClient(HttpClient.newBuilder().executor(this.callbacks).build(),
+			this.senders);
+
+	@AfterEach
+	void stop() {
+		this.answer.countDown();
+		this.rest.countDown();
+		this.server.stop(0);
+		this.serverThreads.shutdownNow();
+		this.senders.shutdownNow();
+		this.callbacks.shutdownNow();
+	}
+
+	@Test
+	void aResponseCompletesOnTheStartersThreads() throws Exception {
+		this.server.createContext("/", (exchange) -> {
+			awaitLatch(this.answer);
+			byte[] body = "hello".getBytes(StandardCharsets.UTF_8);
+			exchange.sendResponseHeaders(200, body.length);
+			try (OutputStream out = exchange.getResponseBody()) {
+				out.write(body);
+			}
+		});
+		CompletableFuture<HttpResponse<String>> response = this.client.sendAsync(request(), BodyHandlers.ofString());
+		CompletableFuture<String> completedOn = response.thenApply((ignored) -> Thread.currentThread().getName());
+		this.answer.countDown();
+		// waiting on the response itself could run its dependents on this thread
+		assertThat(completedOn.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).startsWith("mcp-http-");
+		assertThat(response.get().body()).isEqualTo("hello");
+		assertThat(response.get().statusCode()).isEqualTo(200);
+		assertThat(response.get().uri()).isEqualTo(request().uri());
+	}
+
+	@Test
+	void aRefusedConnectionFailsOnTheStartersThreads() throws Exception {
+		int closedPort = closedPort();
+		CompletableFuture<HttpResponse<String>> response = this.client.sendAsync(
+				HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + closedPort + "/")).build(),
+				BodyHandlers.ofString());
+		CompletableFuture<String> failedOn = response.handle((result, failure) -> {
+			assertThat(failure).isInstanceOf(ConnectException.class);
+			return Thread.currentThread().getName();
+		});
+		assertThat(failedOn.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).startsWith("mcp-http-send-");
+	}
+
+	@Test
+	void aBodyIsReadAfterItsHeadersWithoutHoldingASenderThread() throws Exception {
+		this.server.createContext("/", (exchange) -> {
+			exchange.sendResponseHeaders(200, 0);
+			try (OutputStream out = exchange.getResponseBody()) {
+				out.write("first ".getBytes(StandardCharsets.UTF_8));
+				out.flush();
+				awaitLatch(this.rest);
+				out.write("last".getBytes(StandardCharsets.UTF_8));
+			}
+		});
+		CompletableFuture<HttpResponse<String>> response = this.client.sendAsync(request(), BodyHandlers.ofString());
+		// the headers have come once the sender is free again
+		await().atMost(PATIENCE).until(() -> this.senders.getCompletedTaskCount() == 1);
+		assertThat(this.senders.getActiveCount()).isZero();
+		assertThat(response).isNotDone();
+		this.rest.countDown();
+		assertThat(response.get(PATIENCE.toSeconds(), TimeUnit.SECONDS).body()).isEqualTo("first last");
+	}
+
+	@Test
+	void cancellingAnExchangeWaitingForItsHeadersFreesItsThread() throws Exception {
+		CountDownLatch received = new CountDownLatch(1);
+		this.server.createContext("/", (exchange) -> {
+			received.countDown();
+			awaitLatch(this.answer);
+			exchange.sendResponseHeaders(204, -1);
+			exchange.close();
+		});
+		CompletableFuture<HttpResponse<String>> response = this.client.sendAsync(request(), BodyHandlers.ofString());
+		assertThat(received.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		assertThat(this.senders.getActiveCount()).isOne();
+		response.cancel(true);
+		// interrupted, the JDK's send aborts the exchange instead of waiting for the
+		// server
+		await().atMost(PATIENCE).until(() -> this.senders.getActiveCount() == 0);
+		assertThat(response).isCancelled();
+	}
+
+	private HttpRequest request() {
+		return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.server.getAddress().getPort() + "/"))
+			.build();
+	}
+
+	private static HttpServer server(ExecutorService threads) {
+		try {
+			HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+			server.setExecutor(threads);
+			server.start();
+			return server;
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static int closedPort() throws IOException {
+		try (ServerSocket socket = new ServerSocket(0, 0, InetAddress.getLoopbackAddress())) {
+			return socket.getLocalPort();
+		}
+	}
+
+	private static void awaitLatch(CountDownLatch latch) {
+		try {
+			latch.await(30, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}
