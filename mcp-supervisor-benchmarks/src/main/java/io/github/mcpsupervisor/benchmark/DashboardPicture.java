@@ -52,6 +52,9 @@ public final class DashboardPicture {
 	private DashboardPicture() {
 	}
 
+	// the constructor of DefaultMeterObservationHandler is deprecated in Micrometer 1.18
+	// (Spring Boot 4.2) for a builder that 1.16 and 1.17 (Boot 4.0 and 4.1) do not have
+	@SuppressWarnings("deprecation")
 	public static void main(String[] args) throws Exception {
 		ThreadPoolSupervisorScheduler scheduler = new ThreadPoolSupervisorScheduler();
 		MeterRegistry registry = new SimpleMeterRegistry();

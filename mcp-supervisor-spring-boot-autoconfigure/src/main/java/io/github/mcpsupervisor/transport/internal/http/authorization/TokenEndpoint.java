@@ -54,6 +54,10 @@ final class TokenEndpoint {
 		factory.setReadTimeout(timeout);
 		OAuth2AccessTokenResponseHttpMessageConverter tokenResponses = new OAuth2AccessTokenResponseHttpMessageConverter();
 		tokenResponses.setAccessTokenResponseConverter(new UnknownLifetimes());
+		// the error handler Spring Security's own token clients set, given as a status
+		// handler: the form that takes a ResponseErrorHandler is deprecated in Spring
+		// Framework 7.1
+		OAuth2ErrorResponseErrorHandler errors = new OAuth2ErrorResponseErrorHandler();
 		RestClient restClient = RestClient.builder()
 			.requestFactory(factory)
 			.requestInterceptor(new BoundedResponses(BoundedExchange.MAX_BYTES))
@@ -61,7 +65,8 @@ final class TokenEndpoint {
 				converters.addCustomConverter(new FormHttpMessageConverter());
 				converters.addCustomConverter(tokenResponses);
 			})
-			.defaultStatusHandler(new OAuth2ErrorResponseErrorHandler())
+			.defaultStatusHandler(HttpStatusCode::isError,
+					(request, response) -> errors.handleError(request.getURI(), request.getMethod(), response))
 			.build();
 		this.clientCredentials.setRestClient(restClient);
 		this.clientCredentials.setParametersConverter((request) -> parameters(request, resource, scopes.get()));
