@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * executor is the common pool (Java 25 always, Java 17 with a parallelism above 1), no
  * task of anyone's runs there meanwhile.
  */
-final class FullCommonPool implements AutoCloseable {
+public final class FullCommonPool implements AutoCloseable {
 
 	private final CountDownLatch release = new CountDownLatch(1);
 
@@ -33,9 +33,9 @@ final class FullCommonPool implements AutoCloseable {
 	 * @return the full pool, to release with {@link #close()}
 	 * @throws InterruptedException if interrupted while the pool fills
 	 */
-	static FullCommonPool fill() throws InterruptedException {
+	public static FullCommonPool fill() throws InterruptedException {
 		assumeTrue(Boolean.getBoolean("mcpsupervisor.test.shared-pool"),
-				"run by the failsafe execution shared-pool, in a JVM that sees 4 CPUs");
+				"run by the failsafe execution shared-pool (SharedPool*IT), in a JVM that sees 4 CPUs");
 		assertThat(ForkJoinPool.getCommonPoolParallelism())
 			.as("the common pool's parallelism: these tests run in a JVM that sees several CPUs"
 					+ " (-XX:ActiveProcessorCount), as production JVMs do")
@@ -73,7 +73,7 @@ final class FullCommonPool implements AutoCloseable {
 	 * tasks has run.
 	 * @return whether it is full
 	 */
-	boolean isFull() {
+	public boolean isFull() {
 		return !this.tasks.get(this.tasks.size() - 1).isDone();
 	}
 

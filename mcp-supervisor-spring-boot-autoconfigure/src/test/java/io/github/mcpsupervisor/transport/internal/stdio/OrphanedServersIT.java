@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -44,9 +46,17 @@ class OrphanedServersIT {
 
 	private final List<Long> groups = new ArrayList<>();
 
+	/**
+	 * Reads the applications' output: threads of the test's own, as a read that never
+	 * ends would hold a worker of the common pool for good (its only one on a 2-CPU Java
+	 * 25).
+	 */
+	private final ExecutorService readers = Executors.newCachedThreadPool();
+
 	@AfterEach
 	void killEverything() {
 		this.applications.forEach(Process::destroyForcibly);
+		this.readers.shutdownNow();
 		await().atMost(PATIENCE).until(() -> {
 			this.groups.forEach((group) -> ProcessTree.group(group).forEach(ProcessHandle::destroyForcibly));
 			return this.groups.stream().allMatch((group) -> ProcessTree.group(group).isEmpty());
@@ -110,11 +120,11 @@ class OrphanedServersIT {
 			catch (java.io.IOException ex) {
 				throw new IllegalStateException(ex);
 			}
-		}).get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+		}, this.readers).get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
 		this.groups.add(pid);
 		// the rest of its output is drained so that it never blocks
 		CompletableFuture.runAsync(() -> output.lines().forEach((line) -> {
-		}));
+		}), this.readers);
 		await().atMost(PATIENCE).until(() -> ProcessTree.group(pid).size() == 2);
 		return pid;
 	}
