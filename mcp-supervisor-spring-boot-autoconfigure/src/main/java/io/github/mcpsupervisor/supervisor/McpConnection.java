@@ -88,8 +88,8 @@ public interface McpConnection {
 	boolean ping(Duration timeout);
 
 	/**
-	 * Returns how many messages the server has sent on this generation so far, counted
-	 * as they come off the connection (over Streamable HTTP, the responses and chunks of
+	 * Returns how many messages the server has sent on this generation so far, counted as
+	 * they come off the connection (over Streamable HTTP, the responses and chunks of
 	 * their bodies), before anything of this JVM reads them. Any message is a sign of
 	 * life, also one that answers another request than a ping, and also one that
 	 * something local holds back.

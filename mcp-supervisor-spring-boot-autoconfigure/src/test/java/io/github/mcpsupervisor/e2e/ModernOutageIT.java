@@ -6,9 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
@@ -24,8 +22,6 @@ import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
-import io.github.mcpsupervisor.supervisor.SupervisorListener;
-import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
 import io.github.mcpsupervisor.transport.internal.http.ModernHttpConnector;
@@ -92,25 +88,13 @@ class ModernOutageIT {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(McpSupervisorAutoConfiguration.class));
 
-	private final ThreadPoolSupervisorScheduler scheduler = new ThreadPoolSupervisorScheduler();
-
-	private final List<McpServerSupervisor> supervisors = new ArrayList<>();
-
-	private final List<AutoCloseable> closeables = new ArrayList<>();
-
-	private final List<McpServerStateChange> changes = new CopyOnWriteArrayList<>();
+	private final StartedSupervisors started = new StartedSupervisors(RECONNECT);
 
 	private final List<Process> servers = new ArrayList<>();
 
 	@AfterEach
 	void stop() throws Exception {
-		for (McpServerSupervisor supervisor : this.supervisors) {
-			supervisor.stop().get(30, TimeUnit.SECONDS);
-		}
-		for (AutoCloseable closeable : this.closeables) {
-			closeable.close();
-		}
-		this.scheduler.close();
+		this.started.close();
 		for (Process server : this.servers) {
 			server.destroyForcibly();
 		}
@@ -177,8 +161,9 @@ class ModernOutageIT {
 		StdioServerDefinition definition = TestServers.definition("frozen", command.get(0),
 				command.subList(1, command.size()), Map.of());
 		McpServerSupervisor supervisor = start("frozen",
-				new NegotiatingConnector("frozen", new ModernStdioConnector(definition, this.scheduler::execute),
-						new StdioConnector(definition, this.scheduler::execute)),
+				new NegotiatingConnector("frozen",
+						new ModernStdioConnector(definition, this.started.scheduler()::execute),
+						new StdioConnector(definition, this.started.scheduler()::execute)),
 				WAIT, PROBE);
 		assertThat(supervisor.status().protocol()).isEqualTo(Revisions.MODERN);
 		long frozen = Long.parseLong(TestServers.text(call(supervisor, "pid", Map.of())));
@@ -281,7 +266,7 @@ class ModernOutageIT {
 
 	private SwitchableHttpProxy proxy(URI target) throws IOException {
 		SwitchableHttpProxy proxy = new SwitchableHttpProxy(target);
-		this.closeables.add(proxy);
+		this.started.closeLater(proxy);
 		return proxy;
 	}
 
@@ -291,35 +276,18 @@ class ModernOutageIT {
 				Map.of(), Duration.ofSeconds(10), Duration.ofSeconds(2));
 		ModernHttpConnector modern = new ModernHttpConnector(definition);
 		StreamableHttpConnector legacy = new StreamableHttpConnector(definition);
-		this.closeables.add(modern);
-		this.closeables.add(legacy);
+		this.started.closeLater(modern);
+		this.started.closeLater(legacy);
 		return new NegotiatingConnector("remote", modern, legacy);
 	}
 
 	private McpServerSupervisor start(String name, McpConnector connector, CallPolicy calls,
 			HealthCheckPolicy healthCheck) {
-		McpServerSupervisor supervisor = McpServerSupervisor.builder(name, connector, this.scheduler)
-			.reconnect(RECONNECT)
-			.calls(calls)
-			.healthCheck(healthCheck)
-			.listener(new SupervisorListener() {
-				@Override
-				public void stateChanged(McpServerStateChange change) {
-					ModernOutageIT.this.changes.add(change);
-				}
-			})
-			.build();
-		this.supervisors.add(supervisor);
-		assertThat(supervisor.start().join().state()).isEqualTo(McpServerState.UP);
-		return supervisor;
+		return this.started.start(name, connector, calls, healthCheck);
 	}
 
-	// the first move out of UP: lastError moves on to each failed reconnect attempt
 	private McpServerStateChange awaitLoss() {
-		return await().atMost(TestServers.PATIENCE)
-			.until(() -> this.changes.stream().filter((change) -> change.from() == McpServerState.UP).findFirst(),
-					Optional::isPresent)
-			.orElseThrow();
+		return this.started.awaitLoss();
 	}
 
 	private static void signal(String signal, long pid) throws Exception {

@@ -8,9 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -26,8 +24,6 @@ import io.github.mcpsupervisor.supervisor.McpServerStateChange;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
-import io.github.mcpsupervisor.supervisor.SupervisorListener;
-import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
 import io.github.mcpsupervisor.transport.internal.http.ModernHttpConnector;
@@ -87,28 +83,16 @@ class SharedPoolIT {
 	/** The longest a call waits for its answer: longer than anything here takes. */
 	private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
-	private final ThreadPoolSupervisorScheduler scheduler = new ThreadPoolSupervisorScheduler();
+	private final StartedSupervisors started = new StartedSupervisors(RECONNECT);
 
 	/** The threads the test calls from, not the common pool's. */
 	private final ExecutorService callers = Executors.newCachedThreadPool();
-
-	private final List<McpServerSupervisor> supervisors = new ArrayList<>();
-
-	private final List<AutoCloseable> closeables = new ArrayList<>();
-
-	private final List<McpServerStateChange> changes = new CopyOnWriteArrayList<>();
 
 	private final List<Process> servers = new ArrayList<>();
 
 	@AfterEach
 	void stop() throws Exception {
-		for (McpServerSupervisor supervisor : this.supervisors) {
-			supervisor.stop().get(30, TimeUnit.SECONDS);
-		}
-		for (AutoCloseable closeable : this.closeables) {
-			closeable.close();
-		}
-		this.scheduler.close();
+		this.started.close();
 		this.callers.shutdownNow();
 		for (Process server : this.servers) {
 			server.descendants().forEach(ProcessHandle::destroyForcibly);
@@ -132,9 +116,9 @@ class SharedPoolIT {
 	@Test
 	void aStdioServerOfEachRevisionAnswersEveryCall() throws Exception {
 		McpServerSupervisor legacy = start("everything",
-				new StdioConnector(TestServers.everything("everything"), this.scheduler::execute));
+				new StdioConnector(TestServers.everything("everything"), this.started.scheduler()::execute));
 		McpServerSupervisor modern = start("modern",
-				new ModernStdioConnector(modernStdio("modern"), this.scheduler::execute));
+				new ModernStdioConnector(modernStdio("modern"), this.started.scheduler()::execute));
 		assertEveryCallAnswered(legacy);
 		assertEveryCallAnswered(modern);
 	}
@@ -142,14 +126,14 @@ class SharedPoolIT {
 	@Test
 	void aStdioServerKilledMidCallIsFoundAtOnce() throws Exception {
 		McpServerSupervisor supervisor = start("demo",
-				new StdioConnector(TestServers.demo("demo", Map.of()), this.scheduler::execute));
+				new StdioConnector(TestServers.demo("demo", Map.of()), this.started.scheduler()::execute));
 		assertKillFoundWhileThePoolIsFull(supervisor, "millis");
 	}
 
 	@Test
 	void aStdioServerOfTheCurrentRevisionKilledMidCallIsFoundAtOnce() throws Exception {
 		McpServerSupervisor supervisor = start("modern",
-				new ModernStdioConnector(modernStdio("modern"), this.scheduler::execute));
+				new ModernStdioConnector(modernStdio("modern"), this.started.scheduler()::execute));
 		assertKillFoundWhileThePoolIsFull(supervisor, "ms");
 	}
 
@@ -164,7 +148,7 @@ class SharedPoolIT {
 			await().atMost(TestServers.PATIENCE).until(() -> !server.isAlive() && !ServerCommands.isListening(port));
 			CompletableFuture<CallToolResult> call = CompletableFuture
 				.supplyAsync(() -> call(supervisor, "echo", Map.of("message", "across the restart")), this.callers);
-			McpServerStateChange loss = awaitLoss();
+			McpServerStateChange loss = this.started.awaitLoss();
 			assertThat(loss.cause()).contains("transport failure");
 			startEverything(port);
 			assertThat(TestServers.text(call.get(TestServers.PATIENCE.toSeconds(), TimeUnit.SECONDS)))
@@ -188,7 +172,7 @@ class SharedPoolIT {
 			// the probes go on being answered while the pool is held: several rounds
 			await().during(Duration.ofSeconds(1))
 				.atMost(Duration.ofSeconds(5))
-				.until(() -> this.changes.stream().noneMatch((change) -> change.from() == McpServerState.UP));
+				.until(() -> this.started.changes().stream().noneMatch((change) -> change.from() == McpServerState.UP));
 			assertThat(pool.isFull()).isTrue();
 		}
 	}
@@ -204,7 +188,7 @@ class SharedPoolIT {
 			await().atMost(TestServers.PATIENCE)
 				.until(() -> supervisor.status().stderrTail().contains(DemoMcpServer.CALL_STARTED + "slow"));
 			ProcessHandle.of(pid).orElseThrow().destroyForcibly();
-			McpServerStateChange loss = awaitLoss();
+			McpServerStateChange loss = this.started.awaitLoss();
 			assertThat(loss.cause()).as("the exit, not a timeout or the probe").contains("signal 9");
 			for (CompletableFuture<CallToolResult> call : calls) {
 				assertThat(call).failsWithin(TestServers.PATIENCE)
@@ -227,30 +211,9 @@ class SharedPoolIT {
 
 	private McpServerSupervisor start(String name, McpConnector connector, CallPolicy calls) {
 		if (connector instanceof AutoCloseable closeable) {
-			this.closeables.add(closeable);
+			this.started.closeLater(closeable);
 		}
-		McpServerSupervisor supervisor = McpServerSupervisor.builder(name, connector, this.scheduler)
-			.reconnect(RECONNECT)
-			.calls(calls)
-			.healthCheck(PROBE)
-			.listener(new SupervisorListener() {
-				@Override
-				public void stateChanged(McpServerStateChange change) {
-					SharedPoolIT.this.changes.add(change);
-				}
-			})
-			.build();
-		this.supervisors.add(supervisor);
-		assertThat(supervisor.start().join().state()).isEqualTo(McpServerState.UP);
-		return supervisor;
-	}
-
-	// the first move out of UP
-	private McpServerStateChange awaitLoss() {
-		return await().atMost(TestServers.PATIENCE)
-			.until(() -> this.changes.stream().filter((change) -> change.from() == McpServerState.UP).findFirst(),
-					Optional::isPresent)
-			.orElseThrow();
+		return this.started.start(name, connector, calls, PROBE);
 	}
 
 	private static CallToolResult call(McpServerSupervisor supervisor, String tool, Map<String, Object> arguments) {

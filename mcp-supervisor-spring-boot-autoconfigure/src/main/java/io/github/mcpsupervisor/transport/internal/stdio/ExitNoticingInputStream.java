@@ -22,27 +22,21 @@ final class ExitNoticingInputStream extends FilterInputStream {
 
 	@Override
 	public int read() throws IOException {
-		try {
-			int read = super.read();
-			if (read < 0) {
-				end();
-			}
-			return read;
-		}
-		catch (IOException ex) {
-			end();
-			throw ex;
-		}
+		return noticingTheEnd(super::read);
 	}
 
 	@Override
 	public int read(byte[] buffer, int offset, int length) throws IOException {
+		return noticingTheEnd(() -> super.read(buffer, offset, length));
+	}
+
+	private int noticingTheEnd(Read read) throws IOException {
 		try {
-			int read = super.read(buffer, offset, length);
-			if (read < 0) {
+			int result = read.read();
+			if (result < 0) {
 				end();
 			}
-			return read;
+			return result;
 		}
 		catch (IOException ex) {
 			end();
@@ -55,6 +49,16 @@ final class ExitNoticingInputStream extends FilterInputStream {
 			this.told = true;
 			this.ended.run();
 		}
+	}
+
+	/**
+	 * A read of the stream.
+	 */
+	@FunctionalInterface
+	private interface Read {
+
+		int read() throws IOException;
+
 	}
 
 }
