@@ -25,12 +25,9 @@ import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -68,7 +65,8 @@ class OAuthSupervisionIT {
 	/** How long a server is watched for attempts it must not make. */
 	private static final Duration QUIET = Duration.ofSeconds(1);
 
-	private static TestAuthorizationServer authorizationServer;
+	@RegisterExtension
+	static final OAuthServers servers = new OAuthServers();
 
 	private final JsonMapper json = JsonMapper.builder().build();
 
@@ -76,48 +74,27 @@ class OAuthSupervisionIT {
 
 	private final List<String> codes = new ArrayList<>();
 
-	private ProtectedMcpServer protectedServer;
-
-	@BeforeAll
-	static void startAuthorizationServer() {
-		authorizationServer = new TestAuthorizationServer(Duration.ofMinutes(5));
-	}
-
-	@AfterAll
-	static void stopAuthorizationServer() {
-		authorizationServer.close();
-	}
-
-	@BeforeEach
-	void startProtectedServer() throws Exception {
-		this.protectedServer = new ProtectedMcpServer(authorizationServer);
-	}
-
-	@AfterEach
-	void stopProtectedServer() throws Exception {
-		this.protectedServer.close();
-	}
-
 	@ParameterizedTest
 	@CsvSource({ "/mcp, 2026-07-28", "/legacy, 2025-11-25", "/legacy, auto" })
 	void clientCredentialsTokensAreBoundToTheServerAndRenewedOnceWhenItRefusesThem(String path, String protocol,
 			CapturedOutput output) {
-		int issuedBefore = authorizationServer.tokensIssued("client_credentials");
+		int issuedBefore = servers.authorization().tokensIssued("client_credentials");
 		contextRunner(path, protocol, "service").run((context) -> {
 			McpServerSupervisor supervisor = supervisor(context);
 			assertThat(supervisor.state()).isEqualTo(McpServerState.UP);
 			assertThat(supervisor.tools().names()).contains("echo", "admin", "locked");
 			assertThat(text(call(supervisor, "echo", "hello"))).isEqualTo("echo: hello");
-			assertThat(authorizationServer.tokensIssued("client_credentials")).isEqualTo(issuedBefore + 1);
+			assertThat(servers.authorization().tokensIssued("client_credentials")).isEqualTo(issuedBefore + 1);
 			int generation = supervisor.status().generation();
-			this.protectedServer.refuseTokensSeenSoFar();
-			int receivedBefore = this.protectedServer.received(path).size();
+			servers.protectedServer().refuseTokensSeenSoFar();
+			int receivedBefore = servers.protectedServer().received(path).size();
 			assertThat(text(call(supervisor, "echo", "again"))).isEqualTo("echo: again");
-			List<Received> sinceRefusal = this.protectedServer.received(path)
-				.subList(receivedBefore, this.protectedServer.received(path).size());
+			List<Received> sinceRefusal = servers.protectedServer()
+				.received(path)
+				.subList(receivedBefore, servers.protectedServer().received(path).size());
 			assertThat(sinceRefusal).extracting(Received::status).containsExactly(401, 0);
 			assertThat(sinceRefusal.get(1).token()).isNotEqualTo(sinceRefusal.get(0).token());
-			assertThat(authorizationServer.tokensIssued("client_credentials")).isEqualTo(issuedBefore + 2);
+			assertThat(servers.authorization().tokensIssued("client_credentials")).isEqualTo(issuedBefore + 2);
 			assertThat(supervisor.status().generation()).isEqualTo(generation);
 			assertThat(supervisor.state()).isEqualTo(McpServerState.UP);
 			assertEveryTokenIsBoundTo(path);
@@ -136,7 +113,7 @@ class OAuthSupervisionIT {
 			assertThat(authorizations.pending()).hasSize(1);
 			McpAuthorizationRequest request = authorizations.pending().get(0);
 			assertThat(request.server()).isEqualTo("remote");
-			assertThat(request.authorizationUri().toString()).startsWith(authorizationServer.issuer())
+			assertThat(request.authorizationUri().toString()).startsWith(servers.authorization().issuer())
 				.contains("code_challenge_method=S256")
 				.contains("resource=");
 			// no attempt while it waits: the server sees nothing, the person is asked
@@ -144,7 +121,7 @@ class OAuthSupervisionIT {
 			await().during(QUIET)
 				.atMost(QUIET.multipliedBy(3))
 				.until(() -> supervisor.state() == McpServerState.NEEDS_AUTHORIZATION
-						&& this.protectedServer.received().isEmpty());
+						&& servers.protectedServer().received().isEmpty());
 			assertThat(this.requested).containsExactly(request);
 			assertThatExceptionOfType(McpAuthorizationException.class)
 				.isThrownBy(() -> authorizations.complete(Map.of("state", "unknown", "code", "whatever")));
@@ -180,25 +157,25 @@ class OAuthSupervisionIT {
 			authorizations.complete(authorize(authorizations.pending().get(0)));
 			await().atMost(PATIENCE).until(supervisor::state, McpServerState.UP::equals);
 			int generation = supervisor.status().generation();
-			int refreshedBefore = authorizationServer.tokensIssued("refresh_token");
-			this.protectedServer.refuseTokensSeenSoFar();
+			int refreshedBefore = servers.authorization().tokensIssued("refresh_token");
+			servers.protectedServer().refuseTokensSeenSoFar();
 			assertThat(text(call(supervisor, "echo", "refreshed"))).isEqualTo("echo: refreshed");
-			assertThat(authorizationServer.tokensIssued("refresh_token")).isEqualTo(refreshedBefore + 1);
+			assertThat(servers.authorization().tokensIssued("refresh_token")).isEqualTo(refreshedBefore + 1);
 			assertThat(supervisor.status().generation()).isEqualTo(generation);
 			assertThat(this.requested).hasSize(1);
 
-			assertThat(authorizationServer.revokeAll()).isPositive();
-			this.protectedServer.refuseTokensSeenSoFar();
+			assertThat(servers.authorization().revokeAll()).isPositive();
+			servers.protectedServer().refuseTokensSeenSoFar();
 			assertThat(catchThrowable(() -> call(supervisor, "echo", "revoked"))).isNotNull();
 			await().atMost(PATIENCE).until(supervisor::state, McpServerState.NEEDS_AUTHORIZATION::equals);
 			assertThat(this.requested).hasSize(2);
 			assertThat(authorizations.pending()).containsExactly(this.requested.get(1));
-			int received = this.protectedServer.received().size();
+			int received = servers.protectedServer().received().size();
 			// waits: neither FAILED nor a restart loop
 			await().during(QUIET)
 				.atMost(QUIET.multipliedBy(3))
 				.until(() -> supervisor.state() == McpServerState.NEEDS_AUTHORIZATION
-						&& this.protectedServer.received().size() == received);
+						&& servers.protectedServer().received().size() == received);
 			assertThat(context.getBean(McpServersHealthIndicator.class).health().getStatus().getCode())
 				.isEqualTo("OUT_OF_SERVICE");
 			authorizations.complete(authorize(this.requested.get(1)));
@@ -215,17 +192,17 @@ class OAuthSupervisionIT {
 		contextRunner(path, revision(path), "service").run((context) -> {
 			McpServerSupervisor supervisor = supervisor(context);
 			assertThat(supervisor.state()).isEqualTo(McpServerState.UP);
-			int issuedBefore = authorizationServer.scopes().size();
+			int issuedBefore = servers.authorization().scopes().size();
 			assertThat(text(call(supervisor, "admin", "stepped up"))).isEqualTo("admin: stepped up");
-			List<Set<String>> scopes = authorizationServer.scopes();
+			List<Set<String>> scopes = servers.authorization().scopes();
 			assertThat(scopes.subList(issuedBefore, scopes.size())).containsExactly(Set.of("mcp:read", "mcp:admin"));
 			int generation = supervisor.status().generation();
-			int issued = authorizationServer.scopes().size();
+			int issued = servers.authorization().scopes().size();
 			int lockedBefore = lockedCalls(path);
 			Throwable lockedFailure = catchThrowable(() -> call(supervisor, "locked", "in vain"));
 			assertThat(lockedFailure).isNotNull();
 			assertThat(lockedCalls(path) - lockedBefore).isBetween(1, 2);
-			assertThat(authorizationServer.scopes()).hasSize(issued);
+			assertThat(servers.authorization().scopes()).hasSize(issued);
 			assertThat(supervisor.state()).isEqualTo(McpServerState.UP);
 			assertThat(supervisor.status().generation()).isEqualTo(generation);
 			assertThat(text(call(supervisor, "echo", "still"))).isEqualTo("echo: still");
@@ -236,21 +213,21 @@ class OAuthSupervisionIT {
 
 	@Test
 	void anAuthorizationServerThatIsOutIsRetriedLikeAnyOutage(CapturedOutput output) {
-		authorizationServer.tokenEndpointUnavailable(true);
+		servers.authorization().tokenEndpointUnavailable(true);
 		try {
 			contextRunner(ProtectedMcpServer.MODERN, "2026-07-28", "service").run((context) -> {
 				McpServerSupervisor supervisor = supervisor(context);
-				await().atMost(PATIENCE).until(() -> authorizationServer.tokenRequestsRefused() >= 2);
+				await().atMost(PATIENCE).until(() -> servers.authorization().tokenRequestsRefused() >= 2);
 				assertThat(supervisor.state()).isIn(McpServerState.STARTING, McpServerState.RECONNECTING);
 				assertThat(context.getBean(McpServerAuthorizations.class).pending()).isEmpty();
-				authorizationServer.tokenEndpointUnavailable(false);
+				servers.authorization().tokenEndpointUnavailable(false);
 				await().atMost(PATIENCE).until(supervisor::state, McpServerState.UP::equals);
 				assertThat(text(call(supervisor, "echo", "back"))).isEqualTo("echo: back");
 				assertNothingLeaks(context, output);
 			});
 		}
 		finally {
-			authorizationServer.tokenEndpointUnavailable(false);
+			servers.authorization().tokenEndpointUnavailable(false);
 		}
 	}
 
@@ -274,9 +251,9 @@ class OAuthSupervisionIT {
 					client + "client-authentication-method=client_secret_basic",
 					client + "authorization-grant-type=" + (person ? "authorization_code" : "client_credentials"),
 					client + "scope=mcp:read", client + "redirect-uri=" + TestAuthorizationServer.REDIRECT_URI,
-					"spring.security.oauth2.client.provider.test.issuer-uri=" + authorizationServer.issuer(),
+					"spring.security.oauth2.client.provider.test.issuer-uri=" + servers.authorization().issuer(),
 					"mcp.servers.remote.transport=streamable-http",
-					"mcp.servers.remote.url=" + this.protectedServer.url(path),
+					"mcp.servers.remote.url=" + servers.protectedServer().url(path),
 					"mcp.servers.remote.protocol=" + protocol, "mcp.servers.remote.oauth.registration=" + registration,
 					"mcp.servers.remote.required=true", "mcp.servers.remote.reconnect.initial-delay=100ms",
 					"mcp.servers.remote.call.wait-for-recovery=0",
@@ -298,13 +275,14 @@ class OAuthSupervisionIT {
 	}
 
 	private Map<String, String> authorize(McpAuthorizationRequest request) throws Exception {
-		Map<String, String> answer = authorizationServer.authorize(request.authorizationUri());
+		Map<String, String> answer = servers.authorization().authorize(request.authorizationUri());
 		this.codes.add(answer.get("code"));
 		return answer;
 	}
 
 	private int lockedCalls(String path) {
-		return (int) this.protectedServer.received(path)
+		return (int) servers.protectedServer()
+			.received(path)
 			.stream()
 			.filter((received) -> "tools/call".equals(received.method()) && received.status() == 403)
 			.count();
@@ -312,14 +290,14 @@ class OAuthSupervisionIT {
 
 	// Every token the server got is one of its own: bound to it, never to another.
 	private void assertEveryTokenIsBoundTo(String path) {
-		String resource = this.protectedServer.url(path);
-		assertThat(this.protectedServer.received()).isNotEmpty().allSatisfy((received) -> {
+		String resource = servers.protectedServer().url(path);
+		assertThat(servers.protectedServer().received()).isNotEmpty().allSatisfy((received) -> {
 			assertThat(received.path()).isEqualTo(path);
 			assertThat(received.token()).isNotNull();
 			assertThat(received.audience()).containsExactly(resource);
 		});
-		List<String> resources = authorizationServer.resources();
-		assertThat(resources.subList(resources.size() - this.protectedServer.tokens(), resources.size()))
+		List<String> resources = servers.authorization().resources();
+		assertThat(resources.subList(resources.size() - servers.protectedServer().tokens(), resources.size()))
 			.containsOnly(resource);
 	}
 
@@ -327,8 +305,8 @@ class OAuthSupervisionIT {
 		List<String> secrets = new ArrayList<>();
 		secrets.add(TestAuthorizationServer.SERVICE_SECRET);
 		secrets.add(TestAuthorizationServer.PERSON_SECRET);
-		secrets.addAll(this.protectedServer.requestsByToken().keySet());
-		secrets.addAll(authorizationServer.credentials());
+		secrets.addAll(servers.protectedServer().requestsByToken().keySet());
+		secrets.addAll(servers.authorization().credentials());
 		secrets.addAll(this.codes);
 		McpSupervisors supervisors = context.getBean(McpSupervisors.class);
 		String status = this.json.writeValueAsString(supervisors.status());

@@ -10,10 +10,7 @@ import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -35,34 +32,13 @@ class SharedPoolOAuthIT {
 
 	private static final Duration PATIENCE = Duration.ofSeconds(30);
 
-	private static TestAuthorizationServer authorizationServer;
-
-	private ProtectedMcpServer protectedServer;
-
-	@BeforeAll
-	static void startAuthorizationServer() {
-		authorizationServer = new TestAuthorizationServer(Duration.ofMinutes(5));
-	}
-
-	@AfterAll
-	static void stopAuthorizationServer() {
-		authorizationServer.close();
-	}
-
-	@BeforeEach
-	void startProtectedServer() throws Exception {
-		this.protectedServer = new ProtectedMcpServer(authorizationServer);
-	}
-
-	@AfterEach
-	void stopProtectedServer() throws Exception {
-		this.protectedServer.close();
-	}
+	@RegisterExtension
+	static final OAuthServers servers = new OAuthServers();
 
 	@ParameterizedTest
 	@CsvSource({ "/mcp, 2026-07-28", "/legacy, 2025-11-25" })
 	void aServerIsDiscoveredAuthorizedAndCalledWhileThePoolIsFull(String path, String protocol) throws Exception {
-		int issuedBefore = authorizationServer.tokensIssued("client_credentials");
+		int issuedBefore = servers.authorization().tokensIssued("client_credentials");
 		try (FullCommonPool pool = FullCommonPool.fill()) {
 			contextRunner(path, protocol).run((context) -> {
 				McpServerSupervisor supervisor = context.getBean(McpSupervisors.class).supervisor("remote");
@@ -71,7 +47,7 @@ class SharedPoolOAuthIT {
 					.arguments(java.util.Map.of("message", "full"))
 					.build();
 				assertThat(((TextContent) supervisor.callTool(echo).content().get(0)).text()).isEqualTo("echo: full");
-				assertThat(authorizationServer.tokensIssued("client_credentials")).isEqualTo(issuedBefore + 1);
+				assertThat(servers.authorization().tokensIssued("client_credentials")).isEqualTo(issuedBefore + 1);
 				assertThat(pool.isFull()).as("authorized while the application held the pool").isTrue();
 			});
 		}
@@ -86,9 +62,9 @@ class SharedPoolOAuthIT {
 					client + "client-secret=" + TestAuthorizationServer.SERVICE_SECRET,
 					client + "client-authentication-method=client_secret_basic",
 					client + "authorization-grant-type=client_credentials", client + "scope=mcp:read",
-					"spring.security.oauth2.client.provider.test.issuer-uri=" + authorizationServer.issuer(),
+					"spring.security.oauth2.client.provider.test.issuer-uri=" + servers.authorization().issuer(),
 					"mcp.servers.remote.transport=streamable-http",
-					"mcp.servers.remote.url=" + this.protectedServer.url(path),
+					"mcp.servers.remote.url=" + servers.protectedServer().url(path),
 					"mcp.servers.remote.protocol=" + protocol, "mcp.servers.remote.oauth.registration=service",
 					"mcp.servers.remote.reconnect.initial-delay=100ms");
 	}
