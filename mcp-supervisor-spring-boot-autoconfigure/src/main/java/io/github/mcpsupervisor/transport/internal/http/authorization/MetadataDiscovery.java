@@ -1,6 +1,8 @@
 package io.github.mcpsupervisor.transport.internal.http.authorization;
 
+import java.net.InetAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.time.Duration;
@@ -9,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 import io.github.mcpsupervisor.internal.ServerText;
 import io.github.mcpsupervisor.transport.internal.http.authorization.BoundedExchange.Answer;
@@ -27,6 +30,8 @@ import org.jspecify.annotations.Nullable;
  * up to {@link #MAX_BYTES}.
  */
 final class MetadataDiscovery {
+
+	private static final Pattern IPV4_LITERAL = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
 
 	/** The most bytes of a metadata document read. */
 	static final int MAX_BYTES = BoundedExchange.MAX_BYTES;
@@ -204,10 +209,25 @@ final class MetadataDiscovery {
 		return null;
 	}
 
-	// Whether a URL names this machine (a host-less URL does not).
+	// Whether a URL names this machine: localhost, or an IP address literal of the
+	// loopback range (127.0.0.0/8, ::1). A name that only starts like one
+	// (127.example.com) is any host's; a host-less URL names none.
 	static boolean isLoopback(URI uri) {
 		String host = (uri.getHost() != null) ? uri.getHost().toLowerCase(Locale.ROOT) : "";
-		return host.equals("localhost") || host.startsWith("127.") || host.equals("[::1]");
+		if (host.equals("localhost")) {
+			return true;
+		}
+		boolean ipv6 = host.startsWith("[") && host.endsWith("]");
+		if (!ipv6 && !IPV4_LITERAL.matcher(host).matches()) {
+			return false;
+		}
+		try {
+			// a literal: parsed, never looked up
+			return InetAddress.getByName(ipv6 ? host.substring(1, host.length() - 1) : host).isLoopbackAddress();
+		}
+		catch (UnknownHostException ex) {
+			return false;
+		}
 	}
 
 	private static @Nullable String string(Map<String, Object> document, String name) {

@@ -88,6 +88,16 @@ class MetadataDiscoveryTests {
 	}
 
 	@Test
+	void onlyThisMachineIsALoopbackAddressNotAHostThatStartsLikeOne() {
+		assertThat(List.of("http://localhost:9000/", "http://127.0.0.1:9000/", "http://127.1.2.3/",
+				"http://[::1]:9000/", "http://[0:0:0:0:0:0:0:1]/"))
+			.allSatisfy((url) -> assertThat(MetadataDiscovery.isLoopback(URI.create(url))).as(url).isTrue());
+		assertThat(List.of("http://127.evil.example/", "http://127.0.0.1.nip.io/", "http://localhost.example/",
+				"http://10.0.0.1/", "http://[::2]/", "http://999.0.0.1/", "file:/etc/passwd"))
+			.allSatisfy((url) -> assertThat(MetadataDiscovery.isLoopback(URI.create(url))).as(url).isFalse());
+	}
+
+	@Test
 	void theMetadataTheChallengeNamesIsTheOneRead() {
 		serve("/custom/metadata.json", 200, "{\"resource\":\"" + this.base + "/mcp\",\"authorization_servers\":[\""
 				+ this.base + "/tenant1\"],\"scopes_supported\":[\"mcp:basic\"]}");
