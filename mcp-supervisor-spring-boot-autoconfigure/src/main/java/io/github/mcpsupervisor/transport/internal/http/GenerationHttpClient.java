@@ -122,10 +122,12 @@ final class GenerationHttpClient extends DelegatingHttpClient {
 	}
 
 	/**
-	 * Returns how many times the server has sent something: the headers of a response or
-	 * a chunk of a body, counted as they come off the connection, before anything of this
-	 * JVM's reads them. A server that sent the answer to a request that is still waiting
-	 * for it is alive; something local holds the answer back.
+	 * Returns how many answers to JSON-RPC requests the server has sent whole: successful
+	 * (2xx) responses to the requests of the generation, counted as their bodies end,
+	 * whatever of this JVM reads them next. A server that sent the answer to a request
+	 * that is still waiting for it is alive: something local holds the answer back.
+	 * Refusals (4xx, 5xx, as a proxy answers for a server that is down), the session's
+	 * own event stream and answers that break off are not counted.
 	 * @return the count
 	 */
 	long received() {
@@ -216,6 +218,8 @@ final class GenerationHttpClient extends DelegatingHttpClient {
 
 		private boolean done;
 
+		private volatile boolean successful;
+
 		Exchange(@Nullable Object requestId, boolean endsSession, BodyHandler<T> handler) {
 			this.requestId = requestId;
 			this.endsSession = endsSession;
@@ -235,7 +239,7 @@ final class GenerationHttpClient extends DelegatingHttpClient {
 		}
 
 		BodySubscriber<T> subscriber(ResponseInfo info) {
-			GenerationHttpClient.this.received.increment();
+			this.successful = info.statusCode() >= 200 && info.statusCode() < 300;
 			BodySubscriber<T> created = this.handler.apply(info);
 			synchronized (this) {
 				this.reader = created;
@@ -302,7 +306,6 @@ final class GenerationHttpClient extends DelegatingHttpClient {
 
 			@Override
 			public void onNext(List<ByteBuffer> item) {
-				GenerationHttpClient.this.received.increment();
 				synchronized (Exchange.this) {
 					if (!Exchange.this.done) {
 						this.reader.onNext(item);
@@ -331,6 +334,9 @@ final class GenerationHttpClient extends DelegatingHttpClient {
 						return;
 					}
 					Exchange.this.done = true;
+					if (Exchange.this.requestId != null && Exchange.this.successful) {
+						GenerationHttpClient.this.received.increment();
+					}
 					this.reader.onComplete();
 				}
 				end();

@@ -22,6 +22,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.net.ssl.SSLSession;
@@ -39,10 +40,14 @@ import org.jspecify.annotations.Nullable;
  * and failed connection of every server back. Here each exchange is sent with the
  * blocking {@code send} on a thread of {@link #senders() a pool of the starter's} until
  * its response's headers have come (connection failures and header timeouts are thrown
- * there); its body is read as the JDK reads every body, by the client's own executor, and
- * the future completes where the body completes. A thread is held per exchange waiting
- * for its headers, none for a body being read, none while idle. Cancelling the future
- * before the headers interrupts the thread, which aborts the exchange.
+ * there). Its body is read by the subscriber the caller's handler makes, as the JDK reads
+ * every body: what came with the headers on the sender thread, the rest on the client's
+ * own executor; the future completes where that body completes. A thread is held per
+ * exchange until its headers (and while it hands on what came with them), none for a body
+ * still coming, none while idle. A future completed otherwise than by its exchange
+ * (cancelled, or by a timeout of the caller's) ends the exchange: the thread waiting for
+ * its headers is interrupted, which makes the JDK abort it, and a body being read is
+ * cancelled and failed to its subscriber.
  */
 final class OwnThreadsHttpClient extends DelegatingHttpClient {
 
@@ -93,8 +98,11 @@ final class OwnThreadsHttpClient extends DelegatingHttpClient {
 		catch (RejectedExecutionException ex) {
 			return CompletableFuture.failedFuture(new IOException("the HTTP client of the MCP servers is closed", ex));
 		}
+		// completed otherwise than by the exchange (cancelled, a timeout of the
+		// caller's):
+		// the exchange ends, and a thread waiting for its headers is freed
 		response.whenComplete((result, failure) -> {
-			if (response.isCancelled()) {
+			if (!exchange.isAnswered()) {
 				sending.cancel(true);
 				exchange.cancel();
 			}
@@ -114,7 +122,8 @@ final class OwnThreadsHttpClient extends DelegatingHttpClient {
 
 	/**
 	 * One exchange: sent until its headers, its body read by the subscriber the caller's
-	 * handler makes.
+	 * handler makes, which is told the end of the body once, whether the body ends, fails
+	 * or the exchange is cancelled.
 	 */
 	private static final class HeadersFirst<T> {
 
@@ -122,9 +131,19 @@ final class OwnThreadsHttpClient extends DelegatingHttpClient {
 
 		private volatile CompletionStage<T> body = CompletableFuture.failedStage(new IOException("no response"));
 
+		private volatile @Nullable BodySubscriber<T> reader;
+
 		private volatile Flow.@Nullable Subscription subscription;
 
 		private volatile boolean cancelled;
+
+		/**
+		 * Whether the exchange itself completed the response, with its answer or failure.
+		 */
+		private volatile boolean answered;
+
+		/** Whether the reader was told the end of the body. */
+		private final AtomicBoolean ended = new AtomicBoolean();
 
 		HeadersFirst(BodyHandler<T> handler) {
 			this.handler = handler;
@@ -133,11 +152,13 @@ final class OwnThreadsHttpClient extends DelegatingHttpClient {
 		void send(HttpClient client, HttpRequest request, CompletableFuture<HttpResponse<T>> response) {
 			try {
 				HttpResponse<Void> headers = client.send(request, (info) -> {
-					BodySubscriber<T> reader = this.handler.apply(info);
-					this.body = reader.getBody();
-					return new BodyReader<>(reader, this);
+					BodySubscriber<T> created = this.handler.apply(info);
+					this.reader = created;
+					this.body = created.getBody();
+					return new BodyReader<>(created, this);
 				});
 				this.body.whenComplete((value, failure) -> {
+					this.answered = true;
 					if (failure != null) {
 						response.completeExceptionally(failure);
 					}
@@ -150,8 +171,13 @@ final class OwnThreadsHttpClient extends DelegatingHttpClient {
 				response.cancel(true);
 			}
 			catch (IOException | RuntimeException ex) {
+				this.answered = true;
 				response.completeExceptionally(ex);
 			}
+		}
+
+		boolean isAnswered() {
+			return this.answered;
 		}
 
 		void cancel() {
@@ -160,6 +186,11 @@ final class OwnThreadsHttpClient extends DelegatingHttpClient {
 			if (current != null) {
 				current.cancel();
 			}
+			BodySubscriber<T> currentReader = this.reader;
+			if (currentReader != null && ends()) {
+				// as the JDK fails the body of an exchange it aborts
+				currentReader.onError(new IOException("the exchange was cancelled"));
+			}
 		}
 
 		void subscribed(Flow.Subscription subscription) {
@@ -167,6 +198,16 @@ final class OwnThreadsHttpClient extends DelegatingHttpClient {
 			if (this.cancelled) {
 				subscription.cancel();
 			}
+		}
+
+		boolean hasEnded() {
+			return this.ended.get();
+		}
+
+		// Whether the end of the body is still to be told, which it then is by the
+		// caller.
+		boolean ends() {
+			return this.ended.compareAndSet(false, true);
 		}
 
 	}
@@ -199,25 +240,41 @@ final class OwnThreadsHttpClient extends DelegatingHttpClient {
 
 		@Override
 		public void onNext(List<ByteBuffer> item) {
-			this.reader.onNext(item);
+			if (!this.exchange.hasEnded()) {
+				this.reader.onNext(item);
+			}
 		}
 
 		@Override
 		public void onError(Throwable throwable) {
-			this.reader.onError(throwable);
+			if (this.exchange.ends()) {
+				this.reader.onError(throwable);
+			}
 		}
 
 		@Override
 		public void onComplete() {
-			this.reader.onComplete();
+			if (this.exchange.ends()) {
+				this.reader.onComplete();
+			}
 		}
 
 	}
 
 	/**
-	 * A response: the JDK's, with the body the caller's subscriber made of it.
+	 * A response: the JDK's, with the body the caller's subscriber made of it. The JDK
+	 * follows no redirect for the starter, so there is never a previous response.
 	 */
-	private record Response<T>(HttpResponse<Void> head, T body) implements HttpResponse<T> {
+	private static final class Response<T> implements HttpResponse<T> {
+
+		private final HttpResponse<Void> head;
+
+		private final T body;
+
+		Response(HttpResponse<Void> head, T body) {
+			this.head = head;
+			this.body = body;
+		}
 
 		@Override
 		public int statusCode() {
@@ -240,6 +297,11 @@ final class OwnThreadsHttpClient extends DelegatingHttpClient {
 		}
 
 		@Override
+		public T body() {
+			return this.body;
+		}
+
+		@Override
 		public Optional<SSLSession> sslSession() {
 			return this.head.sslSession();
 		}
@@ -252,6 +314,12 @@ final class OwnThreadsHttpClient extends DelegatingHttpClient {
 		@Override
 		public HttpClient.Version version() {
 			return this.head.version();
+		}
+
+		@Override
+		public String toString() {
+			// as the JDK's: never the body
+			return "(" + request().method() + " " + uri() + ") " + statusCode();
 		}
 
 	}

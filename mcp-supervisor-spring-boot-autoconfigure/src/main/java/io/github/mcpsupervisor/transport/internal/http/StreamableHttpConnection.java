@@ -245,8 +245,8 @@ final class StreamableHttpConnection extends ClientConnection {
 	}
 
 	/**
-	 * Counts what the server sent as it comes off the connection: an answer that
-	 * something local holds back is still a sign of life.
+	 * Counts the answers to requests the server sent whole, before anything of this JVM
+	 * reads them: an answer that something local holds back is still a sign of life.
 	 */
 	@Override
 	public long messagesReceived() {

@@ -112,7 +112,14 @@ final class StderrPump {
 	// The periodic pass; while a follow-up is queued the streams are read by it, soon.
 	private void tick() {
 		if (!this.followUpQueued) {
-			round();
+			try {
+				round();
+			}
+			catch (RuntimeException ex) {
+				// a sink that failed on a line: the rounds, and the exits they look for,
+				// go
+				// on (an exception would end the periodic task for every server)
+			}
 		}
 	}
 

@@ -1,6 +1,5 @@
 package io.github.mcpsupervisor.transport.internal.http;
 
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -17,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import com.sun.net.httpserver.HttpServer;
+import io.modelcontextprotocol.json.McpJsonDefaults;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,11 +41,13 @@ class GenerationHttpClientTests {
 	}
 
 	@Test
-	void whatTheServerSendsIsCountedAsItComesWhetherOrNotItIsRead() throws Exception {
+	void answersToRequestsAreCountedAsTheyEndButNotRefusalsNorTheEventStream() throws Exception {
 		HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
 		server.createContext("/mcp", (exchange) -> {
-			byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
-			exchange.sendResponseHeaders(200, body.length);
+			byte[] body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}".getBytes(StandardCharsets.UTF_8);
+			// a proxy's answer for a server that is down: a refusal, not a sign of life
+			int status = (exchange.getRequestURI().getQuery() != null) ? 502 : 200;
+			exchange.sendResponseHeaders(status, body.length);
 			try (OutputStream out = exchange.getResponseBody()) {
 				out.write(body);
 			}
@@ -55,13 +57,19 @@ class GenerationHttpClientTests {
 			URI url = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/mcp");
 			GenerationHttpClient client = new GenerationHttpClient(HttpClient.newHttpClient(), url,
 					Duration.ofSeconds(5));
-			assertThat(client.received()).isZero();
-			// a reader that never reads: the answer is held back here, not by the server
-			HttpResponse<InputStream> response = client
-				.sendAsync(HttpRequest.newBuilder(url).build(), BodyHandlers.ofInputStream())
-				.get(5, TimeUnit.SECONDS);
-			assertThat(client.received()).isPositive();
-			response.body().close();
+			String ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+			HttpRequest request = HttpRequest.newBuilder(url)
+				.POST(JsonRpcRequestBody.of(McpJsonDefaults.getMapper(), ping))
+				.build();
+			client.sendAsync(request, BodyHandlers.ofString()).get(5, TimeUnit.SECONDS);
+			assertThat(client.received()).isOne();
+			HttpRequest refused = HttpRequest.newBuilder(URI.create(url + "?down"))
+				.POST(JsonRpcRequestBody.of(McpJsonDefaults.getMapper(), ping))
+				.build();
+			assertThat(client.sendAsync(refused, BodyHandlers.ofString()).get(5, TimeUnit.SECONDS).statusCode())
+				.isEqualTo(502);
+			client.sendAsync(HttpRequest.newBuilder(url).build(), BodyHandlers.ofString()).get(5, TimeUnit.SECONDS);
+			assertThat(client.received()).as("a refusal and the event stream (GET) are no answers").isOne();
 		}
 		finally {
 			server.stop(0);

@@ -2,7 +2,6 @@ package io.github.mcpsupervisor.transport.internal.http;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -82,16 +81,31 @@ class OwnThreadsHttpClientTests {
 	}
 
 	@Test
-	void aRefusedConnectionFailsOnTheStartersThreads() throws Exception {
-		int closedPort = closedPort();
-		CompletableFuture<HttpResponse<String>> response = this.client.sendAsync(
-				HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + closedPort + "/")).build(),
-				BodyHandlers.ofString());
-		CompletableFuture<String> failedOn = response.handle((result, failure) -> {
-			assertThat(failure).isInstanceOf(ConnectException.class);
-			return Thread.currentThread().getName();
-		});
-		assertThat(failedOn.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).startsWith("mcp-http-send-");
+	void anExchangeThatFailsBeforeItsHeadersFailsOnTheStartersThreads() throws Exception {
+		try (ServerSocket silent = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+			// connected by the system's backlog, answered by nothing until accepted
+			CompletableFuture<HttpResponse<String>> response = this.client.sendAsync(
+					HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + silent.getLocalPort() + "/")).build(),
+					BodyHandlers.ofString());
+			CompletableFuture<String> failedOn = response.handle((result, failure) -> {
+				assertThat(failure).isInstanceOf(IOException.class);
+				return Thread.currentThread().getName();
+			});
+			// then every connection is closed unanswered (the JDK tries a GET once more)
+			Thread closer = new Thread(() -> {
+				while (!silent.isClosed()) {
+					try {
+						silent.accept().close();
+					}
+					catch (IOException ex) {
+						return;
+					}
+				}
+			});
+			closer.setDaemon(true);
+			closer.start();
+			assertThat(failedOn.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).startsWith("mcp-http-send-");
+		}
 	}
 
 	@Test
@@ -107,8 +121,8 @@ class OwnThreadsHttpClientTests {
 		});
 		CompletableFuture<HttpResponse<String>> response = this.client.sendAsync(request(), BodyHandlers.ofString());
 		// the headers have come once the sender is free again
-		await().atMost(PATIENCE).until(() -> this.senders.getCompletedTaskCount() == 1);
-		assertThat(this.senders.getActiveCount()).isZero();
+		await().atMost(PATIENCE)
+			.until(() -> this.senders.getCompletedTaskCount() == 1 && this.senders.getActiveCount() == 0);
 		assertThat(response).isNotDone();
 		this.rest.countDown();
 		assertThat(response.get(PATIENCE.toSeconds(), TimeUnit.SECONDS).body()).isEqualTo("first last");
@@ -131,6 +145,45 @@ class OwnThreadsHttpClientTests {
 		// server
 		await().atMost(PATIENCE).until(() -> this.senders.getActiveCount() == 0);
 		assertThat(response).isCancelled();
+	}
+
+	@Test
+	void aTimeoutOfTheCallersEndsAnExchangeWaitingForItsHeaders() throws Exception {
+		CountDownLatch received = new CountDownLatch(1);
+		this.server.createContext("/", (exchange) -> {
+			received.countDown();
+			awaitLatch(this.answer);
+			exchange.sendResponseHeaders(204, -1);
+			exchange.close();
+		});
+		CompletableFuture<HttpResponse<String>> response = this.client.sendAsync(request(), BodyHandlers.ofString())
+			.orTimeout(200, TimeUnit.MILLISECONDS);
+		assertThat(received.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		assertThat(response).failsWithin(PATIENCE);
+		await().atMost(PATIENCE).until(() -> this.senders.getActiveCount() == 0);
+	}
+
+	@Test
+	void cancellingAnExchangeWhoseBodyIsComingFailsTheBodyToItsReader() throws Exception {
+		this.server.createContext("/", (exchange) -> {
+			exchange.sendResponseHeaders(200, 0);
+			try (OutputStream out = exchange.getResponseBody()) {
+				out.write("first ".getBytes(StandardCharsets.UTF_8));
+				out.flush();
+				awaitLatch(this.rest);
+			}
+		});
+		CompletableFuture<Throwable> readerFailure = new CompletableFuture<>();
+		CompletableFuture<HttpResponse<String>> response = this.client.sendAsync(request(), (info) -> {
+			HttpResponse.BodySubscriber<String> reader = HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8);
+			reader.getBody().whenComplete((body, failure) -> readerFailure.complete(failure));
+			return reader;
+		});
+		await().atMost(PATIENCE)
+			.until(() -> this.senders.getCompletedTaskCount() == 1 && this.senders.getActiveCount() == 0);
+		response.cancel(true);
+		assertThat(readerFailure.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isInstanceOf(IOException.class)
+			.hasMessage("the exchange was cancelled");
 	}
 
 	private HttpRequest request() {
