@@ -89,10 +89,10 @@ public interface McpConnection {
 
 	/**
 	 * Returns how many messages the server has sent on this generation so far, counted as
-	 * they come off the connection (over Streamable HTTP, the responses and chunks of
-	 * their bodies), before anything of this JVM reads them. Any message is a sign of
-	 * life, also one that answers another request than a ping, and also one that
-	 * something local holds back.
+	 * they come off the connection (over Streamable HTTP, the whole answers to requests),
+	 * before anything of this JVM reads them. Any message is a sign of life, also one
+	 * that answers another request than a ping, and also one that something local holds
+	 * back.
 	 * @return the count, or 0 if the transport does not tell
 	 */
 	default long messagesReceived() {
