@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
@@ -321,7 +322,12 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	}
 
 	private List<String> committedScopes() {
-		return (this.steppedUpScopes != null) ? this.steppedUpScopes : new ArrayList<>(registration().getScopes());
+		if (this.steppedUpScopes != null) {
+			return this.steppedUpScopes;
+		}
+		// null for a registration that names none on Spring Security 7.0 (Boot 4.0)
+		Set<String> registered = registration().getScopes();
+		return (registered != null) ? new ArrayList<>(registered) : new ArrayList<>();
 	}
 
 	private Pending newRequest(List<String> scopes) {

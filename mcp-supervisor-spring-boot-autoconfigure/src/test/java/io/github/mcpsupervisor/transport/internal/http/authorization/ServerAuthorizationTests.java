@@ -43,8 +43,12 @@ class ServerAuthorizationTests {
 			.clientId("app")
 			.clientSecret("SECRET-12")
 			.authorizationGrantType(grant)
-			.scope(scopes)
 			.tokenUri("http://127.0.0.1:1/token");
+		if (scopes.length > 0) {
+			// as a registration that names none: no scope() (Spring Security 7.0 keeps
+			// its scopes null then, 7.1 empty)
+			builder.scope(scopes);
+		}
 		if (grant.equals(AuthorizationGrantType.AUTHORIZATION_CODE)) {
 			builder.authorizationUri("http://127.0.0.1:1/authorize").redirectUri("http://127.0.0.1:8080/authorized");
 		}
@@ -94,6 +98,21 @@ class ServerAuthorizationTests {
 		assertThat(person.pending()).isPresent();
 		ServerAuthorization service = authorization(AuthorizationGrantType.CLIENT_CREDENTIALS, "mcp:read");
 		assertThat(service.refusedAfterRenewal(401)).isEqualTo(Kind.TRANSIENT);
+	}
+
+	@Test
+	void aRegistrationThatNamesNoScopeAsksThePersonForNone() {
+		ServerAuthorization authorization = authorization(AuthorizationGrantType.AUTHORIZATION_CODE);
+		assertThatExceptionOfType(AuthorizationRequiredException.class).isThrownBy(authorization::authorization);
+		McpAuthorizationRequest request = authorization.pending().orElseThrow();
+		assertThat(request.scopes()).isEmpty();
+		assertThat(request.authorizationUri().getQuery()).doesNotContain("scope=");
+		// a challenge that names a scope then asks for it alone
+		HttpHeaders challenge = HttpHeaders.of(
+				Map.of("WWW-Authenticate", List.of("Bearer error=\"insufficient_scope\", scope=\"mcp:admin\"")),
+				(name, value) -> true);
+		assertThat(authorization.refused(403, challenge, "Bearer old")).isFalse();
+		assertThat(authorization.pending().orElseThrow().scopes()).containsExactly("mcp:admin");
 	}
 
 	@Test
