@@ -62,17 +62,19 @@ final class BoundedExchange {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new AuthorizationDiscoveryException("interrupted while fetching the " + what, ex);
+			throw AuthorizationDiscoveryException.outage("interrupted while fetching the " + what, ex);
 		}
 		catch (TimeoutException ex) {
-			throw new AuthorizationDiscoveryException(
+			throw AuthorizationDiscoveryException.outage(
 					"the " + what + " at " + request.uri() + " was not read within " + this.timeout.toMillis() + " ms",
 					ex);
 		}
 		catch (ExecutionException | IllegalArgumentException ex) {
 			Throwable cause = (ex instanceof ExecutionException && ex.getCause() != null) ? ex.getCause() : ex;
-			throw new AuthorizationDiscoveryException(
-					"fetching the " + what + " at " + request.uri() + " failed: " + cause, cause);
+			String message = "fetching the " + what + " at " + request.uri() + " failed: " + cause;
+			// a connection that failed is an outage; a request that cannot be sent is not
+			throw (cause instanceof IOException) ? AuthorizationDiscoveryException.outage(message, cause)
+					: new AuthorizationDiscoveryException(message, cause);
 		}
 		finally {
 			if (exchange != null) {

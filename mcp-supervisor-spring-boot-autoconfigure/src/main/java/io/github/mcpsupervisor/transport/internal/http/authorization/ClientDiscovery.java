@@ -187,9 +187,11 @@ final class ClientDiscovery {
 		Map<String, Object> registered = this.exchange.object(answer);
 		if (answer.status() != 200 && answer.status() != 201) {
 			Object error = (registered != null) ? registered.get("error") : null;
-			throw new AuthorizationDiscoveryException(
-					"the dynamic client registration at " + endpoint + " answered HTTP " + answer.status()
-							+ ((error instanceof String code) ? " (" + ServerText.bounded(code, 64) + ")" : ""));
+			String message = "the dynamic client registration at " + endpoint + " answered HTTP " + answer.status()
+					+ ((error instanceof String code) ? " (" + ServerText.bounded(code, 64) + ")" : "");
+			throw AuthorizationDiscoveryException.isOutage(answer.status())
+					? AuthorizationDiscoveryException.outage(message, null)
+					: new AuthorizationDiscoveryException(message);
 		}
 		if (registered == null || !(registered.get("client_id") instanceof String clientId) || clientId.isEmpty()) {
 			throw new AuthorizationDiscoveryException(

@@ -144,6 +144,10 @@ final class MetadataDiscovery {
 		List<String> tried = new ArrayList<>();
 		for (URI location : locations) {
 			Answer answer = fetch(location, what);
+			if (AuthorizationDiscoveryException.isOutage(answer.status())) {
+				throw AuthorizationDiscoveryException
+					.outage("the " + what + " at " + location + " answered HTTP " + answer.status(), null);
+			}
 			if (answer.status() >= 400 && answer.status() < 500) {
 				tried.add(location + " (HTTP " + answer.status() + ")");
 				continue;

@@ -511,7 +511,10 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 			found = discovery.discover("mcp-server-" + this.server, this.url, challenge);
 		}
 		catch (AuthorizationDiscoveryException ex) {
-			if (CauseChain.cause(ex, IOException.class) != null) {
+			// an outage (a timeout, a 5xx) is retried with the server's backoff and
+			// budget;
+			// only what the configuration or the servers must change stops the server
+			if (ex.isOutage() || CauseChain.cause(ex, IOException.class) != null) {
 				throw new UncheckedIOException("the authorization of MCP server '" + this.server
 						+ "' cannot be discovered now: " + ex.getMessage(), new IOException(ex));
 			}

@@ -1,5 +1,8 @@
 package io.github.mcpsupervisor.transport.internal.http.authorization;
 
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
@@ -8,13 +11,19 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
+import com.sun.net.httpserver.HttpServer;
 import io.github.mcpsupervisor.authorization.McpAuthorizationException;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
 import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 import io.github.mcpsupervisor.supervisor.VirtualScheduler;
 import io.github.mcpsupervisor.transport.internal.http.AuthorizationRequiredException;
+import io.modelcontextprotocol.json.McpJsonDefaults;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.security.oauth2.client.InMemoryOAuth2AuthorizedClientService;
@@ -113,6 +122,50 @@ class ServerAuthorizationTests {
 				(name, value) -> true);
 		assertThat(authorization.refused(403, challenge, "Bearer old")).isFalse();
 		assertThat(authorization.pending().orElseThrow().scopes()).containsExactly("mcp:admin");
+	}
+
+	@Test
+	void discoveryThatMeetsAnOutageIsTriedAgainLaterAndAsksNoPerson() throws Exception {
+		HttpServer metadata = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+		CountDownLatch release = new CountDownLatch(1);
+		metadata.createContext("/unavailable", (exchange) -> {
+			exchange.sendResponseHeaders(503, -1);
+			exchange.close();
+		});
+		metadata.createContext("/silent", (exchange) -> {
+			try {
+				release.await(10, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			exchange.close();
+		});
+		ExecutorService threads = Executors.newCachedThreadPool();
+		metadata.setExecutor(threads);
+		metadata.start();
+		try {
+			String base = "http://127.0.0.1:" + metadata.getAddress().getPort();
+			for (String path : List.of("/unavailable", "/silent")) {
+				ServerAuthorization authorization = ServerAuthorization.discovered("remote", URI.create(base + "/mcp"),
+						new DiscoverySettings(true, null, "service", "SECRET-12", null, "app", List.of(), null),
+						McpJsonDefaults.getMapper(), HttpClient.newHttpClient(), Duration.ofMillis(300), this.clock,
+						this.requested::add);
+				HttpHeaders challenge = HttpHeaders.of(
+						Map.of("WWW-Authenticate", List.of("Bearer resource_metadata=\"" + base + path + "\"")),
+						(name, value) -> true);
+				assertThatExceptionOfType(UncheckedIOException.class).as(path)
+					.isThrownBy(() -> authorization.refused(401, challenge, null))
+					.withMessageContaining("cannot be discovered now");
+				assertThat(authorization.pending()).as(path).isEmpty();
+			}
+			assertThat(this.requested).isEmpty();
+		}
+		finally {
+			release.countDown();
+			metadata.stop(0);
+			threads.shutdownNow();
+		}
 	}
 
 	@Test
