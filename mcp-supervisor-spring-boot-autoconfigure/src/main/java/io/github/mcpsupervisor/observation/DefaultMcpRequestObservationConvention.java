@@ -1,5 +1,7 @@
 package io.github.mcpsupervisor.observation;
 
+import java.util.Set;
+
 import io.github.mcpsupervisor.observation.McpRequestObservationDocumentation.HighCardinalityKeyNames;
 import io.github.mcpsupervisor.observation.McpRequestObservationDocumentation.LowCardinalityKeyNames;
 import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
@@ -17,6 +19,15 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
  * @since 0.1.0
  */
 public class DefaultMcpRequestObservationConvention implements McpRequestObservationConvention {
+
+	/**
+	 * The JSON-RPC error codes that keep their own {@code error.type}: JSON-RPC's own
+	 * (parse error, invalid request, method not found, invalid params, internal error),
+	 * and those MCP and its SDKs define (connection closed, request timeout, resource not
+	 * found, unsupported protocol version, URL elicitation required).
+	 */
+	static final Set<Integer> KNOWN_ERROR_CODES = Set.of(-32700, -32600, -32601, -32602, -32603, -32000, -32001, -32002,
+			-32022, -32042);
 
 	/** The observation's name; its timer is named so, its span is a client span. */
 	public static final String NAME = "mcp.client.operation";
@@ -66,7 +77,10 @@ public class DefaultMcpRequestObservationConvention implements McpRequestObserva
 	private static String errorType(McpRequestObservationContext context) {
 		Throwable error = context.getError();
 		if (error instanceof McpError mcpError && mcpError.getJsonRpcError() != null) {
-			return String.valueOf(mcpError.getJsonRpcError().code());
+			// a server sends any code it likes: the ones a specification defines, or
+			// other
+			int code = mcpError.getJsonRpcError().code();
+			return KNOWN_ERROR_CODES.contains(code) ? String.valueOf(code) : "other";
 		}
 		if (error != null) {
 			return error.getClass().getSimpleName();

@@ -98,6 +98,21 @@ class McpRequestObservationsTests {
 	}
 
 	@Test
+	void anErrorCodeNoSpecificationDefinesIsObservedAsOther() {
+		// a server's own codes would make a timer each: one error.type holds them all
+		McpServerSupervisor supervisor = startedSupervisor(observations(this.registry, true));
+		this.connector.last().onCall = (request) -> {
+			throw new McpError(new JSONRPCError(1234, "a code of its own", null));
+		};
+		assertThatExceptionOfType(McpError.class).isThrownBy(() -> call(supervisor, "read", null));
+		TestObservationRegistryAssert.assertThat(this.registry)
+			.hasObservationWithNameEqualTo("mcp.client.operation")
+			.that()
+			.hasLowCardinalityKeyValue("mcp.supervisor.outcome", "error")
+			.hasLowCardinalityKeyValue("error.type", "other");
+	}
+
+	@Test
 	void anErrorAnswerIsObservedAsAnErrorWithItsJsonRpcCode() {
 		McpServerSupervisor supervisor = startedSupervisor(observations(this.registry, true));
 		this.connector.last().onCall = (request) -> {
