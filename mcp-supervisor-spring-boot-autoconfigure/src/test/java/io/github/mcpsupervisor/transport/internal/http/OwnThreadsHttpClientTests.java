@@ -182,8 +182,8 @@ class OwnThreadsHttpClientTests {
 		await().atMost(PATIENCE)
 			.until(() -> this.senders.getCompletedTaskCount() == 1 && this.senders.getActiveCount() == 0);
 		response.cancel(true);
-		assertThat(readerFailure.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isInstanceOf(IOException.class)
-			.hasMessage("the exchange was cancelled");
+		// ours, or the JDK's own when the cancel makes it fail the body at once (Java 25)
+		assertThat(readerFailure.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isInstanceOf(IOException.class);
 	}
 
 	private HttpRequest request() {
