@@ -110,19 +110,9 @@ class OwnThreadsHttpClientTests {
 
 	@Test
 	void aBodyIsReadAfterItsHeadersWithoutHoldingASenderThread() throws Exception {
-		this.server.createContext("/", (exchange) -> {
-			exchange.sendResponseHeaders(200, 0);
-			try (OutputStream out = exchange.getResponseBody()) {
-				out.write("first ".getBytes(StandardCharsets.UTF_8));
-				out.flush();
-				awaitLatch(this.rest);
-				out.write("last".getBytes(StandardCharsets.UTF_8));
-			}
-		});
+		serveTheFirstChunkThenTheRest();
 		CompletableFuture<HttpResponse<String>> response = this.client.sendAsync(request(), BodyHandlers.ofString());
-		// the headers have come once the sender is free again
-		await().atMost(PATIENCE)
-			.until(() -> this.senders.getCompletedTaskCount() == 1 && this.senders.getActiveCount() == 0);
+		awaitTheHeadersHandedOn();
 		assertThat(response).isNotDone();
 		this.rest.countDown();
 		assertThat(response.get(PATIENCE.toSeconds(), TimeUnit.SECONDS).body()).isEqualTo("first last");
@@ -165,25 +155,36 @@ class OwnThreadsHttpClientTests {
 
 	@Test
 	void cancellingAnExchangeWhoseBodyIsComingFailsTheBodyToItsReader() throws Exception {
-		this.server.createContext("/", (exchange) -> {
-			exchange.sendResponseHeaders(200, 0);
-			try (OutputStream out = exchange.getResponseBody()) {
-				out.write("first ".getBytes(StandardCharsets.UTF_8));
-				out.flush();
-				awaitLatch(this.rest);
-			}
-		});
+		serveTheFirstChunkThenTheRest();
 		CompletableFuture<Throwable> readerFailure = new CompletableFuture<>();
 		CompletableFuture<HttpResponse<String>> response = this.client.sendAsync(request(), (info) -> {
 			HttpResponse.BodySubscriber<String> reader = HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8);
 			reader.getBody().whenComplete((body, failure) -> readerFailure.complete(failure));
 			return reader;
 		});
-		await().atMost(PATIENCE)
-			.until(() -> this.senders.getCompletedTaskCount() == 1 && this.senders.getActiveCount() == 0);
+		awaitTheHeadersHandedOn();
 		response.cancel(true);
 		// ours, or the JDK's own when the cancel makes it fail the body at once (Java 25)
 		assertThat(readerFailure.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isInstanceOf(IOException.class);
+	}
+
+	// headers and a first chunk at once, the rest of the body once released
+	private void serveTheFirstChunkThenTheRest() {
+		this.server.createContext("/", (exchange) -> {
+			exchange.sendResponseHeaders(200, 0);
+			try (OutputStream out = exchange.getResponseBody()) {
+				out.write("first ".getBytes(StandardCharsets.UTF_8));
+				out.flush();
+				awaitLatch(this.rest);
+				out.write("last".getBytes(StandardCharsets.UTF_8));
+			}
+		});
+	}
+
+	// the headers have come once the one exchange's sender is free again
+	private void awaitTheHeadersHandedOn() {
+		await().atMost(PATIENCE)
+			.until(() -> this.senders.getCompletedTaskCount() == 1 && this.senders.getActiveCount() == 0);
 	}
 
 	private HttpRequest request() {
