@@ -8,6 +8,8 @@
 #   CONFORMANCE_SKIP_BUILD=1 conformance/run.sh
 #   conformance/run.sh tools_call sse-retry    # some scenarios only
 #   CONFORMANCE_COMMAND="node my-client.mjs" conformance/run.sh   # another client
+#   CONFORMANCE_BOOT_VERSION=4.0.9 conformance/run.sh   # the client on another Spring Boot line
+#                                  (a clean build; JAVA_HOME chooses the JDK)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,7 +31,9 @@ scenarios=(initialize tools_call sse-retry elicitation-sep1034-client-defaults
 [ "$#" -gt 0 ] && scenarios=("$@")
 
 if [ "${CONFORMANCE_SKIP_BUILD:-}" != 1 ]; then
-  (cd "$root" && mvn -B -q -pl mcp-supervisor-conformance -am -DskipTests package)
+  boot=()
+  [ -n "${CONFORMANCE_BOOT_VERSION:-}" ] && boot=(clean "-Dspring-boot.version=$CONFORMANCE_BOOT_VERSION")
+  (cd "$root" && mvn -B -q -pl mcp-supervisor-conformance -am -DskipTests "${boot[@]}" package)
 fi
 if [ ! -f "$here/node_modules/.package-lock.json" ] \
     || [ "$here/package-lock.json" -nt "$here/node_modules/.package-lock.json" ]; then

@@ -15,10 +15,11 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The OAuth settings of the server for an authorization scenario, as an application would
- * configure them: discovery with a redirect URI, the Client ID Metadata Document the
- * suite's authorization server knows, and the client the scenario's context gives when it
- * gives one (pre-registration).
+ * The OAuth settings of the server for an authorization scenario: the minimal
+ * configuration the documentation gives for the scenario's flow, nothing more. Discovery
+ * takes a redirect URI only; a client the scenario's context gives (pre-registration)
+ * adds that client and its issuer; the Client ID Metadata Document scenario adds the
+ * document; client credentials take the client, its secret and its issuer.
  */
 final class AuthorizationScenario {
 
@@ -65,33 +66,26 @@ final class AuthorizationScenario {
 		if (!scenario.startsWith("auth/")) {
 			return properties;
 		}
+		JsonNode given = (context != null) ? json.readTree(context) : json.missingNode();
 		if (scenario.startsWith("auth/client-credentials")) {
 			properties.put(PREFIX + "grant-type", "client-credentials");
 		}
 		else {
 			properties.put(PREFIX + "redirect-uri", REDIRECT_URI);
+		}
+		if (scenario.equals("auth/basic-cimd")) {
 			properties.put(PREFIX + "client-metadata-document", CLIENT_METADATA_DOCUMENT);
 		}
-		properties.put(PREFIX + "client-name", "mcp-supervisor conformance client");
-		if (context != null) {
-			JsonNode given = json.readTree(context);
-			if (given.hasNonNull("client_id")) {
-				properties.put(PREFIX + "client-id", given.get("client_id").asString());
-			}
+		if (given.hasNonNull("client_id")) {
+			properties.put(PREFIX + "client-id", given.get("client_id").asString());
 			if (given.hasNonNull("client_secret")) {
 				properties.put(PREFIX + "client-secret", given.get("client_secret").asString());
 			}
-			if (given.hasNonNull("issuer")) {
-				// the authorization server the client was given by, as an operator sets
-				// it
-				properties.put(PREFIX + "issuer", given.get("issuer").asString());
-			}
-			else if (given.hasNonNull("client_id")) {
-				// an operator given a client by the server's authorization server looks
-				// its
-				// issuer up once, in the server's metadata, and configures it
-				properties.put(PREFIX + "issuer", issuerOf(server));
-			}
+			// the issuer of the authorization server that gave the client: the
+			// context's, else looked up once in the server's metadata, as an operator
+			// given a client by the server's authorization server does
+			properties.put(PREFIX + "issuer",
+					given.hasNonNull("issuer") ? given.get("issuer").asString() : issuerOf(server));
 		}
 		return properties;
 	}
