@@ -27,7 +27,7 @@ final class AuthorizationFailures {
 	 */
 	static @Nullable McpConnectException of(RuntimeException ex, @Nullable Integer status,
 			HttpAuthorization authorization, String maskedUrl) {
-		ClientRefusedException refused = CauseChain.cause(ex, ClientRefusedException.class);
+		AuthorizationConfigurationException refused = CauseChain.cause(ex, AuthorizationConfigurationException.class);
 		if (refused != null) {
 			return new McpConnectException(Kind.CONFIGURATION, String.valueOf(refused.getMessage()), null, ex);
 		}

@@ -156,7 +156,7 @@ final class ModernHttpConnection extends ModernConnection {
 	private void endIfOut(RuntimeException ex) {
 		McpHttpStatusException status = CauseChain.cause(ex, McpHttpStatusException.class);
 		if (CauseChain.cause(ex, AuthorizationRequiredException.class) != null
-				|| CauseChain.cause(ex, ClientRefusedException.class) != null) {
+				|| CauseChain.cause(ex, AuthorizationConfigurationException.class) != null) {
 			end("the server needs an authorization");
 		}
 		else if (status != null && status.statusCode() == 403 && this.authorization.obtainsTokens()) {

@@ -218,7 +218,7 @@ final class StreamableHttpConnection extends ClientConnection {
 		McpHttpClientTransportAuthorizationException denied = CauseChain.cause(ex,
 				McpHttpClientTransportAuthorizationException.class);
 		if (CauseChain.cause(ex, AuthorizationRequiredException.class) != null
-				|| CauseChain.cause(ex, ClientRefusedException.class) != null) {
+				|| CauseChain.cause(ex, AuthorizationConfigurationException.class) != null) {
 			end("the server needs an authorization");
 		}
 		else if (denied != null && denied.getResponseInfo().statusCode() == 403 && this.authorization.obtainsTokens()) {

@@ -31,8 +31,8 @@ import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
 import io.github.mcpsupervisor.authorization.McpServerAuthorization;
 import io.github.mcpsupervisor.internal.CauseChain;
 import io.github.mcpsupervisor.supervisor.McpConnectException;
+import io.github.mcpsupervisor.transport.internal.http.AuthorizationConfigurationException;
 import io.github.mcpsupervisor.transport.internal.http.AuthorizationRequiredException;
-import io.github.mcpsupervisor.transport.internal.http.ClientRefusedException;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorization;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import org.apache.commons.logging.Log;
@@ -297,7 +297,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 			// the manager removed a refused refresh token: a person authorizes again
 			return needsPerson("the authorization server refused the refresh token (" + code + ")");
 		}
-		return new ClientRefusedException("the authorization server refuses client registration '"
+		return new AuthorizationConfigurationException("the authorization server refuses client registration '"
 				+ registration().getRegistrationId() + "': " + code + "; fix it, then reset the server", ex);
 	}
 
@@ -512,14 +512,14 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		}
 		catch (AuthorizationDiscoveryException ex) {
 			// an outage (a timeout, a 5xx) is retried with the server's backoff and
-			// budget;
-			// only what the configuration or the servers must change stops the server
+			// budget; metadata that cannot be used is a configuration error: no
+			// person can help, and the server waits for a reset, never for a person
 			if (ex.isOutage() || CauseChain.cause(ex, IOException.class) != null) {
 				throw new UncheckedIOException("the authorization of MCP server '" + this.server
 						+ "' cannot be discovered now: " + ex.getMessage(), new IOException(ex));
 			}
-			throw new AuthorizationRequiredException(
-					"the authorization of MCP server '" + this.server + "' cannot be used: " + ex.getMessage(), ex);
+			throw new AuthorizationConfigurationException("the authorization of MCP server '" + this.server
+					+ "' cannot be used: " + ex.getMessage() + "; fix it, then reset the server", ex);
 		}
 		this.registration = found.registration();
 		// sent as the metadata publishes it, which may be a prefix of the server's URL

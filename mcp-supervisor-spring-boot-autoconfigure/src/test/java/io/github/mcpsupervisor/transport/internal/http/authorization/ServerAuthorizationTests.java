@@ -22,6 +22,7 @@ import io.github.mcpsupervisor.authorization.McpAuthorizationException;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
 import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 import io.github.mcpsupervisor.supervisor.VirtualScheduler;
+import io.github.mcpsupervisor.transport.internal.http.AuthorizationConfigurationException;
 import io.github.mcpsupervisor.transport.internal.http.AuthorizationRequiredException;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import org.junit.jupiter.api.Test;
@@ -165,6 +166,33 @@ class ServerAuthorizationTests {
 			release.countDown();
 			metadata.stop(0);
 			threads.shutdownNow();
+		}
+	}
+
+	@Test
+	void discoveryOfMetadataThatCannotBeUsedIsAConfigurationErrorAndAsksNoPerson() throws Exception {
+		HttpServer metadata = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+		metadata.createContext("/", (exchange) -> {
+			exchange.sendResponseHeaders(404, -1);
+			exchange.close();
+		});
+		metadata.start();
+		try {
+			String base = "http://127.0.0.1:" + metadata.getAddress().getPort();
+			ServerAuthorization authorization = ServerAuthorization.discovered("remote", URI.create(base + "/mcp"),
+					new DiscoverySettings(false, URI.create("http://127.0.0.1:9/authorized"), null, null, null, "app",
+							List.of(), null),
+					McpJsonDefaults.getMapper(), HttpClient.newHttpClient(), Duration.ofMillis(300), this.clock,
+					this.requested::add);
+			assertThatExceptionOfType(AuthorizationConfigurationException.class)
+				.isThrownBy(() -> authorization.refused(401, HttpHeaders.of(Map.of(), (name, value) -> true), null))
+				.withMessageContaining("cannot be used")
+				.withMessageContaining("no protected resource metadata");
+			assertThat(authorization.pending()).isEmpty();
+			assertThat(this.requested).isEmpty();
+		}
+		finally {
+			metadata.stop(0);
 		}
 	}
 
