@@ -55,12 +55,15 @@ import static org.awaitility.Awaitility.await;
  * and the application's Spring Security client registrations. Tokens are bound to the
  * server, renewed when it refuses them, refreshed without the person, stepped up to the
  * scopes the server asks for; a grant only a person can give waits for them, and no
- * credential is ever shown or logged.
+ * credential is ever shown or logged. Discovery, with each flow's documented settings
+ * only, serves a server whose challenge and metadata name no scope.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class OAuthSupervisionIT {
 
 	private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+	private static final String OAUTH = "mcp.servers.remote.oauth.";
 
 	/** How long a server is watched for attempts it must not make. */
 	private static final Duration QUIET = Duration.ofSeconds(1);
@@ -231,6 +234,66 @@ class OAuthSupervisionIT {
 		}
 	}
 
+	@ParameterizedTest
+	@ValueSource(strings = { ProtectedMcpServer.MODERN, ProtectedMcpServer.LEGACY })
+	void aServiceGivenItsClientConnectsToAServerThatNamesNoScope(String path, CapturedOutput output) {
+		List<Set<String>> scopesBefore = servers.authorization().scopes();
+		application(path, revision(path))
+			.withPropertyValues(OAUTH + "grant-type=client-credentials",
+					OAUTH + "client-id=" + TestAuthorizationServer.SERVICE_CLIENT,
+					OAUTH + "client-secret=" + TestAuthorizationServer.SERVICE_SECRET,
+					OAUTH + "issuer=" + servers.authorization().issuer())
+			.run((context) -> {
+				McpServerSupervisor supervisor = supervisor(context);
+				await().atMost(PATIENCE).until(supervisor::state, McpServerState.UP::equals);
+				assertThat(text(call(supervisor, "echo", "no scope"))).isEqualTo("echo: no scope");
+				List<Set<String>> scopes = servers.authorization().scopes();
+				assertThat(scopes.subList(scopesBefore.size(), scopes.size())).containsExactly(Set.of());
+				assertThat(context.getBean(McpServerAuthorizations.class).pending()).isEmpty();
+				assertThat(this.requested).isEmpty();
+				assertEveryTokenIsBoundTo(path);
+				assertNothingLeaks(context, output);
+			});
+	}
+
+	@ParameterizedTest
+	@CsvSource({ "/mcp, registered", "/legacy, registered", "/mcp, given", "/legacy, given" })
+	void aPersonAuthorizesAServerThatNamesNoScopeWithTheDocumentedSettingsOnly(String path, String client,
+			CapturedOutput output) {
+		boolean given = client.equals("given");
+		ApplicationContextRunner runner = application(path, revision(path))
+			.withPropertyValues(OAUTH + "redirect-uri=" + TestAuthorizationServer.REDIRECT_URI);
+		if (given) {
+			runner = runner.withPropertyValues(OAUTH + "client-id=" + TestAuthorizationServer.PERSON_CLIENT,
+					OAUTH + "client-secret=" + TestAuthorizationServer.PERSON_SECRET,
+					OAUTH + "issuer=" + servers.authorization().issuer());
+		}
+		runner.run((context) -> {
+			McpServerSupervisor supervisor = supervisor(context);
+			McpServerAuthorizations authorizations = context.getBean(McpServerAuthorizations.class);
+			await().atMost(PATIENCE).until(supervisor::state, McpServerState.NEEDS_AUTHORIZATION::equals);
+			assertThat(authorizations.pending()).hasSize(1);
+			McpAuthorizationRequest request = authorizations.pending().get(0);
+			String query = request.authorizationUri().getRawQuery();
+			assertThat(query).doesNotContain("scope=");
+			if (given) {
+				assertThat(query).contains("client_id=" + TestAuthorizationServer.PERSON_CLIENT + "&");
+			}
+			else {
+				// a client it registered itself
+				assertThat(query).contains("client_id=")
+					.doesNotContain("client_id=" + TestAuthorizationServer.PERSON_CLIENT + "&")
+					.doesNotContain("client_id=" + TestAuthorizationServer.SERVICE_CLIENT + "&");
+			}
+			assertThat(authorizations.complete(authorize(request))).isEqualTo("remote");
+			await().atMost(PATIENCE).until(supervisor::state, McpServerState.UP::equals);
+			assertThat(text(call(supervisor, "echo", "no scope"))).isEqualTo("echo: no scope");
+			assertThat(this.requested).containsExactly(request);
+			assertEveryTokenIsBoundTo(path);
+			assertNothingLeaks(context, output);
+		});
+	}
+
 	private static String revision(String path) {
 		return (path.equals(ProtectedMcpServer.MODERN)) ? "2026-07-28" : "2025-11-25";
 	}
@@ -238,6 +301,19 @@ class OAuthSupervisionIT {
 	private ApplicationContextRunner contextRunner(String path, String protocol, String registration) {
 		String client = "spring.security.oauth2.client.registration." + registration + ".";
 		boolean person = registration.equals("person");
+		return application(path, protocol).withPropertyValues(client + "provider=test",
+				client + "client-id=" + registration,
+				client + "client-secret="
+						+ (person ? TestAuthorizationServer.PERSON_SECRET : TestAuthorizationServer.SERVICE_SECRET),
+				client + "client-authentication-method=client_secret_basic",
+				client + "authorization-grant-type=" + (person ? "authorization_code" : "client_credentials"),
+				client + "scope=mcp:read", client + "redirect-uri=" + TestAuthorizationServer.REDIRECT_URI,
+				"spring.security.oauth2.client.provider.test.issuer-uri=" + servers.authorization().issuer(),
+				OAUTH + "registration=" + registration);
+	}
+
+	// the application and its server, without its OAuth settings
+	private ApplicationContextRunner application(String path, String protocol) {
 		return new ApplicationContextRunner()
 			.withConfiguration(
 					AutoConfigurations.of(OAuth2ClientAutoConfiguration.class, McpAuthorizationAutoConfiguration.class,
@@ -245,18 +321,10 @@ class OAuthSupervisionIT {
 							McpEndpointAutoConfiguration.class, HealthContributorAutoConfiguration.class,
 							EndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class))
 			.withBean(AuthorizationRequests.class, () -> new AuthorizationRequests(this.requested))
-			.withPropertyValues(client + "provider=test", client + "client-id=" + registration,
-					client + "client-secret="
-							+ (person ? TestAuthorizationServer.PERSON_SECRET : TestAuthorizationServer.SERVICE_SECRET),
-					client + "client-authentication-method=client_secret_basic",
-					client + "authorization-grant-type=" + (person ? "authorization_code" : "client_credentials"),
-					client + "scope=mcp:read", client + "redirect-uri=" + TestAuthorizationServer.REDIRECT_URI,
-					"spring.security.oauth2.client.provider.test.issuer-uri=" + servers.authorization().issuer(),
-					"mcp.servers.remote.transport=streamable-http",
+			.withPropertyValues("mcp.servers.remote.transport=streamable-http",
 					"mcp.servers.remote.url=" + servers.protectedServer().url(path),
-					"mcp.servers.remote.protocol=" + protocol, "mcp.servers.remote.oauth.registration=" + registration,
-					"mcp.servers.remote.required=true", "mcp.servers.remote.reconnect.initial-delay=100ms",
-					"mcp.servers.remote.call.wait-for-recovery=0",
+					"mcp.servers.remote.protocol=" + protocol, "mcp.servers.remote.required=true",
+					"mcp.servers.remote.reconnect.initial-delay=100ms", "mcp.servers.remote.call.wait-for-recovery=0",
 					"management.endpoints.web.exposure.include=health,mcp");
 	}
 
@@ -293,9 +361,15 @@ class OAuthSupervisionIT {
 		String resource = servers.protectedServer().url(path);
 		assertThat(servers.protectedServer().received()).isNotEmpty().allSatisfy((received) -> {
 			assertThat(received.path()).isEqualTo(path);
-			assertThat(received.token()).isNotNull();
+			if (received.token() == null) {
+				// discovery starts from the server's challenge to a request without one
+				assertThat(received.status()).isEqualTo(401);
+				return;
+			}
 			assertThat(received.audience()).containsExactly(resource);
 		});
+		assertThat(servers.protectedServer().received())
+			.anySatisfy((received) -> assertThat(received.status()).isZero());
 		List<String> resources = servers.authorization().resources();
 		assertThat(resources.subList(resources.size() - servers.protectedServer().tokens(), resources.size()))
 			.containsOnly(resource);

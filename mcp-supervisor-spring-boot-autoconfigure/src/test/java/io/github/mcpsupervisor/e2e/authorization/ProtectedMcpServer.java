@@ -45,6 +45,7 @@ import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.ServletRegistration;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
@@ -68,9 +69,10 @@ import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
  * has). A filter in front of both checks the {@code Authorization: Bearer} JWT against
  * the authorization server's keys, its issuer and its audience (the endpoint's canonical
  * URL), and answers {@code 401 invalid_token} or {@code 403 insufficient_scope} as the
- * MCP authorization specification says. It records the tokens it received and their
- * audiences, and can be told to refuse every token it has seen so far (as if they had
- * expired or were revoked at the resource).
+ * MCP authorization specification says; it serves each endpoint's protected resource
+ * metadata, which names no scope. It records the tokens it received and their audiences,
+ * and can be told to refuse every token it has seen so far (as if they had expired or
+ * were revoked at the resource).
  */
 public final class ProtectedMcpServer implements AutoCloseable {
 
@@ -79,6 +81,8 @@ public final class ProtectedMcpServer implements AutoCloseable {
 
 	/** The path of the revision 2025-11-25 endpoint. */
 	public static final String LEGACY = "/legacy";
+
+	private static final String METADATA = "/.well-known/oauth-protected-resource";
 
 	// held: java.util.logging keeps loggers weakly
 	private static final Logger TOMCAT_LOGGER = Logger.getLogger("org.apache");
@@ -148,6 +152,8 @@ public final class ProtectedMcpServer implements AutoCloseable {
 			ServletRegistration.Dynamic mcp = context.addServlet("modern", modernTransport);
 			mcp.setAsyncSupported(true);
 			mcp.addMapping(MODERN);
+			ServletRegistration.Dynamic metadata = context.addServlet("metadata", new MetadataServlet());
+			metadata.addMapping(METADATA + "/*");
 			ServletRegistration.Dynamic legacyServlet = context.addServlet("legacy", legacyTransport);
 			legacyServlet.setAsyncSupported(true);
 			legacyServlet.addMapping(LEGACY);
@@ -294,6 +300,25 @@ public final class ProtectedMcpServer implements AutoCloseable {
 	}
 
 	/**
+	 * Serves each endpoint's protected resource metadata (RFC 9728), naming no scope (no
+	 * {@code scopes_supported}), as many servers do.
+	 */
+	private final class MetadataServlet extends HttpServlet {
+
+		private static final long serialVersionUID = 1L;
+
+		@Override
+		protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+			String endpoint = request.getRequestURI().substring(METADATA.length());
+			response.setContentType("application/json");
+			response.getWriter()
+				.write(ProtectedMcpServer.this.json.writeValueAsString(Map.of("resource", url(endpoint),
+						"authorization_servers", List.of(ProtectedMcpServer.this.issuer))));
+		}
+
+	}
+
+	/**
 	 * Checks the bearer token of each request, as a resource server does.
 	 */
 	private final class BearerFilter implements Filter {
@@ -304,6 +329,15 @@ public final class ProtectedMcpServer implements AutoCloseable {
 			HttpServletRequest request = (HttpServletRequest) servletRequest;
 			HttpServletResponse response = (HttpServletResponse) servletResponse;
 			String path = request.getRequestURI();
+			if (path.startsWith(METADATA)) {
+				// RFC 9728, naming no scope (no scopes_supported), as many servers do
+				response.setContentType("application/json");
+				response.getWriter()
+					.write(ProtectedMcpServer.this.json
+						.writeValueAsString(Map.of("resource", url(path.substring(METADATA.length())),
+								"authorization_servers", List.of(ProtectedMcpServer.this.issuer))));
+				return;
+			}
 			String resource = url(path);
 			byte[] body = request.getInputStream().readAllBytes();
 			JsonNode message = (body.length > 0) ? ProtectedMcpServer.this.json.readTree(body) : null;
@@ -363,7 +397,7 @@ public final class ProtectedMcpServer implements AutoCloseable {
 		}
 
 		private String metadata(String path) {
-			return url("/.well-known/oauth-protected-resource" + path);
+			return url(METADATA + path);
 		}
 
 	}

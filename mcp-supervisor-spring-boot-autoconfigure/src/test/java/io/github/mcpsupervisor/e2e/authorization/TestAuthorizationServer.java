@@ -28,6 +28,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
@@ -45,14 +46,25 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.MediaType;
+import org.springframework.security.config.Customizer;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.oauth2.core.ClientAuthenticationMethod;
 import org.springframework.security.oauth2.server.authorization.InMemoryOAuth2AuthorizationService;
 import org.springframework.security.oauth2.server.authorization.OAuth2Authorization;
 import org.springframework.security.oauth2.server.authorization.OAuth2AuthorizationCode;
 import org.springframework.security.oauth2.server.authorization.OAuth2AuthorizationService;
 import org.springframework.security.oauth2.server.authorization.OAuth2TokenType;
 import org.springframework.security.oauth2.server.authorization.authentication.OAuth2AuthorizationGrantAuthenticationToken;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClient;
+import org.springframework.security.oauth2.server.authorization.client.RegisteredClientRepository;
+import org.springframework.security.oauth2.server.authorization.settings.ClientSettings;
 import org.springframework.security.oauth2.server.authorization.token.JwtEncodingContext;
 import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenCustomizer;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.authentication.LoginUrlAuthenticationEntryPoint;
+import org.springframework.security.web.util.matcher.MediaTypeRequestMatcher;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -60,11 +72,11 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * its own (only the auto-configurations it needs, no property source but its own): a
  * confidential client_credentials client ({@value #SERVICE_CLIENT}, client_secret_basic,
  * scopes {@code mcp:read mcp:admin}) and a confidential authorization_code client with
- * PKCE and refresh tokens ({@value #PERSON_CLIENT}, no consent), a user {@value #USER}
- * who logs in with a form. Its access tokens are JWTs whose {@code aud} is the token
- * request's RFC 8707 {@code resource} (Spring Authorization Server has no resource
- * indicators of its own); it counts its token requests and can revoke every authorization
- * it granted.
+ * PKCE and refresh tokens ({@value #PERSON_CLIENT}, no consent), open dynamic client
+ * registration (RFC 7591, public clients, no consent), a user {@value #USER} who logs in
+ * with a form. Its access tokens are JWTs whose {@code aud} is the token request's RFC
+ * 8707 {@code resource} (Spring Authorization Server has no resource indicators of its
+ * own); it counts its token requests and can revoke every authorization it granted.
  */
 public final class TestAuthorizationServer implements AutoCloseable {
 
@@ -288,6 +300,52 @@ public final class TestAuthorizationServer implements AutoCloseable {
 			OAuth2AuthorizationServerAutoConfiguration.class, OAuth2AuthorizationServerJwtAutoConfiguration.class })
 	static class AuthorizationServerApplication {
 
+		/** Where clients register themselves (RFC 7591), without an initial token. */
+		static final String REGISTRATION_ENDPOINT = "/oauth2/register";
+
+		// Boot's chains, as OAuth2AuthorizationServerWebSecurityConfiguration makes
+		// them, with open dynamic client registration
+		@Bean
+		@Order(1)
+		SecurityFilterChain authorizationServerSecurityFilterChain(HttpSecurity http) throws Exception {
+			http.oauth2AuthorizationServer((server) -> {
+				http.securityMatcher(server.getEndpointsMatcher());
+				server.oidc(Customizer.withDefaults());
+				server.clientRegistrationEndpoint((registration) -> registration.openRegistrationAllowed(true));
+			})
+				.authorizeHttpRequests((requests) -> requests.requestMatchers(REGISTRATION_ENDPOINT)
+					.permitAll()
+					.anyRequest()
+					.authenticated())
+				.csrf((csrf) -> csrf.ignoringRequestMatchers(REGISTRATION_ENDPOINT))
+				.oauth2ResourceServer((resourceServer) -> resourceServer.jwt(Customizer.withDefaults()))
+				.exceptionHandling((exceptions) -> exceptions.defaultAuthenticationEntryPointFor(
+						new LoginUrlAuthenticationEntryPoint("/login"),
+						new MediaTypeRequestMatcher(MediaType.TEXT_HTML)));
+			return http.build();
+		}
+
+		@Bean
+		@Order(2)
+		SecurityFilterChain loginSecurityFilterChain(HttpSecurity http) throws Exception {
+			return http.authorizeHttpRequests((requests) -> requests.anyRequest().authenticated())
+				.formLogin(Customizer.withDefaults())
+				.build();
+		}
+
+		// a client that registered itself is a public client: the person is asked for
+		// no consent, as for the pre-registered clients
+		@Bean
+		static BeanPostProcessor noConsentForRegisteredClients() {
+			return new BeanPostProcessor() {
+				@Override
+				public Object postProcessAfterInitialization(Object bean, String beanName) {
+					return (bean instanceof RegisteredClientRepository repository)
+							? new NoConsentForPublicClients(repository) : bean;
+				}
+			};
+		}
+
 		@Bean
 		Recorder recorder() {
 			return new Recorder();
@@ -319,6 +377,41 @@ public final class TestAuthorizationServer implements AutoCloseable {
 						(resource instanceof String single) ? single : String.valueOf(resource),
 						context.getAuthorizedScopes());
 			};
+		}
+
+	}
+
+	/**
+	 * The registered clients, public clients saved without a consent page.
+	 */
+	static final class NoConsentForPublicClients implements RegisteredClientRepository {
+
+		private final RegisteredClientRepository delegate;
+
+		NoConsentForPublicClients(RegisteredClientRepository delegate) {
+			this.delegate = delegate;
+		}
+
+		@Override
+		public void save(RegisteredClient client) {
+			if (client.getClientAuthenticationMethods().contains(ClientAuthenticationMethod.NONE)) {
+				client = RegisteredClient.from(client)
+					.clientSettings(ClientSettings.withSettings(client.getClientSettings().getSettings())
+						.requireAuthorizationConsent(false)
+						.build())
+					.build();
+			}
+			this.delegate.save(client);
+		}
+
+		@Override
+		public @Nullable RegisteredClient findById(String id) {
+			return this.delegate.findById(id);
+		}
+
+		@Override
+		public @Nullable RegisteredClient findByClientId(String clientId) {
+			return this.delegate.findByClientId(clientId);
 		}
 
 	}
