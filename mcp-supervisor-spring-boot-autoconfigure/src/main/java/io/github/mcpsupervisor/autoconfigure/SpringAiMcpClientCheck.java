@@ -1,6 +1,7 @@
 package io.github.mcpsupervisor.autoconfigure;
 
 import java.io.InputStream;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -8,6 +9,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
+import io.github.mcpsupervisor.internal.ConfigurationSanitizer;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
@@ -39,8 +41,13 @@ class SpringAiMcpClientCheck implements BeanFactoryPostProcessor, PriorityOrdere
 
 	private static final String PREFIX = "spring.ai.mcp.client.";
 
-	private static final List<String> CONNECTIONS = List.of(PREFIX + "stdio.connections",
-			PREFIX + "streamable-http.connections", PREFIX + "sse.connections");
+	private static final String STREAMABLE_HTTP = PREFIX + "streamable-http.connections";
+
+	/** The endpoint of a streamable-http connection that sets none, as in Spring AI. */
+	private static final String DEFAULT_ENDPOINT = "/mcp";
+
+	private static final List<String> CONNECTIONS = List.of(PREFIX + "stdio.connections", STREAMABLE_HTTP,
+			PREFIX + "sse.connections");
 
 	private static final String SERVERS_CONFIGURATION = PREFIX + "stdio.servers-configuration";
 
@@ -81,7 +88,27 @@ class SpringAiMcpClientCheck implements BeanFactoryPostProcessor, PriorityOrdere
 		}
 		Set<String> duplicates = new TreeSet<>(keys(environment, "mcp.servers"));
 		duplicates.retainAll(connections.values().stream().flatMap(List::stream).toList());
-		throw new SpringAiMcpClientConflictException(connections, duplicates);
+		throw new SpringAiMcpClientConflictException(connections, duplicates, streamableHttpUrls(environment));
+	}
+
+	// the URL each streamable-http connection sends to, masked: Spring AI resolves its
+	// endpoint (/mcp when unset) against its url, as the MCP SDK's transport does
+	private static Map<String, String> streamableHttpUrls(Environment environment) {
+		Map<String, String> urls = new TreeMap<>();
+		Binder binder = Binder.get(environment);
+		for (String name : keys(environment, STREAMABLE_HTTP)) {
+			String prefix = STREAMABLE_HTTP + "." + name + ".";
+			binder.bind(prefix + "url", String.class).ifBound((url) -> {
+				String endpoint = binder.bind(prefix + "endpoint", String.class).orElse(DEFAULT_ENDPOINT);
+				try {
+					urls.put(name, ConfigurationSanitizer.maskUrl(URI.create(url).resolve(endpoint)));
+				}
+				catch (IllegalArgumentException ex) {
+					// not a URL: the connection is named, its URL is not shown
+				}
+			});
+		}
+		return urls;
 	}
 
 	// the keys of a map property, from every property source

@@ -31,9 +31,21 @@ class SpringAiMcpClientConflictFailureAnalyzer extends AbstractFailureAnalyzer<S
 				+ "    - move the entries to mcp.servers: spring.ai.mcp.client.stdio.connections.<name>.command, args "
 				+ "and env become mcp.servers.<name>.command, args and env; a streamable-http connection becomes "
 				+ "mcp.servers.<name>.transport=streamable-http with mcp.servers.<name>.url set to its url and "
-				+ "endpoint; then remove the spring.ai.mcp.client connections, or%n"
-				+ "    - set spring.ai.mcp.client.enabled=false to switch Spring AI's MCP client off.");
+				+ "endpoint (/mcp when unset); then remove the spring.ai.mcp.client connections, or%n"
+				+ "    - set spring.ai.mcp.client.enabled=false to switch Spring AI's MCP client off.%s",
+				urls(cause.getUrls()));
 		return new FailureAnalysis(description.toString(), action, cause);
+	}
+
+	private static String urls(Map<String, String> urls) {
+		if (urls.isEmpty()) {
+			return "";
+		}
+		return urls.entrySet()
+			.stream()
+			.map((url) -> String.format("%n    mcp.servers.%s.url=%s", url.getKey(), url.getValue()))
+			.collect(Collectors.joining("",
+					String.format("%nThe streamable-http connections as mcp.servers (url with endpoint):"), ""));
 	}
 
 	private static String names(List<String> names, SpringAiMcpClientConflictException cause) {

@@ -124,6 +124,25 @@ class SpringAiMcpClientCheckTests {
 			.contains("set spring.ai.mcp.client.enabled=false");
 	}
 
+	@Test
+	void runWhenSpringAiHasHttpConnectionsShouldShowTheUrlEachBecomes(CapturedOutput output) {
+		SpringApplicationBuilder application = new SpringApplicationBuilder(
+				McpServerStartupFailureAnalyzerTests.Config.class)
+			.resourceLoader(new DefaultResourceLoader(new SpringAiClassLoader()))
+			.web(WebApplicationType.NONE)
+			.properties("spring.ai.mcp.client.streamable-http.connections.search.url=http://host:3001",
+					"spring.ai.mcp.client.streamable-http.connections.docs.url=https://docs.example.com/api/",
+					"spring.ai.mcp.client.streamable-http.connections.docs.endpoint=v2/mcp",
+					"spring.ai.mcp.client.streamable-http.connections.vault.url=https://ada:SECRET-77@vault.example.com",
+					"spring.ai.mcp.client.streamable-http.connections.vault.endpoint=/mcp?api_key=SECRET-78");
+		assertThatExceptionOfType(SpringAiMcpClientConflictException.class).isThrownBy(application::run);
+		assertThat(output).contains("mcp.servers.search.url=http://host:3001/mcp")
+			.contains("mcp.servers.docs.url=https://docs.example.com/api/v2/mcp")
+			.contains("mcp.servers.vault.url=https://******@vault.example.com/mcp?api_key=******")
+			.doesNotContain("SECRET-77")
+			.doesNotContain("SECRET-78");
+	}
+
 	/**
 	 * Defines an empty class named like Spring AI's MCP client auto-configuration, which
 	 * is not on the test class path.
