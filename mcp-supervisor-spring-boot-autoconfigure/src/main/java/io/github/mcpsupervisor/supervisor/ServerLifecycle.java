@@ -181,10 +181,10 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	// Steps that users take.
 
 	CompletableFuture<McpServerStatus> start() {
-		return this.lock.step(() -> {
+		Started started = this.lock.step(() -> {
 			ServerRecord r = this.record;
 			if (this.phase != ServerPhase.STOPPED) {
-				return r.firstOutcome;
+				return new Started(r.firstOutcome, null);
 			}
 			r.newRun();
 			this.standby.newRun();
@@ -192,16 +192,22 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			if (previous.isDone()) {
 				launchOnceGone(Event.START, ServerPhase.STARTING_CONNECTING,
 						ServerPhase.STARTING_TERMINATING_THEN_CONNECT, "start", true);
-				return r.firstOutcome;
+				return new Started(r.firstOutcome, null);
 			}
 			// a stop's terminations still running count as a termination: nothing is
 			// launched before they end (never two processes)
 			this.awaitedStop = previous;
 			moveTo(Event.START, ServerPhase.STARTING_AWAITING_STOP, "start", null);
 			r.budget.takeImmediate();
-			previous.whenComplete((ignored, ex) -> this.lock.step(() -> stopEnded(previous)));
-			return r.firstOutcome;
+			return new Started(r.firstOutcome, previous);
 		});
+		CompletableFuture<Void> stop = started.awaitedStop();
+		if (stop != null) {
+			// waited for after the step: a stop whose work has ended meanwhile runs this
+			// at once, on this thread, which must not hold the lock then
+			stop.whenComplete((ignored, ex) -> this.lock.step(() -> stopEnded(stop)));
+		}
+		return started.outcome();
 	}
 
 	void reset() {
@@ -674,6 +680,16 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 
 	CompletableFuture<Void> quiescence() {
 		return this.work.quiescence();
+	}
+
+	/**
+	 * What a start's step leaves to do after it.
+	 *
+	 * @param outcome the first outcome of the run
+	 * @param awaitedStop the terminations of a stop to wait for, if any
+	 */
+	private record Started(CompletableFuture<McpServerStatus> outcome, @Nullable CompletableFuture<Void> awaitedStop) {
+
 	}
 
 }

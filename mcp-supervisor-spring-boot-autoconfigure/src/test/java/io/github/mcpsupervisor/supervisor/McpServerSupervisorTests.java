@@ -962,6 +962,45 @@ class McpServerSupervisorTests {
 	}
 
 	@Test
+	void aStartWhileTheLastWorkOfAStopEndsOutsideTheLockStillConnects() throws Exception {
+		// the stop's last work is the attempt it cut short: after its last step, the
+		// attempt ends its process outside the lock, on its worker
+		CompletableFuture<Void> lastStepTaken = new CompletableFuture<>();
+		CompletableFuture<Void> startWaits = new CompletableFuture<>();
+		this.connector.duringOpen = () -> {
+			this.supervisor.stop();
+			this.scheduler.runReady();
+			this.connector.duringTermination = () -> {
+				lastStepTaken.complete(null);
+				startWaits.join();
+			};
+		};
+		this.supervisor.start();
+		Thread worker = new Thread(this.scheduler::runReady, "worker");
+		worker.start();
+		lastStepTaken.get(10, TimeUnit.SECONDS);
+		// the stop's work ends while the start holds the lock: after the start saw it
+		// running, before the start waits for it
+		this.supervisor.lifecycle().observeMoves((edge) -> {
+			if (edge.to() == ServerPhase.STARTING_AWAITING_STOP) {
+				startWaits.complete(null);
+				try {
+					worker.join(TimeUnit.SECONDS.toMillis(10));
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+		});
+		this.supervisor.start();
+		assertThat(worker.isAlive()).isFalse();
+		this.scheduler.runReady();
+		assertThat(this.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.UP);
+		assertThat(this.connector.events).containsExactly("open g1", "terminate g1", "open g2");
+		assertThat(this.connector.maxAlive).isEqualTo(1);
+	}
+
+	@Test
 	void aStoppedSupervisorCanStartAgainWithAFreshBudget() {
 		startUp();
 		this.supervisor.stop();
