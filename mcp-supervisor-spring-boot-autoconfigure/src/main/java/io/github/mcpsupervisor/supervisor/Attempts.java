@@ -37,8 +37,8 @@ final class Attempts {
 	 * Creates the connection of a generation; called under the lock.
 	 * @param generation the generation's number
 	 * @return the connection, not yet open
-	 * @throws McpConnectException if the connector throws: it costs an attempt, like a
-	 * failed connect
+	 * @throws McpConnectException if the connector throws (anything but a
+	 * {@link VirtualMachineError}): it costs an attempt, like a failed connect
 	 */
 	McpConnection create(int generation) throws McpConnectException {
 		try {
@@ -51,6 +51,15 @@ final class Attempts {
 		catch (LinkageError ex) {
 			throw new McpConnectException(Kind.CONFIGURATION, incompatible(ex), null, ex);
 		}
+		catch (VirtualMachineError ex) {
+			throw ex;
+		}
+		catch (Throwable ex) {
+			// any other error, or a checked exception thrown undeclared: nothing was
+			// opened yet
+			logger.debug("MCP server '" + this.name + "': cannot create generation " + generation, ex);
+			throw new McpConnectException(Kind.TRANSIENT, "creating the connection failed: " + ex, null, ex);
+		}
 	}
 
 	private static String incompatible(LinkageError ex) {
@@ -59,7 +68,9 @@ final class Attempts {
 	}
 
 	/**
-	 * Opens a created connection on a tracked worker and reports the outcome.
+	 * Opens a created connection on a tracked worker and reports the outcome: whatever
+	 * the open throws ends the attempt as failed; a {@link VirtualMachineError} is
+	 * rethrown after that.
 	 * @param connection the connection
 	 */
 	void open(McpConnection connection) {
@@ -82,12 +93,44 @@ final class Attempts {
 		catch (LinkageError ex) {
 			// a library on the class path that does not fit (an MCP SDK of another
 			// version): the open may have left a process behind it, and no retry helps
-			boolean confirmed = connection.terminate();
+			boolean confirmed = terminate(connection);
 			this.outcomes.failed(connection, new McpConnectException(
 					confirmed ? Kind.CONFIGURATION : Kind.NOT_CONFIRMED_DEAD, incompatible(ex), null, ex));
 			return;
 		}
+		catch (VirtualMachineError ex) {
+			// the JVM's own trouble (out of memory, a stack overflow): the attempt is
+			// still a failed one of the budget, then the error goes on to the worker
+			failedUnexpectedly(connection, ex);
+			throw ex;
+		}
+		catch (Throwable ex) {
+			// any other error, or a checked exception thrown undeclared: a failed attempt
+			// of the budget, never an attempt that never ends
+			failedUnexpectedly(connection, ex);
+			return;
+		}
 		this.outcomes.connected(connection);
+	}
+
+	// An open that threw what no open should may have left its process behind it.
+	private void failedUnexpectedly(McpConnection connection, Throwable ex) {
+		logger.debug("MCP server '" + this.name + "': opening generation " + connection.generation() + " failed", ex);
+		boolean confirmed = terminate(connection);
+		this.outcomes.failed(connection, new McpConnectException(confirmed ? Kind.TRANSIENT : Kind.NOT_CONFIRMED_DEAD,
+				"opening the connection failed: " + ex, null, ex));
+	}
+
+	// A termination that throws counts as not confirmed gone.
+	private boolean terminate(McpConnection connection) {
+		try {
+			return connection.terminate();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("MCP server '" + this.name + "': terminating generation " + connection.generation() + " failed",
+					ex);
+			return false;
+		}
 	}
 
 	/**

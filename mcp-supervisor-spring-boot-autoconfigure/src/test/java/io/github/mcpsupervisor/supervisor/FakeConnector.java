@@ -1,11 +1,13 @@
 package io.github.mcpsupervisor.supervisor;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceConfigurationError;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
@@ -68,6 +70,9 @@ public final class FakeConnector implements McpConnector {
 	/** How many of the next creations throw, as a broken connector would. */
 	int failingCreations;
 
+	/** What the next creation throws, if anything, undeclared checked exceptions too. */
+	@Nullable Throwable creationThrows;
+
 	/** Whether pings throw instead of answering. */
 	boolean pingsThrow;
 
@@ -113,6 +118,11 @@ public final class FakeConnector implements McpConnector {
 			this.failingCreations--;
 			throw new IllegalStateException("scripted failure to create generation " + generation);
 		}
+		Throwable thrown = this.creationThrows;
+		if (thrown != null) {
+			this.creationThrows = null;
+			FakeConnector.<RuntimeException>sneakyThrow(thrown);
+		}
 		FakeConnection connection = new FakeConnection(generation, toolsChanged);
 		this.connections.add(connection);
 		return connection;
@@ -155,8 +165,25 @@ public final class FakeConnector implements McpConnector {
 		UNAUTHORIZED,
 
 		/** The open throws a LinkageError, leaving its process running. */
-		INCOMPATIBLE
+		INCOMPATIBLE,
 
+		/**
+		 * The open throws an Error that is neither a LinkageError nor the JVM's own,
+		 * leaving its process running.
+		 */
+		ERROR,
+
+		/** The open throws a checked exception it does not declare. */
+		UNDECLARED,
+
+		/** The open throws a VirtualMachineError, leaving its process running. */
+		FATAL
+
+	}
+
+	@SuppressWarnings("unchecked")
+	private static <T extends Throwable> void sneakyThrow(Throwable ex) throws T {
+		throw (T) ex;
 	}
 
 	public final class FakeConnection implements McpConnection {
@@ -223,6 +250,15 @@ public final class FakeConnector implements McpConnector {
 					: FakeConnector.this.script.poll();
 			if (outcome == Outcome.INCOMPATIBLE) {
 				throw new NoSuchMethodError("io.modelcontextprotocol.modern.client.McpClient.async");
+			}
+			if (outcome == Outcome.ERROR) {
+				throw new ServiceConfigurationError("scripted ERROR");
+			}
+			if (outcome == Outcome.UNDECLARED) {
+				FakeConnector.<RuntimeException>sneakyThrow(new IOException("scripted UNDECLARED"));
+			}
+			if (outcome == Outcome.FATAL) {
+				throw new StackOverflowError("scripted FATAL");
 			}
 			if (outcome != Outcome.CONNECT) {
 				boolean confirmed = terminate();

@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.supervisor;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -330,6 +331,47 @@ class McpServerSupervisorTests {
 			.contains("NoSuchMethodError");
 		assertThat(this.connector.alive).as("the process the open left behind").isZero();
 		assertThat(this.scheduler.pendingTimers()).isZero();
+	}
+
+	@Test
+	void anOpenThatThrowsAnErrorOrAnUndeclaredCheckedExceptionIsAFailedAttemptOfTheBudget() {
+		this.connector.then(Outcome.ERROR, Outcome.UNDECLARED);
+		this.supervisor.start();
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.RECONNECTING);
+		assertThat(this.supervisor.status().attemptsUsed()).isEqualTo(2);
+		assertThat(this.supervisor.status().lastError()).contains("ServiceConfigurationError: scripted ERROR");
+		assertThat(this.connector.alive).as("the process the open left behind").isZero();
+		this.scheduler.advance(INITIAL.multipliedBy(2));
+		assertThat(this.supervisor.status().lastError()).contains("IOException: scripted UNDECLARED");
+		this.scheduler.advance(INITIAL.multipliedBy(4));
+		assertThat(this.attempts).containsExactly("g1 failed", "g2 failed", "g3 connected");
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(this.connector.maxAlive).isEqualTo(1);
+	}
+
+	@Test
+	void aConnectorThatThrowsAnUndeclaredCheckedExceptionCountsAsAFailedAttempt() {
+		this.connector.creationThrows = new IOException("scripted creation failure");
+		this.supervisor.start();
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.RECONNECTING);
+		assertThat(this.supervisor.status().lastError()).contains("IOException: scripted creation failure");
+		this.scheduler.advance(INITIAL.multipliedBy(2));
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+	}
+
+	@Test
+	void anOpenThatThrowsAVirtualMachineErrorIsAFailedAttemptAndTheErrorGoesOn() {
+		this.connector.then(Outcome.FATAL);
+		this.supervisor.start();
+		assertThatExceptionOfType(StackOverflowError.class).isThrownBy(this.scheduler::runReady)
+			.withMessage("scripted FATAL");
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.RECONNECTING);
+		assertThat(this.attempts).containsExactly("g1 failed");
+		assertThat(this.connector.alive).as("the process the open left behind").isZero();
+		this.scheduler.advance(INITIAL.multipliedBy(2));
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
 	}
 
 	@Test
