@@ -5,8 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
@@ -16,9 +18,15 @@ import java.util.stream.Collectors;
 import io.github.mcpsupervisor.supervisor.FakeConnector.Outcome;
 import io.github.mcpsupervisor.supervisor.ServerPhase.Edge;
 import io.github.mcpsupervisor.supervisor.ServerPhase.Event;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * The state machine's transition table against its code, its Javadoc and the state
@@ -34,6 +42,8 @@ class ServerLifecycleTests {
 	private static final Duration COOLDOWN = Duration.ofHours(1);
 
 	private static final Path SOURCE = Path.of("src/main/java/io/github/mcpsupervisor/supervisor/ServerLifecycle.java");
+
+	private static final Edge CONNECTED = new Edge(ServerPhase.STARTING_CONNECTING, Event.CONNECTED, ServerPhase.UP);
 
 	private static final Path HOW_IT_WORKS = Path.of("../docs/how-it-works.md");
 
@@ -51,6 +61,40 @@ class ServerLifecycleTests {
 			harness.scheduler.runReady();
 		}
 		assertThat(taken).containsExactlyInAnyOrderElementsOf(ServerPhase.TABLE);
+	}
+
+	@Test
+	void aMoveOutsideTheTableFailsATestLoudly() {
+		Harness harness = new Harness(true, false);
+		harness.supervisor.lifecycle().checkMoves(tableWithout(CONNECTED), true);
+		harness.supervisor.start();
+		assertThatExceptionOfType(AssertionError.class).isThrownBy(harness.scheduler::runReady)
+			.withMessage("MCP server 'demo': no transition STARTING_CONNECTING --CONNECTED--> UP");
+	}
+
+	@Test
+	@ExtendWith(OutputCaptureExtension.class)
+	void aMoveOutsideTheTableIsTakenInARunningApplicationWithAnError(CapturedOutput output) {
+		Harness harness = new Harness(true, false);
+		harness.supervisor.lifecycle().checkMoves(tableWithout(CONNECTED), false);
+		harness.supervisor.start();
+		harness.scheduler.runReady();
+		assertThat(harness.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.UP);
+		assertThat(harness.supervisor.callTool(CallToolRequest.builder("echo").arguments(Map.of()).build()).content())
+			.isNotEmpty();
+		assertThat(output).contains("ERROR")
+			.contains("MCP server 'demo': no transition STARTING_CONNECTING --CONNECTED--> UP");
+		harness.connector.last().crash(1);
+		harness.scheduler.advance(MAX);
+		assertThat(harness.supervisor.lifecycle().phase()).as("the server goes on").isEqualTo(ServerPhase.UP);
+		harness.supervisor.stop();
+		harness.scheduler.runReady();
+	}
+
+	private static Set<Edge> tableWithout(Edge edge) {
+		Set<Edge> table = new HashSet<>(ServerPhase.TABLE);
+		table.remove(edge);
+		return table;
 	}
 
 	@Test
