@@ -83,7 +83,8 @@ final class CallRouter {
 		}
 		catch (LostDuringCall lost) {
 			Tool tool = this.supervisor.tools().find(request.name());
-			if (tool == null || !this.policy.isRetryEligible(tool) || Thread.currentThread().isInterrupted()) {
+			if (tool == null || !this.policy.isRetryEligible(tool) || Thread.currentThread().isInterrupted()
+					|| stopped(connection)) {
 				throw lostDuringCall(connection, request.name(), lost, "");
 			}
 			McpConnection next;
@@ -133,6 +134,9 @@ final class CallRouter {
 			return once(connection, () -> request.apply(connection));
 		}
 		catch (LostDuringCall lost) {
+			if (stopped(connection)) {
+				throw lostDuringRequest(connection, what, lost, "");
+			}
 			McpConnection next;
 			try {
 				next = awaitConnection(REQUEST, method, connection);
@@ -181,7 +185,7 @@ final class CallRouter {
 		if (CauseChain.isCancellation(ex)) {
 			return ex;
 		}
-		if (connection.isLost()) {
+		if (connection.isLost() || this.supervisor.endedOnRequest(connection) != null) {
 			return new LostDuringCall(ex);
 		}
 		if (CauseChain.hasCause(ex, TimeoutException.class)) {
@@ -219,6 +223,12 @@ final class CallRouter {
 		}
 	}
 
+	// A generation that a stop ended: the server has no next one to retry on.
+	private boolean stopped(McpConnection connection) {
+		EndedOnRequest ended = this.supervisor.endedOnRequest(connection);
+		return ended != null && ended.stopsTheServer();
+	}
+
 	// "tool 'x'" or "request 'y'"
 	private static String what(String kind, String name) {
 		return kind + " '" + name + "'";
@@ -226,6 +236,12 @@ final class CallRouter {
 
 	private McpServerUnavailableException lostDuringRequest(McpConnection connection, String what, LostDuringCall lost,
 			String retried) {
+		EndedOnRequest ended = this.supervisor.endedOnRequest(connection);
+		if (ended != null) {
+			return new McpServerUnavailableException(this.supervisor.name(), state(ended),
+					UnavailableMessages.endedDuringRequest(this.supervisor.name(), what, ended, retried),
+					lost.getCause());
+		}
 		ExitStatus exit = connection.onLost().getNow(null);
 		String how = (exit != null) ? exit.describe() : "connection lost";
 		return new McpServerUnavailableException(this.supervisor.name(), McpServerState.RECONNECTING,
@@ -243,10 +259,19 @@ final class CallRouter {
 		Tool offered = this.supervisor.tools().find(tool);
 		String retry = (offered != null && !this.policy.isRetryEligible(offered) && retried.isEmpty())
 				? " It was not retried: tool '" + tool + "' is not retry-eligible." : retried;
+		EndedOnRequest ended = this.supervisor.endedOnRequest(connection);
+		if (ended != null) {
+			return new McpServerUnavailableException(this.supervisor.name(), state(ended),
+					UnavailableMessages.endedDuringCall(this.supervisor.name(), tool, ended, retry), lost.getCause());
+		}
 		return new McpServerUnavailableException(this.supervisor.name(), McpServerState.RECONNECTING,
 				UnavailableMessages.lostDuringCall(this.supervisor.name(), tool, how, retry,
 						this.supervisor.reconnects()),
 				lost.getCause());
+	}
+
+	private static McpServerState state(EndedOnRequest ended) {
+		return ended.stopsTheServer() ? McpServerState.STOPPED : McpServerState.RECONNECTING;
 	}
 
 	/**
@@ -293,6 +318,13 @@ final class CallRouter {
 		 * @param because why
 		 */
 		void end(McpConnection connection, String because);
+
+		/**
+		 * Returns why a generation was ended on request, if it was.
+		 * @param connection the generation
+		 * @return why, or {@code null} when it was not ended on request (or long ago)
+		 */
+		@Nullable EndedOnRequest endedOnRequest(McpConnection connection);
 
 		/**
 		 * Returns whether the server reconnects after a loss.

@@ -71,6 +71,11 @@ final class LifecycleView implements Generations, CallRouter.Target {
 	}
 
 	@Override
+	public @Nullable EndedOnRequest endedOnRequest(McpConnection connection) {
+		return this.lock.read(() -> this.record.endedOnRequest(connection));
+	}
+
+	@Override
 	public boolean reconnects() {
 		return this.policy.enabled();
 	}

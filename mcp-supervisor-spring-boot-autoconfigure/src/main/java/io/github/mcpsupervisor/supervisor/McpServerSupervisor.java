@@ -130,7 +130,12 @@ public final class McpServerSupervisor {
 	 * @return completes when every attempt, sync and termination has ended
 	 */
 	public CompletableFuture<Void> stop() {
-		return this.lifecycle.stop();
+		return stop(EndedOnRequest.STOPPED);
+	}
+
+	// The calls in flight are told why the server stopped.
+	CompletableFuture<Void> stop(EndedOnRequest how) {
+		return this.lifecycle.stop(how);
 	}
 
 	/**

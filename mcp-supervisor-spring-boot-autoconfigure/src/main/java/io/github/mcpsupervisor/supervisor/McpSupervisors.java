@@ -272,10 +272,12 @@ public class McpSupervisors implements SmartLifecycle, DisposableBean {
 	// Under the lock: stops a supervisor that no longer has its name.
 	private CompletableFuture<Void> retire(SupervisedServer server, boolean removed) {
 		String name = server.supervisor().name();
-		CompletableFuture<Void> stopped = server.supervisor().stop().exceptionally((ex) -> {
-			logger.warn("Stopping MCP server '" + name + "' failed", ex);
-			return null;
-		});
+		CompletableFuture<Void> stopped = server.supervisor()
+			.stop(removed ? EndedOnRequest.REMOVED : EndedOnRequest.REPLACED)
+			.exceptionally((ex) -> {
+				logger.warn("Stopping MCP server '" + name + "' failed", ex);
+				return null;
+			});
 		CompletableFuture<Void> earlier = this.retiring.getOrDefault(name, DONE);
 		CompletableFuture<Void> retired = CompletableFuture.allOf(earlier, stopped).handle((ignored, ex) -> {
 			if (removed) {

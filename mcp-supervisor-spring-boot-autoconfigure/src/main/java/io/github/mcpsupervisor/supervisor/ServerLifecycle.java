@@ -248,12 +248,14 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			McpConnection spare = this.standby.promote();
 			if (spare != null) {
 				McpConnection connection = r.retire();
+				r.endedOnRequest(connection, EndedOnRequest.RESTARTED);
 				r.restarting(RestartCause.RESTART);
 				promote(Event.RESTART, spare, connection, "restart", null);
 				return connection;
 			}
 			this.standby.suspend();
 			McpConnection connection = r.retire();
+			r.endedOnRequest(connection, EndedOnRequest.RESTARTED);
 			this.retiring = connection;
 			moveTo(Event.RESTART, ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT, "restart", null);
 			r.restarting(RestartCause.RESTART);
@@ -264,13 +266,16 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		}
 	}
 
-	CompletableFuture<Void> stop() {
+	CompletableFuture<Void> stop(EndedOnRequest how) {
 		Retirements.Stopped stopped = this.lock.step(() -> {
 			if (this.phase == ServerPhase.STOPPED) {
 				return Retirements.Stopped.NOTHING;
 			}
 			this.retry.cancel();
 			McpConnection wasLive = (this.record.live != null) ? this.record.retire() : null;
+			if (wasLive != null) {
+				this.record.endedOnRequest(wasLive, how);
+			}
 			McpConnection attempt = this.connecting;
 			McpConnection spare = this.standby.stop();
 			// the attempt is the stop's now: a later start never adopts it

@@ -2,7 +2,9 @@ package io.github.mcpsupervisor.supervisor;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.UnaryOperator;
 
@@ -65,6 +67,9 @@ final class ServerRecord {
 
 	/** The server's warm standby, shown in its status. */
 	@Nullable Standby standby;
+
+	/** The generations lately ended on request, for the calls in flight on them. */
+	private final Map<McpConnection, EndedOnRequest> endedOnRequest = new LinkedHashMap<>();
 
 	// Read without the lock on the call path.
 	volatile @Nullable McpConnection current;
@@ -168,6 +173,19 @@ final class ServerRecord {
 		this.lastStderr = stderr;
 		log(Level.WARN, "connection failed (attempt " + this.budget.used() + "/" + this.budget.max() + ", generation "
 				+ generation + "): " + ex.getMessage());
+	}
+
+	// A call in flight on a generation ended on request is told why; the last few are
+	// kept, since a call fails at most a request timeout after its generation ended.
+	void endedOnRequest(McpConnection connection, EndedOnRequest how) {
+		this.endedOnRequest.put(connection, how);
+		if (this.endedOnRequest.size() > 8) {
+			this.endedOnRequest.remove(this.endedOnRequest.keySet().iterator().next());
+		}
+	}
+
+	@Nullable EndedOnRequest endedOnRequest(McpConnection connection) {
+		return this.endedOnRequest.get(connection);
 	}
 
 	// Records and logs the loss of the live generation; returns how it was lost.

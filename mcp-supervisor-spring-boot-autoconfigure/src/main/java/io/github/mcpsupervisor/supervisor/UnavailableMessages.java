@@ -79,6 +79,22 @@ final class UnavailableMessages {
 				+ reconnect(reconnecting);
 	}
 
+	// The generation of a call was ended on request under it: no crash, and after a stop
+	// nothing reconnects.
+	static String endedDuringCall(String server, String tool, EndedOnRequest ended, String retry) {
+		return "MCP server '" + server + "' " + ended.description() + " during the call to tool '" + tool
+				+ "': the call may or may not have taken effect." + retry + next(ended);
+	}
+
+	// The generation of another request was ended on request under it.
+	static String endedDuringRequest(String server, String what, EndedOnRequest ended, String retry) {
+		return "MCP server '" + server + "' " + ended.description() + " during " + what + "." + retry + next(ended);
+	}
+
+	private static String next(EndedOnRequest ended) {
+		return (ended == EndedOnRequest.REPLACED) ? " A call made now goes to the server that replaced it." : "";
+	}
+
 	private static String reconnect(boolean reconnecting) {
 		return reconnecting ? "Reconnecting." : "Reconnect is disabled; reset the server.";
 	}

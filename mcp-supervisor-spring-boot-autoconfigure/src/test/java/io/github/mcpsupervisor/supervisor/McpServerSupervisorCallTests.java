@@ -243,6 +243,34 @@ class McpServerSupervisorCallTests {
 	}
 
 	@Test
+	void aCallInFlightDuringARestartIsToldOfTheRestartNotOfACrash() {
+		startStableBeforeTheFirstProbe();
+		FakeConnection live = this.connector.last();
+		live.onCall = (request) -> {
+			this.supervisor.restart();
+			this.scheduler.runReady();
+			throw new IllegalStateException("MCP session with server terminated");
+		};
+		assertThatExceptionOfType(McpServerUnavailableException.class).isThrownBy(() -> call("write"))
+			.withMessage("MCP server 'demo' was restarted on request during the call to tool 'write': the call may or"
+					+ " may not have taken effect. It was not retried: tool 'write' is not retry-eligible.")
+			.satisfies((ex) -> assertThat(ex.getState()).isEqualTo(McpServerState.RECONNECTING));
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+	}
+
+	@Test
+	void anEligibleCallInFlightDuringARestartRunsOnTheNextGeneration() {
+		startStableBeforeTheFirstProbe();
+		FakeConnection live = this.connector.last();
+		live.onCall = (request) -> {
+			this.supervisor.restart();
+			this.scheduler.runReady();
+			throw new IllegalStateException("MCP session with server terminated");
+		};
+		assertThat(call("read").content().toString()).contains("read from g2");
+	}
+
+	@Test
 	void withRetryNeverNoCallIsRetried() {
 		this.supervisor = supervisor(CallPolicy.builder().waitForRecovery(WAIT).retry(Retry.NEVER).build(), PROBE);
 		startStableBeforeTheFirstProbe();

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -13,6 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
 
 import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -225,6 +227,43 @@ class McpSupervisorsTests {
 		assertThat(connector.maxAlive).isEqualTo(1);
 		assertThat(connector.alive).isZero();
 		assertThat(supervisors.supervisors().size()).isLessThanOrEqualTo(1);
+	}
+
+	@Test
+	void aCallInFlightDuringAReplaceIsToldOfTheReplaceNotOfACrash() {
+		FakeConnector connector = new FakeConnector();
+		McpSupervisors supervisors = running(List.of(server("demo", connector)));
+		this.scheduler.runReady();
+		McpServerSupervisor replaced = supervisors.supervisor("demo");
+		connector.last().onCall = (request) -> {
+			supervisors.replace(server("demo", new FakeConnector()));
+			this.scheduler.runReady();
+			throw new IllegalStateException("MCP session with server terminated");
+		};
+		assertThatExceptionOfType(McpServerUnavailableException.class)
+			.isThrownBy(() -> replaced.callTool(CallToolRequest.builder("echo").arguments(Map.of()).build()))
+			.withMessage("MCP server 'demo' was replaced during the call to tool 'echo': the call may or may not"
+					+ " have taken effect. A call made now goes to the server that replaced it.")
+			.satisfies((ex) -> assertThat(ex.getState()).isEqualTo(McpServerState.STOPPED));
+		supervisors.stop();
+	}
+
+	@Test
+	void aCallInFlightDuringARemovalIsToldOfTheRemovalAndOfNoReconnect() {
+		FakeConnector connector = new FakeConnector();
+		McpSupervisors supervisors = running(List.of(server("demo", connector)));
+		this.scheduler.runReady();
+		McpServerSupervisor removed = supervisors.supervisor("demo");
+		connector.last().onCall = (request) -> {
+			supervisors.remove("demo");
+			this.scheduler.runReady();
+			throw new IllegalStateException("MCP session with server terminated");
+		};
+		assertThatExceptionOfType(McpServerUnavailableException.class)
+			.isThrownBy(() -> removed.callTool(CallToolRequest.builder("echo").arguments(Map.of()).build()))
+			.withMessage("MCP server 'demo' was removed during the call to tool 'echo': the call may or may not"
+					+ " have taken effect.")
+			.satisfies((ex) -> assertThat(ex.getState()).isEqualTo(McpServerState.STOPPED));
 	}
 
 	private McpSupervisors running(List<SupervisedServer> servers) {
