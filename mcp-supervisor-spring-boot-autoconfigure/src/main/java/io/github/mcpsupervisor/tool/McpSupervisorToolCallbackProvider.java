@@ -283,8 +283,9 @@ public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvid
 			.forEach((unavailable) -> down.put(unavailable.server(), unavailable));
 		return names.exposed()
 			.stream()
-			.map((candidate) -> new SupervisedToolCallback(candidate.supervisor(), candidate.tool(), candidate.name(),
-					this.observer, this.metaConverter, down.get(candidate.supervisor().name())))
+			.map((candidate) -> new SupervisedToolCallback(this.supervisors, candidate.supervisor().name(),
+					candidate.tool(), candidate.name(), this.observer, this.metaConverter,
+					down.get(candidate.supervisor().name())))
 			.toArray(ToolCallback[]::new);
 	}
 

@@ -2,10 +2,13 @@ package io.github.mcpsupervisor.tool;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.NoSuchElementException;
 
 import io.github.mcpsupervisor.internal.ServerText;
+import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
+import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.ToolSet;
 import io.github.mcpsupervisor.tool.ToolCallObserver.Outcome;
 import io.modelcontextprotocol.spec.McpError;
@@ -26,7 +29,10 @@ import org.springframework.util.StringUtils;
 /**
  * A tool of a supervised server. It holds no client: every call is routed by the tool's
  * name to the server's live generation, so a callback captured before a reconnect keeps
- * working after it, and never reaches a closed client.
+ * working after it, and never reaches a closed client. It holds no server either: a call
+ * goes to the server that has the name now, so a callback captured before the server was
+ * replaced calls the server that replaced it, and one captured before the server was
+ * removed fails saying so (and is not counted for the removed server).
  *
  * <p>
  * A tool of a server that keeps its tools while down is described, while the server is
@@ -53,7 +59,9 @@ public final class SupervisedToolCallback implements ToolCallback {
 
 	private static final JsonHelper jsonHelper = new JsonHelper();
 
-	private final McpServerSupervisor supervisor;
+	private final McpSupervisors servers;
+
+	private final String serverName;
 
 	private final Tool tool;
 
@@ -63,9 +71,11 @@ public final class SupervisedToolCallback implements ToolCallback {
 
 	private final ToolContextToMcpMetaConverter metaConverter;
 
-	SupervisedToolCallback(McpServerSupervisor supervisor, Tool tool, String exposedName, ToolCallObserver observer,
-			ToolContextToMcpMetaConverter metaConverter, ToolSet.@Nullable Unavailability unavailable) {
-		this.supervisor = supervisor;
+	SupervisedToolCallback(McpSupervisors servers, String serverName, Tool tool, String exposedName,
+			ToolCallObserver observer, ToolContextToMcpMetaConverter metaConverter,
+			ToolSet.@Nullable Unavailability unavailable) {
+		this.servers = servers;
+		this.serverName = serverName;
 		this.tool = tool;
 		ToolDefinition listed = McpToolUtils.createToolDefinition(exposedName, tool);
 		// the name and schema stay those the model knows: only the description changes
@@ -88,7 +98,7 @@ public final class SupervisedToolCallback implements ToolCallback {
 	 * @return the server's name
 	 */
 	public String getServerName() {
-		return this.supervisor.name();
+		return this.serverName;
 	}
 
 	/**
@@ -106,10 +116,18 @@ public final class SupervisedToolCallback implements ToolCallback {
 
 	@Override
 	public String call(String toolInput, @Nullable ToolContext toolContext) {
+		McpServerSupervisor supervisor = current();
+		if (supervisor == null) {
+			// nothing is recorded for a server that is gone: its meters went with it
+			throw new ToolExecutionException(this.definition,
+					new McpServerUnavailableException(this.serverName, McpServerState.STOPPED, "MCP server '"
+							+ this.serverName + "' was removed: tool '" + this.tool.name() + "' is unavailable", null,
+							false));
+		}
 		long started = System.nanoTime();
 		Outcome outcome = Outcome.FAILURE;
 		try {
-			CallToolResult result = callServer(toolInput, toolContext);
+			CallToolResult result = callServer(supervisor, toolInput, toolContext);
 			if (Boolean.TRUE.equals(result.isError())) {
 				outcome = Outcome.ERROR;
 				throw new ToolExecutionException(this.definition, new IllegalStateException(
@@ -123,12 +141,12 @@ public final class SupervisedToolCallback implements ToolCallback {
 			// The server answered with a JSON-RPC error: a tool failure the model can
 			// see.
 			throw new ToolExecutionException(this.definition,
-					new IllegalStateException("MCP server '" + this.supervisor.name() + "' rejected the call: "
+					new IllegalStateException("MCP server '" + this.serverName + "' rejected the call: "
 							+ ServerText.forModel(String.valueOf(ex.getMessage()), ERROR_MESSAGE), ex));
 		}
 		catch (McpServerUnavailableException ex) {
 			outcome = Outcome.UNAVAILABLE;
-			ToolSet.Unavailability down = this.supervisor.tools().unavailable();
+			ToolSet.Unavailability down = supervisor.tools().unavailable();
 			if (!ex.wasSent() && down != null) {
 				return down.callResult();
 			}
@@ -142,7 +160,7 @@ public final class SupervisedToolCallback implements ToolCallback {
 		}
 		finally {
 			if (this.observer != ToolCallObserver.NONE) {
-				this.observer.called(this.supervisor.name(), this.tool.name(), this.definition.name(), outcome,
+				this.observer.called(this.serverName, this.tool.name(), this.definition.name(), outcome,
 						Duration.ofNanos(System.nanoTime() - started));
 			}
 		}
@@ -159,17 +177,27 @@ public final class SupervisedToolCallback implements ToolCallback {
 		return (cut.equals(message)) ? ex : new IllegalStateException(cut, ex);
 	}
 
-	private CallToolResult callServer(String toolInput, @Nullable ToolContext toolContext) {
+	// The server that has the name now, or null once it was removed.
+	private @Nullable McpServerSupervisor current() {
+		try {
+			return this.servers.supervisor(this.serverName);
+		}
+		catch (NoSuchElementException ex) {
+			return null;
+		}
+	}
+
+	private CallToolResult callServer(McpServerSupervisor supervisor, String toolInput,
+			@Nullable ToolContext toolContext) {
 		Map<String, Object> arguments = StringUtils.hasText(toolInput) ? jsonHelper.fromJsonToMap(toolInput) : Map.of();
 		Map<String, Object> meta = (toolContext != null) ? this.metaConverter.convert(toolContext) : null;
-		return this.supervisor
-			.callTool(CallToolRequest.builder(this.tool.name()).arguments(arguments).meta(meta).build());
+		return supervisor.callTool(CallToolRequest.builder(this.tool.name()).arguments(arguments).meta(meta).build());
 	}
 
 	@Override
 	public String toString() {
-		return "SupervisedToolCallback[" + this.definition.name() + " -> " + this.supervisor.name() + "/"
-				+ this.tool.name() + "]";
+		return "SupervisedToolCallback[" + this.definition.name() + " -> " + this.serverName + "/" + this.tool.name()
+				+ "]";
 	}
 
 }

@@ -94,6 +94,63 @@ class McpSupervisorToolCallbackProviderTests {
 	}
 
 	@Test
+	void aCallbackCapturedBeforeAReplaceCallsTheServerThatReplacedIt() {
+		McpSupervisors supervisors = supervisors(this.supervisor);
+		McpSupervisorToolCallbackProvider provider = new McpSupervisorToolCallbackProvider(supervisors);
+		startUp();
+		ToolCallback echo = provider.getToolCallbacks()[0];
+		FakeConnector replacing = new FakeConnector();
+		McpServerSupervisor replacement = supervisor("demo", replacing);
+		supervisors.replace(new SupervisedServer(replacement, false, false, Duration.ZERO, Duration.ZERO));
+		replacement.start();
+		this.scheduler.runReady();
+		replacing.last().onCall = (request) -> CallToolResult.builder()
+			.content(List.of(TextContent.builder("echo from the replacement").build()))
+			.build();
+		assertThat(echo.call("{}")).contains("echo from the replacement");
+		replacement.stop();
+		this.scheduler.runReady();
+	}
+
+	@Test
+	void aCallbackCapturedBeforeAReplaceFailsClearlyWhenTheServerThatReplacedItLacksTheTool() {
+		McpSupervisors supervisors = supervisors(this.supervisor);
+		McpSupervisorToolCallbackProvider provider = new McpSupervisorToolCallbackProvider(supervisors);
+		startUp();
+		ToolCallback echo = provider.getToolCallbacks()[0];
+		FakeConnector replacing = new FakeConnector();
+		replacing.serverTools = List.of(FakeConnector.tool("other"));
+		McpServerSupervisor replacement = supervisor("demo", replacing);
+		supervisors.replace(new SupervisedServer(replacement, false, false, Duration.ZERO, Duration.ZERO));
+		replacement.start();
+		this.scheduler.runReady();
+		assertThatExceptionOfType(ToolExecutionException.class).isThrownBy(() -> echo.call("{}"))
+			.havingCause()
+			.withMessage("MCP server 'demo' no longer offers tool 'echo' (it offers [other])");
+		replacement.stop();
+		this.scheduler.runReady();
+	}
+
+	@Test
+	void aCallbackCapturedBeforeARemovalFailsClearlyAndRecordsNothingUnderTheRemovedName() {
+		List<String> seen = new CopyOnWriteArrayList<>();
+		McpSupervisors supervisors = new McpSupervisors(
+				List.of(new SupervisedServer(this.supervisor, false, false, Duration.ZERO, Duration.ZERO)));
+		McpSupervisorToolCallbackProvider provider = new McpSupervisorToolCallbackProvider(supervisors,
+				(server, serverTool, tool, outcome, duration) -> seen.add(server + " " + tool + " " + outcome));
+		startUp();
+		ToolCallback echo = provider.getToolCallbacks()[0];
+		echo.call("{}");
+		supervisors.remove("demo");
+		this.scheduler.runReady();
+		assertThatExceptionOfType(ToolExecutionException.class).isThrownBy(() -> echo.call("{}"))
+			.havingCause()
+			.isInstanceOf(McpServerUnavailableException.class)
+			.withMessage("MCP server 'demo' was removed: tool 'echo' is unavailable");
+		assertThat(seen).containsExactly("demo demo_echo SUCCESS");
+	}
+
+	@Test
 	void aToolTheNewGenerationNoLongerOffersFailsWithAClearMessage() {
 		startUp();
 		ToolCallback add = this.provider.getToolCallbacks()[1];
