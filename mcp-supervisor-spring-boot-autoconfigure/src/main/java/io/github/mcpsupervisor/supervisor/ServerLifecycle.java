@@ -65,7 +65,8 @@ import org.jspecify.annotations.Nullable;
  * RECONNECTING_TERMINATING_THEN_CONNECT | TERMINATED      | confirmed gone                | RECONNECTING_CONNECTING               | launch
  * RECONNECTING_TERMINATING_THEN_CONNECT | TERMINATED      | not confirmed gone            | FAILED                                | withdraw tools
  * RECONNECTING_TERMINATING_THEN_CONNECT | RESET, RESTART  | -                             | RECONNECTING_TERMINATING_THEN_CONNECT | -
- * RECONNECTING_BACKING_OFF              | RETRY_DUE       | the pending timer             | RECONNECTING_CONNECTING               | launch
+ * RECONNECTING_BACKING_OFF              | RETRY_DUE       | the pending timer, no tree unconfirmed | RECONNECTING_CONNECTING      | launch
+ * RECONNECTING_BACKING_OFF              | RETRY_DUE       | the pending timer, a tree not confirmed gone | RECONNECTING_TERMINATING_THEN_CONNECT | terminate it again
  * RECONNECTING_BACKING_OFF              | RESET, RESTART  | -                             | RECONNECTING_CONNECTING               | cancel the timer, launch
  * RECONNECTING_CONNECTING               | CONNECTED       | -                             | UP                                    | timers, tools, wake calls
  * RECONNECTING_CONNECTING               | ATTEMPT_FAILED  | budget left                   | RECONNECTING_BACKING_OFF              | schedule the retry
@@ -89,6 +90,7 @@ import org.jspecify.annotations.Nullable;
  * FAILED                                | RESET, RESTART  | no tree unconfirmed           | RECONNECTING_CONNECTING               | launch
  * FAILED                                | RESET, RESTART  | a tree not confirmed gone     | RECONNECTING_TERMINATING_THEN_CONNECT | terminate it again
  * FAILED                                | COOLDOWN_OVER   | the pending timer, no tree unconfirmed | RECONNECTING_CONNECTING      | fresh budget, launch
+ * FAILED                                | COOLDOWN_OVER   | the pending timer, a tree not confirmed gone | RECONNECTING_TERMINATING_THEN_CONNECT | fresh budget, terminate it again
  * any phase but STOPPED                 | STOP            | -                             | STOPPED                               | cancel timers, terminate all, withdraw tools
  * </pre>
  *
@@ -97,11 +99,14 @@ import org.jspecify.annotations.Nullable;
  * NEEDS_AUTHORIZATION waits for the authorization itself
  * ({@link McpConnector#whenAuthorized}); one that comes while an attempt runs has the
  * attempt made again at once if it fails (it may have failed for want of it), and one
- * that comes in any other phase changes nothing. Only FAILED (and STOPPED) can hold a
- * tree not confirmed gone: every other phase that learns of one gives up. A reset or
- * restart that connects at once from RECONNECTING_BACKING_OFF announces RECONNECTING to
- * RECONNECTING, as a new outage would. The stability window of a live generation resets
- * the budget without a move.
+ * that comes in any other phase changes nothing. A phase that learns of a tree not
+ * confirmed gone from a termination it waits for gives up (FAILED). One that learns of it
+ * otherwise (a generation retired beside a spare, whose termination nothing waits for)
+ * records it, and terminates it again before anything follows: a *_TERMINATING phase
+ * after the tree it waits for, the end of a backoff or of a cooldown before its attempt.
+ * A reset or restart that connects at once from RECONNECTING_BACKING_OFF announces
+ * RECONNECTING to RECONNECTING, as a new outage would. The stability window of a live
+ * generation resets the budget without a move.
  *
  * <p>
  * A server with a warm standby ({@link Standby}) keeps a spare generation while it is UP.
@@ -355,6 +360,13 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			if (!confirmed) {
 				giveUp(Event.TERMINATED, notConfirmedGone(connection), exit);
 			}
+			else if (this.unconfirmed != null) {
+				// another tree not confirmed gone (a generation retired beside a spare):
+				// it
+				// is terminated again too before anything follows
+				this.retiring = this.unconfirmed;
+				this.retirements.terminateAgain(this.unconfirmed);
+			}
 			else if (this.phase == ServerPhase.RECONNECTING_TERMINATING) {
 				retryOrGiveUp(Event.TERMINATED, exit);
 			}
@@ -447,10 +459,11 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		}
 	}
 
+	// A tree found not confirmed gone during the backoff is terminated again first.
 	private void retryDue() {
 		if (this.phase == ServerPhase.RECONNECTING_BACKING_OFF) {
-			moveTo(Event.RETRY_DUE, ServerPhase.RECONNECTING_CONNECTING, "retry", null);
-			launch();
+			launchOnceGone(Event.RETRY_DUE, ServerPhase.RECONNECTING_CONNECTING,
+					ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT, "retry", false);
 		}
 	}
 
@@ -630,21 +643,16 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			return;
 		}
 		ServerRecord r = this.record;
-		if (this.unconfirmed != null) {
-			this.retry.cancel();
-			r.log(Level.ERROR, "cooldown over, but a process tree could not be confirmed gone; not reconnecting. "
-					+ r.resetHint());
-			return;
-		}
 		Duration cooldown = Objects.requireNonNull(r.budget.cooldown());
 		r.budget.refill();
-		r.budget.takeImmediate();
 		if (r.established) {
 			r.restarting(RestartCause.COOLDOWN);
 		}
 		r.cooldownOver(cooldown);
-		moveTo(Event.COOLDOWN_OVER, ServerPhase.RECONNECTING_CONNECTING, "cooldown over", null);
-		launch();
+		// a tree found not confirmed gone during the cooldown is terminated again first:
+		// still not gone, the server is given up without a cooldown
+		launchOnceGone(Event.COOLDOWN_OVER, ServerPhase.RECONNECTING_CONNECTING,
+				ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT, "cooldown over", true);
 	}
 
 	private void giveUp(Event event, String reason, @Nullable ExitStatus exit) {

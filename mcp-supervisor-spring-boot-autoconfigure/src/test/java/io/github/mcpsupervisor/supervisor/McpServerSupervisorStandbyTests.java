@@ -299,6 +299,71 @@ class McpServerSupervisorStandbyTests {
 	}
 
 	@Test
+	void aRetiredTreeNotConfirmedGoneIsEndedBeforeTheNextOutagesAttempt() {
+		startWithReadySpare();
+		FakeConnection first = this.connector.generation(1);
+		this.connector.terminationConfirmed = false;
+		this.supervisor.restart();
+		this.scheduler.runReady();
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(first.processAlive).as("the restarted generation's tree, not confirmed gone").isTrue();
+		this.connector.terminationConfirmed = true;
+		List<Boolean> firstAliveAtTheNextOpen = new ArrayList<>();
+		this.connector.duringOpen = () -> firstAliveAtTheNextOpen.add(first.processAlive);
+		liveConnection().crash(1);
+		this.scheduler.runReady();
+		this.scheduler.advance(MAX);
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(firstAliveAtTheNextOpen).as("the old tree at the next attempt").containsExactly(false);
+	}
+
+	@Test
+	void aCooldownThatEndsOnATreeNotConfirmedGoneTriesItAgainAndNoLongerSaysWhenTheServerTriesAgain() {
+		McpServerSupervisor supervisor = McpServerSupervisor.builder("demo", this.connector, this.scheduler)
+			.reconnect(ReconnectPolicy.builder()
+				.initialDelay(INITIAL)
+				.maxDelay(MAX)
+				.maxAttempts(ATTEMPTS)
+				.jitter(0)
+				.cooldown(ReconnectPolicy.Cooldown.of(Duration.ofMinutes(5), Duration.ofMinutes(5)))
+				.build())
+			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
+			.standby(true)
+			.toolsWhenDown(ToolsWhenDown.KEEP)
+			.build();
+		supervisor.start();
+		this.scheduler.runReady();
+		// the outage runs into its cooldown while the restarted generation's tree is
+		// being terminated, by a termination that cannot confirm it gone
+		this.connector.duringTermination = () -> {
+			this.connector.always(Outcome.FAIL);
+			this.connector.generation(2).crash(1);
+			this.scheduler.runReady();
+			this.scheduler.advance(Duration.ofMinutes(1));
+			this.connector.terminationConfirmed = false;
+		};
+		supervisor.restart();
+		this.scheduler.runReady();
+		assertThat(supervisor.state()).isEqualTo(McpServerState.FAILED);
+		assertThat(supervisor.status().nextAttemptAt()).isNotNull();
+		int spawns = this.connector.spawns();
+		this.scheduler.advance(Duration.ofMinutes(5));
+		assertThat(supervisor.state()).isEqualTo(McpServerState.FAILED);
+		assertThat(this.connector.spawns()).as("nothing launched beside the old tree").isEqualTo(spawns);
+		assertThat(supervisor.status().nextAttemptAt()).isNull();
+		assertThat(supervisor.tools().unavailable().description()).doesNotContain("tries again")
+			.contains("until an operator resets it");
+		this.connector.terminationConfirmed = true;
+		this.connector.always(Outcome.CONNECT);
+		supervisor.reset();
+		this.scheduler.runReady();
+		assertThat(supervisor.state()).isEqualTo(McpServerState.UP);
+		supervisor.stop();
+		this.scheduler.runReady();
+		assertThat(this.connector.alive).isZero();
+	}
+
+	@Test
 	void aServerWithoutStandbyShowsNone() {
 		McpServerSupervisor supervisor = supervisor(false);
 		assertKeepsNoSpare(supervisor);

@@ -498,6 +498,29 @@ class ServerLifecycleTests {
 			h.connector.always(Outcome.CONNECT);
 			h.scheduler.advance(COOLDOWN);
 		}));
+		all.add(withStandby(ServerPhase.RECONNECTING_BACKING_OFF, Event.RETRY_DUE,
+				ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT, (h) -> {
+					h.whileTheRestartedTreeIsTerminatedInVain(() -> {
+						h.connector.generation(2).crash(1);
+						h.scheduler.runReady();
+					});
+					assertThat(h.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.RECONNECTING_BACKING_OFF);
+					h.scheduler.advance(MAX);
+					assertThat(h.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.UP);
+				}));
+		all.add(withStandby(ServerPhase.FAILED, Event.COOLDOWN_OVER, ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT,
+				(h) -> {
+					h.whileTheRestartedTreeIsTerminatedInVain(() -> {
+						h.connector.always(Outcome.FAIL);
+						h.connector.generation(2).crash(1);
+						h.scheduler.runReady();
+						h.scheduler.advance(Duration.ofMinutes(1));
+					});
+					assertThat(h.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.FAILED);
+					h.connector.always(Outcome.CONNECT);
+					h.scheduler.advance(COOLDOWN);
+					assertThat(h.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.UP);
+				}));
 		all.add(on(ServerPhase.FAILED, Event.STOP, ServerPhase.STOPPED, (h) -> {
 			h.connector.then(Outcome.MISCONFIGURED);
 			h.supervisor.start();
@@ -615,6 +638,20 @@ class ServerLifecycleTests {
 			this.supervisor.stop();
 			this.supervisor.start();
 			assertThat(this.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.STARTING_AWAITING_STOP);
+		}
+
+		// Restarts a server with a ready spare, and runs what comes during the
+		// termination of the restarted generation's tree, which then cannot confirm it
+		// gone: the tree is found not confirmed gone in the phase that follows.
+		void whileTheRestartedTreeIsTerminatedInVain(Runnable during) {
+			up();
+			this.connector.duringTermination = () -> {
+				during.run();
+				this.connector.terminationConfirmed = false;
+			};
+			this.supervisor.restart();
+			this.scheduler.runReady();
+			this.connector.terminationConfirmed = true;
 		}
 
 		// Leaves a tree not confirmed gone behind a stop.

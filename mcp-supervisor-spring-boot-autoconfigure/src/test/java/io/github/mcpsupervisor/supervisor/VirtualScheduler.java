@@ -77,7 +77,10 @@ public final class VirtualScheduler implements SupervisorScheduler {
 			}
 		}
 		synchronized (this) {
-			this.now = target;
+			// a task that advanced the clock itself is not taken back in time
+			if (target.isAfter(this.now)) {
+				this.now = target;
+			}
 		}
 	}
 
