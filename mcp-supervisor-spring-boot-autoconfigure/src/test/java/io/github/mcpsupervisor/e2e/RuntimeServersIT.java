@@ -9,7 +9,10 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import io.github.mcpsupervisor.autoconfigure.McpServerRegistry;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
@@ -22,6 +25,8 @@ import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -46,6 +51,8 @@ import static org.awaitility.Awaitility.await;
  */
 @ExtendWith(OutputCaptureExtension.class)
 class RuntimeServersIT {
+
+	private static final Log logger = LogFactory.getLog(RuntimeServersIT.class);
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(McpSupervisorAutoConfiguration.class, MetricsAutoConfiguration.class,
@@ -93,6 +100,39 @@ class RuntimeServersIT {
 			// the name is free again
 			assertThat(registry.add("second", server()).state()).isEqualTo(McpServerState.UP);
 			assertThat(call(tools, "second_echo", "{\"message\":\"again\"}")).contains("again");
+		});
+	}
+
+	@Test
+	void theApplicationsStopDuringTheRemovalOfAServerThatIgnoresSigtermEndsItWithinTheBound() {
+		this.contextRunner.run((context) -> {
+			McpSupervisors supervisors = context.getBean(McpSupervisors.class);
+			McpServerRegistry registry = context.getBean(McpServerRegistry.class);
+			Map<String, Object> stubborn = new LinkedHashMap<>();
+			stubborn.put("command", "sh");
+			stubborn.put("args[0]", "-c");
+			stubborn.put("args[1]", "trap '' TERM; " + TestServers.demoShellCommand() + "; while :; do sleep 1; done");
+			stubborn.put("protocol", "2025-11-25");
+			stubborn.put("termination-grace-period", "1s");
+			McpServerStatus added = registry.add("stubborn", stubborn);
+			assertThat(added.state()).isEqualTo(McpServerState.UP);
+			ProcessHandle shell = ProcessHandle.of(added.pid()).orElseThrow();
+			List<ProcessHandle> tree = Stream.concat(Stream.of(shell), shell.descendants()).toList();
+			assertThat(tree).hasSizeGreaterThanOrEqualTo(2);
+
+			CompletableFuture<Void> removal = CompletableFuture.runAsync(() -> registry.remove("stubborn"));
+			await().atMost(TestServers.PATIENCE)
+				.until(() -> supervisors.supervisors().stream().noneMatch((s) -> s.name().equals("stubborn")));
+			long stopping = System.nanoTime();
+			supervisors.stop();
+			long took = TestServers.millis(System.nanoTime() - stopping);
+			logger.info("stop during the removal of a stubborn tree took " + took + " ms (grace 1000 ms)");
+			// the bound: the longest termination grace period of the servers and of the
+			// removals under way (the demo server's default 2 s), plus 3 s
+			assertThat(took).as("the stop's bound").isLessThan(2000 + 3000);
+			assertThat(tree).as("the removed server's tree when the stop returned")
+				.noneMatch((process) -> TestServers.isRunning(process.pid()));
+			removal.get(TestServers.PATIENCE.toSeconds(), TimeUnit.SECONDS);
 		});
 	}
 
