@@ -102,6 +102,24 @@ class CallPathIT {
 	}
 
 	@Test
+	void aCallInFlightDuringARestartIsToldOfTheRestartNotOfACrash() {
+		int generation = start(demo(Duration.ofSeconds(30)), PATIENT, NO_PROBE);
+		CompletableFuture<CallToolResult> call = CompletableFuture
+			.supplyAsync(() -> call("slow-write", Map.of("millis", 20000)), this.callers);
+		awaitCallsInFlight(1);
+		this.supervisor.restart();
+		assertThat(call).failsWithin(Duration.ofSeconds(10))
+			.withThrowableOfType(ExecutionException.class)
+			.havingCause()
+			.isInstanceOf(McpServerUnavailableException.class)
+			.withMessage("MCP server 'demo' was restarted on request during the call to tool 'slow-write': the call"
+					+ " may or may not have taken effect. It was not retried: tool 'slow-write' is not retry-eligible.");
+		await().atMost(TestServers.PATIENCE)
+			.until(() -> this.supervisor.state() == McpServerState.UP
+					&& this.supervisor.status().generation() == generation + 1);
+	}
+
+	@Test
 	void callsThatAreNotRetryEligibleFailFastWellBeforeTheRequestTimeout() throws Exception {
 		int generation = start(demo(Duration.ofSeconds(30)), PATIENT, NO_PROBE);
 		List<CompletableFuture<CallToolResult>> calls = new ArrayList<>();
