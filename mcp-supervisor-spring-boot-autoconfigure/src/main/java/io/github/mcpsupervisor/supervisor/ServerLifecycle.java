@@ -76,6 +76,7 @@ import org.jspecify.annotations.Nullable;
  * RECONNECTING_CONNECTING               | RESET, RESTART, AUTHORIZED | -                  | RECONNECTING_CONNECTING_AGAIN         | -
  * RECONNECTING_CONNECTING_AGAIN         | CONNECTED       | -                             | UP                                    | timers, tools, wake calls
  * RECONNECTING_CONNECTING_AGAIN         | ATTEMPT_FAILED  | transient, authorization      | RECONNECTING_CONNECTING               | launch
+ * RECONNECTING_CONNECTING_AGAIN         | ATTEMPT_FAILED  | transient, a tree not confirmed gone | RECONNECTING_TERMINATING_THEN_CONNECT | terminate it again
  * RECONNECTING_CONNECTING_AGAIN         | ATTEMPT_FAILED  | misconfigured, unconfirmed    | FAILED                                | withdraw tools
  * RECONNECTING_CONNECTING_AGAIN         | RESET, RESTART, AUTHORIZED | -                  | RECONNECTING_CONNECTING_AGAIN         | -
  * DISCONNECTED_TERMINATING              | TERMINATED      | confirmed gone                | DISCONNECTED                          | -
@@ -85,7 +86,8 @@ import org.jspecify.annotations.Nullable;
  * DISCONNECTED_TERMINATING_THEN_CONNECT | TERMINATED      | not confirmed gone            | FAILED                                | withdraw tools
  * DISCONNECTED_TERMINATING_THEN_CONNECT | RESET, RESTART  | -                             | DISCONNECTED_TERMINATING_THEN_CONNECT | -
  * DISCONNECTED                          | RESET, RESTART  | -                             | RECONNECTING_CONNECTING               | launch
- * NEEDS_AUTHORIZATION                   | AUTHORIZED      | -                             | RECONNECTING_CONNECTING               | launch
+ * NEEDS_AUTHORIZATION                   | AUTHORIZED      | no tree unconfirmed           | RECONNECTING_CONNECTING               | launch
+ * NEEDS_AUTHORIZATION                   | AUTHORIZED      | a tree not confirmed gone     | RECONNECTING_TERMINATING_THEN_CONNECT | terminate it again
  * NEEDS_AUTHORIZATION                   | RESET, RESTART  | -                             | RECONNECTING_CONNECTING               | launch
  * FAILED                                | RESET, RESTART  | no tree unconfirmed           | RECONNECTING_CONNECTING               | launch
  * FAILED                                | RESET, RESTART  | a tree not confirmed gone     | RECONNECTING_TERMINATING_THEN_CONNECT | terminate it again
@@ -103,10 +105,11 @@ import org.jspecify.annotations.Nullable;
  * confirmed gone from a termination it waits for gives up (FAILED). One that learns of it
  * otherwise (a generation retired beside a spare, whose termination nothing waits for)
  * records it, and terminates it again before anything follows: a *_TERMINATING phase
- * after the tree it waits for, the end of a backoff or of a cooldown before its attempt.
- * A reset or restart that connects at once from RECONNECTING_BACKING_OFF announces
- * RECONNECTING to RECONNECTING, as a new outage would. The stability window of a live
- * generation resets the budget without a move.
+ * after the tree it waits for; the end of a backoff or of a cooldown, an authorization,
+ * or an attempt made again at once before its attempt. A reset or restart that connects
+ * at once from RECONNECTING_BACKING_OFF announces RECONNECTING to RECONNECTING, as a new
+ * outage would. The stability window of a live generation resets the budget without a
+ * move.
  *
  * <p>
  * A server with a warm standby ({@link Standby}) keeps a spare generation while it is UP.
@@ -440,9 +443,8 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 
 	private void authorized() {
 		if (this.phase == ServerPhase.NEEDS_AUTHORIZATION) {
-			this.record.budget.takeImmediate();
-			moveTo(Event.AUTHORIZED, ServerPhase.RECONNECTING_CONNECTING, "authorized", null);
-			launch();
+			launchOnceGone(Event.AUTHORIZED, ServerPhase.RECONNECTING_CONNECTING,
+					ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT, "authorized", true);
 		}
 		else if (this.phase == ServerPhase.STARTING_CONNECTING || this.phase == ServerPhase.RECONNECTING_CONNECTING
 				|| this.phase.connectsAgain()) {
@@ -554,13 +556,14 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		}
 	}
 
-	// An attempt at once, outside the backoff.
+	// An attempt at once, outside the backoff, once a tree found not confirmed gone
+	// meanwhile is (a STARTING phase never finds one: a start waits for every
+	// termination before it).
 	private void reconnectNow(Event event) {
-		this.record.budget.takeImmediate();
-		ServerPhase to = (state() == McpServerState.STARTING) ? ServerPhase.STARTING_CONNECTING
-				: ServerPhase.RECONNECTING_CONNECTING;
-		moveTo(event, to, "reconnecting on request", null);
-		launch();
+		boolean starting = state() == McpServerState.STARTING;
+		launchOnceGone(event, starting ? ServerPhase.STARTING_CONNECTING : ServerPhase.RECONNECTING_CONNECTING, starting
+				? ServerPhase.STARTING_TERMINATING_THEN_CONNECT : ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT,
+				"reconnecting on request", true);
 	}
 
 	// The next attempt after its backoff delay, or FAILED once the budget is spent.

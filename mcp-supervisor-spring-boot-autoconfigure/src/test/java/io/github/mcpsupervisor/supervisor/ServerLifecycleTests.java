@@ -521,6 +521,44 @@ class ServerLifecycleTests {
 					h.scheduler.advance(COOLDOWN);
 					assertThat(h.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.UP);
 				}));
+		all.add(withStandby(ServerPhase.RECONNECTING_CONNECTING_AGAIN, Event.ATTEMPT_FAILED,
+				ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT, (h) -> {
+					h.up();
+					h.connector.duringTermination = () -> {
+						h.connector.generation(2).crash(1);
+						h.scheduler.runReady();
+						h.connector.then(Outcome.FAIL);
+						h.supervisor.reset();
+						h.supervisor.reset();
+						assertThat(h.supervisor.lifecycle().phase())
+							.isEqualTo(ServerPhase.RECONNECTING_CONNECTING_AGAIN);
+						// the attempt fails once the restarted tree is found not
+						// confirmed
+						// gone
+						h.connector.duringOpen = () -> {
+							h.connector.terminationConfirmed = true;
+							h.watchTheOldTreeAtTheNextOpen();
+						};
+						h.connector.terminationConfirmed = false;
+					};
+					h.supervisor.restart();
+					h.scheduler.runReady();
+					h.assertTheOldTreeIsGoneAtTheNextAttempt();
+				}));
+		all.add(withStandby(ServerPhase.NEEDS_AUTHORIZATION, Event.AUTHORIZED,
+				ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT, (h) -> {
+					h.whileTheRestartedTreeIsTerminatedInVain(() -> {
+						h.connector.generation(2).crash(1);
+						h.scheduler.runReady();
+						h.connector.then(Outcome.UNAUTHORIZED);
+						h.scheduler.advance(MAX);
+					});
+					assertThat(h.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.NEEDS_AUTHORIZATION);
+					h.watchTheOldTreeAtTheNextOpen();
+					h.connector.authorize();
+					h.scheduler.runReady();
+					h.assertTheOldTreeIsGoneAtTheNextAttempt();
+				}));
 		all.add(on(ServerPhase.FAILED, Event.STOP, ServerPhase.STOPPED, (h) -> {
 			h.connector.then(Outcome.MISCONFIGURED);
 			h.supervisor.start();
@@ -559,6 +597,8 @@ class ServerLifecycleTests {
 		final FakeConnector connector = new FakeConnector();
 
 		final List<Edge> moves = new ArrayList<>();
+
+		final List<Boolean> oldTreeAliveAtTheNextOpen = new ArrayList<>();
 
 		final McpServerSupervisor supervisor;
 
@@ -652,6 +692,17 @@ class ServerLifecycleTests {
 			this.supervisor.restart();
 			this.scheduler.runReady();
 			this.connector.terminationConfirmed = true;
+		}
+
+		// Notes whether the first generation's tree runs when the next attempt opens.
+		void watchTheOldTreeAtTheNextOpen() {
+			FakeConnector.FakeConnection first = this.connector.generation(1);
+			this.connector.duringOpen = () -> this.oldTreeAliveAtTheNextOpen.add(first.processAlive);
+		}
+
+		void assertTheOldTreeIsGoneAtTheNextAttempt() {
+			assertThat(this.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.UP);
+			assertThat(this.oldTreeAliveAtTheNextOpen).as("the old tree at the next attempt").containsExactly(false);
 		}
 
 		// Leaves a tree not confirmed gone behind a stop.
