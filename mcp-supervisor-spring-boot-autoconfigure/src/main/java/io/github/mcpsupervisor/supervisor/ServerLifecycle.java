@@ -364,9 +364,8 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 				giveUp(Event.TERMINATED, notConfirmedGone(connection), exit);
 			}
 			else if (this.unconfirmed != null) {
-				// another tree not confirmed gone (a generation retired beside a spare):
-				// it
-				// is terminated again too before anything follows
+				// another tree not confirmed gone (one retired beside a spare) is
+				// terminated again too before anything follows
 				this.retiring = this.unconfirmed;
 				this.retirements.terminateAgain(this.unconfirmed);
 			}
