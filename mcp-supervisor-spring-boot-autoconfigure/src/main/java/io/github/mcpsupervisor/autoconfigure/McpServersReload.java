@@ -1,9 +1,8 @@
 package io.github.mcpsupervisor.autoconfigure;
 
 import io.github.mcpsupervisor.autoconfigure.properties.McpPropertiesBinder;
-import io.github.mcpsupervisor.autoconfigure.properties.McpServersFileException;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
-import io.github.mcpsupervisor.internal.CauseChain;
+import io.github.mcpsupervisor.internal.ServerText;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -49,9 +48,11 @@ final class McpServersReload {
 				properties = this.binder.bind(this.environment);
 			}
 			catch (RuntimeException ex) {
+				// described while the environment holds what is refused, as a start would
+				String refusal = McpPropertiesBinder.describe(ex, this.environment);
 				restore.run();
-				logger.error("The MCP servers' configuration changed by " + source
-						+ " is refused, and the servers are left as they run: " + describe(ex));
+				logger.error("The MCP servers' configuration changed by " + ServerText.forLog(source)
+						+ " is refused, and the servers are left as they run: " + refusal);
 				return false;
 			}
 			int changes = this.registry.apply(properties, source);
@@ -59,17 +60,6 @@ final class McpServersReload {
 					+ ((changes == 1) ? " server" : " servers") + " added, replaced or removed");
 			return true;
 		}
-	}
-
-	private static String describe(RuntimeException ex) {
-		String message = ex.getMessage();
-		if (ex instanceof McpServersFileException) {
-			// names the file, the entry and the cause already
-			return String.valueOf(message);
-		}
-		String root = CauseChain.rootMessage(ex);
-		return (message == null || message.equals(root) || message.contains(root)) ? String.valueOf(message)
-				: message + ": " + root;
 	}
 
 }

@@ -105,6 +105,56 @@ class McpServersRefreshTests {
 	}
 
 	@Test
+	void runWhenARefusedChangeHoldsSecretsShouldLogItMaskedAsAStartDoes(CapturedOutput output) {
+		this.contextRunner.run((context) -> {
+			Map<String, Object> remote = new LinkedHashMap<>();
+			remote.put("mcp.servers.remote.transport", "streamable-http");
+			remote.put("mcp.servers.remote.url",
+					"http://admin:PASSWORD-1@127.0.0.1:1/mcp?api_key=QUERY-SECRET-2&region=eu");
+			remote.put("mcp.servers.remote.headers.X-Api-Key", "HEADER-SECRET-3\nERROR forged line");
+			refresh(context, "remote", remote);
+			Map<String, Object> other = new LinkedHashMap<>();
+			other.put("mcp.servers.other.transport", "streamable-http");
+			other.put("mcp.servers.other.url", "http://127.0.0.1:1/mcp");
+			other.put("mcp.servers.other.args[0]", "--token=ARG-SECRET-4");
+			other.put("mcp.servers.other.env.TOKEN", "ENV-SECRET-5");
+			context.getEnvironment().getPropertySources().remove("remote");
+			refresh(context, "other", other);
+			context.getEnvironment().getPropertySources().remove("other");
+			refresh(context, "unknown", Map.of("mcp.servers.kept.unknown", "http://user:PASSWORD-6@127.0.0.1:1/mcp"));
+			context.getEnvironment().getPropertySources().remove("unknown");
+			refresh(context, "converted",
+					Map.of("mcp.servers.kept.request-timeout", "http://user:PASSWORD-7@127.0.0.1:1/mcp"));
+			assertThat(output).contains("is refused")
+				.contains("mcp.servers.remote.url")
+				.contains("must not carry user information")
+				.contains("mcp.servers.remote.headers")
+				.contains("contains a line break or another control character")
+				.contains("mcp.servers.other.env")
+				.contains("mcp.servers.other.args")
+				.contains("is a setting of stdio servers")
+				.contains("mcp.servers.kept.unknown")
+				.contains("is not a known property")
+				.contains("mcp.servers.kept.request-timeout")
+				.contains("must be a duration")
+				.doesNotContain("PASSWORD-1")
+				.doesNotContain("QUERY-SECRET-2")
+				.doesNotContain("HEADER-SECRET-3")
+				.doesNotContain("ARG-SECRET-4")
+				.doesNotContain("ENV-SECRET-5")
+				.doesNotContain("PASSWORD-6")
+				.doesNotContain("PASSWORD-7");
+			assertThat(output.getOut().lines()).noneMatch((line) -> line.startsWith("ERROR forged line"));
+			assertThat(output.getOut().split("is refused", -1)).hasSize(5);
+		});
+	}
+
+	private static void refresh(ConfigurableApplicationContext context, String name, Map<String, Object> properties) {
+		context.getEnvironment().getPropertySources().addFirst(new MapPropertySource(name, properties));
+		context.publishEvent(new EnvironmentChangeEvent(context, properties.keySet()));
+	}
+
+	@Test
 	void runWhenReloadIsDisabledShouldNotListen() {
 		this.contextRunner.withPropertyValues("mcp.reload.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(McpServersRefreshListener.class));

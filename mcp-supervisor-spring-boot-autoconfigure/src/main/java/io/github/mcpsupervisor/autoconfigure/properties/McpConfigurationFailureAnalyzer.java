@@ -5,12 +5,16 @@ import java.net.URISyntaxException;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import io.github.mcpsupervisor.internal.ConfigurationSanitizer;
+import io.github.mcpsupervisor.internal.ServerText;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.bind.BindException;
@@ -130,7 +134,7 @@ class McpConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<BindExcept
 
 	private static String problem(ConfigurationPropertyName name, @Nullable ConfigurationProperty property,
 			@Nullable Object inEffect, String rule) {
-		StringBuilder problem = new StringBuilder(String.format("    Property: %s", written(name)));
+		StringBuilder problem = new StringBuilder(String.format("    Property: %s", ServerText.forLog(written(name))));
 		if (property != null) {
 			problem.append(String.format("%n    Value: %s", masked(name, property.getValue())));
 			if (property.getOrigin() != null) {
@@ -138,7 +142,8 @@ class McpConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<BindExcept
 			}
 		}
 		else if (inEffect != null) {
-			problem.append(String.format("%n    Value: not set (in effect: %s)", masked(name, format(inEffect))));
+			problem.append(String.format("%n    Value: not set (in effect: %s)",
+					masked(name, (inEffect instanceof Duration) ? format(inEffect) : inEffect)));
 		}
 		else {
 			problem.append(String.format("%n    Value: not set"));
@@ -147,11 +152,11 @@ class McpConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<BindExcept
 		return problem.toString();
 	}
 
-	// A value as it may be shown: headers and environment variables are masked whole
-	// (their values are credentials), URLs and arguments as everywhere else, and any
-	// value whose key looks like a credential's.
+	// A value as it may be shown, on the line of its property: headers and environment
+	// variables are masked whole (their values are credentials), URLs and arguments as
+	// everywhere else, any value whose key looks like a credential's, and no character
+	// of it can start a line of its own.
 	private static String masked(ConfigurationPropertyName name, @Nullable Object value) {
-		String text = String.valueOf(value);
 		for (int i = 0; i < name.getNumberOfElements(); i++) {
 			String element = name.getElement(i, Form.UNIFORM);
 			if (element.equals("headers") || element.equals("env")) {
@@ -162,6 +167,22 @@ class McpConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<BindExcept
 		if (ConfigurationSanitizer.isLikelyCredential(last)) {
 			return ConfigurationSanitizer.MASK;
 		}
+		if (value instanceof Collection<?> values) {
+			// the arguments of a command line: a key and its value may be two elements
+			return ServerText.forLog(String.valueOf(ConfigurationSanitizer
+				.sanitizeArgs(values.stream().map(String::valueOf).toList(), ConfigurationSanitizer.MASK_ALL)));
+		}
+		if (value instanceof Map<?, ?> entries) {
+			Map<String, String> shown = new LinkedHashMap<>();
+			entries.forEach((key, entry) -> shown.put(String.valueOf(key),
+					ConfigurationSanitizer.isLikelyCredential(String.valueOf(key)) ? ConfigurationSanitizer.MASK
+							: masked(String.valueOf(entry))));
+			return ServerText.forLog(shown.toString());
+		}
+		return ServerText.forLog(masked(String.valueOf(value)));
+	}
+
+	private static String masked(String text) {
 		if (text.contains("://") || text.contains("@")) {
 			try {
 				return ConfigurationSanitizer.sanitizeUrl(new URI(text), ConfigurationSanitizer.MASK_ALL);
@@ -186,7 +207,8 @@ class McpConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<BindExcept
 	private static String format(Object value) {
 		if (value instanceof Duration duration) {
 			for (ChronoUnit unit : UNITS) {
-				if (duration.toNanos() % unit.getDuration().toNanos() == 0) {
+				// truncatedTo rather than toNanos, which overflows past 292 years
+				if (duration.truncatedTo(unit).equals(duration)) {
 					return DurationStyle.SIMPLE.print(duration, unit);
 				}
 			}
@@ -201,6 +223,12 @@ class McpConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<BindExcept
 			root = root.getCause();
 		}
 		String reason = (StringUtils.hasText(root.getMessage())) ? root.getMessage() : root.getClass().getName();
+		// a converter's message may quote the value, which is shown masked above
+		ConfigurationProperty property = cause.getProperty();
+		if (property != null && property.getValue() != null) {
+			reason = ConfigurationSanitizer.redact(reason, List.of(String.valueOf(property.getValue())));
+		}
+		reason = ServerText.forLog(reason);
 		if (conversion == null) {
 			return String.valueOf(reason);
 		}

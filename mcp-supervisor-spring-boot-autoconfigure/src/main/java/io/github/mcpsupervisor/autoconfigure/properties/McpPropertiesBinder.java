@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import io.github.mcpsupervisor.internal.CauseChain;
+import io.github.mcpsupervisor.internal.ServerText;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validation;
 import jakarta.validation.Validator;
@@ -19,8 +21,10 @@ import org.springframework.boot.context.properties.bind.handler.NoUnboundElement
 import org.springframework.boot.context.properties.bind.validation.ValidationBindHandler;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.validation.MessageInterpolatorFactory;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.util.ClassUtils;
 import org.springframework.validation.beanvalidation.SpringValidatorAdapter;
@@ -76,6 +80,31 @@ public final class McpPropertiesBinder {
 			handler = new ValidationBindHandler(handler, new SpringValidatorAdapter(this.validator));
 		}
 		return Binder.get(environment).bindOrCreate("mcp", Bindable.of(McpSupervisorProperties.class), handler);
+	}
+
+	/**
+	 * Describes why {@link #bind} or {@link #readServersFiles} refused the configuration
+	 * as the failure of a start describes it: each property by the name it is written
+	 * with, its value with its secrets masked, where it is written and the rule it
+	 * breaks. No character of a value starts a line of its own.
+	 * @param ex what was thrown
+	 * @param environment the environment the properties were bound from
+	 * @return the description, for a log line
+	 */
+	public static String describe(RuntimeException ex, Environment environment) {
+		if (ex instanceof McpServerNameException) {
+			// the keys as written and where, never a value
+			return String.valueOf(ex.getMessage());
+		}
+		if (ex instanceof McpServersFileException) {
+			// the file, the entry and the problem, on one line
+			return ServerText.forLog(String.valueOf(ex.getMessage()));
+		}
+		FailureAnalysis analysis = new McpConfigurationFailureAnalyzer(environment).analyze(ex);
+		if (analysis != null) {
+			return analysis.getDescription() + String.format("%n%n") + analysis.getAction();
+		}
+		return ServerText.forLog(ex.getClass().getSimpleName() + ": " + CauseChain.rootMessage(ex));
 	}
 
 	/**

@@ -24,6 +24,7 @@ import org.springframework.core.env.MutablePropertySources;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.ResourceLoader;
+import org.springframework.util.PlaceholderResolutionException;
 
 /**
  * Adds the servers of the files of {@code mcp.servers-configuration} to the environment
@@ -136,11 +137,17 @@ class McpServersFileEnvironmentPostProcessor implements EnvironmentPostProcessor
 				try {
 					environment.resolveRequiredPlaceholders(value);
 				}
+				catch (PlaceholderResolutionException ex) {
+					// the message of ex, and so its cause, quotes the whole value: a
+					// credential around the placeholder
+					throw new McpServersFileException(this.location, name,
+							key + ": could not resolve placeholder '" + ex.getPlaceholder()
+									+ "'; set it as an environment variable or a property, "
+									+ "or give it a default: ${NAME:default}");
+				}
 				catch (IllegalArgumentException ex) {
 					throw new McpServersFileException(this.location, name,
-							key + ": " + ex.getMessage() + "; set it as an environment variable or a property, "
-									+ "or give it a default: ${NAME:default}",
-							ex);
+							key + ": its placeholders cannot be resolved (the value is not shown)");
 				}
 			}));
 		}

@@ -144,6 +144,19 @@ class McpServersFileTests {
 	}
 
 	@Test
+	void runWithAnUnresolvablePlaceholderShouldNameItButNotShowTheRestOfTheValue() throws IOException {
+		Path file = write("{\"mcpServers\": {\"remote\": {\"url\": \"http://127.0.0.1:1/mcp\", "
+				+ "\"headers\": {\"Authorization\": \"Bearer SECRET-PREFIX-8${UNSET_TOKEN}\"}}}}");
+		this.contextRunner.withPropertyValues("mcp.servers-configuration=file:" + file)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.isInstanceOf(McpServersFileException.class)
+				.hasMessageContaining("entry 'remote': headers[Authorization]: ")
+				.hasMessageContaining("UNSET_TOKEN")
+				.hasMessageNotContaining("SECRET-PREFIX-8"));
+	}
+
+	@Test
 	void runWithAnUnresolvablePlaceholderSetByAPropertyShouldNotFail() {
 		this.contextRunner
 			.withPropertyValues("mcp.servers-configuration=" + CLAUDE, "mcp.servers.files.env.TOKEN=from-properties")
