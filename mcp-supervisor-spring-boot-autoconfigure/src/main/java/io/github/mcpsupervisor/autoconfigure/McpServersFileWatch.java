@@ -7,6 +7,8 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
 
 import io.github.mcpsupervisor.autoconfigure.properties.McpPropertiesBinder;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
@@ -25,14 +27,17 @@ import org.springframework.core.io.ResourceLoader;
  * change of their contents to the servers. The contents are compared, not the times of
  * the files: an editor's atomic rename, a Kubernetes ConfigMap's symbolic link swap and a
  * write within the same second are all seen, and a file touched without a change is not.
- * A change that cannot be applied (invalid JSON, an invalid server) is refused with an
- * error naming the files and the cause, and nothing changes until the files change again.
+ * The first contents compared are those the environment was built from, so that a change
+ * made while the application started is applied too. A change that cannot be applied
+ * (invalid JSON, an invalid server) is refused with an error naming the files and the
+ * cause, and nothing changes until the files change again. Once {@link #stop()} returns,
+ * no change is applied: it waits for the one under way.
  */
 final class McpServersFileWatch implements SmartLifecycle {
 
 	private static final Log logger = LogFactory.getLog(McpServersFileWatch.class);
 
-	private final McpServersReload reload;
+	private final Predicate<String> reload;
 
 	private final ConfigurableEnvironment environment;
 
@@ -44,6 +49,9 @@ final class McpServersFileWatch implements SmartLifecycle {
 
 	private final Object lock = new Object();
 
+	// held by a check from its reading to its reload, so that a stop can wait for it
+	private final ReentrantLock checking = new ReentrantLock();
+
 	// guarded by lock
 	private Map<String, byte @Nullable []> seen = Map.of();
 
@@ -51,7 +59,7 @@ final class McpServersFileWatch implements SmartLifecycle {
 
 	private boolean running;
 
-	McpServersFileWatch(McpServersReload reload, ConfigurableEnvironment environment, ResourceLoader resources,
+	McpServersFileWatch(Predicate<String> reload, ConfigurableEnvironment environment, ResourceLoader resources,
 			SupervisorScheduler scheduler, Duration interval) {
 		this.reload = reload;
 		this.environment = environment;
@@ -63,7 +71,7 @@ final class McpServersFileWatch implements SmartLifecycle {
 	@Override
 	public void start() {
 		synchronized (this.lock) {
-			this.seen = contents();
+			this.seen = baseline(contents());
 			this.running = true;
 			// no file on the file system, nothing to watch
 			if (!this.seen.isEmpty()) {
@@ -81,6 +89,9 @@ final class McpServersFileWatch implements SmartLifecycle {
 				this.next = null;
 			}
 		}
+		// a check under way finishes its reload; the next one sees that the watch stopped
+		this.checking.lock();
+		this.checking.unlock();
 	}
 
 	@Override
@@ -100,6 +111,7 @@ final class McpServersFileWatch implements SmartLifecycle {
 	 * Reads the files and applies them if they changed since they were last read.
 	 */
 	void check() {
+		this.checking.lock();
 		try {
 			Map<String, byte @Nullable []> now = contents();
 			boolean changed;
@@ -111,19 +123,30 @@ final class McpServersFileWatch implements SmartLifecycle {
 				this.seen = now;
 			}
 			if (changed) {
-				this.reload.apply("the file" + ((now.size() > 1) ? "s " : " ") + String.join(", ", now.keySet()));
+				this.reload.test("the file" + ((now.size() > 1) ? "s " : " ") + String.join(", ", now.keySet()));
 			}
 		}
 		catch (RuntimeException ex) {
 			logger.error("Watching the MCP servers' files failed", ex);
 		}
 		finally {
+			this.checking.unlock();
 			synchronized (this.lock) {
 				if (this.running) {
 					this.next = this.scheduler.schedule(this.interval, this::check);
 				}
 			}
 		}
+	}
+
+	// The contents the environment was built from, in place of those read now: a file
+	// changed since then (e.g. while the servers started) differs at the first check.
+	private Map<String, byte @Nullable []> baseline(Map<String, byte @Nullable []> now) {
+		Map<String, byte[]> read = McpPropertiesBinder.serversFilesContents(this.environment);
+		Map<String, byte @Nullable []> baseline = new LinkedHashMap<>();
+		now.forEach((location, content) -> baseline.put(location,
+				read.containsKey(location) ? read.get(location) : content));
+		return baseline;
 	}
 
 	// the contents of each file on the file system, null for one that cannot be read now

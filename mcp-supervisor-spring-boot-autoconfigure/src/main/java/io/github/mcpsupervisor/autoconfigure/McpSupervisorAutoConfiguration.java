@@ -219,7 +219,7 @@ public final class McpSupervisorAutoConfiguration {
 	@ConditionalOnBooleanProperty(name = "mcp.reload.enabled", matchIfMissing = true)
 	McpServersFileWatch mcpServersFileWatch(McpServersReload reload, ConfigurableEnvironment environment,
 			SupervisorScheduler scheduler, McpSupervisorProperties properties) {
-		return new McpServersFileWatch(reload, environment, ApplicationResourceLoader.get(), scheduler,
+		return new McpServersFileWatch(reload::apply, environment, ApplicationResourceLoader.get(), scheduler,
 				properties.reload().interval());
 	}
 

@@ -121,6 +121,17 @@ public final class McpPropertiesBinder {
 	}
 
 	/**
+	 * Returns the contents of the files of {@code mcp.servers-configuration} that the
+	 * servers of the environment were read from, as they were read: what a watch of the
+	 * files compares them with.
+	 * @param environment the environment
+	 * @return the content of each file, by its location as configured
+	 */
+	public static Map<String, byte[]> serversFilesContents(ConfigurableEnvironment environment) {
+		return McpServersFileEnvironmentPostProcessor.contents(environment);
+	}
+
+	/**
 	 * Returns the locations of {@code mcp.servers-configuration}.
 	 * @param environment the environment
 	 * @return the locations, as configured

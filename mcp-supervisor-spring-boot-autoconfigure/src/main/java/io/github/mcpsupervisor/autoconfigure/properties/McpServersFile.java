@@ -1,7 +1,6 @@
 package io.github.mcpsupervisor.autoconfigure.properties;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,25 +43,44 @@ final class McpServersFile {
 	}
 
 	/**
-	 * Reads the servers of a file.
+	 * Reads the content of a file, as it is now.
 	 * @param location the location as configured, for messages
 	 * @param resource the file
-	 * @return for each entry, by name in the order of the file, its properties relative
-	 * to {@code mcp.servers.<name>} (e.g. {@code command}, {@code args[0]},
-	 * {@code env[TOKEN]})
-	 * @throws McpServersFileException if the file cannot be read or an entry is invalid
+	 * @return its bytes
+	 * @throws McpServersFileException if the file does not exist or cannot be read
 	 */
-	static Map<String, Map<String, String>> read(String location, Resource resource) {
-		return new McpServersFile(location).read(resource);
+	static byte[] content(String location, Resource resource) {
+		return new McpServersFile(location).content(resource);
 	}
 
-	private Map<String, Map<String, String>> read(Resource resource) {
+	/**
+	 * Reads the servers of the content of a file.
+	 * @param location the location as configured, for messages
+	 * @param content the content of the file
+	 * @return for each entry, by name in the order of the file, its properties relative
+	 * to {@code mcp.servers.<name>}
+	 * @throws McpServersFileException if the content is not JSON or an entry is invalid
+	 */
+	static Map<String, Map<String, String>> parse(String location, byte[] content) {
+		return new McpServersFile(location).parse(content);
+	}
+
+	private byte[] content(Resource resource) {
 		if (!resource.exists()) {
 			throw fail(null, "the resource " + resource.getDescription() + " does not exist");
 		}
+		try {
+			return resource.getContentAsByteArray();
+		}
+		catch (IOException ex) {
+			throw new McpServersFileException(this.location, null, "it cannot be read: " + ex.getMessage(), ex);
+		}
+	}
+
+	private Map<String, Map<String, String>> parse(byte[] content) {
 		JsonNode root;
-		try (InputStream input = resource.getInputStream()) {
-			root = MAPPER.readTree(input);
+		try {
+			root = MAPPER.readTree(content);
 		}
 		catch (JacksonException ex) {
 			TokenStreamLocation at = ex.getLocation();
@@ -70,9 +88,6 @@ final class McpServersFile {
 					? " at line " + at.getLineNr() + ", column " + at.getColumnNr() : "";
 			throw new McpServersFileException(this.location, null,
 					"invalid JSON" + where + ": " + ex.getOriginalMessage(), ex);
-		}
-		catch (IOException ex) {
-			throw new McpServersFileException(this.location, null, "it cannot be read: " + ex.getMessage(), ex);
 		}
 		JsonNode servers = servers(root);
 		Map<String, Map<String, String>> entries = new LinkedHashMap<>();

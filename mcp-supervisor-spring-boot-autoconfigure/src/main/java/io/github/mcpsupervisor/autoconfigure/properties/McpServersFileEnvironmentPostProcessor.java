@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.config.ConfigDataEnvironmentPostProcessor;
@@ -14,12 +16,15 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyState;
-import org.springframework.boot.env.OriginTrackedMapPropertySource;
+import org.springframework.boot.env.PropertySourceInfo;
 import org.springframework.boot.io.ApplicationResourceLoader;
+import org.springframework.boot.origin.Origin;
+import org.springframework.boot.origin.OriginLookup;
 import org.springframework.boot.origin.OriginTrackedValue;
 import org.springframework.boot.origin.TextResourceOrigin;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.MutablePropertySources;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.io.Resource;
@@ -65,7 +70,8 @@ class McpServersFileEnvironmentPostProcessor implements EnvironmentPostProcessor
 		List<File> files = new ArrayList<>();
 		for (String location : locations) {
 			Resource resource = resources.getResource(location.trim());
-			Map<String, Map<String, String>> entries = McpServersFile.read(location, resource);
+			byte[] content = McpServersFile.content(location, resource);
+			Map<String, Map<String, String>> entries = McpServersFile.parse(location, content);
 			for (String name : entries.keySet()) {
 				String other = definedIn.putIfAbsent(name, location);
 				if (other != null) {
@@ -73,7 +79,7 @@ class McpServersFileEnvironmentPostProcessor implements EnvironmentPostProcessor
 							"the server is also defined in '" + other + "'; define each server in one file");
 				}
 			}
-			files.add(new File(location, resource, entries));
+			files.add(new File(location, resource, content, entries));
 		}
 		MutablePropertySources sources = environment.getPropertySources();
 		List<PropertySource<?>> before = sources.stream()
@@ -103,6 +109,22 @@ class McpServersFileEnvironmentPostProcessor implements EnvironmentPostProcessor
 	}
 
 	/**
+	 * Returns the contents of the files that the servers of the environment were read
+	 * from, as they were read.
+	 * @param environment the environment
+	 * @return the content of each file by its location as configured
+	 */
+	static Map<String, byte[]> contents(ConfigurableEnvironment environment) {
+		Map<String, byte[]> contents = new LinkedHashMap<>();
+		for (PropertySource<?> source : environment.getPropertySources()) {
+			if (source instanceof FilePropertySource file) {
+				contents.put(file.location, file.content.clone());
+			}
+		}
+		return contents;
+	}
+
+	/**
 	 * Returns the locations of {@code mcp.servers-configuration}.
 	 * @param environment the environment
 	 * @return the locations, as configured
@@ -111,14 +133,49 @@ class McpServersFileEnvironmentPostProcessor implements EnvironmentPostProcessor
 		return Binder.get(environment).bind(PROPERTY, Bindable.listOf(String.class)).orElse(List.of());
 	}
 
-	private record File(String location, Resource resource, Map<String, Map<String, String>> entries) {
+	/**
+	 * The servers of one file, each value with its origin, and the content they were read
+	 * from.
+	 */
+	private static final class FilePropertySource extends MapPropertySource
+			implements OriginLookup<String>, PropertySourceInfo {
+
+		private final String location;
+
+		private final byte[] content;
+
+		FilePropertySource(String location, byte[] content, Map<String, Object> properties) {
+			super(SOURCE_NAME + location, properties);
+			this.location = location;
+			this.content = content;
+		}
+
+		@Override
+		public @Nullable Object getProperty(String name) {
+			Object value = super.getProperty(name);
+			return (value instanceof OriginTrackedValue tracked) ? tracked.getValue() : value;
+		}
+
+		@Override
+		public @Nullable Origin getOrigin(String name) {
+			return (super.getProperty(name) instanceof OriginTrackedValue tracked) ? tracked.getOrigin() : null;
+		}
+
+		@Override
+		public boolean isImmutable() {
+			return true;
+		}
+
+	}
+
+	private record File(String location, Resource resource, byte[] content, Map<String, Map<String, String>> entries) {
 
 		PropertySource<?> propertySource() {
 			TextResourceOrigin origin = new TextResourceOrigin(this.resource, null);
 			Map<String, Object> properties = new LinkedHashMap<>();
 			this.entries.forEach((name, entry) -> entry.forEach((key, value) -> properties
 				.put(McpServerNames.key(name) + "." + key, OriginTrackedValue.of(value, origin))));
-			return new OriginTrackedMapPropertySource(SOURCE_NAME + this.location, properties, true);
+			return new FilePropertySource(this.location, this.content, properties);
 		}
 
 		// An unresolvable ${X} would otherwise reach the server as the literal text
