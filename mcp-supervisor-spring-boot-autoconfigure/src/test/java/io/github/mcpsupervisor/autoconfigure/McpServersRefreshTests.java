@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-import io.github.mcpsupervisor.autoconfigure.properties.McpServersFileException;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import org.junit.jupiter.api.Test;
@@ -31,7 +30,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.MapPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Tests for {@link McpServersRefreshListener}: a refresh of the environment by Spring
@@ -192,28 +190,35 @@ class McpServersRefreshTests {
 	}
 
 	@Test
-	void refreshWhenAServersFileIsInvalidShouldFailNamingItAndChangeNothing(@TempDir Path directory)
-			throws IOException {
+	void refreshWhenAServersFileIsInvalidShouldRefreshTheRestKeepTheServersAndReportItOnce(@TempDir Path directory,
+			CapturedOutput output) throws IOException {
 		Path properties = directory.resolve("mcp.properties");
 		Path file = directory.resolve("mcp.json");
 		Files.writeString(file, "{\"mcpServers\": {\"from-file\": {\"command\": \"" + MISSING + "\"}}}");
-		Files.writeString(properties, "mcp.servers.removed.command=" + MISSING + "\n");
+		Files.writeString(properties, "app.greeting=one\n");
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(RefreshApplication.class)
 			.web(WebApplicationType.NONE)
 			.run("--spring.config.additional-location=file:" + properties, "--mcp.servers-configuration=file:" + file,
-					"--mcp.defaults.reconnect.enabled=false", "--mcp.defaults.initialization-timeout=2s")) {
+					"--mcp.defaults.reconnect.enabled=false", "--mcp.defaults.initialization-timeout=2s",
+					// the watch would report the file too
+					"--mcp.reload.interval=1h")) {
 			McpSupervisors supervisors = context.getBean(McpSupervisors.class);
 			McpServerSupervisor fromFile = supervisors.supervisor("from-file");
-			Files.writeString(file, "{\"mcpServers\": {\"from-file\": ");
-			Files.writeString(properties, "mcp.servers.added.command=" + MISSING + "\n");
 			ContextRefresher refresher = context.getBean(ContextRefresher.class);
-			assertThatExceptionOfType(McpServersFileException.class).isThrownBy(refresher::refresh)
-				.withMessageContaining("file:" + file)
-				.withMessageContaining("invalid JSON");
-			assertThat(supervisors.supervisors()).extracting(McpServerSupervisor::name)
-				.containsExactlyInAnyOrder("from-file", "removed");
+			Files.writeString(file, "{\"mcpServers\": {\"from-file\": ");
+			Files.writeString(properties, "app.greeting=two\n");
+			assertThat(refresher.refresh()).containsExactly("app.greeting");
+			assertThat(context.getEnvironment().getProperty("app.greeting")).isEqualTo("two");
+			Files.writeString(properties, "app.greeting=three\nmcp.servers.added.command=" + MISSING + "\n");
+			assertThat(refresher.refresh()).containsExactlyInAnyOrder("app.greeting", "mcp.servers.added.command");
+			assertThat(context.getEnvironment().getProperty("app.greeting")).isEqualTo("three");
+			Files.writeString(properties, "app.greeting=four\nmcp.servers.added.command=" + MISSING + "\n");
+			assertThat(refresher.refresh()).containsExactly("app.greeting");
+			assertThat(supervisors.supervisors()).extracting(McpServerSupervisor::name).containsExactly("from-file");
 			assertThat(supervisors.supervisor("from-file")).isSameAs(fromFile);
-			assertThat(context.getEnvironment().getProperty("mcp.servers.added.command")).isNull();
+			assertThat(context.getEnvironment().getProperty("mcp.servers.from-file.command")).isEqualTo(MISSING);
+			assertThat(output.getOut().split("is refused", -1)).hasSize(2);
+			assertThat(output).contains("file:" + file).contains("invalid JSON");
 		}
 	}
 

@@ -1,10 +1,16 @@
 package io.github.mcpsupervisor.autoconfigure.properties;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
 
+import io.github.mcpsupervisor.internal.ServerText;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.EnvironmentPostProcessor;
@@ -35,7 +41,9 @@ import org.springframework.util.PlaceholderResolutionException;
  * Adds the servers of the files of {@code mcp.servers-configuration} to the environment
  * as {@code mcp.servers.<name>.*} properties of the lowest precedence, so that they bind,
  * validate and inherit {@code mcp.defaults} like any other, and every other property
- * source wins over them, property by property.
+ * source wins over them, property by property. A file that cannot be read or is invalid
+ * fails the start; a refresh of the environment while the application runs leaves it as
+ * it was read before instead.
  */
 class McpServersFileEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordered {
 
@@ -45,6 +53,15 @@ class McpServersFileEnvironmentPostProcessor implements EnvironmentPostProcessor
 	/** The prefix of the names of the property sources, one per file. */
 	static final String SOURCE_NAME = PROPERTY + " ";
 
+	private static final Log logger = LogFactory.getLog(McpServersFileEnvironmentPostProcessor.class);
+
+	// The applications whose environment was built: the environment of one of them that
+	// is post-processed again is a refresh (Spring Cloud's ContextRefresher runs the
+	// post-processors again, given the application that started), which must not fail
+	// for a file that the running servers do without.
+	private static final Set<SpringApplication> started = Collections
+		.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
+
 	@Override
 	public int getOrder() {
 		// after application.properties and profiles, which may set the property
@@ -53,7 +70,24 @@ class McpServersFileEnvironmentPostProcessor implements EnvironmentPostProcessor
 
 	@Override
 	public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-		install(environment, ApplicationResourceLoader.get(application.getClassLoader()));
+		ResourceLoader resources = ApplicationResourceLoader.get(application.getClassLoader());
+		if (started.add(application)) {
+			// the start: an invalid file fails it
+			install(environment, resources);
+			return;
+		}
+		try {
+			install(environment, resources);
+		}
+		catch (McpServersFileException ex) {
+			// The environment of a refresh gets no source for the files, so that the
+			// running one keeps those it has (Spring Cloud copies over the sources a
+			// refreshed environment has, and removes none): the rest of the refresh goes
+			// on, and the reload of the servers, or the watch of the files, reports the
+			// file once.
+			logger.debug("The MCP servers' files are left as they were read before by this refresh: "
+					+ ServerText.forLog(String.valueOf(ex.getMessage())));
+		}
 	}
 
 	/**
