@@ -74,6 +74,23 @@ class McpServerRegistryTests {
 	}
 
 	@Test
+	void runWhenAServerHasADurationLongerThanTheMaximumOrAnInvalidVariableNameShouldRefuseIt() {
+		this.contextRunner.run((context) -> {
+			McpServerRegistry registry = context.getBean(McpServerRegistry.class);
+			assertThatExceptionOfType(IllegalArgumentException.class)
+				.isThrownBy(() -> registry.add("slow", Map.of("command", MISSING, "request-timeout", "365000d")))
+				.withMessageContaining("requestTimeout must not exceed 365 days");
+			assertThatExceptionOfType(IllegalArgumentException.class)
+				.isThrownBy(() -> registry.add("slow", Map.of("command", MISSING, "call.timeouts[run]", "365000d")))
+				.withMessageContaining("must not exceed 365 days");
+			assertThatExceptionOfType(IllegalArgumentException.class)
+				.isThrownBy(() -> registry.add("named", Map.of("command", MISSING, "env[A=B]", "x")))
+				.withMessageContaining("is not the name of an environment variable");
+			assertThat(context.getBean(McpSupervisors.class).supervisors()).isEmpty();
+		});
+	}
+
+	@Test
 	void runWhenAServerWithOAuthIsGivenWhileTheApplicationRunsShouldRefuseIt() {
 		this.contextRunner.run((context) -> {
 			McpServerRegistry registry = context.getBean(McpServerRegistry.class);

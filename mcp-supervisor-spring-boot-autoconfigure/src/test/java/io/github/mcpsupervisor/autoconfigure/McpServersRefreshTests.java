@@ -103,6 +103,25 @@ class McpServersRefreshTests {
 	}
 
 	@Test
+	void runWhenAChangeGivesAServerAValueThatWouldFailEveryAttemptShouldRefuseItAndKeepTheServer(
+			CapturedOutput output) {
+		this.contextRunner.run((context) -> {
+			McpSupervisors supervisors = context.getBean(McpSupervisors.class);
+			McpServerSupervisor kept = supervisors.supervisor("kept");
+			refresh(context, "timeout", Map.of("mcp.servers.kept.request-timeout", "365000d"));
+			context.getEnvironment().getPropertySources().remove("timeout");
+			refresh(context, "variable", Map.of("mcp.servers.kept.env[A=B]", "x"));
+			assertThat(supervisors.supervisor("kept")).isSameAs(kept);
+			assertThat(context.getBean(McpServerRegistry.class).settings("kept").orElseThrow().requestTimeout())
+				.hasSeconds(20);
+			assertThat(output).contains("mcp.servers.kept.request-timeout")
+				.contains("must not exceed 365 days")
+				.contains("mcp.servers.kept.env")
+				.contains("is not the name of an environment variable");
+		});
+	}
+
+	@Test
 	void runWhenARefusedChangeHoldsSecretsShouldLogItMaskedAsAStartDoes(CapturedOutput output) {
 		this.contextRunner.run((context) -> {
 			Map<String, Object> remote = new LinkedHashMap<>();

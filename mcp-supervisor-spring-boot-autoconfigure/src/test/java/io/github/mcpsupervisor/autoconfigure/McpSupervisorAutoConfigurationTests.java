@@ -21,6 +21,9 @@ import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -281,6 +284,47 @@ class McpSupervisorAutoConfigurationTests {
 			.run((context) -> assertThat(StartupFailures.messages(context)).contains("servers[demo].requestTimeout")
 				.contains("PT0S")
 				.contains("must be positive"));
+	}
+
+	@ParameterizedTest
+	@CsvSource({ "mcp.servers.demo.request-timeout, servers[demo].requestTimeout",
+			"mcp.defaults.initialization-timeout, defaults.initializationTimeout",
+			"mcp.servers.demo.termination-grace-period, servers[demo].terminationGracePeriod",
+			"mcp.servers.demo.call.timeouts[slow], servers[demo].call.timeouts[slow]",
+			"mcp.defaults.call.wait-for-recovery, defaults.call.waitForRecovery",
+			"mcp.servers.demo.health-check.interval, servers[demo].healthCheck.interval",
+			"mcp.defaults.reconnect.cooldown.max, defaults.reconnect.cooldown.max",
+			"mcp.defaults.http.connect-timeout, defaults.http.connectTimeout", "mcp.reload.interval, reload.interval" })
+	void runWithADurationLongerThanTheMaximumShouldFail(String property, String path) {
+		// 1,000 years: past Long.MAX_VALUE nanoseconds, which each attempt overflowed
+		withDemoServer(property + "=365000d")
+			.run((context) -> assertThat(StartupFailures.messages(context)).contains(path)
+				.contains("must not exceed 365 days"));
+	}
+
+	@Test
+	void runWithTheLongestDurationShouldStart() {
+		withDemoServer("mcp.servers.demo.request-timeout=365d", "mcp.defaults.reconnect.cooldown.max=365d",
+				"mcp.servers.demo.call.timeouts[slow]=365d")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "mcp.servers.demo.env[A=B]", "mcp.servers.demo.env[=A]", "mcp.servers.demo.env[A<NUL>B]" })
+	void runWithAnEnvironmentVariableNameThatNoProcessCanHaveShouldFail(String key) {
+		withDemoServer()
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new MapPropertySource("names", Map.of(key.replace("<NUL>", "\0"), "x"))))
+			.run((context) -> assertThat(StartupFailures.messages(context)).contains("servers[demo].env")
+				.contains("is not the name of an environment variable"));
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "mcp.servers.demo.env.TOKEN=a<NUL>b", "mcp.servers.demo.args[0]=a<NUL>b" })
+	void runWithANulCharacterInAValueOfTheProcessShouldFail(String property) {
+		withDemoServer(property.replace("<NUL>", "\0"))
+			.run((context) -> assertThat(StartupFailures.messages(context)).contains("NUL character"));
 	}
 
 	@Test

@@ -18,6 +18,7 @@ import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
+import org.hibernate.validator.constraints.time.DurationMax;
 import org.hibernate.validator.constraints.time.DurationMin;
 import org.jspecify.annotations.Nullable;
 
@@ -60,6 +61,16 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 				message = "must be 1 to 32 letters, digits, '_' or '-'") String, @Valid Server> servers,
 		@DefaultValue List<String> serversConfiguration, @DefaultValue("sync") McpClientType clientType,
 		@Nullable Path runtimeDirectory, @DefaultValue @Valid Reload reload) {
+
+	/**
+	 * The longest duration of any setting, in days: far beyond any timeout or delay that
+	 * makes sense, and far within what the timers take (a duration is counted in
+	 * nanoseconds, up to 292 years, and some are added together).
+	 */
+	static final long MAX_DAYS = 365;
+
+	/** Why a duration breaks the rule. */
+	static final String TOO_LONG = "must not exceed 365 days";
 
 	/** The rule of a server's name. */
 	static final String NAME = "[A-Za-z0-9_-]{1,32}";
@@ -130,9 +141,12 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @since 0.1.0
 	 */
 	public record Defaults(
-			@DefaultValue("20s") @DurationMin(nanos = 1, message = "must be positive") Duration requestTimeout,
-			@DefaultValue("20s") @DurationMin(nanos = 1, message = "must be positive") Duration initializationTimeout,
-			@DefaultValue("2s") @DurationMin(nanos = 1, message = "must be positive") Duration terminationGracePeriod,
+			@DefaultValue("20s") @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
+					message = TOO_LONG) Duration requestTimeout,
+			@DefaultValue("20s") @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
+					message = TOO_LONG) Duration initializationTimeout,
+			@DefaultValue("2s") @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
+					message = TOO_LONG) Duration terminationGracePeriod,
 			@DefaultValue("false") boolean failOnStartupError, @DefaultValue("false") boolean required,
 			@DefaultValue @Valid Reconnect reconnect, @DefaultValue @Valid Call call,
 			@DefaultValue @Valid HealthCheck healthCheck, @DefaultValue @Valid Sampling sampling,
@@ -205,9 +219,12 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@Nullable String command, @DefaultValue List<String> args, @DefaultValue Map<String, String> env,
 			@Nullable Path workingDirectory, @Nullable URI url, @DefaultValue Map<String, String> headers,
 			@DefaultValue List<URI> roots,
-			@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration requestTimeout,
-			@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration initializationTimeout,
-			@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration terminationGracePeriod,
+			@Nullable @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
+					message = TOO_LONG) Duration requestTimeout,
+			@Nullable @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
+					message = TOO_LONG) Duration initializationTimeout,
+			@Nullable @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
+					message = TOO_LONG) Duration terminationGracePeriod,
 			@Nullable Boolean failOnStartupError, @Nullable Boolean required,
 			@DefaultValue @Valid ReconnectOverrides reconnect, @DefaultValue @Valid CallOverrides call,
 			@DefaultValue @Valid HealthCheckOverrides healthCheck, @DefaultValue @Valid SamplingOverrides sampling,
@@ -235,7 +252,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @since 0.1.0
 	 */
 	public record Http(
-			@DefaultValue("10s") @DurationMin(nanos = 1, message = "must be positive") Duration connectTimeout,
+			@DefaultValue("10s") @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
+					message = TOO_LONG) Duration connectTimeout,
 			@DefaultValue("http-1-1") McpHttpVersion version, @DefaultValue @Valid Ssl ssl,
 			@DefaultValue @Valid Proxy proxy) {
 
@@ -256,7 +274,9 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * mcp.defaults.http.proxy
 	 * @since 0.1.0
 	 */
-	public record HttpOverrides(@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration connectTimeout,
+	public record HttpOverrides(
+			@Nullable @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
+					message = TOO_LONG) Duration connectTimeout,
 			@Nullable McpHttpVersion version, @DefaultValue @Valid Ssl ssl, @DefaultValue @Valid Proxy proxy) {
 
 		/**
@@ -408,8 +428,10 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @since 0.1.0
 	 */
 	public record ReconnectOverrides(@Nullable Boolean enabled,
-			@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration initialDelay,
-			@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration maxDelay,
+			@Nullable @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
+					message = TOO_LONG) Duration initialDelay,
+			@Nullable @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
+					message = TOO_LONG) Duration maxDelay,
 			@Nullable @Min(1) Integer maxAttempts, @Nullable @DecimalMin("0.0") @DecimalMax("1.0") Double jitter,
 			@DefaultValue @Valid CooldownOverrides cooldown) {
 
@@ -426,8 +448,10 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @since 0.1.0
 	 */
 	public record CooldownOverrides(@Nullable Boolean enabled,
-			@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration initial,
-			@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration max) {
+			@Nullable @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
+					message = TOO_LONG) Duration initial,
+			@Nullable @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
+					message = TOO_LONG) Duration max) {
 
 	}
 
@@ -446,9 +470,11 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @since 0.1.0
 	 */
 	public record CallOverrides(
-			@Nullable @DurationMin(nanos = 0, message = "must not be negative") Duration waitForRecovery,
+			@Nullable @DurationMin(nanos = 0, message = "must not be negative") @DurationMax(days = MAX_DAYS,
+					message = TOO_LONG) Duration waitForRecovery,
 			CallPolicy.@Nullable Retry retry, @Nullable Boolean trustAnnotations, @Nullable Set<String> retryTools,
-			@DefaultValue Map<String, @DurationMin(nanos = 1, message = "must be positive") Duration> timeouts) {
+			@DefaultValue Map<String, @DurationMin(nanos = 1, message = "must be positive") @DurationMax(
+					days = MAX_DAYS, message = TOO_LONG) Duration> timeouts) {
 
 	}
 
@@ -463,8 +489,10 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @since 0.1.0
 	 */
 	public record HealthCheckOverrides(
-			@Nullable @DurationMin(nanos = 0, message = "must not be negative") Duration interval,
-			@Nullable @DurationMin(nanos = 1, message = "must be positive") Duration timeout,
+			@Nullable @DurationMin(nanos = 0, message = "must not be negative") @DurationMax(days = MAX_DAYS,
+					message = TOO_LONG) Duration interval,
+			@Nullable @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
+					message = TOO_LONG) Duration timeout,
 			@Nullable @Min(1) Integer failureThreshold) {
 
 	}
@@ -520,10 +548,12 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @since 0.1.0
 	 */
 	public record Call(
-			@DefaultValue("5s") @DurationMin(nanos = 0, message = "must not be negative") Duration waitForRecovery,
+			@DefaultValue("5s") @DurationMin(nanos = 0, message = "must not be negative") @DurationMax(days = MAX_DAYS,
+					message = TOO_LONG) Duration waitForRecovery,
 			@DefaultValue("safe") CallPolicy.Retry retry, @DefaultValue("true") boolean trustAnnotations,
 			@DefaultValue Set<String> retryTools,
-			@DefaultValue Map<String, @DurationMin(nanos = 1, message = "must be positive") Duration> timeouts) {
+			@DefaultValue Map<String, @DurationMin(nanos = 1, message = "must be positive") @DurationMax(
+					days = MAX_DAYS, message = TOO_LONG) Duration> timeouts) {
 
 	}
 
@@ -537,8 +567,10 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @since 0.1.0
 	 */
 	public record HealthCheck(
-			@DefaultValue("30s") @DurationMin(nanos = 0, message = "must not be negative") Duration interval,
-			@DefaultValue("5s") @DurationMin(nanos = 1, message = "must be positive") Duration timeout,
+			@DefaultValue("30s") @DurationMin(nanos = 0, message = "must not be negative") @DurationMax(days = MAX_DAYS,
+					message = TOO_LONG) Duration interval,
+			@DefaultValue("5s") @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
+					message = TOO_LONG) Duration timeout,
 			@DefaultValue("2") @Min(1) int failureThreshold) {
 
 	}
@@ -561,8 +593,10 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @since 0.1.0
 	 */
 	public record Reconnect(@DefaultValue("true") boolean enabled,
-			@DefaultValue("500ms") @DurationMin(nanos = 1, message = "must be positive") Duration initialDelay,
-			@DefaultValue("30s") @DurationMin(nanos = 1, message = "must be positive") Duration maxDelay,
+			@DefaultValue("500ms") @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
+					message = TOO_LONG) Duration initialDelay,
+			@DefaultValue("30s") @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
+					message = TOO_LONG) Duration maxDelay,
 			@DefaultValue("10") @Min(1) int maxAttempts,
 			@DefaultValue("0.5") @DecimalMin("0.0") @DecimalMax("1.0") double jitter,
 			@DefaultValue @Valid Cooldown cooldown) {
@@ -583,8 +617,10 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @since 0.1.0
 	 */
 	public record Cooldown(@DefaultValue("false") boolean enabled,
-			@DefaultValue("5m") @DurationMin(nanos = 1, message = "must be positive") Duration initial,
-			@DefaultValue("30m") @DurationMin(nanos = 1, message = "must be positive") Duration max) {
+			@DefaultValue("5m") @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
+					message = TOO_LONG) Duration initial,
+			@DefaultValue("30m") @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
+					message = TOO_LONG) Duration max) {
 
 	}
 
@@ -629,8 +665,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * a change and its application
 	 * @since 0.1.0
 	 */
-	public record Reload(@DefaultValue("true") boolean enabled,
-			@DefaultValue("2s") @DurationMin(nanos = 1, message = "must be positive") Duration interval) {
+	public record Reload(@DefaultValue("true") boolean enabled, @DefaultValue("2s") @DurationMin(nanos = 1,
+			message = "must be positive") @DurationMax(days = MAX_DAYS, message = TOO_LONG) Duration interval) {
 
 	}
 

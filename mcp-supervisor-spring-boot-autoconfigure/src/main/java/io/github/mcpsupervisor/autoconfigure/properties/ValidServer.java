@@ -23,8 +23,9 @@ import org.springframework.util.StringUtils;
  * The rules of a server that involve more than one property: a stdio server needs a
  * command, a streamable-http server an absolute http(s) URL that names its host once and
  * carries no credentials, and headers that HTTP can carry as written; a working directory
- * must exist; the settings of the other transport are refused. A disabled server is not
- * checked: its settings may hold on another host only.
+ * must exist; environment variables, the command and the arguments must be what a process
+ * can be started with; the settings of the other transport are refused. A disabled server
+ * is not checked: its settings may hold on another host only.
  */
 @Documented
 @Target(ElementType.TYPE)
@@ -80,6 +81,7 @@ import org.springframework.util.StringUtils;
 				}
 			}
 			valid &= validHeaders(server, context);
+			valid &= validProcess(server, context);
 			for (int i = 0; i < server.roots().size(); i++) {
 				URI root = server.roots().get(i);
 				if (!"file".equals(root.getScheme()) || !root.isAbsolute() || root.getPath() == null) {
@@ -225,6 +227,34 @@ import org.springframework.util.StringUtils;
 			return valid;
 		}
 
+		// What the operating system refuses to start a process with, at every attempt:
+		// a variable's name with '=' or NUL, or none; a NUL in a value, the command or an
+		// argument. The values are never told: they may be credentials.
+		private static boolean validProcess(McpSupervisorProperties.Server server, ConstraintValidatorContext context) {
+			boolean valid = true;
+			for (Map.Entry<String, String> variable : server.env().entrySet()) {
+				String name = variable.getKey();
+				if (name.isEmpty() || name.indexOf('=') >= 0 || name.indexOf('\0') >= 0) {
+					valid = violation(context, "env", "'" + printable(name) + "' is not the name of an environment "
+							+ "variable: a name is not empty and has no '=' and no NUL character");
+				}
+				else if (variable.getValue().indexOf('\0') >= 0) {
+					valid = violation(context, "env", "the value of variable '" + printable(name)
+							+ "' contains a NUL character, which no process environment can hold (the value is not shown)");
+				}
+			}
+			if (server.command() != null && server.command().indexOf('\0') >= 0) {
+				valid = violation(context, "command", "contains a NUL character, which no command line can hold");
+			}
+			for (int i = 0; i < server.args().size(); i++) {
+				if (server.args().get(i).indexOf('\0') >= 0) {
+					valid = violation(context, "args[" + i + "]",
+							"contains a NUL character, which no command line " + "can hold (the value is not shown)");
+				}
+			}
+			return valid;
+		}
+
 		private static boolean isTokenChar(int c) {
 			return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
 					|| "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
@@ -234,7 +264,7 @@ import org.springframework.util.StringUtils;
 			return c == ' ' || c == '\t';
 		}
 
-		// A header name as it may be shown in a message: control characters escaped.
+		// A name as it may be shown in a message: control characters escaped.
 		private static String printable(String name) {
 			StringBuilder printable = new StringBuilder();
 			name.chars()
