@@ -143,6 +143,9 @@ public final class McpServerRegistry {
 			throw new IllegalArgumentException(
 					"Invalid MCP server '" + name + "': " + ex.getMessage() + ": " + CauseChain.rootMessage(ex), ex);
 		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("Invalid MCP server '" + name + "': " + ex.getMessage(), ex);
+		}
 	}
 
 	/**

@@ -86,6 +86,10 @@ class McpServerRegistryTests {
 			assertThatExceptionOfType(IllegalArgumentException.class)
 				.isThrownBy(() -> registry.add("named", Map.of("command", MISSING, "env[A=B]", "x")))
 				.withMessageContaining("is not the name of an environment variable");
+			assertThatExceptionOfType(IllegalArgumentException.class)
+				.isThrownBy(() -> registry.add("tools", Map.of("command", MISSING, "call.timeouts.run_code", "5m")))
+				.withMessageContaining("Invalid MCP server 'tools'")
+				.withMessageContaining("write it in brackets, call.timeouts[run_code]");
 			assertThat(context.getBean(McpSupervisors.class).supervisors()).isEmpty();
 		});
 	}

@@ -111,13 +111,16 @@ class McpServersRefreshTests {
 			refresh(context, "timeout", Map.of("mcp.servers.kept.request-timeout", "365000d"));
 			context.getEnvironment().getPropertySources().remove("timeout");
 			refresh(context, "variable", Map.of("mcp.servers.kept.env[A=B]", "x"));
+			context.getEnvironment().getPropertySources().remove("variable");
+			refresh(context, "tools", Map.of("mcp.servers.kept.call.timeouts.run_code", "5m"));
 			assertThat(supervisors.supervisor("kept")).isSameAs(kept);
 			assertThat(context.getBean(McpServerRegistry.class).settings("kept").orElseThrow().requestTimeout())
 				.hasSeconds(20);
 			assertThat(output).contains("mcp.servers.kept.request-timeout")
 				.contains("must not exceed 365 days")
 				.contains("mcp.servers.kept.env")
-				.contains("is not the name of an environment variable");
+				.contains("is not the name of an environment variable")
+				.contains("mcp.servers.kept.call.timeouts[run_code]");
 		});
 	}
 

@@ -150,10 +150,18 @@ public final class McpPropertiesBinder {
 	 * @return the server, not yet validated
 	 * @throws org.springframework.boot.context.properties.bind.BindException if a
 	 * property is unknown or cannot be converted
+	 * @throws IllegalArgumentException if a tool name of {@code call.timeouts} is written
+	 * without the brackets it needs
 	 */
 	public static McpSupervisorProperties.Server server(Map<String, ?> properties) {
 		Map<String, Object> prefixed = new LinkedHashMap<>();
-		properties.forEach((key, value) -> prefixed.put("server." + key, value));
+		properties.forEach((key, value) -> {
+			String problem = McpToolTimeoutKeys.problem(key);
+			if (problem != null) {
+				throw new IllegalArgumentException(key + ": " + problem);
+			}
+			prefixed.put("server." + key, value);
+		});
 		return new Binder(new MapConfigurationPropertySource(prefixed)).bindOrCreate("server",
 				Bindable.of(McpSupervisorProperties.Server.class),
 				new NoUnboundElementsBindHandler(BindHandler.DEFAULT));

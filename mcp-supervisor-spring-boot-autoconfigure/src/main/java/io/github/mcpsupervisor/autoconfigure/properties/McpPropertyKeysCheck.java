@@ -20,9 +20,10 @@ import org.springframework.core.env.Environment;
 
 /**
  * Checks the keys of the {@code mcp.*} configuration before it is bound: fails the start
- * when binding would change the name of a server as it is written, and warns of each
- * {@code MCP_*} environment variable and {@code mcp.*} system property that binds to
- * nothing, which Spring Boot would ignore without a word.
+ * when binding would change the name of a server as it is written, or mix up the tools of
+ * {@code call.timeouts} written without brackets, and warns of each {@code MCP_*}
+ * environment variable and {@code mcp.*} system property that binds to nothing, which
+ * Spring Boot would ignore without a word.
  *
  * @since 0.1.0
  */
@@ -56,11 +57,13 @@ public final class McpPropertyKeysCheck implements BeanFactoryPostProcessor, Ord
 	 * Checks the keys of an environment.
 	 * @param environment the environment
 	 * @return a warning for each variable or system property that binds to nothing
-	 * @throws McpServerNameException if binding would change a server's name
+	 * @throws McpServerNameException if binding would change a server's name or mix up
+	 * the tools of {@code call.timeouts}
 	 */
 	static List<String> check(ConfigurableEnvironment environment) {
 		McpServerNames names = McpServerNames.of(environment);
-		List<String> problems = names.problems();
+		List<String> problems = new ArrayList<>(names.problems());
+		problems.addAll(McpToolTimeoutKeys.problems(environment));
 		if (!problems.isEmpty()) {
 			throw new McpServerNameException(problems);
 		}

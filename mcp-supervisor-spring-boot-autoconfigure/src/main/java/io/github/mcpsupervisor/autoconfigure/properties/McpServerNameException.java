@@ -3,14 +3,15 @@ package io.github.mcpsupervisor.autoconfigure.properties;
 import java.util.List;
 
 /**
- * Thrown when Spring Boot's binding would change the name of a server as it is written.
+ * Thrown when Spring Boot's binding would change the name of a server as it is written,
+ * or mix up the tools of {@code call.timeouts} written without brackets.
  */
 class McpServerNameException extends RuntimeException {
 
 	private final List<String> problems;
 
 	McpServerNameException(List<String> problems) {
-		super("Spring Boot's binding would change the name of an MCP server:%n%n%s"
+		super("Spring Boot's binding would change the name of an MCP server or tool:%n%n%s"
 			.formatted(String.join("%n%n".formatted(), problems)));
 		this.problems = List.copyOf(problems);
 	}

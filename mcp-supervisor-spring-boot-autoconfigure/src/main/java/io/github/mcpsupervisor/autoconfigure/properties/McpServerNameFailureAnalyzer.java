@@ -4,8 +4,8 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
- * Explains a server name that Spring Boot's binding would change: the key as written,
- * where it was written, and the form a name takes.
+ * Explains a server or tool name that Spring Boot's binding would change or mix up: the
+ * key as written, where it was written, and the form a name takes.
  */
 class McpServerNameFailureAnalyzer extends AbstractFailureAnalyzer<McpServerNameException> {
 
@@ -13,7 +13,7 @@ class McpServerNameFailureAnalyzer extends AbstractFailureAnalyzer<McpServerName
 	protected FailureAnalysis analyze(Throwable rootFailure, McpServerNameException cause) {
 		String description = String.format("Invalid MCP supervisor configuration:%n%n%s",
 				String.join(String.format("%n%n"), cause.getProblems()));
-		return new FailureAnalysis(description, "Correct the server names above. The configuration reference of "
+		return new FailureAnalysis(description, "Correct the names above. The configuration reference of "
 				+ "mcp-supervisor (docs/configuration.md) describes every property and its rule.", cause);
 	}
 

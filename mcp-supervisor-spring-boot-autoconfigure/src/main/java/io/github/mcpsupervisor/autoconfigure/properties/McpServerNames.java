@@ -202,7 +202,7 @@ final class McpServerNames {
 
 	// A key's elements as Spring Boot's parser splits them, before it drops any
 	// character: at the separator, and around the brackets of an index.
-	private static List<Element> elements(String key, char separator) {
+	static List<Element> elements(String key, char separator) {
 		List<Element> elements = new ArrayList<>();
 		int depth = 0;
 		StringBuilder element = new StringBuilder();
@@ -235,7 +235,7 @@ final class McpServerNames {
 		element.setLength(0);
 	}
 
-	private record Element(String text, boolean isBracketed) {
+	record Element(String text, boolean isBracketed) {
 
 	}
 

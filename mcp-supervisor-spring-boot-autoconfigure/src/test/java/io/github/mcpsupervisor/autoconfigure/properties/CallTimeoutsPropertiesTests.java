@@ -10,6 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
@@ -63,6 +65,41 @@ class CallTimeoutsPropertiesTests {
 			.run((context) -> assertThat(settings(context, "demo").callTimeouts()).containsOnly(
 					entry("get_sum", Duration.ofSeconds(3)), entry("getSum", Duration.ofSeconds(4)),
 					entry("files.read", Duration.ofSeconds(5)), entry("get-sum", Duration.ofSeconds(6))));
+	}
+
+	@Test
+	void runWithAToolNameThatBindingWouldChangeWithoutBracketsShouldFailNamingTheBracketNotation() {
+		this.contextRunner.withPropertyValues("mcp.servers.demo.call.timeouts.run_code=3s")
+			.run((context) -> assertThat(StartupFailures.messages(context))
+				.contains("mcp.servers.demo.call.timeouts.run_code")
+				.contains("mcp.servers.demo.call.timeouts[run_code]"));
+		this.contextRunner.withPropertyValues("mcp.defaults.call.timeouts.getSum=3s")
+			.run((context) -> assertThat(StartupFailures.messages(context))
+				.contains("mcp.defaults.call.timeouts.getSum")
+				.contains("mcp.defaults.call.timeouts[getSum]"));
+	}
+
+	@Test
+	void runWithTwoToolNamesThatAreOneToRelaxedBindingShouldFailNamingBoth() {
+		this.contextRunner
+			.withPropertyValues("mcp.servers.demo.call.timeouts.get-sum=3s", "mcp.servers.demo.call.timeouts.getsum=4s")
+			.run((context) -> assertThat(StartupFailures.messages(context))
+				.contains("the tool names 'get-sum' and 'getsum' are one name")
+				.contains("mcp.servers.demo.call.timeouts[get-sum] and mcp.servers.demo.call.timeouts[getsum]"));
+	}
+
+	@Test
+	void runWithAToolNameWithAnUnderscoreInAnEnvironmentVariableShouldFail() {
+		this.contextRunner
+			.withInitializer(
+					(context) -> context.getEnvironment()
+						.getPropertySources()
+						.addFirst(new SystemEnvironmentPropertySource(
+								StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+								Map.of("MCP_SERVERS_DEMO_CALL_TIMEOUTS_RUN_CODE", "3s"))))
+			.run((context) -> assertThat(StartupFailures.messages(context))
+				.contains("MCP_SERVERS_DEMO_CALL_TIMEOUTS_RUN_CODE")
+				.contains("an environment variable cannot name a tool whose name has '_'"));
 	}
 
 	@Test
