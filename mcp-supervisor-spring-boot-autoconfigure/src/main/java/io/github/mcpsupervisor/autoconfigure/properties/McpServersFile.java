@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
@@ -28,6 +29,8 @@ final class McpServersFile {
 
 	/** Fields of client applications (tool approval) that mean nothing here. */
 	static final Set<String> IGNORED = Set.of("autoApprove", "alwaysAllow");
+
+	private static final Pattern UNRECOGNIZED_TOKEN = Pattern.compile("Unrecognized token '[^']*'");
 
 	// VS Code's mcp.json is JSON with comments and trailing commas
 	private static final JsonMapper MAPPER = JsonMapper.builder()
@@ -86,8 +89,10 @@ final class McpServersFile {
 			TokenStreamLocation at = ex.getLocation();
 			String where = (at != null && at.getLineNr() > 0)
 					? " at line " + at.getLineNr() + ", column " + at.getColumnNr() : "";
-			throw new McpServersFileException(this.location, null,
-					"invalid JSON" + where + ": " + ex.getOriginalMessage(), ex);
+			// neither the token the parser quotes nor its exception, which quotes it too:
+			// an unquoted value may be a credential
+			throw new McpServersFileException(this.location, null, "invalid JSON" + where + ": "
+					+ UNRECOGNIZED_TOKEN.matcher(ex.getOriginalMessage()).replaceAll("Unrecognized token (not shown)"));
 		}
 		JsonNode servers = servers(root);
 		Map<String, Map<String, String>> entries = new LinkedHashMap<>();

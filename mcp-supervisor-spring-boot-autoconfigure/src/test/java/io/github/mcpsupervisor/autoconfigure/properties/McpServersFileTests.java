@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
+import io.github.mcpsupervisor.autoconfigure.StartupFailures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -192,6 +193,15 @@ class McpServersFileTests {
 	}
 
 	@Test
+	void runWithInvalidJsonAroundASecretShouldNotQuoteIt() throws IOException {
+		Path file = write("{\"mcpServers\": {\"one\": {\"command\": \"" + MISSING
+				+ "\", \"env\": {\"TOKEN\": sk_live_SECRET_9}}}}");
+		this.contextRunner.withPropertyValues("mcp.servers-configuration=file:" + file)
+			.run((context) -> assertThat(StartupFailures.messages(context)).contains("invalid JSON at line 1")
+				.doesNotContain("SECRET_9"));
+	}
+
+	@Test
 	void runWithAFileThatDoesNotExistShouldFail() {
 		assertFailure("classpath:mcp/missing.json", null,
 				"the resource class path resource [mcp/missing.json] does not exist");
@@ -200,7 +210,7 @@ class McpServersFileTests {
 	@Test
 	void runWithInvalidJsonShouldFailNamingTheLineAndColumn() throws IOException {
 		assertFailure(location(write("{\"mcpServers\": {\n  \"files\": {\"command\": x}\n}}")), null,
-				"invalid JSON at line 2, column 24: Unrecognized token 'x'");
+				"invalid JSON at line 2, column 24: Unrecognized token (not shown)");
 	}
 
 	@Test
