@@ -1,7 +1,5 @@
 package io.github.mcpsupervisor.autoconfigure;
 
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
@@ -54,8 +52,6 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 	private final HttpTransportCustomizer httpCustomizer;
 
 	private final HttpAuthorizations authorizations;
-
-	private final List<StreamableHttpConnector> httpConnectors = new CopyOnWriteArrayList<>();
 
 	// one client per distinct settings, created with the first server that has them
 	private final SharedHttpClients httpClients;
@@ -132,8 +128,20 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 		return switch (server.protocol()) {
 			case V2025_11_25 -> legacy(server);
 			case V2026_07_28 -> modern(server);
-			case AUTO -> new NegotiatingConnector(server.name(), modern(server), legacy(server));
+			case AUTO -> negotiating(server);
 		};
+	}
+
+	private McpConnector negotiating(McpServerSettings server) {
+		McpConnector modern = modern(server);
+		try {
+			return new NegotiatingConnector(server.name(), modern, legacy(server));
+		}
+		catch (RuntimeException ex) {
+			// the HTTP client the modern connector took is released
+			modern.close();
+			throw ex;
+		}
 	}
 
 	private McpConnector withoutModernSdk(McpServerSettings server) {
@@ -165,11 +173,9 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 					this.sessions.session(server.name()), records());
 			case STREAMABLE_HTTP -> {
 				TransportCustomizerCheck.check(server.name(), server.url(), this.httpCustomizer);
-				StreamableHttpConnector connector = new StreamableHttpConnector(server.toHttpDefinition(),
-						this.clientFactory, this.sessions.session(server.name()), this.httpCustomizer,
-						authorization(server), httpClient(server));
-				this.httpConnectors.add(connector);
-				yield connector;
+				HttpAuthorization authorization = authorization(server);
+				yield new StreamableHttpConnector(server.toHttpDefinition(), this.clientFactory,
+						this.sessions.session(server.name()), this.httpCustomizer, authorization, httpClient(server));
 			}
 		};
 	}
@@ -208,9 +214,9 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 
 	@Override
 	public synchronized void destroy() {
-		// the supervisors depend on this factory: they have stopped by now
-		this.httpConnectors.forEach(StreamableHttpConnector::close);
-		this.httpConnectors.clear();
+		// the supervisors depend on this factory: they have stopped by now. The
+		// connectors ask for the JDK clients at each generation: once closed, nothing
+		// keeps their selector threads reachable
 		if (this.ownsHttpClients) {
 			this.httpClients.close();
 		}

@@ -309,6 +309,8 @@ public final class McpServerRegistry {
 		}
 		catch (RuntimeException ex) {
 			this.sessions.remove(server.name());
+			// never started: what its connector took is given back
+			supervised.supervisor().retire();
 			throw ex;
 		}
 		this.settings.put(server.name(), server);

@@ -38,4 +38,12 @@ public interface McpConnector {
 	default void whenAuthorized(Runnable authorized) {
 	}
 
+	/**
+	 * Releases what the connector holds for its server (its use of a shared HTTP client,
+	 * its registration with the server's authorization) once its supervisor has stopped
+	 * for good: the server was removed or replaced. No generation is created after.
+	 */
+	default void close() {
+	}
+
 }

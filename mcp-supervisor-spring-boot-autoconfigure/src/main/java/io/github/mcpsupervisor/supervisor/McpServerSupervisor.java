@@ -38,8 +38,11 @@ public final class McpServerSupervisor {
 
 	private final CallRouter router;
 
+	private final McpConnector connector;
+
 	private McpServerSupervisor(Builder builder) {
 		this.policy = builder.reconnect;
+		this.connector = builder.connector;
 		this.lifecycle = new ServerLifecycle(builder.name, builder.connector, builder.scheduler, builder.reconnect,
 				builder.calls, builder.healthCheck, builder.listener, builder.toolsWhenDown, builder.standby);
 		this.view = this.lifecycle.view();
@@ -136,6 +139,22 @@ public final class McpServerSupervisor {
 	// The calls in flight are told why the server stopped.
 	CompletableFuture<Void> stop(EndedOnRequest how) {
 		return this.lifecycle.stop(how);
+	}
+
+	/**
+	 * Stops supervising for good, as {@link #stop()} does, and once every attempt, sync
+	 * and termination has ended releases what the server's connector holds
+	 * ({@link McpConnector#close()}): for a server removed or replaced, whose supervisor
+	 * is never started again.
+	 * @return completes when the connector is released
+	 */
+	public CompletableFuture<Void> retire() {
+		return retire(EndedOnRequest.STOPPED);
+	}
+
+	// The calls in flight are told why the server was retired.
+	CompletableFuture<Void> retire(EndedOnRequest how) {
+		return stop(how).whenComplete((ignored, ex) -> this.connector.close());
 	}
 
 	/**

@@ -273,7 +273,7 @@ public class McpSupervisors implements SmartLifecycle, DisposableBean {
 	private CompletableFuture<Void> retire(SupervisedServer server, boolean removed) {
 		String name = server.supervisor().name();
 		CompletableFuture<Void> stopped = server.supervisor()
-			.stop(removed ? EndedOnRequest.REMOVED : EndedOnRequest.REPLACED)
+			.retire(removed ? EndedOnRequest.REMOVED : EndedOnRequest.REPLACED)
 			.exceptionally((ex) -> {
 				logger.warn("Stopping MCP server '" + name + "' failed", ex);
 				return null;

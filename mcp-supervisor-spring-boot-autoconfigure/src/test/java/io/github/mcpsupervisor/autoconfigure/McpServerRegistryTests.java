@@ -10,6 +10,7 @@ import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.tool.McpToolNaming;
+import io.github.mcpsupervisor.transport.internal.http.SharedHttpClients;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -32,6 +33,8 @@ class McpServerRegistryTests {
 
 	private static final String MISSING = "/nonexistent/mcp-server";
 
+	private static final int CYCLES = 20;
+
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(McpSupervisorAutoConfiguration.class))
 		.withPropertyValues("mcp.defaults.reconnect.enabled=false", "mcp.defaults.initialization-timeout=2s");
@@ -49,6 +52,32 @@ class McpServerRegistryTests {
 				assertThat(registry.origins("added")).containsEntry("request-timeout", McpServerRegistry.API_ORIGIN);
 				assertThat(context.getBean(McpSupervisors.class).supervisor("added")).isNotNull();
 			});
+	}
+
+	@Test
+	void runWhenHttpServersAreAddedReplacedAndRemovedShouldLeaveNoHttpClientBehind() {
+		this.contextRunner.run((context) -> {
+			McpServerRegistry registry = context.getBean(McpServerRegistry.class);
+			SharedHttpClients clients = context.getBean(SharedHttpClients.class);
+			for (int i = 1; i <= CYCLES; i++) {
+				registry.add("remote", httpServer(i));
+				registry.remove("remote");
+			}
+			assertThat(clients.size()).as("HTTP clients after %d servers added and removed", CYCLES).isZero();
+			registry.add("remote", httpServer(0));
+			for (int i = 1; i <= CYCLES; i++) {
+				registry.replace("remote", httpServer(i));
+			}
+			assertThat(clients.size()).as("HTTP clients after %d replaces", CYCLES).isOne();
+			registry.remove("remote");
+			assertThat(clients.size()).isZero();
+		});
+	}
+
+	// a server nothing listens for, with HTTP settings of its own
+	private static Map<String, String> httpServer(int i) {
+		return Map.of("transport", "streamable-http", "url", "http://127.0.0.1:1/mcp", "http.connect-timeout",
+				(1000 + i) + "ms");
 	}
 
 	@Test

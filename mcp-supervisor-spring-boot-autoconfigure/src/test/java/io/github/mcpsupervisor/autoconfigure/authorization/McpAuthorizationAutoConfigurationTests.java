@@ -11,11 +11,14 @@ import io.github.mcpsupervisor.authorization.McpAuthorizationException;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequiredEvent;
 import io.github.mcpsupervisor.authorization.McpServerAuthorizations;
+import io.github.mcpsupervisor.autoconfigure.McpServerRegistry;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
+import io.github.mcpsupervisor.autoconfigure.authorization.McpAuthorizationAutoConfiguration.OAuthHttpAuthorizations;
 import io.github.mcpsupervisor.autoconfigure.endpoint.McpEndpointAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.health.McpHealthContributorAutoConfiguration;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
+import io.github.mcpsupervisor.transport.internal.http.authorization.ServerAuthorization;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -44,6 +47,8 @@ import static org.awaitility.Awaitility.await;
  */
 @ExtendWith(OutputCaptureExtension.class)
 class McpAuthorizationAutoConfigurationTests {
+
+	private static final int REPLACES = 40;
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(
@@ -104,6 +109,24 @@ class McpAuthorizationAutoConfigurationTests {
 				assertThat(health.authorization()).as("the URL binds whoever opens it: not in health").isNull();
 				assertThat(output).doesNotContain(query.get("state")).doesNotContain("SECRET-5");
 			});
+	}
+
+	@Test
+	void runWhenAnOAuthServerIsReplacedShouldKeepOneRegistrationWithItsAuthorization() {
+		this.contextRunner.run((context) -> {
+			McpServerRegistry registry = context.getBean(McpServerRegistry.class);
+			ServerAuthorization authorization = context.getBean(OAuthHttpAuthorizations.class).servers().get("remote");
+			Map<String, String> remote = Map.of("transport", "streamable-http", "url", "http://127.0.0.1:1/Tools/",
+					"oauth.registration", "people", "required", "true");
+			for (int i = 0; i < REPLACES; i++) {
+				registry.replace("remote", remote);
+			}
+			await().untilAsserted(() -> assertThat(authorization.registrations())
+				.as("registrations with the authorization after %d replaces", REPLACES)
+				.isOne());
+			assertThat(context.getBean(McpSupervisors.class).supervisor("remote").state())
+				.isEqualTo(McpServerState.NEEDS_AUTHORIZATION);
+		});
 	}
 
 	@Test

@@ -73,8 +73,12 @@ public interface HttpAuthorization {
 	 * Registers what to run once a token exists again after an
 	 * {@link AuthorizationRequiredException}.
 	 * @param authorized what to run
+	 * @return what forgets the registration again, once what registered it is gone (a
+	 * server removed or replaced)
 	 */
-	default void whenAuthorized(Runnable authorized) {
+	default Runnable whenAuthorized(Runnable authorized) {
+		return () -> {
+		};
 	}
 
 }

@@ -2,6 +2,8 @@ package io.github.mcpsupervisor.transport.internal.http;
 
 import java.net.http.HttpClient;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.mcpsupervisor.client.internal.McpClientFactory;
 import io.github.mcpsupervisor.client.internal.McpServerSession;
@@ -11,7 +13,6 @@ import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
 import io.github.mcpsupervisor.transport.internal.ClientConnection.ClientSetup;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Creates the generations of a Streamable HTTP server that speaks MCP revision
@@ -35,7 +36,10 @@ public final class ModernHttpConnector implements McpConnector, AutoCloseable {
 
 	private final HttpAuthorization authorization;
 
-	private volatile @Nullable HttpClient httpClient;
+	private final AtomicBoolean closed = new AtomicBoolean();
+
+	// forget what this connector's supervisor registered with the authorization
+	private final List<Runnable> registrations = new CopyOnWriteArrayList<>();
 
 	/**
 	 * Creates a connector with an HTTP client of its own, closed with it.
@@ -68,31 +72,44 @@ public final class ModernHttpConnector implements McpConnector, AutoCloseable {
 		this.sharedClient = httpClient;
 		this.ownsClient = ownsClient;
 		this.authorization = authorization;
-		this.httpClient = httpClient.client();
 	}
 
 	@Override
 	public McpConnection create(int generation, Runnable toolsChanged) {
-		HttpClient current = this.httpClient;
-		if (current == null) {
+		if (this.closed.get()) {
 			throw new IllegalStateException("The connector of MCP server '" + this.definition.name() + "' is closed");
 		}
+		// the shared client is asked each time: once it is closed, nothing here keeps
+		// its selector thread reachable
+		HttpClient current = this.sharedClient.client();
 		return new ModernHttpConnection(this.definition, generation,
 				new ClientSetup(this.clientFactory, this.session, toolsChanged), this.jsonMapper, current,
 				this.authorization);
 	}
 
+	/**
+	 * Closes the connector: no generation is created any more, what its supervisor
+	 * registered with the server's authorization is forgotten, an HTTP client of its own
+	 * is closed and a shared one released.
+	 */
 	@Override
 	public void close() {
-		this.httpClient = null;
+		if (!this.closed.compareAndSet(false, true)) {
+			return;
+		}
+		this.registrations.forEach(Runnable::run);
+		this.registrations.clear();
 		if (this.ownsClient) {
 			this.sharedClient.close();
+		}
+		else {
+			this.sharedClient.release();
 		}
 	}
 
 	@Override
 	public void whenAuthorized(Runnable authorized) {
-		this.authorization.whenAuthorized(authorized);
+		this.registrations.add(this.authorization.whenAuthorized(authorized));
 	}
 
 	@Override

@@ -10,6 +10,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 import javax.net.ssl.SSLParameters;
 
@@ -44,11 +45,15 @@ public final class SharedHttpClient implements AutoCloseable {
 
 	private volatile @Nullable HttpClient client;
 
+	// told when a server that took the client from its owner no longer uses it
+	private final Consumer<SharedHttpClient> released;
+
 	/**
 	 * Creates a client with the default settings, and its executor.
 	 */
 	public SharedHttpClient() {
-		this(HttpClientSettings.DEFAULTS, null, null, null);
+		this(HttpClientSettings.DEFAULTS, null, null, null, (client) -> {
+		});
 	}
 
 	/**
@@ -61,9 +66,11 @@ public final class SharedHttpClient implements AutoCloseable {
 	 * @param senders the threads its exchanges wait for their headers on (see
 	 * {@link OwnThreadsHttpClient}), or {@code null} for a pool of its own, shut down at
 	 * {@link #close()}
+	 * @param released told at each {@link #release()}
 	 */
 	SharedHttpClient(HttpClientSettings settings, @Nullable SslBundle sslBundle, @Nullable Executor executor,
-			@Nullable ExecutorService senders) {
+			@Nullable ExecutorService senders, Consumer<SharedHttpClient> released) {
+		this.released = released;
 		this.ownExecutor = (executor != null) ? null : callbackExecutor();
 		this.ownSenders = (senders != null) ? null : OwnThreadsHttpClient.senders();
 		HttpClient jdkClient = builder(settings, sslBundle).executor((executor != null) ? executor : this.ownExecutor)
@@ -120,6 +127,14 @@ public final class SharedHttpClient implements AutoCloseable {
 	 */
 	public HttpClient httpClient() {
 		return client();
+	}
+
+	/**
+	 * Tells the client's owner that a server that took it ({@link SharedHttpClients}) no
+	 * longer uses it: the last one to go closes it.
+	 */
+	public void release() {
+		this.released.accept(this);
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.transport.internal.http;
 
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -15,7 +16,10 @@ import org.springframework.boot.ssl.SslBundles;
  * distinct {@link HttpClientSettings}, created with the first server that has them (an
  * application without streamable-http servers has no HTTP threads), and one executor of
  * the callbacks for all of them. The requests of a server's authorization go through its
- * client too. {@link #close() Close} it once every server has stopped.
+ * client too. Each {@link #client} is a use of the client until its
+ * {@link SharedHttpClient#release() release}: a client whose last use is released is
+ * closed and forgotten, so that servers replaced or removed while the application runs
+ * leave no client behind. {@link #close() Close} it once every server has stopped.
  *
  * @since 0.1.0
  */
@@ -24,6 +28,9 @@ public final class SharedHttpClients implements AutoCloseable {
 	private final @Nullable SslBundles sslBundles;
 
 	private final Map<HttpClientSettings, SharedHttpClient> clients = new LinkedHashMap<>();
+
+	// the uses of each client not released yet
+	private final Map<SharedHttpClient, Integer> uses = new HashMap<>();
 
 	private @Nullable ThreadPoolExecutor executor;
 
@@ -42,7 +49,8 @@ public final class SharedHttpClients implements AutoCloseable {
 
 	/**
 	 * Returns the client of a server: the one of its settings, created if none has them
-	 * yet.
+	 * yet. Each call is a use of it, until the client's
+	 * {@link SharedHttpClient#release()}.
 	 * @param server the server's name, as a refusal names it
 	 * @param settings the server's settings
 	 * @return the client
@@ -60,10 +68,18 @@ public final class SharedHttpClients implements AutoCloseable {
 				this.executor = SharedHttpClient.callbackExecutor();
 				this.senders = OwnThreadsHttpClient.senders();
 			}
-			client = new SharedHttpClient(settings, bundle, this.executor, this.senders);
+			client = new SharedHttpClient(settings, bundle, this.executor, this.senders, this::release);
 			this.clients.put(settings, client);
 		}
+		this.uses.merge(client, 1, Integer::sum);
 		return client;
+	}
+
+	private synchronized void release(SharedHttpClient client) {
+		Integer left = this.uses.computeIfPresent(client, (key, count) -> (count > 1) ? count - 1 : null);
+		if (left == null && this.clients.values().remove(client)) {
+			client.close();
+		}
 	}
 
 	/**
@@ -98,6 +114,7 @@ public final class SharedHttpClients implements AutoCloseable {
 		this.closed = true;
 		this.clients.values().forEach(SharedHttpClient::close);
 		this.clients.clear();
+		this.uses.clear();
 		if (this.executor != null) {
 			this.executor.shutdown();
 			this.executor = null;

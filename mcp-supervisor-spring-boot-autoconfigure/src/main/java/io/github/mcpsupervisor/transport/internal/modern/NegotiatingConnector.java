@@ -65,4 +65,14 @@ public final class NegotiatingConnector implements McpConnector {
 		return this.modern.redact(text);
 	}
 
+	@Override
+	public void close() {
+		try {
+			this.modern.close();
+		}
+		finally {
+			this.legacy.close();
+		}
+	}
+
 }

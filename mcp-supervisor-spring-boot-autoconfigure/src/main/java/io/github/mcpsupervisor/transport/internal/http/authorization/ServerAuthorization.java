@@ -229,8 +229,20 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	}
 
 	@Override
-	public void whenAuthorized(Runnable action) {
-		this.authorized.add(action);
+	public Runnable whenAuthorized(Runnable action) {
+		// a registration of its own: the same action given twice is forgotten once each
+		Runnable registration = action::run;
+		this.authorized.add(registration);
+		return () -> this.authorized.remove(registration);
+	}
+
+	/**
+	 * Returns how many registrations wait for the server to be authorized: one per
+	 * supervisor of the server that is not retired.
+	 * @return the number of registrations
+	 */
+	public int registrations() {
+		return this.authorized.size();
 	}
 
 	@Override
