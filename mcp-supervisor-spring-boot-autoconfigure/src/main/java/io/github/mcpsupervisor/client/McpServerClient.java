@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 import io.github.mcpsupervisor.client.internal.McpServerSession;
@@ -53,7 +54,9 @@ public final class McpServerClient {
 
 	private final McpServerSession session;
 
-	private final Map<String, Object> subscriptionLocks = new ConcurrentHashMap<>();
+	// the lock of each resource a subscribe or unsubscribe runs for, with how many hold
+	// or wait for it: released by the last one
+	private final Map<String, AtomicInteger> subscriptionLocks = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates the client of a server.
@@ -109,7 +112,7 @@ public final class McpServerClient {
 	 * @param uri the resource's URI
 	 */
 	public void subscribe(String uri) {
-		synchronized (lock(uri)) {
+		locked(uri, () -> {
 			boolean added = this.session.subscribe(uri);
 			try {
 				send("resources/subscribe", "resource subscriptions", ServerCapabilities::resources,
@@ -121,7 +124,7 @@ public final class McpServerClient {
 				}
 				throw ex;
 			}
-		}
+		});
 	}
 
 	/**
@@ -130,19 +133,36 @@ public final class McpServerClient {
 	 * @param uri the resource's URI
 	 */
 	public void unsubscribe(String uri) {
-		synchronized (lock(uri)) {
+		locked(uri, () -> {
 			if (this.session.unsubscribe(uri)) {
 				send("resources/unsubscribe", "resource subscriptions", ServerCapabilities::resources,
 						(requests) -> requests.unsubscribe(uri));
 			}
-		}
+		});
 	}
 
 	// The subscribes and unsubscribes of one resource run one at a time, its record and
 	// its request together: a failed subscribe can only take back the record it made,
-	// and the server hears them in the order the record took them.
-	private Object lock(String uri) {
-		return this.subscriptionLocks.computeIfAbsent(uri, (key) -> new Object());
+	// and the server hears them in the order the record took them. The lock lives while
+	// one of them holds or waits for it, so that the resources ever named cost nothing.
+	private void locked(String uri, Runnable action) {
+		AtomicInteger lock = this.subscriptionLocks.compute(uri, (key, users) -> {
+			AtomicInteger current = (users != null) ? users : new AtomicInteger();
+			current.incrementAndGet();
+			return current;
+		});
+		try {
+			synchronized (lock) {
+				action.run();
+			}
+		}
+		finally {
+			this.subscriptionLocks.computeIfPresent(uri, (key, users) -> (users.decrementAndGet() == 0) ? null : users);
+		}
+	}
+
+	int subscriptionLocks() {
+		return this.subscriptionLocks.size();
 	}
 
 	/**

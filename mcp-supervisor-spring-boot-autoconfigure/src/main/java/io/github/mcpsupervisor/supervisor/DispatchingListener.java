@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
 
 import io.modelcontextprotocol.spec.McpSchema.Prompt;
 import io.modelcontextprotocol.spec.McpSchema.Resource;
@@ -13,7 +12,9 @@ import io.modelcontextprotocol.spec.McpSchema.ResourceContents;
 /**
  * A listener that hands every notification to its server's lane of a
  * {@link ListenerDispatcher}: the step that made it goes on at once, and the
- * notifications of one server reach the listener in order.
+ * notifications of one server reach the listener in order. A removed server's lane is
+ * released once its removal was told, so that the lanes are those of the servers that
+ * exist.
  */
 final class DispatchingListener implements SupervisorListener {
 
@@ -21,7 +22,7 @@ final class DispatchingListener implements SupervisorListener {
 
 	private final ListenerDispatcher dispatcher;
 
-	private final Map<String, Executor> lanes = new ConcurrentHashMap<>();
+	private final Map<String, ListenerDispatcher.Lane> lanes = new ConcurrentHashMap<>();
 
 	DispatchingListener(SupervisorListener listener, ListenerDispatcher dispatcher) {
 		this.listener = listener;
@@ -30,67 +31,97 @@ final class DispatchingListener implements SupervisorListener {
 
 	@Override
 	public void toolsChanged(String server, ToolSet tools) {
-		lane(server).execute(() -> this.listener.toolsChanged(server, tools));
+		dispatch(server, () -> this.listener.toolsChanged(server, tools));
 	}
 
 	@Override
 	public void stateChanged(McpServerStateChange change) {
-		lane(change.server()).execute(() -> this.listener.stateChanged(change));
+		dispatch(change.server(), () -> this.listener.stateChanged(change));
 	}
 
 	@Override
 	public void attemptFinished(String server, int generation, boolean connected) {
-		lane(server).execute(() -> this.listener.attemptFinished(server, generation, connected));
+		dispatch(server, () -> this.listener.attemptFinished(server, generation, connected));
 	}
 
 	@Override
 	public void recovered(String server, int attempts, Duration outage) {
-		lane(server).execute(() -> this.listener.recovered(server, attempts, outage));
+		dispatch(server, () -> this.listener.recovered(server, attempts, outage));
 	}
 
 	@Override
 	public void restarting(String server, RestartCause cause) {
-		lane(server).execute(() -> this.listener.restarting(server, cause));
+		dispatch(server, () -> this.listener.restarting(server, cause));
 	}
 
 	@Override
 	public void cooldownOver(String server, Duration cooldown) {
-		lane(server).execute(() -> this.listener.cooldownOver(server, cooldown));
+		dispatch(server, () -> this.listener.cooldownOver(server, cooldown));
 	}
 
 	@Override
 	public void retryScheduled(String server, int attempt, Duration delay) {
-		lane(server).execute(() -> this.listener.retryScheduled(server, attempt, delay));
+		dispatch(server, () -> this.listener.retryScheduled(server, attempt, delay));
 	}
 
 	@Override
 	public void promoted(String server, int generation, int replaced) {
-		lane(server).execute(() -> this.listener.promoted(server, generation, replaced));
+		dispatch(server, () -> this.listener.promoted(server, generation, replaced));
 	}
 
 	@Override
 	public void resourcesChanged(String server, List<Resource> resources) {
-		lane(server).execute(() -> this.listener.resourcesChanged(server, resources));
+		dispatch(server, () -> this.listener.resourcesChanged(server, resources));
 	}
 
 	@Override
 	public void promptsChanged(String server, List<Prompt> prompts) {
-		lane(server).execute(() -> this.listener.promptsChanged(server, prompts));
+		dispatch(server, () -> this.listener.promptsChanged(server, prompts));
 	}
 
 	@Override
 	public void resourceUpdated(String server, String uri, List<ResourceContents> contents) {
-		lane(server).execute(() -> this.listener.resourceUpdated(server, uri, contents));
+		dispatch(server, () -> this.listener.resourceUpdated(server, uri, contents));
 	}
 
 	@Override
 	public void removed(String server) {
-		lane(server).execute(() -> this.listener.removed(server));
+		dispatch(server, () -> {
+			try {
+				this.listener.removed(server);
+			}
+			finally {
+				release(server);
+			}
+		});
 	}
 
-	// one lane per configured server, created at its first notification
-	private Executor lane(String server) {
-		return this.lanes.computeIfAbsent(server, this.dispatcher::lane);
+	int lanes() {
+		return this.lanes.size();
+	}
+
+	// One lane per server, created at its first notification. A callback is given to it
+	// under the map's lock of the name, so that a lane is never released while one
+	// waits, and a server added again under the name never runs beside the removed
+	// one's last callbacks.
+	private void dispatch(String server, Runnable callback) {
+		this.lanes.compute(server, (name, lane) -> {
+			ListenerDispatcher.Lane current = (lane != null) ? lane : this.dispatcher.newLane(name);
+			current.execute(callback);
+			return current;
+		});
+	}
+
+	// On the lane, after its server's removal was told: released unless a server of
+	// the name already gave it more (released after that one's removal then).
+	private void release(String server) {
+		this.lanes.computeIfPresent(server, (name, lane) -> {
+			if (!lane.idle()) {
+				return lane;
+			}
+			lane.dispose();
+			return null;
+		});
 	}
 
 }

@@ -72,6 +72,10 @@ public final class ListenerDispatcher implements AutoCloseable {
 	 * @return the lane
 	 */
 	public Executor lane(String name) {
+		return newLane(name);
+	}
+
+	Lane newLane(String name) {
 		return new Lane(name, this.scheduler.createWorker());
 	}
 
@@ -99,7 +103,7 @@ public final class ListenerDispatcher implements AutoCloseable {
 		return power == n;
 	}
 
-	private static final class Lane implements Executor {
+	static final class Lane implements Executor {
 
 		private final String name;
 
@@ -136,6 +140,16 @@ public final class ListenerDispatcher implements AutoCloseable {
 				this.waiting.decrementAndGet();
 				drop("the application is shutting down");
 			}
+		}
+
+		// Whether no callback waits: a callback that asks this from the lane itself is
+		// the last one given.
+		boolean idle() {
+			return this.waiting.get() == 0;
+		}
+
+		void dispose() {
+			this.worker.dispose();
 		}
 
 		private void drop(String why) {

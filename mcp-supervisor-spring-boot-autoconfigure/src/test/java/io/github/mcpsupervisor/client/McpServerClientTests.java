@@ -127,6 +127,19 @@ class McpServerClientTests {
 		assertThat(this.client.subscriptions()).as("the last subscribe won").containsExactly(URI);
 	}
 
+	@Test
+	void theLocksOfResourcesNoLongerSubscribedToAreReleased() {
+		this.supervisor.start();
+		this.scheduler.runReady();
+		this.connector.last().onRequest = (method) -> null;
+		for (int i = 0; i < 100; i++) {
+			this.client.subscribe(URI + i);
+			this.client.unsubscribe(URI + i);
+		}
+		assertThat(this.client.subscriptionLocks()).as("locks after 100 resources subscribed to and left").isZero();
+		assertThat(this.client.subscriptions()).isEmpty();
+	}
+
 	private static void await(CountDownLatch latch) {
 		try {
 			assertThat(latch.await(10, TimeUnit.SECONDS)).isTrue();

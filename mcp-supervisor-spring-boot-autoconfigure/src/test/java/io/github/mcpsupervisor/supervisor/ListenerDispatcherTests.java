@@ -20,6 +20,8 @@ import static org.awaitility.Awaitility.await;
  */
 class ListenerDispatcherTests {
 
+	private static final int SERVERS = 100;
+
 	private final ListenerDispatcher dispatcher = new ListenerDispatcher(2);
 
 	@AfterEach
@@ -70,6 +72,54 @@ class ListenerDispatcherTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> calls.size() == 2);
 		assertThat(calls.get(0)).startsWith("files RESTART mcp-listener-");
 		assertThat(calls.get(1)).startsWith("files CRASH mcp-listener-");
+	}
+
+	@Test
+	void theLaneOfARemovedServerIsReleasedOnceItsRemovalIsTold() {
+		List<String> removed = new CopyOnWriteArrayList<>();
+		DispatchingListener listener = new DispatchingListener(new SupervisorListener() {
+
+			@Override
+			public void removed(String server) {
+				removed.add(server);
+			}
+
+		}, this.dispatcher);
+		for (int i = 0; i < SERVERS; i++) {
+			listener.restarting("server-" + i, RestartCause.RESTART);
+			listener.removed("server-" + i);
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> removed.size() == SERVERS);
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(listener.lanes()).as("lanes after %d servers removed", SERVERS).isZero());
+	}
+
+	@Test
+	void aServerAddedAgainUnderTheNameOfARemovedOneHearsItsNotificationsAfterTheRemoval() {
+		List<String> heard = new CopyOnWriteArrayList<>();
+		DispatchingListener listener = new DispatchingListener(new SupervisorListener() {
+
+			@Override
+			public void restarting(String server, RestartCause cause) {
+				heard.add(cause.name());
+			}
+
+			@Override
+			public void removed(String server) {
+				heard.add("removed");
+			}
+
+		}, this.dispatcher);
+		for (int i = 0; i < SERVERS; i++) {
+			listener.restarting("files", RestartCause.CRASH);
+			listener.removed("files");
+		}
+		listener.restarting("files", RestartCause.RESTART);
+		await().atMost(Duration.ofSeconds(10)).until(() -> heard.size() == 2 * SERVERS + 1);
+		for (int i = 0; i < SERVERS; i++) {
+			assertThat(heard.subList(2 * i, 2 * i + 2)).containsExactly("CRASH", "removed");
+		}
+		assertThat(heard.get(2 * SERVERS)).isEqualTo("RESTART");
 	}
 
 	private static void awaitQuietly(CountDownLatch latch) {
