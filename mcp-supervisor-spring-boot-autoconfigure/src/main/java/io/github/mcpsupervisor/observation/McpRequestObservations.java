@@ -20,11 +20,12 @@ import org.jspecify.annotations.Nullable;
  */
 public final class McpRequestObservations implements McpRequestObserver {
 
-	private static final McpRequestObservationConvention DEFAULT_CONVENTION = new DefaultMcpRequestObservationConvention();
-
 	private final ObservationRegistry registry;
 
 	private final @Nullable McpRequestObservationConvention convention;
+
+	// the application's own: it remembers the tool names of its servers
+	private final McpRequestObservationConvention defaultConvention = new DefaultMcpRequestObservationConvention();
 
 	private final boolean propagate;
 
@@ -52,7 +53,7 @@ public final class McpRequestObservations implements McpRequestObserver {
 		McpRequestObservationContext context = new McpRequestObservationContext(server, method, tool, carrier,
 				this.propagate);
 		Observation observation = McpRequestObservationDocumentation.MCP_REQUEST
-			.observation(this.convention, DEFAULT_CONVENTION, () -> context, this.registry)
+			.observation(this.convention, this.defaultConvention, () -> context, this.registry)
 			.start();
 		Observation.Scope scope = observation.openScope();
 		return new Request() {

@@ -113,6 +113,33 @@ class McpRequestObservationsTests {
 	}
 
 	@Test
+	void aServerHasAtMostAHundredToolNamesOfItsOwnAndTheCallsOfItsOtherToolsAreObservedAsOther() {
+		// a server chooses its tool names: each distinct one would be a timer of its own
+		DefaultMcpRequestObservationConvention convention = new DefaultMcpRequestObservationConvention();
+		for (int i = 0; i < 100; i++) {
+			assertThat(toolName(convention, "demo", "tool-" + i)).isEqualTo("tool-" + i);
+		}
+		assertThat(toolName(convention, "demo", "tool-100")).isEqualTo("other");
+		assertThat(toolName(convention, "demo", "tool-0")).as("a name it has keeps it").isEqualTo("tool-0");
+		assertThat(toolName(convention, "files", "tool-100")).as("another server's own names").isEqualTo("tool-100");
+		assertThat(convention
+			.getContextualName(new McpRequestObservationContext("demo", "tools/call", "tool-100", null, false)))
+			.as("the span keeps the tool's name")
+			.isEqualTo("tools/call tool-100");
+	}
+
+	private static String toolName(DefaultMcpRequestObservationConvention convention, String server, String tool) {
+		McpRequestObservationContext context = new McpRequestObservationContext(server, "tools/call", tool, null,
+				false);
+		return convention.getLowCardinalityKeyValues(context)
+			.stream()
+			.filter((keyValue) -> keyValue.getKey().equals("gen_ai.tool.name"))
+			.findFirst()
+			.orElseThrow()
+			.getValue();
+	}
+
+	@Test
 	void anErrorAnswerIsObservedAsAnErrorWithItsJsonRpcCode() {
 		McpServerSupervisor supervisor = startedSupervisor(observations(this.registry, true));
 		this.connector.last().onCall = (request) -> {
