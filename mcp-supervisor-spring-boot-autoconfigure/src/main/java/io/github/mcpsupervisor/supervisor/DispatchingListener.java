@@ -31,7 +31,7 @@ final class DispatchingListener implements SupervisorListener {
 
 	@Override
 	public void toolsChanged(String server, ToolSet tools) {
-		dispatch(server, () -> this.listener.toolsChanged(server, tools));
+		dispatch(server, NotificationSizes.ofList(tools.tools()), () -> this.listener.toolsChanged(server, tools));
 	}
 
 	@Override
@@ -71,17 +71,18 @@ final class DispatchingListener implements SupervisorListener {
 
 	@Override
 	public void resourcesChanged(String server, List<Resource> resources) {
-		dispatch(server, () -> this.listener.resourcesChanged(server, resources));
+		dispatch(server, NotificationSizes.ofList(resources), () -> this.listener.resourcesChanged(server, resources));
 	}
 
 	@Override
 	public void promptsChanged(String server, List<Prompt> prompts) {
-		dispatch(server, () -> this.listener.promptsChanged(server, prompts));
+		dispatch(server, NotificationSizes.ofList(prompts), () -> this.listener.promptsChanged(server, prompts));
 	}
 
 	@Override
 	public void resourceUpdated(String server, String uri, List<ResourceContents> contents) {
-		dispatch(server, () -> this.listener.resourceUpdated(server, uri, contents));
+		dispatch(server, NotificationSizes.ofContents(contents),
+				() -> this.listener.resourceUpdated(server, uri, contents));
 	}
 
 	@Override
@@ -105,9 +106,13 @@ final class DispatchingListener implements SupervisorListener {
 	// waits, and a server added again under the name never runs beside the removed
 	// one's last callbacks.
 	private void dispatch(String server, Runnable callback) {
+		dispatch(server, NotificationSizes.OVERHEAD, callback);
+	}
+
+	private void dispatch(String server, long bytes, Runnable callback) {
 		this.lanes.compute(server, (name, lane) -> {
 			ListenerDispatcher.Lane current = (lane != null) ? lane : this.dispatcher.newLane(name);
-			current.execute(callback);
+			current.execute(callback, bytes);
 			return current;
 		});
 	}

@@ -19,9 +19,10 @@ import reactor.core.scheduler.Schedulers;
  * callback that calls its own server can neither block the reading of the answer nor
  * deadlock the supervisor. Each lane runs its callbacks one at a time, in order, on a
  * small pool of daemon threads shared by every server ({@link #THREADS}, none while
- * idle); a lane holds at most {@link #MAX_WAITING} callbacks waiting, and drops the ones
- * given to it beyond that with a warning, so that a server that floods notifications
- * while a callback of its own is stuck costs bounded memory.
+ * idle); a lane holds at most {@link #MAX_WAITING} callbacks and
+ * {@link #MAX_WAITING_BYTES} bytes of notifications waiting, and drops the ones given to
+ * it beyond either with a warning (at the 1st, 10th, 100th… drop), so that a server that
+ * floods notifications while a callback of its own is stuck costs bounded memory.
  *
  * @since 0.1.0
  */
@@ -32,6 +33,13 @@ public final class ListenerDispatcher implements AutoCloseable {
 
 	/** The callbacks of one lane that may wait while one runs. */
 	public static final int MAX_WAITING = 1024;
+
+	/**
+	 * The bytes of notifications (estimated by the characters a server sent in them) one
+	 * lane may hold waiting while a callback runs: two of the longest messages a server
+	 * may send. One notification alone always waits, whatever its size.
+	 */
+	public static final long MAX_WAITING_BYTES = 32L * 1024 * 1024;
 
 	/** How long an idle thread is kept for the next callback. */
 	static final Duration KEEP_ALIVE = Duration.ofSeconds(5);
@@ -111,6 +119,8 @@ public final class ListenerDispatcher implements AutoCloseable {
 
 		private final AtomicInteger waiting = new AtomicInteger();
 
+		private final AtomicLong waitingBytes = new AtomicLong();
+
 		private final AtomicLong dropped = new AtomicLong();
 
 		Lane(String name, Scheduler.Worker worker) {
@@ -120,14 +130,32 @@ public final class ListenerDispatcher implements AutoCloseable {
 
 		@Override
 		public void execute(Runnable callback) {
+			execute(callback, 0);
+		}
+
+		/**
+		 * Gives the lane a callback that holds a notification of the given size.
+		 * @param callback the callback
+		 * @param bytes the estimated bytes of what it holds
+		 */
+		void execute(Runnable callback, long bytes) {
 			if (this.waiting.incrementAndGet() > MAX_WAITING) {
 				this.waiting.decrementAndGet();
 				drop("more than " + MAX_WAITING + " wait for a callback that is still running");
 				return;
 			}
+			long held = this.waitingBytes.addAndGet(bytes);
+			if (held > MAX_WAITING_BYTES && held != bytes) {
+				this.waitingBytes.addAndGet(-bytes);
+				this.waiting.decrementAndGet();
+				drop("more than " + MAX_WAITING_BYTES + " bytes of notifications wait for a callback that is still"
+						+ " running");
+				return;
+			}
 			try {
 				this.worker.schedule(() -> {
 					this.waiting.decrementAndGet();
+					this.waitingBytes.addAndGet(-bytes);
 					try {
 						callback.run();
 					}
@@ -138,6 +166,7 @@ public final class ListenerDispatcher implements AutoCloseable {
 			}
 			catch (RuntimeException ex) {
 				this.waiting.decrementAndGet();
+				this.waitingBytes.addAndGet(-bytes);
 				drop("the application is shutting down");
 			}
 		}

@@ -8,8 +8,14 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
+import io.modelcontextprotocol.spec.McpSchema.ResourceContents;
+import io.modelcontextprotocol.spec.McpSchema.TextResourceContents;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -18,6 +24,7 @@ import static org.awaitility.Awaitility.await;
  * The lanes of the application's callbacks: in order, bounded, and independent of each
  * other.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class ListenerDispatcherTests {
 
 	private static final int SERVERS = 100;
@@ -72,6 +79,42 @@ class ListenerDispatcherTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> calls.size() == 2);
 		assertThat(calls.get(0)).startsWith("files RESTART mcp-listener-");
 		assertThat(calls.get(1)).startsWith("files CRASH mcp-listener-");
+	}
+
+	@Test
+	void aLaneHoldsAtMostItsBudgetOfBytesWhileACallbackIsStuck(CapturedOutput output) throws Exception {
+		CountDownLatch stuck = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		List<String> updated = new CopyOnWriteArrayList<>();
+		DispatchingListener listener = new DispatchingListener(new SupervisorListener() {
+
+			@Override
+			public void restarting(String server, RestartCause cause) {
+				stuck.countDown();
+				awaitQuietly(release);
+			}
+
+			@Override
+			public void resourceUpdated(String server, String uri, List<ResourceContents> contents) {
+				updated.add(uri);
+			}
+
+		}, this.dispatcher);
+		listener.restarting("files", RestartCause.RESTART);
+		assertThat(stuck.await(10, TimeUnit.SECONDS)).isTrue();
+		// ten contents of ten million characters each, as a server may send them
+		String text = "x".repeat(10_000_000);
+		for (int i = 0; i < 10; i++) {
+			listener.resourceUpdated("files", "file:///" + i,
+					List.of(new TextResourceContents("file:///" + i, "text/plain", text, null)));
+		}
+		listener.resourceUpdated("files", "file:///small",
+				List.of(new TextResourceContents("file:///small", "text/plain", "x", null)));
+		release.countDown();
+		await().atMost(Duration.ofSeconds(10)).until(() -> updated.contains("file:///small"));
+		assertThat(updated).as("the notifications that waited within the lane's bytes")
+			.containsExactly("file:///0", "file:///1", "file:///2", "file:///small");
+		assertThat(output).contains("MCP server 'files': dropped 1 listener notification(s) so far");
 	}
 
 	@Test
