@@ -6,6 +6,7 @@ import java.time.Duration;
 import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
 import io.github.mcpsupervisor.client.internal.McpServerSession;
 import io.github.mcpsupervisor.client.internal.McpServerSessions;
+import io.github.mcpsupervisor.client.internal.RequestGate;
 import io.github.mcpsupervisor.client.internal.SamplingGate;
 import io.github.mcpsupervisor.supervisor.McpRequestObserver;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
@@ -76,7 +77,8 @@ final class McpServerFactory {
 	static McpServerSession session(McpServerSettings server, SupervisorScheduler scheduler) {
 		return new McpServerSession(server.name(),
 				server.roots().stream().map((uri) -> new Root(uri.toString(), rootName(uri))).toList(),
-				new SamplingGate(server.name(), server.sampling(), scheduler.clock()), server.logLevel());
+				new SamplingGate(server.name(), server.sampling(), scheduler.clock()),
+				RequestGate.elicitation(server.name(), server.elicitation(), scheduler.clock()), server.logLevel());
 	}
 
 	// The last segment of the path, or the whole path for the root directory.

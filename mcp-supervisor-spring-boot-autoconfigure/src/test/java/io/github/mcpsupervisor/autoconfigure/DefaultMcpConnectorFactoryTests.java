@@ -14,6 +14,7 @@ import io.github.mcpsupervisor.client.internal.McpClientFactory;
 import io.github.mcpsupervisor.client.internal.McpServerSession;
 import io.github.mcpsupervisor.client.internal.McpServerSessions;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
+import io.github.mcpsupervisor.supervisor.ElicitationLimits;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SamplingLimits;
@@ -92,8 +93,8 @@ class DefaultMcpConnectorFactoryTests {
 		return new McpServerSettings("files", transport, "node", List.of(), Map.of(), null,
 				URI.create("http://127.0.0.1:1/mcp"), Map.of(), List.of(), timeout, timeout, Duration.ofSeconds(2),
 				false, false, ReconnectPolicy.defaults(), CallPolicy.defaults(), HealthCheckPolicy.defaults(),
-				SamplingLimits.DEFAULT, List.of(), protocol, null, OAuth.NONE, McpSupervisorProperties.Http.DEFAULTS,
-				McpToolNaming.PREFIXED, ToolsWhenDown.WITHDRAW, Map.of(), false);
+				SamplingLimits.DEFAULT, ElicitationLimits.DEFAULT, List.of(), protocol, null, OAuth.NONE,
+				McpSupervisorProperties.Http.DEFAULTS, McpToolNaming.PREFIXED, ToolsWhenDown.WITHDRAW, Map.of(), false);
 	}
 
 }

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 
 import io.github.mcpsupervisor.supervisor.CallPolicy;
+import io.github.mcpsupervisor.supervisor.ElicitationLimits;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SamplingLimits;
@@ -42,6 +43,7 @@ import org.jspecify.annotations.Nullable;
  * @param call how tool calls behave around outages
  * @param healthCheck the liveness probe
  * @param sampling the bounds of the server's sampling requests
+ * @param elicitation the bounds of the server's elicitation requests
  * @param inheritEnv the variables of the application's environment that a stdio server
  * inherits besides those every process needs
  * @param protocol the MCP revision the server is spoken to in
@@ -62,9 +64,10 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 		Map<String, String> env, @Nullable Path workingDirectory, @Nullable URI url, Map<String, String> headers,
 		List<URI> roots, Duration requestTimeout, Duration initializationTimeout, Duration terminationGracePeriod,
 		boolean failOnStartupError, boolean required, ReconnectPolicy reconnect, CallPolicy call,
-		HealthCheckPolicy healthCheck, SamplingLimits sampling, List<String> inheritEnv, McpProtocol protocol,
-		@Nullable LoggingLevel logLevel, McpSupervisorProperties.OAuth oauth, McpSupervisorProperties.Http http,
-		McpToolNaming toolNames, ToolsWhenDown toolsWhenDown, Map<String, Duration> callTimeouts, boolean standby) {
+		HealthCheckPolicy healthCheck, SamplingLimits sampling, ElicitationLimits elicitation, List<String> inheritEnv,
+		McpProtocol protocol, @Nullable LoggingLevel logLevel, McpSupervisorProperties.OAuth oauth,
+		McpSupervisorProperties.Http http, McpToolNaming toolNames, ToolsWhenDown toolsWhenDown,
+		Map<String, Duration> callTimeouts, boolean standby) {
 
 	/**
 	 * Returns how to reach this server over Streamable HTTP.
@@ -99,7 +102,8 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 				+ this.logLevel + (this.oauth.isEnabled() ? ", oauth=" + this.oauth : "") + ", " + definition
 				+ ", roots=" + this.roots + ", failOnStartupError=" + this.failOnStartupError + ", required="
 				+ this.required + ", reconnect=" + this.reconnect + ", call=" + this.call + ", healthCheck="
-				+ this.healthCheck + ", sampling=" + this.sampling + (this.standby ? ", standby=true" : "")
+				+ this.healthCheck + ", sampling=" + this.sampling + ", elicitation=" + this.elicitation
+				+ (this.standby ? ", standby=true" : "")
 				+ ((this.transport == McpTransportType.STREAMABLE_HTTP) ? ", http=" + this.http : "") + "]";
 	}
 

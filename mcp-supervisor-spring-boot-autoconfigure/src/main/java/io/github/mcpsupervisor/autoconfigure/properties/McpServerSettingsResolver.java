@@ -18,6 +18,7 @@ import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Sampling;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Server;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
+import io.github.mcpsupervisor.supervisor.ElicitationLimits;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SamplingLimits;
@@ -94,7 +95,8 @@ public final class McpServerSettingsResolver {
 				or(server.failOnStartupError(), defaults.failOnStartupError()),
 				or(server.required(), defaults.required()), policy(reconnect(server, defaults.reconnect())),
 				policy(call(server, defaults.call())), policy(healthCheck(server, defaults.healthCheck())),
-				limits(sampling(server, defaults.sampling())), or(server.inheritEnv(), defaults.inheritEnv()),
+				limits(sampling(server, defaults.sampling())), elicitation(server, defaults.elicitation()),
+				or(server.inheritEnv(), defaults.inheritEnv()),
 				McpProtocol.of(or(server.protocol(), defaults.protocol())),
 				(server.logLevel() != null) ? server.logLevel() : defaults.logLevel(), server.oauth(),
 				http(server, defaults.http()), or(server.toolNames(), defaults.toolNames()),
@@ -173,6 +175,12 @@ public final class McpServerSettingsResolver {
 		McpSupervisorProperties.HealthCheckOverrides own = server.healthCheck();
 		return new HealthCheck(or(own.interval(), defaults.interval()), or(own.timeout(), defaults.timeout()),
 				or(own.failureThreshold(), defaults.failureThreshold()));
+	}
+
+	private static ElicitationLimits elicitation(Server server, McpSupervisorProperties.Elicitation defaults) {
+		McpSupervisorProperties.ElicitationOverrides own = server.elicitation();
+		return new ElicitationLimits(or(own.maxConcurrent(), defaults.maxConcurrent()),
+				or(own.maxPerMinute(), defaults.maxPerMinute()));
 	}
 
 	private static Sampling sampling(Server server, Sampling defaults) {

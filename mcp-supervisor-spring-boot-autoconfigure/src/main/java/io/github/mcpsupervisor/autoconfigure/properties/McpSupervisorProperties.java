@@ -110,6 +110,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @param call How tool calls behave around outages
 	 * @param healthCheck The liveness probe of a connected server
 	 * @param sampling The bounds of each server's sampling requests
+	 * @param elicitation The bounds of each server's elicitation requests
 	 * @param inheritEnv Variables of the application's environment that a stdio server
 	 * inherits besides HOME, LOGNAME, PATH, SHELL, TERM, USER, TMPDIR, LANG and LC_*
 	 * (Windows: APPDATA, HOMEDRIVE, HOMEPATH, LOCALAPPDATA, PATH, PROCESSOR_ARCHITECTURE,
@@ -150,6 +151,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@DefaultValue("false") boolean failOnStartupError, @DefaultValue("false") boolean required,
 			@DefaultValue @Valid Reconnect reconnect, @DefaultValue @Valid Call call,
 			@DefaultValue @Valid HealthCheck healthCheck, @DefaultValue @Valid Sampling sampling,
+			@DefaultValue @Valid Elicitation elicitation,
 			@DefaultValue List<@Pattern(regexp = INHERITED_VARIABLE,
 					message = INHERITED_VARIABLE_MESSAGE) String> inheritEnv,
 			@DefaultValue("auto") @Pattern(regexp = McpProtocol.VALUES, message = PROTOCOL_MESSAGE) String protocol,
@@ -194,6 +196,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @param healthCheck The liveness probe; each value not set is inherited
 	 * @param sampling The bounds of the server's sampling requests; each value not set is
 	 * inherited
+	 * @param elicitation The bounds of the server's elicitation requests; each value not
+	 * set is inherited
 	 * @param inheritEnv Variables of the application's environment that this stdio server
 	 * inherits besides those every process needs: names, patterns in which '*' stands for
 	 * any characters (e.g. AWS_*), or '*' for the whole environment; replaces
@@ -228,6 +232,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@Nullable Boolean failOnStartupError, @Nullable Boolean required,
 			@DefaultValue @Valid ReconnectOverrides reconnect, @DefaultValue @Valid CallOverrides call,
 			@DefaultValue @Valid HealthCheckOverrides healthCheck, @DefaultValue @Valid SamplingOverrides sampling,
+			@DefaultValue @Valid ElicitationOverrides elicitation,
 			@Nullable List<@Pattern(regexp = INHERITED_VARIABLE,
 					message = INHERITED_VARIABLE_MESSAGE) String> inheritEnv,
 			@Nullable @Pattern(regexp = McpProtocol.VALUES, message = PROTOCOL_MESSAGE) String protocol,
@@ -508,6 +513,35 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 */
 	public record SamplingOverrides(@Nullable @Min(1) Integer maxConcurrent, @Nullable @Min(1) Integer maxPerMinute,
 			@Nullable @Min(1) Integer maxTokens) {
+
+	}
+
+	/**
+	 * A server's own bounds of its elicitation requests; each one not set is inherited
+	 * from {@code mcp.defaults.elicitation}.
+	 *
+	 * @param maxConcurrent Elicitation requests that may be in flight at once
+	 * @param maxPerMinute Elicitation requests admitted per minute
+	 * @since 0.1.0
+	 */
+	public record ElicitationOverrides(@Nullable @Min(1) Integer maxConcurrent,
+			@Nullable @Min(1) Integer maxPerMinute) {
+
+	}
+
+	/**
+	 * The bounds of a server's elicitation requests ({@code elicitation/create}, form and
+	 * URL), whatever handler answers them: a request over a bound is refused with a
+	 * JSON-RPC error naming it, before any handler sees it.
+	 *
+	 * @param maxConcurrent Elicitation requests of one server that may be in flight at
+	 * once
+	 * @param maxPerMinute Elicitation requests of one server admitted per minute, as a
+	 * bucket of that many that refills evenly over the minute
+	 * @since 0.1.0
+	 */
+	public record Elicitation(@DefaultValue("2") @Min(1) int maxConcurrent,
+			@DefaultValue("10") @Min(1) int maxPerMinute) {
 
 	}
 

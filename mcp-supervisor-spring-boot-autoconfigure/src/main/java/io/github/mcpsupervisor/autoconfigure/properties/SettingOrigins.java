@@ -29,10 +29,10 @@ public final class SettingOrigins {
 			"reconnect.initial-delay", "reconnect.max-delay", "reconnect.max-attempts", "reconnect.jitter",
 			"call.wait-for-recovery", "call.retry", "call.trust-annotations", "call.retry-tools",
 			"health-check.interval", "health-check.timeout", "health-check.failure-threshold",
-			"sampling.max-concurrent", "sampling.max-per-minute", "sampling.max-tokens", "inherit-env", "protocol",
-			"log-level", "http.connect-timeout", "http.version", "http.ssl.bundle", "http.proxy", "tool-names",
-			"tools-when-down", "reconnect.cooldown.enabled", "reconnect.cooldown.initial", "reconnect.cooldown.max",
-			"standby.enabled");
+			"sampling.max-concurrent", "sampling.max-per-minute", "sampling.max-tokens", "elicitation.max-concurrent",
+			"elicitation.max-per-minute", "inherit-env", "protocol", "log-level", "http.connect-timeout",
+			"http.version", "http.ssl.bundle", "http.proxy", "tool-names", "tools-when-down",
+			"reconnect.cooldown.enabled", "reconnect.cooldown.initial", "reconnect.cooldown.max", "standby.enabled");
 
 	private final Iterable<ConfigurationPropertySource> sources;
 

@@ -10,6 +10,7 @@ import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.function.UnaryOperator;
 
 import io.github.mcpsupervisor.internal.ServerText;
+import io.github.mcpsupervisor.supervisor.ElicitationLimits;
 import io.github.mcpsupervisor.supervisor.SamplingLimits;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
@@ -39,6 +40,8 @@ public final class McpServerSession {
 	private final Set<String> subscriptions = new CopyOnWriteArraySet<>();
 
 	private final SamplingGate sampling;
+
+	private final RequestGate elicitation;
 
 	private final @Nullable LoggingLevel logLevel;
 
@@ -71,9 +74,26 @@ public final class McpServerSession {
 	 * {@code null} to leave that to the server (2025-11-25) or ask for none (2026-07-28)
 	 */
 	public McpServerSession(String server, List<Root> roots, SamplingGate sampling, @Nullable LoggingLevel logLevel) {
+		this(server, roots, sampling, RequestGate.elicitation(server, ElicitationLimits.DEFAULT, Clock.systemUTC()),
+				logLevel);
+	}
+
+	/**
+	 * Creates the session of a server that is asked for its log messages, with the bounds
+	 * of its elicitations.
+	 * @param server the server's name
+	 * @param roots the roots offered to it
+	 * @param sampling admits its sampling requests
+	 * @param elicitation admits its elicitation requests
+	 * @param logLevel the lowest level of the log messages it is asked to send, or
+	 * {@code null} to leave that to the server (2025-11-25) or ask for none (2026-07-28)
+	 */
+	public McpServerSession(String server, List<Root> roots, SamplingGate sampling, RequestGate elicitation,
+			@Nullable LoggingLevel logLevel) {
 		this.server = server;
 		this.roots = List.copyOf(roots);
 		this.sampling = sampling;
+		this.elicitation = elicitation;
 		this.logLevel = logLevel;
 	}
 
@@ -95,6 +115,15 @@ public final class McpServerSession {
 	 */
 	public SamplingGate sampling() {
 		return this.sampling;
+	}
+
+	/**
+	 * Returns what admits the server's elicitation requests, whatever handler answers
+	 * them.
+	 * @return the gate
+	 */
+	public RequestGate elicitation() {
+		return this.elicitation;
 	}
 
 	/**

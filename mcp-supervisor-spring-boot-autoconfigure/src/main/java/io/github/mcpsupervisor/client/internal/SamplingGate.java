@@ -1,11 +1,8 @@
 package io.github.mcpsupervisor.client.internal;
 
 import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.mcpsupervisor.supervisor.SamplingLimits;
 import org.jspecify.annotations.Nullable;
@@ -23,21 +20,11 @@ public final class SamplingGate {
 	 * The JSON-RPC error code of a refused request, the one the MCP specification's
 	 * example gives a client that rejects a sampling request.
 	 */
-	public static final int REFUSED = -1;
-
-	private static final Duration MINUTE = Duration.ofMinutes(1);
-
-	private final String server;
+	public static final int REFUSED = RequestGate.REFUSED;
 
 	private final SamplingLimits limits;
 
-	private final Clock clock;
-
-	private final AtomicInteger inFlight = new AtomicInteger();
-
-	private double tokens;
-
-	private Instant refilledAt;
+	private final RequestGate requests;
 
 	/**
 	 * Creates the gate of a server.
@@ -46,11 +33,8 @@ public final class SamplingGate {
 	 * @param clock tells the time of the rate bound
 	 */
 	public SamplingGate(String server, SamplingLimits limits, Clock clock) {
-		this.server = server;
 		this.limits = limits;
-		this.clock = clock;
-		this.tokens = limits.maxPerMinute();
-		this.refilledAt = clock.instant();
+		this.requests = new RequestGate(server, "sampling", limits.maxConcurrent(), limits.maxPerMinute(), clock);
 	}
 
 	public SamplingLimits limits() {
@@ -63,20 +47,7 @@ public final class SamplingGate {
 	 * @return {@code null} when admitted, otherwise the refusal, naming the bound
 	 */
 	public @Nullable String admit() {
-		int now = this.inFlight.incrementAndGet();
-		if (now > this.limits.maxConcurrent()) {
-			this.inFlight.decrementAndGet();
-			return "sampling request refused: MCP server '" + this.server + "' already has "
-					+ this.limits.maxConcurrent()
-					+ " sampling request(s) in flight, the limit (sampling.max-concurrent)";
-		}
-		if (!takeToken()) {
-			this.inFlight.decrementAndGet();
-			return "sampling request refused: MCP server '" + this.server + "' sent more than "
-					+ this.limits.maxPerMinute() + " sampling requests within a minute, the limit"
-					+ " (sampling.max-per-minute)";
-		}
-		return null;
+		return this.requests.admit();
 	}
 
 	/**
@@ -84,12 +55,20 @@ public final class SamplingGate {
 	 * @return the server's name
 	 */
 	public String server() {
-		return this.server;
+		return this.requests.server();
+	}
+
+	/**
+	 * Returns the gate of the requests themselves, without the token cap.
+	 * @return the gate
+	 */
+	public RequestGate requests() {
+		return this.requests;
 	}
 
 	/** Ends an admitted request. */
 	public void release() {
-		this.inFlight.decrementAndGet();
+		this.requests.release();
 	}
 
 	/**
@@ -110,22 +89,6 @@ public final class SamplingGate {
 
 	private boolean overCap(@Nullable Object asked) {
 		return !(asked instanceof Number number) || number.doubleValue() > this.limits.maxTokens();
-	}
-
-	// The bucket refills evenly: maxPerMinute tokens a minute, never more than that many.
-	private synchronized boolean takeToken() {
-		Instant now = this.clock.instant();
-		Duration elapsed = Duration.between(this.refilledAt, now);
-		if (!elapsed.isNegative()) {
-			double refill = this.limits.maxPerMinute() * (elapsed.toNanos() / (double) MINUTE.toNanos());
-			this.tokens = Math.min(this.limits.maxPerMinute(), this.tokens + refill);
-			this.refilledAt = now;
-		}
-		if (this.tokens < 1) {
-			return false;
-		}
-		this.tokens -= 1;
-		return true;
 	}
 
 }

@@ -26,15 +26,18 @@ final class SdkClients {
 	// than the request timeout) and the initialization timeout, and each request is
 	// bounded by its own timeout where it is sent (ClientConnection, CallTimeouts). List
 	// change notifications bypass the client, which would list for each of them;
-	// sampling requests reach it within the server's bounds, and errors bounded.
+	// sampling and elicitation requests reach it within the server's bounds, and errors
+	// bounded.
 	static McpAsyncClient create(ClientSetup setup, McpClientTransport transport, UnaryOperator<String> redaction,
 			Duration longestRequest, Duration initializationTimeout, Consumer<JSONRPCNotification> otherListChanged) {
 		Duration sdkRequestTimeout = requestTimeout(longestRequest, initializationTimeout);
 		return setup.factory()
 			.create(setup.session(),
-					new ListChangeDivertingTransport(new SamplingLimitingTransport(
-							new BoundedAnswerTransport(transport, setup.session().server(), redaction),
-							setup.session().sampling()), setup.toolsChanged(), otherListChanged),
+					new ListChangeDivertingTransport(
+							new SamplingLimitingTransport(
+									new BoundedAnswerTransport(transport, setup.session().server(), redaction),
+									setup.session().sampling(), setup.session().elicitation()),
+							setup.toolsChanged(), otherListChanged),
 					sdkRequestTimeout, initializationTimeout);
 	}
 

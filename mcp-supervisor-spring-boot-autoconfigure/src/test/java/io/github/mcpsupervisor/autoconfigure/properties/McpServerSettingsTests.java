@@ -7,6 +7,7 @@ import java.util.Map;
 
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.OAuth;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
+import io.github.mcpsupervisor.supervisor.ElicitationLimits;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SamplingLimits;
@@ -45,8 +46,9 @@ class McpServerSettingsTests {
 		Duration timeout = Duration.ofSeconds(20);
 		return new McpServerSettings("files", transport, command, args, env, null, url, headers, List.of(), timeout,
 				timeout, Duration.ofSeconds(2), false, false, ReconnectPolicy.defaults(), CallPolicy.defaults(),
-				HealthCheckPolicy.defaults(), SamplingLimits.DEFAULT, List.of(), McpProtocol.AUTO, null, OAuth.NONE,
-				McpSupervisorProperties.Http.DEFAULTS, McpToolNaming.PREFIXED, ToolsWhenDown.WITHDRAW, Map.of(), false);
+				HealthCheckPolicy.defaults(), SamplingLimits.DEFAULT, ElicitationLimits.DEFAULT, List.of(),
+				McpProtocol.AUTO, null, OAuth.NONE, McpSupervisorProperties.Http.DEFAULTS, McpToolNaming.PREFIXED,
+				ToolsWhenDown.WITHDRAW, Map.of(), false);
 	}
 
 }

@@ -4,9 +4,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.github.mcpsupervisor.client.internal.ClientHandlers;
+import io.github.mcpsupervisor.client.internal.ElicitationUrls;
 import io.github.mcpsupervisor.client.internal.McpServerSession;
+import io.github.mcpsupervisor.client.internal.RequestGate;
 import io.github.mcpsupervisor.client.internal.SamplingGate;
 import io.github.mcpsupervisor.internal.ServerText;
 import io.modelcontextprotocol.modern.McpSchema.CreateMessageInputRequest;
@@ -32,8 +35,10 @@ import reactor.core.publisher.Mono;
  * Answers the input requests of a 2026-07-28 server's multi-round-trip result with the
  * application's handlers, those that answer the sampling and elicitation requests of
  * 2025-11-25 servers, and with the roots the server is offered; sampling held to the
- * server's {@link SamplingGate} as for 2025-11-25. The capabilities that every request
- * declares are exactly those it can answer.
+ * server's {@link SamplingGate} and elicitations to its elicitation {@link RequestGate}
+ * as for 2025-11-25, a URL elicitation passed on only with an http or https URL
+ * ({@link ElicitationUrls}). The capabilities that every request declares are exactly
+ * those it can answer.
  */
 final class InputAnswers {
 
@@ -142,20 +147,54 @@ final class InputAnswers {
 	}
 
 	private Mono<Object> elicit(String key, ElicitInputRequest request) {
-		boolean url = request.params() instanceof io.modelcontextprotocol.modern.McpSchema.ElicitUrlRequest;
-		if (url) {
+		if (request.params() instanceof io.modelcontextprotocol.modern.McpSchema.ElicitUrlRequest urlRequest) {
 			Function<ElicitUrlRequest, Mono<ElicitResult>> handler = this.handlers.urlElicitation();
 			if (handler == null) {
 				return Mono.error(undeclared(key, "elicitation/create (url)"));
 			}
-			return handler.apply(this.schema.convert(request.params(), ElicitUrlRequest.class)).map(this::modern);
+			String refusal = ElicitationUrls.refusal(this.server, urlRequest.url());
+			if (refusal != null) {
+				logger.warn(refusal);
+				return Mono.error(new McpError(
+						new McpSchema.JSONRPCResponse.JSONRPCError(ElicitationUrls.INVALID_URL, refusal, null)));
+			}
+			return gated(this.session.elicitation(),
+					() -> handler.apply(this.schema.convert(request.params(), ElicitUrlRequest.class))
+						.map(this::modern));
 		}
 		Function<ElicitFormRequest, Mono<ElicitResult>> handler = this.handlers.formElicitation();
 		if (handler == null) {
 			return Mono.error(undeclared(key, "elicitation/create (form)"));
 		}
-		ElicitFormRequest form = this.schema.convert(request.params(), ElicitFormRequest.class);
-		return handler.apply(form).map((result) -> modern(withDefaults(form, result)));
+		return gated(this.session.elicitation(), () -> {
+			ElicitFormRequest form = this.schema.convert(request.params(), ElicitFormRequest.class);
+			return handler.apply(form).map((result) -> modern(withDefaults(form, result)));
+		});
+	}
+
+	// The request holds its place in the gate until the handler is done with it, not
+	// until the call stops waiting (a sync handler runs on regardless).
+	private Mono<Object> gated(RequestGate gate, Supplier<@Nullable Mono<Object>> handled) {
+		return Mono.defer(() -> {
+			String refusal = gate.admit();
+			if (refusal != null) {
+				return Mono.error(
+						new McpError(new McpSchema.JSONRPCResponse.JSONRPCError(RequestGate.REFUSED, refusal, null)));
+			}
+			Mono<Object> answer;
+			try {
+				answer = handled.get();
+			}
+			catch (RuntimeException ex) {
+				gate.release();
+				return Mono.error(ex);
+			}
+			Mono<Object> answered = ((answer != null) ? answer : Mono.empty()).doFinally((signal) -> gate.release())
+				.cache();
+			answered.subscribe(null, (ex) -> {
+			});
+			return answered;
+		});
 	}
 
 	// As the SDK's client applies them for 2025-11-25 when it is told to (SEP-1034): the
@@ -186,30 +225,12 @@ final class InputAnswers {
 			return Mono.error(undeclared(key, "sampling/createMessage"));
 		}
 		SamplingGate gate = this.session.sampling();
-		return Mono.defer(() -> {
-			String refusal = gate.admit();
-			if (refusal != null) {
-				return Mono.error(
-						new McpError(new McpSchema.JSONRPCResponse.JSONRPCError(SamplingGate.REFUSED, refusal, null)));
-			}
-			Mono<CreateMessageResult> sampled;
-			try {
-				Object params = gate.capped(this.schema.convert(request.params(), Map.class));
-				sampled = handler.apply(this.schema.convert(params, CreateMessageRequest.class));
-			}
-			catch (RuntimeException ex) {
-				gate.release();
-				return Mono.error(ex);
-			}
-			// the request holds its place in the gate until the handler is done with it,
-			// not until the call stops waiting (a sync handler runs on regardless)
-			Mono<CreateMessageResult> answered = ((sampled != null) ? sampled : Mono.<CreateMessageResult>empty())
-				.doFinally((signal) -> gate.release())
-				.cache();
-			answered.subscribe(null, (ex) -> {
-			});
-			return answered.map((result) -> (Object) this.schema.convert(result,
-					io.modelcontextprotocol.modern.McpSchema.CreateMessageResult.class));
+		return gated(gate.requests(), () -> {
+			Object params = gate.capped(this.schema.convert(request.params(), Map.class));
+			Mono<CreateMessageResult> sampled = handler.apply(this.schema.convert(params, CreateMessageRequest.class));
+			return ((sampled != null) ? sampled : Mono.<CreateMessageResult>empty())
+				.map((result) -> (Object) this.schema.convert(result,
+						io.modelcontextprotocol.modern.McpSchema.CreateMessageResult.class));
 		});
 	}
 

@@ -10,7 +10,9 @@ import java.util.function.Function;
 
 import io.github.mcpsupervisor.client.internal.ClientHandlers;
 import io.github.mcpsupervisor.client.internal.McpServerSession;
+import io.github.mcpsupervisor.client.internal.RequestGate;
 import io.github.mcpsupervisor.client.internal.SamplingGate;
+import io.github.mcpsupervisor.supervisor.ElicitationLimits;
 import io.github.mcpsupervisor.supervisor.SamplingLimits;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -23,9 +25,13 @@ import io.modelcontextprotocol.spec.McpSchema.ElicitResult;
 import io.modelcontextprotocol.spec.McpSchema.Role;
 import io.modelcontextprotocol.spec.McpSchema.Root;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -33,6 +39,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * Tests for {@link InputAnswers}.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class InputAnswersTests {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(5);
@@ -95,6 +102,52 @@ class InputAnswersTests {
 		assertThat(answering.answer(requests(SAMPLING)).block(TIMEOUT)).containsOnlyKeys("input");
 		assertThat(answering.answer(requests(SAMPLING)).block(TIMEOUT)).as("released after each answer")
 			.containsOnlyKeys("input");
+	}
+
+	@Test
+	void elicitationsAreHeldToTheServersGate() {
+		List<String> asked = new CopyOnWriteArrayList<>();
+		ClientHandlers forms = new ClientHandlers(null, (request) -> {
+			asked.add(request.message());
+			return Mono.just(new ElicitResult(ElicitResult.Action.DECLINE, null, null));
+		}, null);
+		McpServerSession session = new McpServerSession("files", List.of(),
+				new SamplingGate("files", SamplingLimits.DEFAULT, Clock.systemUTC()),
+				RequestGate.elicitation("files", new ElicitationLimits(1, 2), Clock.systemUTC()), null);
+		InputAnswers answers = new InputAnswers("files", forms, session, this.schema);
+		String form = "{\"method\":\"elicitation/create\",\"params\":{\"mode\":\"form\",\"message\":\"Name?\","
+				+ "\"requestedSchema\":{\"type\":\"object\"}}}";
+		assertThat(answers.answer(requests(form)).block(TIMEOUT)).containsOnlyKeys("input");
+		assertThat(answers.answer(requests(form)).block(TIMEOUT)).containsOnlyKeys("input");
+		assertThatExceptionOfType(McpError.class).isThrownBy(() -> answers.answer(requests(form)).block(TIMEOUT))
+			.withMessageContaining("MCP server 'files' sent more than 2 elicitation requests within a minute")
+			.withMessageContaining("elicitation.max-per-minute");
+		assertThat(asked).as("elicitations the handler saw").hasSize(2);
+	}
+
+	@Test
+	void aUrlElicitationWhoseUrlIsNotHttpIsRefusedAndNeverReachesTheHandler(CapturedOutput output) {
+		List<String> opened = new CopyOnWriteArrayList<>();
+		ClientHandlers urls = new ClientHandlers(null, null, (request) -> {
+			opened.add(request.url());
+			return Mono.just(new ElicitResult(ElicitResult.Action.ACCEPT, null, null));
+		});
+		InputAnswers answers = new InputAnswers("files", urls, new McpServerSession("files", List.of()), this.schema);
+		assertThatExceptionOfType(McpError.class)
+			.isThrownBy(
+					() -> answers.answer(requests(urlElicitation("javascript:alert(document.cookie)"))).block(TIMEOUT))
+			.withMessageStartingWith("URL elicitation refused: MCP server 'files' asked the user to open 'javascript:")
+			.satisfies((ex) -> assertThat(ex.getJsonRpcError().code()).isEqualTo(-32602));
+		assertThat(opened).as("URLs the handler saw").isEmpty();
+		assertThat(output).contains("WARN").contains("URL elicitation refused: MCP server 'files'");
+		assertThat(answers.answer(requests(urlElicitation("https://auth.example.com/sign-in"))).block(TIMEOUT))
+			.containsOnlyKeys("input");
+		assertThat(opened).containsExactly("https://auth.example.com/sign-in");
+	}
+
+	private static String urlElicitation(String url) {
+		return "{\"method\":\"elicitation/create\",\"params\":{\"mode\":\"url\",\"message\":\"Sign in\","
+				+ "\"elicitationId\":\"e1\",\"url\":\"" + url + "\"}}";
 	}
 
 	@Test
