@@ -7,6 +7,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -31,6 +32,9 @@ final class CountingProxy implements AutoCloseable {
 
 	private final Set<String> seen = ConcurrentHashMap.newKeySet();
 
+	// the client connections that forwarded each watched text
+	private final Map<String, Set<Socket>> carriers = new ConcurrentHashMap<>();
+
 	CountingProxy(int target) throws IOException {
 		this.target = target;
 		this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -52,6 +56,15 @@ final class CountingProxy implements AutoCloseable {
 	/** Whether a watched text was forwarded. */
 	boolean forwarded(String text) {
 		return this.seen.contains(text);
+	}
+
+	/**
+	 * How many client connections that forwarded a watched text are open now.
+	 * @param text the watched text
+	 * @return the number of connections
+	 */
+	int openConnectionsCarrying(String text) {
+		return (int) this.carriers.getOrDefault(text, Set.of()).stream().filter(this.open::contains).count();
 	}
 
 	/** How many client connections are open now. */
@@ -83,7 +96,10 @@ final class CountingProxy implements AutoCloseable {
 				out.flush();
 				if (!this.watched.isEmpty()) {
 					String chunk = new String(buffer, 0, read, StandardCharsets.ISO_8859_1);
-					this.watched.stream().filter(chunk::contains).forEach(this.seen::add);
+					this.watched.stream().filter(chunk::contains).forEach((text) -> {
+						this.seen.add(text);
+						this.carriers.computeIfAbsent(text, (key) -> ConcurrentHashMap.newKeySet()).add(from);
+					});
 				}
 			}
 		}

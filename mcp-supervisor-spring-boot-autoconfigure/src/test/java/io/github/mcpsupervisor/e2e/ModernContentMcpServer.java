@@ -58,8 +58,9 @@ import reactor.core.publisher.Mono;
  * {@code touch} that makes a new version of the note and announces its update to the
  * {@code subscriptions/listen} streams that asked for it. With the argument
  * {@code refuse-subscriptions} it acknowledges no resource subscription of a listen
- * stream; with {@code without-prompts} it offers no prompts. It exits when its standard
- * input ends.
+ * stream; with {@code without-prompts} it offers no prompts; with {@code hang-touch} a
+ * call of {@code touch} is accepted and never answered. It exits when its standard input
+ * ends.
  */
 public final class ModernContentMcpServer {
 
@@ -95,7 +96,8 @@ public final class ModernContentMcpServer {
 		McpChangeFeed changes = new McpChangeFeed();
 		boolean refuseSubscriptions = Arrays.asList(args).contains("refuse-subscriptions");
 		List<McpFeature> features = new ArrayList<>(
-				List.of(ToolsFeature.ofSync(tools(changes)), ResourcesFeature.ofSync(resources())));
+				List.of(ToolsFeature.ofSync(tools(changes, Arrays.asList(args).contains("hang-touch"))),
+						ResourcesFeature.ofSync(resources())));
 		if (!Arrays.asList(args).contains("without-prompts")) {
 			features.add(PromptsFeature.ofSync(prompts()));
 		}
@@ -110,11 +112,14 @@ public final class ModernContentMcpServer {
 			.build();
 	}
 
-	private static McpSyncToolRepository tools(McpChangeFeed changes) {
+	private static McpSyncToolRepository tools(McpChangeFeed changes, boolean hang) {
 		Tool touch = Tool.builder("touch", Map.of("type", "object", "properties", Map.of()))
 			.description("Makes a new version of " + NOTE + " and announces its update")
 			.build();
 		McpSyncTool tool = McpSyncTool.of(touch, (context, request) -> {
+			if (hang) {
+				hang();
+			}
 			int touched = version.incrementAndGet();
 			changes.broadcast(new ServerChange.ResourceUpdated(NOTE));
 			return text("touched " + touched);
@@ -132,6 +137,15 @@ public final class ModernContentMcpServer {
 			}
 
 		};
+	}
+
+	private static void hang() {
+		try {
+			Thread.sleep(Long.MAX_VALUE);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	private static McpSyncResourceRepository resources() {
