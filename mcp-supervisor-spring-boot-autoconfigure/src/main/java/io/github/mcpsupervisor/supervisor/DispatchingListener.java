@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 import io.modelcontextprotocol.spec.McpSchema.Prompt;
 import io.modelcontextprotocol.spec.McpSchema.Resource;
@@ -87,14 +88,15 @@ final class DispatchingListener implements SupervisorListener {
 
 	@Override
 	public void removed(String server) {
-		dispatch(server, () -> {
+		// never dropped: the lane, and what the listener keeps of the server, would stay
+		give(server, (lane) -> lane.executeLast(() -> {
 			try {
 				this.listener.removed(server);
 			}
 			finally {
 				release(server);
 			}
-		});
+		}));
 	}
 
 	int lanes() {
@@ -110,9 +112,13 @@ final class DispatchingListener implements SupervisorListener {
 	}
 
 	private void dispatch(String server, long bytes, Runnable callback) {
+		give(server, (lane) -> lane.execute(callback, bytes));
+	}
+
+	private void give(String server, Consumer<ListenerDispatcher.Lane> callback) {
 		this.lanes.compute(server, (name, lane) -> {
 			ListenerDispatcher.Lane current = (lane != null) ? lane : this.dispatcher.newLane(name);
-			current.execute(callback, bytes);
+			callback.accept(current);
 			return current;
 		});
 	}

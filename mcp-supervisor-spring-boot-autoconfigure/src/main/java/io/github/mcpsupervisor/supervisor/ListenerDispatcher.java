@@ -22,7 +22,8 @@ import reactor.core.scheduler.Schedulers;
  * idle); a lane holds at most {@link #MAX_WAITING} callbacks and
  * {@link #MAX_WAITING_BYTES} bytes of notifications waiting, and drops the ones given to
  * it beyond either with a warning (at the 1st, 10th, 100th… drop), so that a server that
- * floods notifications while a callback of its own is stuck costs bounded memory.
+ * floods notifications while a callback of its own is stuck costs bounded memory. The
+ * last callback of a lane, its server's removal, is never dropped.
  *
  * @since 0.1.0
  */
@@ -139,13 +140,26 @@ public final class ListenerDispatcher implements AutoCloseable {
 		 * @param bytes the estimated bytes of what it holds
 		 */
 		void execute(Runnable callback, long bytes) {
-			if (this.waiting.incrementAndGet() > MAX_WAITING) {
+			execute(callback, bytes, true);
+		}
+
+		/**
+		 * Gives the lane a callback that no bound drops: the last one of a lane, which
+		 * releases it, whatever waits before it.
+		 * @param callback the callback
+		 */
+		void executeLast(Runnable callback) {
+			execute(callback, 0, false);
+		}
+
+		private void execute(Runnable callback, long bytes, boolean bounded) {
+			if (this.waiting.incrementAndGet() > MAX_WAITING && bounded) {
 				this.waiting.decrementAndGet();
 				drop("more than " + MAX_WAITING + " wait for a callback that is still running");
 				return;
 			}
 			long held = this.waitingBytes.addAndGet(bytes);
-			if (held > MAX_WAITING_BYTES && held != bytes) {
+			if (held > MAX_WAITING_BYTES && held != bytes && bounded) {
 				this.waitingBytes.addAndGet(-bytes);
 				this.waiting.decrementAndGet();
 				drop("more than " + MAX_WAITING_BYTES + " bytes of notifications wait for a callback that is still"

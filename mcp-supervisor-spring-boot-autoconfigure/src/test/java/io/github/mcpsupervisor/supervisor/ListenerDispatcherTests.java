@@ -138,6 +138,36 @@ class ListenerDispatcherTests {
 	}
 
 	@Test
+	void theRemovalOfAServerWhoseLaneIsFullIsToldAndReleasesTheLane() throws Exception {
+		CountDownLatch stuck = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		List<String> removed = new CopyOnWriteArrayList<>();
+		DispatchingListener listener = new DispatchingListener(new SupervisorListener() {
+
+			@Override
+			public void restarting(String server, RestartCause cause) {
+				stuck.countDown();
+				awaitQuietly(release);
+			}
+
+			@Override
+			public void removed(String server) {
+				removed.add(server);
+			}
+
+		}, this.dispatcher);
+		listener.restarting("flooding", RestartCause.CRASH);
+		assertThat(stuck.await(10, TimeUnit.SECONDS)).isTrue();
+		for (int i = 0; i <= ListenerDispatcher.MAX_WAITING; i++) {
+			listener.restarting("flooding", RestartCause.CRASH);
+		}
+		listener.removed("flooding");
+		release.countDown();
+		await().atMost(Duration.ofSeconds(10)).until(() -> removed.equals(List.of("flooding")));
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(listener.lanes()).isZero());
+	}
+
+	@Test
 	void aServerAddedAgainUnderTheNameOfARemovedOneHearsItsNotificationsAfterTheRemoval() {
 		List<String> heard = new CopyOnWriteArrayList<>();
 		DispatchingListener listener = new DispatchingListener(new SupervisorListener() {
