@@ -16,6 +16,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.config.ConfigDataEnvironmentPostProcessor;
+import org.springframework.boot.context.event.ApplicationFailedEvent;
+import org.springframework.boot.context.event.ApplicationPreparedEvent;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
@@ -28,6 +30,10 @@ import org.springframework.boot.origin.Origin;
 import org.springframework.boot.origin.OriginLookup;
 import org.springframework.boot.origin.OriginTrackedValue;
 import org.springframework.boot.origin.TextResourceOrigin;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
@@ -55,11 +61,12 @@ class McpServersFileEnvironmentPostProcessor implements EnvironmentPostProcessor
 
 	private static final Log logger = LogFactory.getLog(McpServersFileEnvironmentPostProcessor.class);
 
-	// The applications whose environment was built: the environment of one of them that
-	// is post-processed again is a refresh (Spring Cloud's ContextRefresher runs the
-	// post-processors again, given the application that started), which must not fail
-	// for a file that the running servers do without.
-	private static final Set<SpringApplication> started = Collections
+	// The applications that run: the environment of one of them that is post-processed
+	// again is a refresh (Spring Cloud's ContextRefresher runs the post-processors again,
+	// given the application that started), which must not fail for a file that the
+	// running servers do without. An application leaves the set when its context closes,
+	// so that running it again is a start again.
+	private static final Set<SpringApplication> running = Collections
 		.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
 
 	@Override
@@ -71,9 +78,11 @@ class McpServersFileEnvironmentPostProcessor implements EnvironmentPostProcessor
 	@Override
 	public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
 		ResourceLoader resources = ApplicationResourceLoader.get(application.getClassLoader());
-		if (started.add(application)) {
+		if (!running.contains(application)) {
 			// the start: an invalid file fails it
 			install(environment, resources);
+			running.add(application);
+			application.addListeners(new LeavesWhenClosed(application));
 			return;
 		}
 		try {
@@ -171,6 +180,33 @@ class McpServersFileEnvironmentPostProcessor implements EnvironmentPostProcessor
 	 * The servers of one file, each value with its origin, and the content they were read
 	 * from.
 	 */
+	/**
+	 * Takes an application out of the running ones when its own context closes (not a
+	 * child's, whose closing its listeners hear too).
+	 */
+	private static final class LeavesWhenClosed implements ApplicationListener<ApplicationEvent> {
+
+		private final SpringApplication application;
+
+		private volatile @Nullable ApplicationContext context;
+
+		LeavesWhenClosed(SpringApplication application) {
+			this.application = application;
+		}
+
+		@Override
+		public void onApplicationEvent(ApplicationEvent event) {
+			if (event instanceof ApplicationPreparedEvent prepared) {
+				this.context = prepared.getApplicationContext();
+			}
+			else if (event instanceof ApplicationFailedEvent
+					|| (event instanceof ContextClosedEvent closed && closed.getApplicationContext() == this.context)) {
+				running.remove(this.application);
+			}
+		}
+
+	}
+
 	private static final class FilePropertySource extends MapPropertySource
 			implements OriginLookup<String>, PropertySourceInfo {
 

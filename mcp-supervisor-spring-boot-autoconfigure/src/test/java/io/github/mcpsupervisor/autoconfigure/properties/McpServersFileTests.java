@@ -193,6 +193,20 @@ class McpServersFileTests {
 	}
 
 	@Test
+	void runOfAnApplicationStartedBeforeShouldStillFailOnAnInvalidFile() throws IOException {
+		Path file = write("{\"mcpServers\": {\"one\": {\"command\": \"" + MISSING + "\"}}}");
+		SpringApplication application = new SpringApplicationBuilder(Config.class).web(WebApplicationType.NONE)
+			.properties("mcp.servers-configuration=file:" + file)
+			.build();
+		try (ConfigurableApplicationContext context = application.run()) {
+			assertThat(context.getBean(McpSupervisorProperties.class).servers()).containsKey("one");
+		}
+		Files.writeString(file, "{\"mcpServers\": {\"one\": {\"command\": x}}}");
+		assertThatExceptionOfType(McpServersFileException.class).isThrownBy(application::run)
+			.withMessageContaining("invalid JSON");
+	}
+
+	@Test
 	void runWithInvalidJsonAroundASecretShouldNotQuoteIt() throws IOException {
 		Path file = write("{\"mcpServers\": {\"one\": {\"command\": \"" + MISSING
 				+ "\", \"env\": {\"TOKEN\": sk_live_SECRET_9}}}}");
