@@ -40,6 +40,8 @@ final class SamplingLimitingTransport extends DelegatingClientTransport {
 	// the gate each request in flight holds a place in, by its id
 	private final Map<Object, RequestGate> inFlight = new ConcurrentHashMap<>();
 
+	private volatile boolean closed;
+
 	private final AtomicLong refused = new AtomicLong();
 
 	private final AtomicLong refusedUrls = new AtomicLong();
@@ -94,6 +96,12 @@ final class SamplingLimitingTransport extends DelegatingClientTransport {
 			refuse(request, RequestGate.REFUSED, refusal, this.refused);
 			return false;
 		}
+		if (this.closed && this.inFlight.remove(request.id(), gate)) {
+			// came as the generation ended, after its requests were released: nothing
+			// answers it, and its place is the next generation's
+			gate.release();
+			return false;
+		}
 		return true;
 	}
 
@@ -136,6 +144,7 @@ final class SamplingLimitingTransport extends DelegatingClientTransport {
 
 	// The requests of a generation that ends are no longer in flight.
 	private void releaseAll() {
+		this.closed = true;
 		for (Object id : this.inFlight.keySet()) {
 			RequestGate gate = this.inFlight.remove(id);
 			if (gate != null) {

@@ -54,6 +54,20 @@ class SamplingLimitingTransportTests {
 	}
 
 	@Test
+	void aRequestThatComesAsTheGenerationEndsHoldsNoSlotOfTheNextOne() {
+		this.transport.connect((message) -> message).block();
+		this.transport.close();
+		this.server.receive(sampling("late"));
+		RecordingClientTransport nextServer = new RecordingClientTransport();
+		SamplingLimitingTransport next = new SamplingLimitingTransport(nextServer, this.gate, this.elicitation);
+		List<JSONRPCMessage> admitted = new CopyOnWriteArrayList<>();
+		next.connect((message) -> message.doOnNext(admitted::add)).block();
+		nextServer.receive(sampling("a"));
+		nextServer.receive(sampling("b"));
+		assertThat(admitted).as("the next generation has both slots").hasSize(2);
+	}
+
+	@Test
 	void elicitationsBeyondTheServersBoundIsRefusedBeforeAnyHandlerSeesThem() {
 		List<JSONRPCMessage> admitted = new CopyOnWriteArrayList<>();
 		this.transport.connect((message) -> message.doOnNext(admitted::add)).block();
