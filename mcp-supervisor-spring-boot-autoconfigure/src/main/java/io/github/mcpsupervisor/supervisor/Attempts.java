@@ -123,14 +123,7 @@ final class Attempts {
 
 	// A termination that throws counts as not confirmed gone.
 	private boolean terminate(McpConnection connection) {
-		try {
-			return connection.terminate();
-		}
-		catch (RuntimeException ex) {
-			logger.warn("MCP server '" + this.name + "': terminating generation " + connection.generation() + " failed",
-					ex);
-			return false;
-		}
+		return Retirements.terminateQuietly(this.name, connection);
 	}
 
 	/**

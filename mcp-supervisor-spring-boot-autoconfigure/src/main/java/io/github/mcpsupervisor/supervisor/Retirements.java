@@ -117,14 +117,17 @@ final class Retirements {
 		}
 	}
 
-	// A failure to terminate counts as not confirmed gone.
 	private boolean terminateQuietly(McpConnection connection) {
+		return terminateQuietly(this.name, connection);
+	}
+
+	// A failure to terminate counts as not confirmed gone.
+	static boolean terminateQuietly(String name, McpConnection connection) {
 		try {
 			return connection.terminate();
 		}
 		catch (RuntimeException ex) {
-			logger.warn("MCP server '" + this.name + "': terminating generation " + connection.generation() + " failed",
-					ex);
+			logger.warn("MCP server '" + name + "': terminating generation " + connection.generation() + " failed", ex);
 			return false;
 		}
 	}
