@@ -46,8 +46,9 @@ final class CountingProxy implements AutoCloseable {
 	}
 
 	/**
-	 * Watches the bytes forwarded either way for a text.
-	 * @param text the text, short enough to arrive in one read
+	 * Watches the bytes forwarded either way for a text, also where it is split between
+	 * two reads.
+	 * @param text the text
 	 */
 	void watch(String text) {
 		this.watched.add(text);
@@ -65,6 +66,15 @@ final class CountingProxy implements AutoCloseable {
 	 */
 	int openConnectionsCarrying(String text) {
 		return (int) this.carriers.getOrDefault(text, Set.of()).stream().filter(this.open::contains).count();
+	}
+
+	/**
+	 * How many client connections forwarded a watched text, open or closed.
+	 * @param text the watched text
+	 * @return the number of connections
+	 */
+	int connectionsCarrying(String text) {
+		return this.carriers.getOrDefault(text, Set.of()).size();
 	}
 
 	/** How many client connections are open now. */
@@ -89,17 +99,20 @@ final class CountingProxy implements AutoCloseable {
 
 	private void pump(Socket from, Socket to) {
 		byte[] buffer = new byte[8192];
+		// the end of the bytes read before, in which a watched text may begin
+		String tail = "";
 		try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
 			int read;
 			while ((read = in.read(buffer)) >= 0) {
 				out.write(buffer, 0, read);
 				out.flush();
 				if (!this.watched.isEmpty()) {
-					String chunk = new String(buffer, 0, read, StandardCharsets.ISO_8859_1);
+					String chunk = tail + new String(buffer, 0, read, StandardCharsets.ISO_8859_1);
 					this.watched.stream().filter(chunk::contains).forEach((text) -> {
 						this.seen.add(text);
 						this.carriers.computeIfAbsent(text, (key) -> ConcurrentHashMap.newKeySet()).add(from);
 					});
+					tail = chunk.substring(Math.max(0, chunk.length() - longestWatched()));
 				}
 			}
 		}
@@ -112,6 +125,10 @@ final class CountingProxy implements AutoCloseable {
 			this.open.remove(from);
 			this.open.remove(to);
 		}
+	}
+
+	private int longestWatched() {
+		return this.watched.stream().mapToInt(String::length).max().orElse(0);
 	}
 
 	private static void closeQuietly(Socket socket) {

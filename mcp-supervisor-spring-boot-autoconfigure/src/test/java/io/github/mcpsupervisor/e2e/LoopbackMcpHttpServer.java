@@ -133,6 +133,11 @@ final class LoopbackMcpHttpServer implements AutoCloseable {
 		return this.scheme + "://127.0.0.1:" + this.proxy.port();
 	}
 
+	/** The proxy in front of the server, that sees its clients' connections. */
+	CountingProxy connections() {
+		return this.proxy;
+	}
+
 	/** How many connections its clients hold open now. */
 	int openConnections() {
 		return this.proxy.openConnections();
