@@ -7,14 +7,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +38,8 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.core.Authentication;
+import org.springframework.security.crypto.keygen.Base64StringKeyGenerator;
+import org.springframework.security.crypto.keygen.StringKeyGenerator;
 import org.springframework.security.oauth2.client.AuthorizedClientServiceOAuth2AuthorizedClientManager;
 import org.springframework.security.oauth2.client.ClientAuthorizationRequiredException;
 import org.springframework.security.oauth2.client.InMemoryOAuth2AuthorizedClientService;
@@ -51,6 +50,7 @@ import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
 import org.springframework.security.oauth2.client.endpoint.OAuth2AuthorizationCodeGrantRequest;
 import org.springframework.security.oauth2.client.registration.ClientRegistration;
 import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
+import org.springframework.security.oauth2.client.web.OAuth2AuthorizationRequestCustomizers;
 import org.springframework.security.oauth2.core.AuthorizationGrantType;
 import org.springframework.security.oauth2.core.OAuth2AccessToken;
 import org.springframework.security.oauth2.core.OAuth2AuthorizationException;
@@ -59,7 +59,6 @@ import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationExch
 import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationRequest;
 import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationResponse;
 import org.springframework.security.oauth2.core.endpoint.OAuth2ParameterNames;
-import org.springframework.security.oauth2.core.endpoint.PkceParameterNames;
 import org.springframework.web.client.HttpServerErrorException;
 import org.springframework.web.client.ResourceAccessException;
 
@@ -94,7 +93,9 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 
 	private static final Log logger = LogFactory.getLog(ServerAuthorization.class);
 
-	private static final SecureRandom RANDOM = new SecureRandom();
+	// as Spring Security makes the state of the requests it resolves
+	private static final StringKeyGenerator STATES = new Base64StringKeyGenerator(
+			Base64.getUrlEncoder().withoutPadding(), 32);
 
 	private final String server;
 
@@ -343,24 +344,19 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	}
 
 	private Pending newRequest(List<String> scopes) {
-		String state = random();
-		String verifier = random();
-		Map<String, Object> parameters = new LinkedHashMap<>();
-		parameters.put("resource", this.resource);
-		parameters.put(PkceParameterNames.CODE_CHALLENGE, challenge(verifier));
-		parameters.put(PkceParameterNames.CODE_CHALLENGE_METHOD, "S256");
-		OAuth2AuthorizationRequest request = OAuth2AuthorizationRequest.authorizationCode()
+		String state = STATES.generateKey();
+		OAuth2AuthorizationRequest.Builder builder = OAuth2AuthorizationRequest.authorizationCode()
 			.authorizationUri(registration().getProviderDetails().getAuthorizationUri())
 			.clientId(registration().getClientId())
 			.redirectUri(registration().getRedirectUri())
 			.scopes(new LinkedHashSet<>(scopes))
 			.state(state)
-			.additionalParameters(parameters)
-			.attributes((attributes) -> {
-				attributes.put(OAuth2ParameterNames.REGISTRATION_ID, registration().getRegistrationId());
-				attributes.put(PkceParameterNames.CODE_VERIFIER, verifier);
-			})
-			.build();
+			.additionalParameters(Map.of("resource", this.resource))
+			.attributes((attributes) -> attributes.put(OAuth2ParameterNames.REGISTRATION_ID,
+					registration().getRegistrationId()));
+		// S256, its verifier kept in the request's attributes for the token request
+		OAuth2AuthorizationRequestCustomizers.withPkce().accept(builder);
+		OAuth2AuthorizationRequest request = builder.build();
 		Instant expiresAt = this.clock.instant().plus(REQUEST_LIFETIME);
 		return new Pending(state, request, expiresAt,
 				new McpAuthorizationRequest(this.server, registration().getRegistrationId(),
@@ -668,22 +664,6 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 
 	private static String bearer(OAuth2AccessToken token) {
 		return "Bearer " + token.getTokenValue();
-	}
-
-	private static String random() {
-		byte[] bytes = new byte[32];
-		RANDOM.nextBytes(bytes);
-		return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-	}
-
-	private static String challenge(String verifier) {
-		try {
-			byte[] digest = MessageDigest.getInstance("SHA-256").digest(verifier.getBytes(StandardCharsets.US_ASCII));
-			return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException(ex);
-		}
 	}
 
 	private record Pending(String state, OAuth2AuthorizationRequest authorizationRequest, Instant expiresAt,

@@ -6,8 +6,11 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -49,11 +52,15 @@ class ServerAuthorizationTests {
 	private final Clock clock = this.time.clock();
 
 	private ServerAuthorization authorization(AuthorizationGrantType grant, String... scopes) {
+		return authorization("http://127.0.0.1:1/token", grant, scopes);
+	}
+
+	private ServerAuthorization authorization(String tokenUri, AuthorizationGrantType grant, String... scopes) {
 		ClientRegistration.Builder builder = ClientRegistration.withRegistrationId("people")
 			.clientId("app")
 			.clientSecret("SECRET-12")
 			.authorizationGrantType(grant)
-			.tokenUri("http://127.0.0.1:1/token");
+			.tokenUri(tokenUri);
 		if (scopes.length > 0) {
 			// as a registration that names none: no scope() (Spring Security 7.0 keeps
 			// its scopes null then, 7.1 empty)
@@ -212,6 +219,52 @@ class ServerAuthorizationTests {
 					HttpClient.newHttpClient(), Duration.ofSeconds(2), new ReentrantLock(), this.clock,
 					this.requested::add))
 			.withMessageContaining("a template such as {baseUrl} is expanded only within a request");
+	}
+
+	@Test
+	void theCodeIsExchangedWithTheVerifierOfTheChallengeThePersonWasSent() throws Exception {
+		HttpServer tokenEndpoint = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+		List<String> forms = new CopyOnWriteArrayList<>();
+		tokenEndpoint.createContext("/token", (exchange) -> {
+			forms.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+			byte[] body = "{\"access_token\":\"T\",\"token_type\":\"Bearer\",\"expires_in\":300}"
+				.getBytes(StandardCharsets.UTF_8);
+			exchange.getResponseHeaders().set("Content-Type", "application/json");
+			exchange.sendResponseHeaders(200, body.length);
+			exchange.getResponseBody().write(body);
+			exchange.close();
+		});
+		tokenEndpoint.start();
+		try {
+			ServerAuthorization authorization = authorization(
+					"http://127.0.0.1:" + tokenEndpoint.getAddress().getPort() + "/token",
+					AuthorizationGrantType.AUTHORIZATION_CODE, "mcp:read");
+			assertThatExceptionOfType(AuthorizationRequiredException.class).isThrownBy(authorization::authorization);
+			McpAuthorizationRequest request = authorization.pending().orElseThrow();
+			Map<String, String> query = UriComponentsBuilder.fromUri(request.authorizationUri())
+				.build()
+				.getQueryParams()
+				.toSingleValueMap();
+			assertThat(query).containsEntry("code_challenge_method", "S256").doesNotContainKey("code_verifier");
+			authorization.complete(state(request), "the-code", null);
+			assertThat(forms).hasSize(1);
+			Map<String, String> form = UriComponentsBuilder.newInstance()
+				.query(forms.get(0))
+				.build()
+				.getQueryParams()
+				.toSingleValueMap();
+			String verifier = form.get("code_verifier");
+			// RFC 7636 4.1: 43 to 128 unreserved characters
+			assertThat(verifier).matches("[A-Za-z0-9._~-]{43,128}");
+			byte[] digest = MessageDigest.getInstance("SHA-256").digest(verifier.getBytes(StandardCharsets.US_ASCII));
+			assertThat(query.get("code_challenge"))
+				.isEqualTo(Base64.getUrlEncoder().withoutPadding().encodeToString(digest));
+			assertThat(form).containsEntry("code", "the-code").containsEntry("grant_type", "authorization_code");
+			assertThat(authorization.pending()).isEmpty();
+		}
+		finally {
+			tokenEndpoint.stop(0);
+		}
 	}
 
 	private static String state(McpAuthorizationRequest request) {
