@@ -1,0 +1,213 @@
+package io.github.mcpsupervisor.autoconfigure.properties;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Parameter;
+import java.lang.reflect.RecordComponent;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Defaults;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.OAuth;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Server;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.core.io.ClassPathResource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The property tables of the configuration reference against the binding: every property
+ * that is bound is documented in its table, every documented property is bound, and the
+ * default a table gives is the binding's. The bound properties are walked from the
+ * records of {@link McpSupervisorProperties} and named as Spring Boot's binder names
+ * them; the actuator properties are read from the configuration metadata the build
+ * generates.
+ * <p>
+ * A row is written {@code name=default}, or {@code name} alone when the binding has no
+ * default (the property is not set, or its default is worked out from elsewhere) and the
+ * table's default column says so in words ("not set", "—") rather than with a value in
+ * code font. A row whose properties the reference documents in a table of their own is
+ * written {@code name.*}.
+ */
+class ConfigurationReferenceTests {
+
+	private static final Path REFERENCE = Path.of("../docs/configuration.md");
+
+	/** The records whose properties the reference documents in a table of their own. */
+	private static final Set<Class<?>> OWN_TABLES = Set.of(Defaults.class, OAuth.class);
+
+	/** A row of a table: the property names in code font, then the default column. */
+	private static final Pattern ROW = Pattern.compile("^\\| (`[^|]+) \\| ([^|]+) \\|.*$");
+
+	private static final Pattern CODE = Pattern.compile("`([^`]+)`");
+
+	@Test
+	void theStarterTableIsTheBindingOfMcp() throws IOException {
+		assertThat(documented("Properties of the starter"))
+			.containsExactlyInAnyOrderElementsOf(rows(bound("mcp.", McpSupervisorProperties.class)));
+	}
+
+	@Test
+	void theServerTableIsWhatAServerSetsAndDoesNotInherit() throws IOException {
+		Map<String, @Nullable String> own = bound("", Server.class);
+		own.keySet().removeAll(bound("", Defaults.class).keySet());
+		assertThat(documented("Properties of each server")).containsExactlyInAnyOrderElementsOf(rows(own));
+	}
+
+	@Test
+	void theInheritedTableIsTheDefaultsWithTheirBuiltInValues() throws IOException {
+		Map<String, @Nullable String> defaults = bound("", Defaults.class);
+		assertThat(bound("", Server.class).keySet()).as("what a server can set for itself")
+			.containsAll(defaults.keySet());
+		assertThat(documented("Settings a server inherits from `mcp.defaults`"))
+			.containsExactlyInAnyOrderElementsOf(rows(defaults));
+	}
+
+	@Test
+	void theOAuthTableIsTheBindingOfAServersOAuth() throws IOException {
+		assertThat(documented("OAuth properties")).containsExactlyInAnyOrderElementsOf(rows(bound("", OAuth.class)));
+	}
+
+	@Test
+	void theActuatorTableIsTheManagementPropertiesOfTheMetadata() throws IOException {
+		Map<String, @Nullable String> management = new TreeMap<>();
+		metadata().forEach((name, property) -> {
+			if (name.startsWith("management.")) {
+				JsonNode value = property.get("defaultValue");
+				// an enum's default is its constant (read_only), bound as read-only
+				management.put(name, (value != null) ? value.asString().replace('_', '-') : null);
+			}
+		});
+		assertThat(documented("Actuator properties")).containsExactlyInAnyOrderElementsOf(rows(management));
+	}
+
+	@Test
+	void theWalkNamesTheBoundPropertiesAsTheConfigurationMetadataDoes() throws IOException {
+		Map<String, @Nullable String> walked = bound("mcp.", McpSupervisorProperties.class);
+		walked.remove("mcp.defaults.*");
+		walked.putAll(bound("mcp.defaults.", Defaults.class));
+		Map<String, JsonNode> metadata = metadata();
+		metadata.keySet().removeIf((name) -> !name.startsWith("mcp."));
+		assertThat(metadata.keySet()).containsExactlyInAnyOrderElementsOf(walked.keySet());
+		metadata.forEach((name, property) -> {
+			JsonNode value = property.get("defaultValue");
+			if (value != null) {
+				assertThat(walked.get(name)).as(name).isEqualTo(value.asString());
+			}
+		});
+	}
+
+	// The properties of a record as Spring Boot binds them, by name, with their defaults.
+	private static Map<String, @Nullable String> bound(String prefix, Class<?> record) {
+		Map<String, @Nullable String> properties = new TreeMap<>();
+		RecordComponent[] components = record.getRecordComponents();
+		Parameter[] parameters = canonicalConstructor(record).getParameters();
+		for (int i = 0; i < components.length; i++) {
+			String name = prefix + DataObjectPropertyName.toDashedForm(components[i].getName());
+			Class<?> type = components[i].getType();
+			if (OWN_TABLES.contains(type)) {
+				properties.put(name + ".*", null);
+			}
+			else if (type.isRecord()) {
+				properties.putAll(bound(name + ".", type));
+			}
+			else {
+				properties.put(name, defaultOf(type, parameters[i].getAnnotation(DefaultValue.class)));
+			}
+		}
+		return properties;
+	}
+
+	private static Constructor<?> canonicalConstructor(Class<?> record) {
+		Class<?>[] types = Arrays.stream(record.getRecordComponents())
+			.map(RecordComponent::getType)
+			.toArray(Class<?>[]::new);
+		try {
+			return record.getDeclaredConstructor(types);
+		}
+		catch (NoSuchMethodException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	// What the reference writes for a default: the value, or an empty list or map.
+	private static @Nullable String defaultOf(Class<?> type, @Nullable DefaultValue defaultValue) {
+		if (defaultValue == null) {
+			return null;
+		}
+		if (defaultValue.value().length > 0) {
+			return String.join(",", defaultValue.value());
+		}
+		if (Map.class.isAssignableFrom(type)) {
+			return "{}";
+		}
+		assertThat(type).as("a type whose default is empty").isAssignableTo(Collection.class);
+		return "[]";
+	}
+
+	private static Set<String> rows(Map<String, @Nullable String> properties) {
+		return properties.entrySet()
+			.stream()
+			.map((property) -> row(property.getKey(), property.getValue()))
+			.collect(Collectors.toCollection(LinkedHashSet::new));
+	}
+
+	private static String row(String name, @Nullable String defaultValue) {
+		return (defaultValue != null) ? name + "=" + defaultValue : name;
+	}
+
+	// The rows of the table under a heading of the reference: each name in the first
+	// column (a map's entries, "call.timeouts.<tool>", named by the map) with the default
+	// when the column gives one in code font.
+	private static Set<String> documented(String heading) throws IOException {
+		String reference = Files.readString(REFERENCE);
+		int start = reference.indexOf("\n## " + heading + "\n");
+		assertThat(start).as("the section '%s' of %s", heading, REFERENCE).isNotNegative();
+		int end = reference.indexOf("\n## ", start + 1);
+		Set<String> rows = new LinkedHashSet<>();
+		for (String line : reference.substring(start, (end >= 0) ? end : reference.length()).split("\n")) {
+			Matcher row = ROW.matcher(line);
+			if (!row.matches()) {
+				continue;
+			}
+			String defaultColumn = row.group(2).strip();
+			Matcher value = CODE.matcher(defaultColumn);
+			String defaultValue = (defaultColumn.startsWith("`") && value.find()) ? value.group(1) : null;
+			Matcher names = CODE.matcher(row.group(1));
+			while (names.find()) {
+				rows.add(row(names.group(1).replaceFirst("\\.<[^>]+>$", ""), defaultValue));
+			}
+		}
+		return rows;
+	}
+
+	private static Map<String, JsonNode> metadata() throws IOException {
+		Map<String, JsonNode> properties = new TreeMap<>();
+		try (InputStream input = new ClassPathResource("META-INF/spring-configuration-metadata.json")
+			.getInputStream()) {
+			JsonMapper.builder()
+				.build()
+				.readTree(input)
+				.get("properties")
+				.forEach((property) -> properties.put(property.get("name").asString(), property));
+		}
+		return properties;
+	}
+
+}
