@@ -341,7 +341,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * How a streamable-http server's requests are authorized with OAuth 2.1 (needs Spring
 	 * Security's OAuth2 client on the class path): by a client registration of the
 	 * application's, or by the authorization server the server names (discovery, once it
-	 * answers 401), for which redirect-uri is set.
+	 * answers 401): with the authorization code, for which redirect-uri is set, or with
+	 * client credentials (grant-type), for which client-id, client-secret and issuer are.
 	 *
 	 * @param registration The id of the Spring Security client registration
 	 * (spring.security.oauth2.client.registration.&lt;id&gt;) whose tokens the server's

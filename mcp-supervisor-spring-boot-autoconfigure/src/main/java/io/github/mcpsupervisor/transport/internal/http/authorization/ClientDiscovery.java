@@ -24,8 +24,10 @@ import org.springframework.security.oauth2.core.ClientAuthenticationMethod;
  * there (in this order) pre-registered by the application, its Client ID Metadata
  * Document where the authorization server takes one, or one registered dynamically (RFC
  * 7591). The scopes are the application's, else the challenge's, else those the server
- * supports. The registration is for the authorization code grant with PKCE S256: an
- * authorization server that does not offer it is refused.
+ * supports. The registration is for the authorization code grant with PKCE S256 (an
+ * authorization server that does not offer it is refused), or, for a service, for the
+ * client credentials grant with the client the authorization server gave (an
+ * authorization server that lists its grants without that one is refused).
  */
 final class ClientDiscovery {
 
