@@ -21,6 +21,7 @@ import org.springframework.boot.context.properties.bind.handler.NoUnboundElement
 import org.springframework.boot.context.properties.bind.validation.ValidationBindHandler;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.UnboundElementsSourceFilter;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.validation.MessageInterpolatorFactory;
 import org.springframework.core.env.ConfigurableEnvironment;
@@ -32,7 +33,8 @@ import org.springframework.validation.beanvalidation.SpringValidatorAdapter;
 /**
  * Binds and validates the {@code mcp.*} properties while the application runs, with the
  * rules Spring Boot applies at startup: the server names of {@link McpPropertyKeysCheck},
- * unknown keys refused, and Bean Validation when an implementation is on the class path.
+ * unknown keys refused (but those of environment variables and system properties, which
+ * that check reports), and Bean Validation when an implementation is on the class path.
  *
  * @since 0.1.0
  */
@@ -71,11 +73,14 @@ public final class McpPropertiesBinder {
 	 * @return the properties
 	 * @throws McpServerNameException if binding would change a server's name
 	 * @throws org.springframework.boot.context.properties.bind.BindException if a
-	 * property is unknown, cannot be converted or is invalid
+	 * property is unknown (outside environment variables and system properties), cannot
+	 * be converted or is invalid
 	 */
 	public McpSupervisorProperties bind(ConfigurableEnvironment environment) {
 		McpPropertyKeysCheck.check(environment);
-		BindHandler handler = new NoUnboundElementsBindHandler(BindHandler.DEFAULT);
+		// Spring Boot's rule at startup: environment variables and system properties are
+		// exempt, since its check reads a variable bound in the legacy form as unbound
+		BindHandler handler = new NoUnboundElementsBindHandler(BindHandler.DEFAULT, new UnboundElementsSourceFilter());
 		if (this.validator != null) {
 			handler = new ValidationBindHandler(handler, new SpringValidatorAdapter(this.validator));
 		}
