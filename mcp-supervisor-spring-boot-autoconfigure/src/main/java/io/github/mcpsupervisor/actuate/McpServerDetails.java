@@ -4,7 +4,9 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonInclude.Include;
@@ -88,6 +90,38 @@ public record McpServerDetails(McpServerState state, boolean required, int gener
 				status.tools().size(), status.protocol(),
 				(authorization != null) ? Authorization.of(authorization, now) : null, status.cooldown(),
 				(status.standby() != null) ? Standby.of(status.standby(), now) : null);
+	}
+
+	/**
+	 * Returns these details as a server's health details: the entries of this record's
+	 * JSON, in the same order, absent values left out.
+	 * @return the details by name
+	 */
+	Map<String, Object> asMap() {
+		Map<String, Object> details = new LinkedHashMap<>();
+		details.put("state", this.state);
+		details.put("required", this.required);
+		details.put("generation", this.generation);
+		putIfPresent(details, "pid", this.pid);
+		putIfPresent(details, "uptime", this.uptime);
+		details.put("attempts", this.attempts);
+		details.put("maxAttempts", this.maxAttempts);
+		putIfPresent(details, "nextAttemptIn", this.nextAttemptIn);
+		putIfPresent(details, "lastExit", this.lastExit);
+		putIfPresent(details, "lastError", this.lastError);
+		putIfPresent(details, "stderr", this.stderr);
+		details.put("tools", this.tools);
+		putIfPresent(details, "protocol", this.protocol);
+		putIfPresent(details, "authorization", this.authorization);
+		putIfPresent(details, "cooldown", this.cooldown);
+		putIfPresent(details, "standby", this.standby);
+		return details;
+	}
+
+	private static void putIfPresent(Map<String, Object> details, String name, @Nullable Object value) {
+		if (value != null) {
+			details.put(name, value);
+		}
 	}
 
 	private static Duration until(Instant now, Instant then) {

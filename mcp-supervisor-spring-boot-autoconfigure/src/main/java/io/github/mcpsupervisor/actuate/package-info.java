@@ -1,5 +1,6 @@
 /**
- * Actuator support: the {@code mcp} health component and the {@code mcp} endpoint.
+ * Actuator support: the {@code mcp} health component (one member per server) and the
+ * {@code mcp} endpoint.
  */
 @NullMarked
 package io.github.mcpsupervisor.actuate;

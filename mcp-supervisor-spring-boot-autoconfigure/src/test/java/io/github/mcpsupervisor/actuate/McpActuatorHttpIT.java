@@ -3,8 +3,10 @@ package io.github.mcpsupervisor.actuate;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.github.mcpsupervisor.autoconfigure.McpServerRegistry;
 import io.github.mcpsupervisor.event.McpServerStateChangedEvent;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
@@ -43,7 +45,8 @@ import static org.awaitility.Awaitility.await;
 		"mcp.servers.demo.required=true", "mcp.servers.demo.reconnect.initial-delay=100ms",
 		"mcp.servers.demo.termination-grace-period=1s", "mcp.servers.broken.command=/nonexistent/mcp-server",
 		"mcp.defaults.health-check.timeout=4s", "management.endpoints.web.exposure.include=health,mcp",
-		"management.endpoint.mcp.access=unrestricted", "management.endpoint.health.show-details=always" })
+		"management.endpoint.mcp.access=unrestricted", "management.endpoint.health.show-details=always",
+		"management.endpoint.health.group.readiness.include=readinessState,mcp/demo" })
 class McpActuatorHttpIT {
 
 	@Value("${local.server.port}")
@@ -51,6 +54,9 @@ class McpActuatorHttpIT {
 
 	@Autowired
 	private McpSupervisors supervisors;
+
+	@Autowired
+	private McpServerRegistry registry;
 
 	@Autowired
 	private MeterRegistry meterRegistry;
@@ -62,19 +68,70 @@ class McpActuatorHttpIT {
 	private List<McpServerStateChangedEvent> events;
 
 	@Test
-	void healthHasOneEntryPerServerAndAnOptionalFailureDoesNotTurnItDown() throws Exception {
+	void healthHasOneComponentPerServerAndAnOptionalFailureDoesNotTurnItDown() throws Exception {
 		HttpResponse<String> response = http().get("/actuator/health");
 		JsonNode mcp = http().json(response).at("/components/mcp");
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(http().json(response).at("/status").asString()).isEqualTo("UP");
 		assertThat(mcp.at("/status").asString()).isEqualTo("UP");
-		assertThat(mcp.at("/details/demo/state").asString()).isEqualTo("UP");
-		assertThat(mcp.at("/details/demo/required").asBoolean()).isTrue();
-		assertThat(mcp.at("/details/demo/pid").asLong()).isPositive();
-		assertThat(mcp.at("/details/demo/uptime").asString()).startsWith("PT");
-		assertThat(mcp.at("/details/demo/tools").asInt()).isEqualTo(15);
-		assertThat(mcp.at("/details/broken/state").asString()).isEqualTo("FAILED");
-		assertThat(mcp.at("/details/broken/lastError").asString()).contains("/nonexistent/mcp-server");
+		assertThat(mcp.has("details")).isFalse();
+		assertThat(mcp.at("/components/demo/status").asString()).isEqualTo("UP");
+		assertThat(mcp.at("/components/demo/details/state").asString()).isEqualTo("UP");
+		assertThat(mcp.at("/components/demo/details/required").asBoolean()).isTrue();
+		assertThat(mcp.at("/components/demo/details/pid").asLong()).isPositive();
+		assertThat(mcp.at("/components/demo/details/uptime").asString()).startsWith("PT");
+		assertThat(mcp.at("/components/demo/details/tools").asInt()).isEqualTo(15);
+		assertThat(mcp.at("/components/broken/status").asString()).isEqualTo("UP");
+		assertThat(mcp.at("/components/broken/details/state").asString()).isEqualTo("FAILED");
+		assertThat(mcp.at("/components/broken/details/lastError").asString()).contains("/nonexistent/mcp-server");
+	}
+
+	@Test
+	void healthAnswersForOneServer() throws Exception {
+		HttpResponse<String> demo = http().get("/actuator/health/mcp/demo");
+		assertThat(demo.statusCode()).isEqualTo(200);
+		assertThat(http().json(demo).at("/status").asString()).isEqualTo("UP");
+		assertThat(http().json(demo).at("/details/state").asString()).isEqualTo("UP");
+		assertThat(http().json(demo).at("/details/tools").asInt()).isEqualTo(15);
+		HttpResponse<String> broken = http().get("/actuator/health/mcp/broken");
+		assertThat(broken.statusCode()).isEqualTo(200);
+		assertThat(http().json(broken).at("/status").asString()).as("optional").isEqualTo("UP");
+		assertThat(http().json(broken).at("/details/state").asString()).isEqualTo("FAILED");
+		assertThat(http().json(broken).at("/details/required").asBoolean()).isFalse();
+		assertThat(http().get("/actuator/health/mcp/nope").statusCode()).isEqualTo(404);
+	}
+
+	@Test
+	void aHealthGroupIncludesTheServersItNames() throws Exception {
+		HttpResponse<String> response = http().get("/actuator/health/readiness");
+		JsonNode readiness = http().json(response);
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(readiness.at("/status").asString()).isEqualTo("UP");
+		assertThat(readiness.at("/components/readinessState/status").asString()).isEqualTo("UP");
+		assertThat(readiness.at("/components/mcp/components/demo/details/state").asString()).isEqualTo("UP");
+		assertThat(readiness.at("/components/mcp/components").propertyNames()).containsExactly("demo");
+	}
+
+	@Test
+	void healthFollowsAServerAddedAndRemovedAtRuntime() throws Exception {
+		this.registry.add("added", Map.of("command", "/nonexistent/added-server", "required", "true"));
+		try {
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> this.supervisors.supervisor("added").state() == McpServerState.FAILED);
+			HttpResponse<String> added = http().get("/actuator/health/mcp/added");
+			assertThat(added.statusCode()).isEqualTo(503);
+			assertThat(http().json(added).at("/status").asString()).isEqualTo("DOWN");
+			assertThat(http().json(added).at("/details/state").asString()).isEqualTo("FAILED");
+			HttpResponse<String> health = http().get("/actuator/health");
+			assertThat(health.statusCode()).isEqualTo(503);
+			assertThat(http().json(health).at("/components/mcp/status").asString()).isEqualTo("DOWN");
+		}
+		finally {
+			this.registry.remove("added");
+		}
+		assertThat(http().get("/actuator/health/mcp/added").statusCode()).isEqualTo(404);
+		assertThat(http().json(http().get("/actuator/health")).at("/components/mcp/components").propertyNames())
+			.containsExactlyInAnyOrder("demo", "broken");
 	}
 
 	@Test

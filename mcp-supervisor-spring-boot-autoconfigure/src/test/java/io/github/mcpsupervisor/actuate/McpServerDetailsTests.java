@@ -1,9 +1,12 @@
 package io.github.mcpsupervisor.actuate;
 
+import java.lang.reflect.RecordComponent;
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Arrays;
 import java.util.List;
 
 import io.github.mcpsupervisor.supervisor.McpServerState;
@@ -78,6 +81,24 @@ class McpServerDetailsTests {
 			.build()
 			.valueToTree(McpServerDetails.of(failed(null, null), true, 0, this.clock));
 		assertThat(json.has("standby")).isFalse();
+	}
+
+	@Test
+	void asHealthDetailsEveryValueIsShownAsInTheJsonOfTheDetails() {
+		McpServerDetails all = new McpServerDetails(McpServerState.NEEDS_AUTHORIZATION, true, 4, 4242L,
+				Duration.ofSeconds(60), 2, 10, Duration.ofSeconds(3), new McpServerDetails.Exit(137, 9, "signal 9"),
+				"lost", List.of("boom"), 2, "2025-11-25",
+				new McpServerDetails.Authorization(URI.create("http://127.0.0.1:2/authorize"), List.of("mcp:read"),
+						Duration.ofMinutes(10)),
+				Duration.ofMinutes(5),
+				new McpServerDetails.Standby(McpStandbyState.READY, 5, 4343L, 0, 10, null, null, 3));
+		JsonMapper json = JsonMapper.builder().build();
+		assertThat((JsonNode) json.valueToTree(all.asMap())).isEqualTo(json.valueToTree(all));
+		assertThat(all.asMap().keySet()).containsExactly(Arrays.stream(McpServerDetails.class.getRecordComponents())
+			.map(RecordComponent::getName)
+			.toArray(String[]::new));
+		McpServerDetails few = McpServerDetails.of(failed(null, null), false, 0, this.clock);
+		assertThat((JsonNode) json.valueToTree(few.asMap())).isEqualTo(json.valueToTree(few));
 	}
 
 	private static McpServerStatus failed(Instant nextAttemptAt, Duration cooldown) {

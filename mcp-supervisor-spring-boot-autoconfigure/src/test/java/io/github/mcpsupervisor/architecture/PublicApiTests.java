@@ -32,7 +32,7 @@ class PublicApiTests {
 			"io.github.mcpsupervisor.actuate.McpServerAction", "io.github.mcpsupervisor.actuate.McpServerConfiguration",
 			"io.github.mcpsupervisor.actuate.McpServerConfigurationDescriptor",
 			"io.github.mcpsupervisor.actuate.McpServerDetails",
-			"io.github.mcpsupervisor.actuate.McpServersHealthIndicator",
+			"io.github.mcpsupervisor.actuate.McpServersHealthContributor",
 			"io.github.mcpsupervisor.authorization.McpAuthorizationException",
 			"io.github.mcpsupervisor.authorization.McpAuthorizationRequest",
 			"io.github.mcpsupervisor.authorization.McpAuthorizationRequiredEvent",

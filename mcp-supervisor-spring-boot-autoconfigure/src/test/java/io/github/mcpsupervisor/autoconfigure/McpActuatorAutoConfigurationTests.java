@@ -11,8 +11,7 @@ import io.github.mcpsupervisor.actuate.McpEndpoint.McpServerDescriptor;
 import io.github.mcpsupervisor.actuate.McpEndpointWebExtension;
 import io.github.mcpsupervisor.actuate.McpServerAction;
 import io.github.mcpsupervisor.actuate.McpServerConfigurationDescriptor;
-import io.github.mcpsupervisor.actuate.McpServerDetails;
-import io.github.mcpsupervisor.actuate.McpServersHealthIndicator;
+import io.github.mcpsupervisor.actuate.McpServersHealthContributor;
 import io.github.mcpsupervisor.autoconfigure.endpoint.McpEndpointAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.health.McpHealthContributorAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.metrics.McpMetricsAutoConfiguration;
@@ -31,7 +30,13 @@ import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
+import org.springframework.boot.health.actuate.endpoint.IndicatedHealthDescriptor;
+import org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration;
 import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
+import org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -51,47 +56,59 @@ class McpActuatorAutoConfigurationTests {
 		.withConfiguration(AutoConfigurations.of(McpSupervisorAutoConfiguration.class,
 				McpHealthContributorAutoConfiguration.class, McpEndpointAutoConfiguration.class,
 				McpMetricsAutoConfiguration.class, HealthContributorAutoConfiguration.class,
+				HealthContributorRegistryAutoConfiguration.class, HealthEndpointAutoConfiguration.class,
 				EndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class))
 		.withPropertyValues("mcp.servers.broken.command=" + MISSING, "mcp.servers.broken.env.API_TOKEN=s3cr3t");
 
 	@Test
-	void runShouldProvideTheHealthIndicator() {
-		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(McpServersHealthIndicator.class)
-			.hasBean("mcpHealthIndicator"));
+	void runShouldProvideTheHealthContributor() {
+		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(McpServersHealthContributor.class)
+			.hasBean("mcpHealthContributor"));
 	}
 
 	@Test
 	void runWhenTheHealthIndicatorIsDisabledShouldNotProvideIt() {
 		this.contextRunner.withPropertyValues("management.health.mcp.enabled=false")
-			.run((context) -> assertThat(context).doesNotHaveBean(McpServersHealthIndicator.class));
+			.run((context) -> assertThat(context).doesNotHaveBean(McpServersHealthContributor.class));
 	}
 
 	@Test
 	void runWithAUserDefinedHealthIndicatorShouldBackOff() {
-		this.contextRunner
-			.withBean("mcpHealthIndicator", McpServersHealthIndicator.class,
-					() -> new McpServersHealthIndicator(new McpSupervisors(List.of()), java.time.Clock.systemUTC()))
-			.run((context) -> assertThat(context.getBean(McpServersHealthIndicator.class).health().getDetails())
-				.isEmpty());
+		HealthIndicator mine = () -> Health.up().build();
+		this.contextRunner.withBean("mcpHealthIndicator", HealthIndicator.class, () -> mine).run((context) -> {
+			assertThat(context).doesNotHaveBean(McpServersHealthContributor.class);
+			assertThat(context.getBean("mcpHealthIndicator")).isSameAs(mine);
+		});
+	}
+
+	@Test
+	void runWithAUserDefinedHealthContributorShouldBackOff() {
+		McpServersHealthContributor mine = new McpServersHealthContributor(new McpSupervisors(List.of()),
+				Clock.systemUTC());
+		this.contextRunner.withBean("mcpHealthContributor", McpServersHealthContributor.class, () -> mine)
+			.run((context) -> assertThat(context.getBean(McpServersHealthContributor.class)).isSameAs(mine));
 	}
 
 	@Test
 	void runWithAnOptionalServerThatFailedShouldBeUpWithTheFailureInTheDetails() {
 		this.contextRunner.run((context) -> {
-			var health = context.getBean(McpServersHealthIndicator.class).health();
-			assertThat(health.getStatus()).isEqualTo(Status.UP);
-			McpServerDetails broken = (McpServerDetails) health.getDetails().get("broken");
-			assertThat(broken.state()).isEqualTo(McpServerState.FAILED);
-			assertThat(broken.required()).isFalse();
-			assertThat(broken.lastError()).contains(MISSING);
+			HealthEndpoint health = context.getBean(HealthEndpoint.class);
+			assertThat(health.healthForPath("mcp").getStatus()).isEqualTo(Status.UP);
+			IndicatedHealthDescriptor broken = (IndicatedHealthDescriptor) health.healthForPath("mcp", "broken");
+			assertThat(broken.getStatus()).isEqualTo(Status.UP);
+			assertThat(broken.getDetails().get("state")).isEqualTo(McpServerState.FAILED);
+			assertThat(broken.getDetails().get("required")).isEqualTo(false);
+			assertThat(broken.getDetails().get("lastError")).asString().contains(MISSING);
 		});
 	}
 
 	@Test
 	void runWithARequiredServerThatIsNotUpShouldBeDown() {
-		this.contextRunner.withPropertyValues("mcp.servers.broken.required=true")
-			.run((context) -> assertThat(context.getBean(McpServersHealthIndicator.class).health().getStatus())
-				.isEqualTo(Status.DOWN));
+		this.contextRunner.withPropertyValues("mcp.servers.broken.required=true").run((context) -> {
+			HealthEndpoint health = context.getBean(HealthEndpoint.class);
+			assertThat(health.healthForPath("mcp").getStatus()).isEqualTo(Status.DOWN);
+			assertThat(health.healthForPath("mcp", "broken").getStatus()).isEqualTo(Status.DOWN);
+		});
 	}
 
 	@Test

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.github.mcpsupervisor.actuate.McpServerDetails;
-import io.github.mcpsupervisor.actuate.McpServersHealthIndicator;
+import io.github.mcpsupervisor.actuate.McpServerDetails.Standby;
+import io.github.mcpsupervisor.actuate.McpServersHealthContributor;
 import io.github.mcpsupervisor.autoconfigure.health.McpHealthContributorAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.metrics.McpMetricsAutoConfiguration;
 import io.github.mcpsupervisor.supervisor.FakeConnector;
@@ -17,10 +17,12 @@ import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -52,9 +54,10 @@ class McpStandbyAutoConfigurationTests {
 				.until(() -> files.status().standby(), (standby) -> standby.state() == McpStandbyState.READY);
 			int serving = files.status().generation();
 			int spare = files.status().standby().generation();
-			McpServerDetails details = details(context, "files");
-			assertThat(details.standby().state()).isEqualTo(McpStandbyState.READY);
-			assertThat(details.standby().generation()).isEqualTo(spare);
+			Standby standby = standby(context, "files");
+			assertThat(standby).isNotNull();
+			assertThat(standby.state()).isEqualTo(McpStandbyState.READY);
+			assertThat(standby.generation()).isEqualTo(spare);
 			context.getBean(FakeServers.class).connectors.get("files").generation(serving).crash(137);
 			await().atMost(Duration.ofSeconds(30)).until(() -> files.status().standby().promotions() == 1);
 			assertThat(files.state()).isEqualTo(McpServerState.UP);
@@ -76,13 +79,16 @@ class McpStandbyAutoConfigurationTests {
 			McpServerSupervisor web = context.getBean(McpSupervisors.class).supervisor("web");
 			await().atMost(Duration.ofSeconds(30)).until(web::state, (state) -> state == McpServerState.UP);
 			assertThat(web.status().standby()).isNull();
-			assertThat(details(context, "web").standby()).isNull();
+			assertThat(standby(context, "web")).isNull();
 			assertThat(context.getBean(FakeServers.class).connectors.get("web").last().generation()).isOne();
 		});
 	}
 
-	private static McpServerDetails details(AssertableApplicationContext context, String server) {
-		return (McpServerDetails) context.getBean(McpServersHealthIndicator.class).health().getDetails().get(server);
+	private static @Nullable Standby standby(AssertableApplicationContext context, String server) {
+		HealthIndicator health = (HealthIndicator) context.getBean(McpServersHealthContributor.class)
+			.getContributor(server);
+		assertThat(health).isNotNull();
+		return (Standby) health.health().getDetails().get("standby");
 	}
 
 	/** Servers named after their command, each with a read and a search tool. */

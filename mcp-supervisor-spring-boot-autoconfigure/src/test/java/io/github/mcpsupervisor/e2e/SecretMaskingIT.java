@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.List;
 
 import io.github.mcpsupervisor.actuate.McpEndpoint;
-import io.github.mcpsupervisor.actuate.McpServersHealthIndicator;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.endpoint.McpEndpointAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.health.McpHealthContributorAutoConfiguration;
@@ -27,7 +26,10 @@ import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAu
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
+import org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration;
 import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
+import org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -69,7 +71,8 @@ class SecretMaskingIT {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(McpSupervisorAutoConfiguration.class,
 					McpHealthContributorAutoConfiguration.class, McpEndpointAutoConfiguration.class,
-					HealthContributorAutoConfiguration.class, EndpointAutoConfiguration.class,
+					HealthContributorAutoConfiguration.class, HealthContributorRegistryAutoConfiguration.class,
+					HealthEndpointAutoConfiguration.class, EndpointAutoConfiguration.class,
 					WebEndpointAutoConfiguration.class))
 			.withPropertyValues("mcp.servers.remote.transport=streamable-http",
 					"mcp.servers.remote.url=" + remote.url("api_key=SECRET123&region=eu"),
@@ -95,7 +98,7 @@ class SecretMaskingIT {
 				String filesJson = this.json.writeValueAsString(endpoint.server("files"));
 				String allJson = this.json.writeValueAsString(endpoint.servers());
 				String health = this.json
-					.writeValueAsString(context.getBean(McpServersHealthIndicator.class).health().getDetails());
+					.writeValueAsString(context.getBean(HealthEndpoint.class).healthForPath("mcp"));
 				for (String secret : SECRETS) {
 					assertThat(lostDuringTheCall).as("the model's message of a call lost under it")
 						.doesNotContain(secret);

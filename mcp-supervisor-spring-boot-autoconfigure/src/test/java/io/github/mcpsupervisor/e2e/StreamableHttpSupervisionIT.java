@@ -17,7 +17,6 @@ import com.sun.net.httpserver.HttpServer;
 import io.github.mcpsupervisor.actuate.McpEndpoint;
 import io.github.mcpsupervisor.actuate.McpEndpoint.McpServerDescriptor;
 import io.github.mcpsupervisor.actuate.McpServerConfigurationDescriptor;
-import io.github.mcpsupervisor.actuate.McpServersHealthIndicator;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.endpoint.McpEndpointAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.health.McpHealthContributorAutoConfiguration;
@@ -47,7 +46,10 @@ import org.springframework.ai.mcp.customizer.McpClientCustomizer;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
+import org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration;
 import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
+import org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -250,13 +252,14 @@ class StreamableHttpSupervisionIT {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(McpSupervisorAutoConfiguration.class,
 					McpHealthContributorAutoConfiguration.class, McpEndpointAutoConfiguration.class,
-					HealthContributorAutoConfiguration.class, EndpointAutoConfiguration.class,
+					HealthContributorAutoConfiguration.class, HealthContributorRegistryAutoConfiguration.class,
+					HealthEndpointAutoConfiguration.class, EndpointAutoConfiguration.class,
 					WebEndpointAutoConfiguration.class))
 			.withPropertyValues("mcp.servers.remote.transport=streamable-http", "mcp.servers.remote.url=" + url(),
 					"mcp.servers.remote.headers.Authorization=Bearer s3cr3t", "mcp.servers.remote.required=true",
-					"management.endpoints.web.exposure.include=mcp")
+					"management.endpoints.web.exposure.include=health,mcp")
 			.run((context) -> {
-				assertThat(context.getBean(McpServersHealthIndicator.class).health().getStatus().getCode())
+				assertThat(context.getBean(HealthEndpoint.class).healthForPath("mcp").getStatus().getCode())
 					.isEqualTo("UP");
 				McpServerDescriptor remote = context.getBean(McpEndpoint.class).server("remote");
 				assertThat(remote.details().state()).isEqualTo(McpServerState.UP);

@@ -37,6 +37,9 @@ public final class FakeConnector implements McpConnector {
 
 	public List<Tool> serverTools = List.of(tool("echo"), tool("add"));
 
+	/** The last lines each generation wrote to stderr. */
+	public List<String> stderr = List.of("boom");
+
 	/** What each generation's client and server told each other, if anything. */
 	public @Nullable SessionInfo session;
 
@@ -133,7 +136,7 @@ public final class FakeConnector implements McpConnector {
 		return this;
 	}
 
-	FakeConnector always(Outcome outcome) {
+	public FakeConnector always(Outcome outcome) {
 		this.defaultOutcome = outcome;
 		return this;
 	}
@@ -157,7 +160,7 @@ public final class FakeConnector implements McpConnector {
 		return Tool.builder(name, Map.of("type", "object")).description("the " + name + " tool").build();
 	}
 
-	enum Outcome {
+	public enum Outcome {
 
 		CONNECT, FAIL, MISCONFIGURED,
 
@@ -400,7 +403,7 @@ public final class FakeConnector implements McpConnector {
 				FakeConnector.this.duringStderrTail = null;
 				during.run();
 			}
-			return List.of("boom");
+			return FakeConnector.this.stderr;
 		}
 
 	}

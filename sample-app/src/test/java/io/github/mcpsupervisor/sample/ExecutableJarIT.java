@@ -83,11 +83,12 @@ class ExecutableJarIT {
 			JsonNode mcp = get(port, "/actuator/health").path("components").path("mcp");
 			assertThat(mcp.path("status").asString("")).as("mcp health; see %s", log).isEqualTo("UP");
 			for (String server : List.of("demo", "modern", "modern-http")) {
-				assertThat(mcp.at("/details/" + server + "/state").asString("")).as("%s state; see %s", server, log)
+				assertThat(mcp.at("/components/" + server + "/details/state").asString(""))
+					.as("%s state; see %s", server, log)
 					.isEqualTo("UP");
 			}
 		});
-		long demoPid = get(port, "/actuator/health").at("/components/mcp/details/demo/pid").asLong();
+		long demoPid = get(port, "/actuator/health").at("/components/mcp/components/demo/details/pid").asLong();
 		JsonNode demo = get(port, "/actuator/mcp/demo").path("configuration");
 		assertThat(demo.at("/reconnect/maxAttempts").asInt()).as("from the profile").isEqualTo(7);
 		assertThat(demo.at("/reconnect/initialDelay").asString()).as("from the base file's defaults")

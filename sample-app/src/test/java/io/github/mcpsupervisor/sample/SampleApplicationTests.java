@@ -103,6 +103,7 @@ class SampleApplicationTests {
 		assertThat(health.statusCode()).isEqualTo(200);
 		assertThat(health.body()).contains("\"status\":\"UP\"").contains("\"mcp\"").contains("\"demo\"");
 		assertThat(get("/actuator/health/readiness").body()).contains("\"mcp\"");
+		assertThat(get("/actuator/health/mcp/demo").body()).contains("\"state\"").contains("\"required\":true");
 	}
 
 	@Test
@@ -110,15 +111,17 @@ class SampleApplicationTests {
 		await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
 			JsonNode servers = JsonMapper.shared()
 				.readTree(get("/actuator/health").body())
-				.at("/components/mcp/details");
-			assertThat(servers.at("/demo/state").asString("")).isEqualTo("UP");
-			assertThat(servers.at("/modern/state").asString("")).isEqualTo("UP");
-			assertThat(servers.at("/modern-http/state").asString("")).isEqualTo("UP");
+				.at("/components/mcp/components");
+			assertThat(servers.at("/demo/details/state").asString("")).isEqualTo("UP");
+			assertThat(servers.at("/modern/details/state").asString("")).isEqualTo("UP");
+			assertThat(servers.at("/modern-http/details/state").asString("")).isEqualTo("UP");
 		});
-		JsonNode servers = JsonMapper.shared().readTree(get("/actuator/health").body()).at("/components/mcp/details");
-		assertThat(servers.at("/demo/protocol").asString("")).isEqualTo("2025-11-25");
-		assertThat(servers.at("/modern/protocol").asString("")).isEqualTo("2026-07-28");
-		assertThat(servers.at("/modern-http/protocol").asString("")).isEqualTo("2026-07-28");
+		JsonNode servers = JsonMapper.shared()
+			.readTree(get("/actuator/health").body())
+			.at("/components/mcp/components");
+		assertThat(servers.at("/demo/details/protocol").asString("")).isEqualTo("2025-11-25");
+		assertThat(servers.at("/modern/details/protocol").asString("")).isEqualTo("2026-07-28");
+		assertThat(servers.at("/modern-http/details/protocol").asString("")).isEqualTo("2026-07-28");
 	}
 
 	@ParameterizedTest

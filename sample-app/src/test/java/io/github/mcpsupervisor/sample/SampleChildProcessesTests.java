@@ -84,13 +84,13 @@ class SampleChildProcessesTests {
 		Set<Long> before = ProcessHandle.current().children().map(ProcessHandle::pid).collect(Collectors.toSet());
 		start();
 		long httpDemo = Long.parseLong(text(post("/tools/modern-http_pid", "{}")));
-		JsonNode servers = json(get("/actuator/health")).at("/components/mcp/details");
+		JsonNode servers = json(get("/actuator/health")).at("/components/mcp/components");
 		List<ProcessHandle> started = ProcessHandle.current()
 			.children()
 			.filter((child) -> !before.contains(child.pid()))
 			.toList();
 		assertThat(started).extracting(ProcessHandle::pid)
-			.contains(httpDemo, servers.at("/demo/pid").asLong(), servers.at("/modern/pid").asLong());
+			.contains(httpDemo, servers.at("/demo/details/pid").asLong(), servers.at("/modern/details/pid").asLong());
 		ConfigurableApplicationContext context = this.context;
 		this.context = null;
 		context.close();
@@ -115,9 +115,9 @@ class SampleChildProcessesTests {
 		this.context = new SpringApplicationBuilder(SampleApplication.class).listeners(listener).run("--server.port=0");
 		this.port = this.context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
 		await().atMost(PATIENCE).untilAsserted(() -> {
-			JsonNode servers = json(get("/actuator/health")).at("/components/mcp/details");
+			JsonNode servers = json(get("/actuator/health")).at("/components/mcp/components");
 			for (String server : SERVERS) {
-				assertThat(servers.at("/" + server + "/state").asString("")).as(server).isEqualTo("UP");
+				assertThat(servers.at("/" + server + "/details/state").asString("")).as(server).isEqualTo("UP");
 			}
 		});
 	}

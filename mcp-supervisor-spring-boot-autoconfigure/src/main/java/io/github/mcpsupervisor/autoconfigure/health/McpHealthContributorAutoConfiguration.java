@@ -1,6 +1,6 @@
 package io.github.mcpsupervisor.autoconfigure.health;
 
-import io.github.mcpsupervisor.actuate.McpServersHealthIndicator;
+import io.github.mcpsupervisor.actuate.McpServersHealthContributor;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
@@ -10,25 +10,25 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
-import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.context.annotation.Bean;
 
 /**
  * Auto-configuration of the {@code mcp} health component
- * ({@code management.health.mcp.enabled}).
+ * ({@code management.health.mcp.enabled}), one member per server.
  *
  * @since 0.1.0
  */
 @AutoConfiguration(after = McpSupervisorAutoConfiguration.class)
-@ConditionalOnClass(HealthIndicator.class)
+@ConditionalOnClass(CompositeHealthContributor.class)
 @ConditionalOnBean(McpSupervisors.class)
 @ConditionalOnEnabledHealthIndicator("mcp")
 public final class McpHealthContributorAutoConfiguration {
 
 	@Bean
-	@ConditionalOnMissingBean(name = "mcpHealthIndicator")
-	McpServersHealthIndicator mcpHealthIndicator(McpSupervisors supervisors, SupervisorScheduler scheduler) {
-		return new McpServersHealthIndicator(supervisors, scheduler.clock());
+	@ConditionalOnMissingBean(name = { "mcpHealthIndicator", "mcpHealthContributor" })
+	McpServersHealthContributor mcpHealthContributor(McpSupervisors supervisors, SupervisorScheduler scheduler) {
+		return new McpServersHealthContributor(supervisors, scheduler.clock());
 	}
 
 }

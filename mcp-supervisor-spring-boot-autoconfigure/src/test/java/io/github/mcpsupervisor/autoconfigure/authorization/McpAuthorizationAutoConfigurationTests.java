@@ -6,7 +6,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.mcpsupervisor.actuate.McpEndpoint;
 import io.github.mcpsupervisor.actuate.McpServerDetails;
-import io.github.mcpsupervisor.actuate.McpServersHealthIndicator;
 import io.github.mcpsupervisor.authorization.McpAuthorizationException;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequiredEvent;
@@ -25,7 +24,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
+import org.springframework.boot.health.actuate.endpoint.IndicatedHealthDescriptor;
+import org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration;
 import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
+import org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.security.oauth2.client.autoconfigure.OAuth2ClientAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -55,10 +58,11 @@ class McpAuthorizationAutoConfigurationTests {
 				AutoConfigurations.of(OAuth2ClientAutoConfiguration.class, McpAuthorizationAutoConfiguration.class,
 						McpSupervisorAutoConfiguration.class, McpHealthContributorAutoConfiguration.class,
 						McpEndpointAutoConfiguration.class, HealthContributorAutoConfiguration.class,
+						HealthContributorRegistryAutoConfiguration.class, HealthEndpointAutoConfiguration.class,
 						EndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class))
 		.withPropertyValues("mcp.servers.remote.transport=streamable-http",
 				"mcp.servers.remote.url=http://127.0.0.1:1/Tools/", "mcp.servers.remote.oauth.registration=people",
-				"mcp.servers.remote.required=true", "management.endpoints.web.exposure.include=mcp",
+				"mcp.servers.remote.required=true", "management.endpoints.web.exposure.include=health,mcp",
 				"spring.security.oauth2.client.registration.people.client-id=mcp-app",
 				"spring.security.oauth2.client.registration.people.client-secret=SECRET-5",
 				"spring.security.oauth2.client.registration.people.authorization-grant-type=authorization_code",
@@ -97,16 +101,17 @@ class McpAuthorizationAutoConfigurationTests {
 					.doesNotContainKey("code_verifier");
 				await().until(() -> events.size() == 1);
 				assertThat(events.get(0)).isEqualTo(request);
-				assertThat(context.getBean(McpServersHealthIndicator.class).health().getStatus())
-					.isEqualTo(Status.OUT_OF_SERVICE);
+				HealthEndpoint healthEndpoint = context.getBean(HealthEndpoint.class);
+				assertThat(healthEndpoint.healthForPath("mcp").getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
 				McpServerDetails details = context.getBean(McpEndpoint.class).server("remote").details();
 				assertThat(details.authorization()).isNotNull();
 				assertThat(details.authorization().uri()).isEqualTo(request.authorizationUri());
-				McpServerDetails health = (McpServerDetails) context.getBean(McpServersHealthIndicator.class)
-					.health()
-					.getDetails()
-					.get("remote");
-				assertThat(health.authorization()).as("the URL binds whoever opens it: not in health").isNull();
+				IndicatedHealthDescriptor health = (IndicatedHealthDescriptor) healthEndpoint.healthForPath("mcp",
+						"remote");
+				assertThat(health.getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
+				assertThat(health.getDetails()).containsEntry("state", McpServerState.NEEDS_AUTHORIZATION)
+					.as("the URL binds whoever opens it: not in health")
+					.doesNotContainKey("authorization");
 				assertThat(output).doesNotContain(query.get("state")).doesNotContain("SECRET-5");
 			});
 	}

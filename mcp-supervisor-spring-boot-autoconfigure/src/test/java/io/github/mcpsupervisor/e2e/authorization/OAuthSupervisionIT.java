@@ -9,7 +9,6 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.mcpsupervisor.actuate.McpEndpoint;
-import io.github.mcpsupervisor.actuate.McpServersHealthIndicator;
 import io.github.mcpsupervisor.authorization.McpAuthorizationException;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequiredEvent;
@@ -36,7 +35,10 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
+import org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration;
 import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
+import org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration;
 import org.springframework.boot.security.oauth2.client.autoconfigure.OAuth2ClientAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -179,7 +181,7 @@ class OAuthSupervisionIT {
 				.atMost(QUIET.multipliedBy(3))
 				.until(() -> supervisor.state() == McpServerState.NEEDS_AUTHORIZATION
 						&& servers.protectedServer().received().size() == received);
-			assertThat(context.getBean(McpServersHealthIndicator.class).health().getStatus().getCode())
+			assertThat(context.getBean(HealthEndpoint.class).healthForPath("mcp").getStatus().getCode())
 				.isEqualTo("OUT_OF_SERVICE");
 			authorizations.complete(authorize(this.requested.get(1)));
 			await().atMost(PATIENCE).until(supervisor::state, McpServerState.UP::equals);
@@ -319,6 +321,7 @@ class OAuthSupervisionIT {
 					AutoConfigurations.of(OAuth2ClientAutoConfiguration.class, McpAuthorizationAutoConfiguration.class,
 							McpSupervisorAutoConfiguration.class, McpHealthContributorAutoConfiguration.class,
 							McpEndpointAutoConfiguration.class, HealthContributorAutoConfiguration.class,
+							HealthContributorRegistryAutoConfiguration.class, HealthEndpointAutoConfiguration.class,
 							EndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class))
 			.withBean(AuthorizationRequests.class, () -> new AuthorizationRequests(this.requested))
 			.withPropertyValues("mcp.servers.remote.transport=streamable-http",
@@ -385,8 +388,7 @@ class OAuthSupervisionIT {
 		McpSupervisors supervisors = context.getBean(McpSupervisors.class);
 		String status = this.json.writeValueAsString(supervisors.status());
 		String endpoint = this.json.writeValueAsString(context.getBean(McpEndpoint.class).servers());
-		String health = this.json
-			.writeValueAsString(context.getBean(McpServersHealthIndicator.class).health().getDetails());
+		String health = this.json.writeValueAsString(context.getBean(HealthEndpoint.class).healthForPath("mcp"));
 		assertThat(secrets).isNotEmpty().allSatisfy((secret) -> {
 			assertThat(output.getAll()).as("the logs").doesNotContain(secret);
 			assertThat(status).as("the status").doesNotContain(secret);

@@ -1,0 +1,51 @@
+package io.github.mcpsupervisor.actuate;
+
+import java.time.Clock;
+
+import io.github.mcpsupervisor.supervisor.McpServerState;
+import io.github.mcpsupervisor.supervisor.McpServerStatus;
+import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
+
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+
+/**
+ * The health of one server, a member of the {@code mcp} component: its status says
+ * whether its trouble is the application's, its details what the server is doing, never
+ * the URL of an authorization it waits for.
+ */
+final class McpServerHealthIndicator implements HealthIndicator {
+
+	private final SupervisedServer server;
+
+	private final Clock clock;
+
+	McpServerHealthIndicator(SupervisedServer server, Clock clock) {
+		this.server = server;
+		this.clock = clock;
+	}
+
+	@Override
+	public Health health() {
+		McpServerStatus status = this.server.supervisor().status();
+		McpServerDetails details = McpServerDetails.of(status, this.server.required(),
+				McpServerDetails.HEALTH_STDERR_LINES, this.clock);
+		return Health.status(status(status.state(), this.server.required())).withDetails(details.asMap()).build();
+	}
+
+	/**
+	 * Returns the status of a server in a state: an optional server is UP whatever its
+	 * state, so that Spring Boot's aggregation of {@code mcp} counts required ones only.
+	 * @param state the server's state
+	 * @param required whether the server is required
+	 * @return its status
+	 */
+	static Status status(McpServerState state, boolean required) {
+		if (!required || state == McpServerState.UP) {
+			return Status.UP;
+		}
+		return (state == McpServerState.NEEDS_AUTHORIZATION) ? Status.OUT_OF_SERVICE : Status.DOWN;
+	}
+
+}
