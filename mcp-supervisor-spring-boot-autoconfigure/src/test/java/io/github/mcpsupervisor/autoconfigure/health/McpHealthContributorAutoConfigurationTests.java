@@ -169,7 +169,7 @@ class McpHealthContributorAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("management.endpoint.health.group.late.include=mcp/late")
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
-				.hasMessageContaining("Health contributor 'mcp/late'"));
+				.hasMessageContainingAll("'mcp/late'", "does not exist"));
 		this.contextRunner
 			.withPropertyValues("management.endpoint.health.group.late.include=mcp/late",
 					"management.endpoint.health.validate-group-membership=false")
