@@ -18,12 +18,12 @@ import org.springframework.boot.health.contributor.HealthContributor;
  * <p>
  * Spring Boot aggregates a composite's status from its members' statuses in the order of
  * the health group, and has no notion of a member that does not count. So the status of
- * each server says whether its trouble is the application's: a required server is UP,
- * OUT_OF_SERVICE while it waits for an authorization (nothing is broken: a person must
- * act), else DOWN; an optional one is UP whatever its state, its trouble in its details
- * only. {@code mcp} is thus DOWN while a required server is neither UP nor waiting for an
- * authorization, OUT_OF_SERVICE while one waits, UP otherwise. While no server is
- * supervised, {@code mcp} has no member and Spring Boot leaves it out.
+ * each server says whether its trouble is the application's: a required server is UP
+ * while it is up, OUT_OF_SERVICE while it waits for an authorization (nothing is broken:
+ * a person must act), else DOWN; an optional one is UP whatever its state, its trouble in
+ * its details only. {@code mcp} is thus DOWN while a required server is neither UP nor
+ * waiting for an authorization, OUT_OF_SERVICE while one waits, UP otherwise. While no
+ * server is supervised, {@code mcp} has no member and Spring Boot leaves it out.
  *
  * @since 0.2.0
  */
