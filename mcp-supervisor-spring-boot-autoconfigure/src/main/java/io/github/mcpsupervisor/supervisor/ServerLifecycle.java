@@ -67,7 +67,8 @@ import org.jspecify.annotations.Nullable;
  * RECONNECTING_TERMINATING_THEN_CONNECT | RESET, RESTART  | -                             | RECONNECTING_TERMINATING_THEN_CONNECT | -
  * RECONNECTING_BACKING_OFF              | RETRY_DUE       | the pending timer, no tree unconfirmed | RECONNECTING_CONNECTING      | launch
  * RECONNECTING_BACKING_OFF              | RETRY_DUE       | the pending timer, a tree not confirmed gone | RECONNECTING_TERMINATING_THEN_CONNECT | terminate it again
- * RECONNECTING_BACKING_OFF              | RESET, RESTART  | -                             | RECONNECTING_CONNECTING               | cancel the timer, launch
+ * RECONNECTING_BACKING_OFF              | RESET, RESTART  | no tree unconfirmed           | RECONNECTING_CONNECTING               | cancel the timer, launch
+ * RECONNECTING_BACKING_OFF              | RESET, RESTART  | a tree not confirmed gone     | RECONNECTING_TERMINATING_THEN_CONNECT | cancel the timer, terminate it again
  * RECONNECTING_CONNECTING               | CONNECTED       | -                             | UP                                    | timers, tools, wake calls
  * RECONNECTING_CONNECTING               | ATTEMPT_FAILED  | budget left                   | RECONNECTING_BACKING_OFF              | schedule the retry
  * RECONNECTING_CONNECTING               | ATTEMPT_FAILED  | reconnect disabled            | DISCONNECTED                          | -
@@ -88,7 +89,8 @@ import org.jspecify.annotations.Nullable;
  * DISCONNECTED                          | RESET, RESTART  | -                             | RECONNECTING_CONNECTING               | launch
  * NEEDS_AUTHORIZATION                   | AUTHORIZED      | no tree unconfirmed           | RECONNECTING_CONNECTING               | launch
  * NEEDS_AUTHORIZATION                   | AUTHORIZED      | a tree not confirmed gone     | RECONNECTING_TERMINATING_THEN_CONNECT | terminate it again
- * NEEDS_AUTHORIZATION                   | RESET, RESTART  | -                             | RECONNECTING_CONNECTING               | launch
+ * NEEDS_AUTHORIZATION                   | RESET, RESTART  | no tree unconfirmed           | RECONNECTING_CONNECTING               | launch
+ * NEEDS_AUTHORIZATION                   | RESET, RESTART  | a tree not confirmed gone     | RECONNECTING_TERMINATING_THEN_CONNECT | terminate it again
  * FAILED                                | RESET, RESTART  | no tree unconfirmed           | RECONNECTING_CONNECTING               | launch
  * FAILED                                | RESET, RESTART  | a tree not confirmed gone     | RECONNECTING_TERMINATING_THEN_CONNECT | terminate it again
  * FAILED                                | COOLDOWN_OVER   | the pending timer, no tree unconfirmed | RECONNECTING_CONNECTING      | fresh budget, launch

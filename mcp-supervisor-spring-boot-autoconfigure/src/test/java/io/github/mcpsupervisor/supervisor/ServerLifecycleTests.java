@@ -559,6 +559,34 @@ class ServerLifecycleTests {
 					h.scheduler.runReady();
 					h.assertTheOldTreeIsGoneAtTheNextAttempt();
 				}));
+		for (Event event : List.of(Event.RESET, Event.RESTART)) {
+			all.add(withStandby(ServerPhase.RECONNECTING_BACKING_OFF, event,
+					ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT, (h) -> {
+						h.whileTheRestartedTreeIsTerminatedInVain(() -> {
+							h.connector.generation(2).crash(1);
+							h.scheduler.runReady();
+						});
+						assertThat(h.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.RECONNECTING_BACKING_OFF);
+						h.watchTheOldTreeAtTheNextOpen();
+						h.fire(event);
+						h.scheduler.runReady();
+						h.assertTheOldTreeIsGoneAtTheNextAttempt();
+					}));
+			all.add(withStandby(ServerPhase.NEEDS_AUTHORIZATION, event,
+					ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT, (h) -> {
+						h.whileTheRestartedTreeIsTerminatedInVain(() -> {
+							h.connector.generation(2).crash(1);
+							h.scheduler.runReady();
+							h.connector.then(Outcome.UNAUTHORIZED);
+							h.scheduler.advance(MAX);
+						});
+						assertThat(h.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.NEEDS_AUTHORIZATION);
+						h.watchTheOldTreeAtTheNextOpen();
+						h.fire(event);
+						h.scheduler.runReady();
+						h.assertTheOldTreeIsGoneAtTheNextAttempt();
+					}));
+		}
 		all.add(on(ServerPhase.FAILED, Event.STOP, ServerPhase.STOPPED, (h) -> {
 			h.connector.then(Outcome.MISCONFIGURED);
 			h.supervisor.start();
