@@ -37,7 +37,7 @@ final class LifecycleView implements Generations, CallRouter.Target {
 
 	@Override
 	public String name() {
-		return this.record.name;
+		return this.record.name();
 	}
 
 	@Override
@@ -47,17 +47,17 @@ final class LifecycleView implements Generations, CallRouter.Target {
 
 	@Override
 	public ToolSet tools() {
-		return this.record.tools;
+		return this.record.tools();
 	}
 
 	@Override
 	public @Nullable Generation live() {
-		return this.record.live;
+		return this.record.live();
 	}
 
 	@Override
 	public boolean isLive(Generation generation) {
-		return this.record.live == generation;
+		return this.record.live() == generation;
 	}
 
 	@Override
@@ -67,7 +67,7 @@ final class LifecycleView implements Generations, CallRouter.Target {
 
 	@Override
 	public @Nullable McpConnection current() {
-		return this.record.current;
+		return this.record.current();
 	}
 
 	@Override
@@ -86,7 +86,7 @@ final class LifecycleView implements Generations, CallRouter.Target {
 	@Override
 	public @Nullable CompletableFuture<McpConnection> nextGeneration(@Nullable McpConnection failed) {
 		return this.lock.step(() -> {
-			McpConnection connection = this.record.current;
+			McpConnection connection = this.record.current();
 			// a generation that is lost but not yet retired is not called: a call waits
 			// for the next one, like any call during a restart
 			if (connection != null && connection != failed && !connection.isLost()) {
@@ -102,7 +102,8 @@ final class LifecycleView implements Generations, CallRouter.Target {
 	// "what" names what is unavailable: "tool 'x'" or "request 'y'"
 	@Override
 	public McpServerUnavailableException unavailable(String what, String suffix) {
-		McpServerStatus status = status();
+		// the message tells nothing of the standby
+		McpServerStatus status = this.lock.read(() -> this.record.status(this.lifecycle.state(), null));
 		return new McpServerUnavailableException(name(), status.state(),
 				UnavailableMessages.notUp(status, this.record.now(), what, suffix), null, false);
 	}
@@ -113,7 +114,7 @@ final class LifecycleView implements Generations, CallRouter.Target {
 	@Override
 	public void end(McpConnection connection, String because) {
 		boolean ending = this.lock.step(() -> {
-			Generation generation = this.record.live;
+			Generation generation = this.record.live();
 			if (generation == null || generation.connection != connection || generation.endedBecause != null) {
 				return false;
 			}
@@ -124,10 +125,6 @@ final class LifecycleView implements Generations, CallRouter.Target {
 		if (ending) {
 			this.retirements.endHung(connection);
 		}
-	}
-
-	McpServerStatus status() {
-		return this.lock.read(() -> this.record.status(this.lifecycle.state()));
 	}
 
 	int waitingCalls() {

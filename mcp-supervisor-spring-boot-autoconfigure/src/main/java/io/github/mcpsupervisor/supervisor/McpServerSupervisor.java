@@ -210,7 +210,7 @@ public final class McpServerSupervisor {
 	 * @return the status
 	 */
 	public McpServerStatus status() {
-		return this.view.status();
+		return this.lifecycle.status();
 	}
 
 	int waitingCalls() {

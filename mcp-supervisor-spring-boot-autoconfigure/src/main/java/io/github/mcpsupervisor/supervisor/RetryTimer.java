@@ -36,7 +36,7 @@ final class RetryTimer {
 	 */
 	void schedule(Duration delay, Runnable due) {
 		int scheduled = ++this.token;
-		this.record.nextAttemptAt = this.record.now().plus(delay);
+		this.record.attemptDue(this.record.now().plus(delay));
 		this.pending = this.scheduler.schedule(delay, () -> this.lock.step(() -> {
 			if (scheduled == this.token && this.pending != null) {
 				this.pending = null;
@@ -54,7 +54,7 @@ final class RetryTimer {
 			this.pending.cancel();
 			this.pending = null;
 		}
-		this.record.nextAttemptAt = null;
+		this.record.noAttemptDue();
 	}
 
 }

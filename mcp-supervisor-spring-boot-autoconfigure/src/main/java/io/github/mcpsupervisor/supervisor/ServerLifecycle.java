@@ -193,7 +193,6 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		this.attempts = new Attempts(name, connector, this.work, toolSync::changed, this);
 		this.standby = new Standby(standby, policy, scheduler, this.lock, this.record, this.attempts, this.retirements,
 				() -> this.unconfirmed != null);
-		this.record.standby = this.standby;
 		connector.whenAuthorized(() -> this.lock.step(this::authorized));
 	}
 
@@ -203,7 +202,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		Started started = this.lock.step(() -> {
 			ServerRecord r = this.record;
 			if (this.phase != ServerPhase.STOPPED) {
-				return new Started(r.firstOutcome, null);
+				return new Started(r.firstOutcome(), null);
 			}
 			r.newRun();
 			this.standby.newRun();
@@ -211,14 +210,14 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			if (previous.isDone()) {
 				launchOnceGone(Event.START, ServerPhase.STARTING_CONNECTING,
 						ServerPhase.STARTING_TERMINATING_THEN_CONNECT, "start", true);
-				return new Started(r.firstOutcome, null);
+				return new Started(r.firstOutcome(), null);
 			}
 			// a stop's terminations still running count as a termination: nothing is
 			// launched before they end (never two processes)
 			this.awaitedStop = previous;
 			moveTo(Event.START, ServerPhase.STARTING_AWAITING_STOP, "start", null);
-			r.budget.takeImmediate();
-			return new Started(r.firstOutcome, previous);
+			r.budget().takeImmediate();
+			return new Started(r.firstOutcome(), previous);
 		});
 		CompletableFuture<Void> stop = started.awaitedStop();
 		if (stop != null) {
@@ -233,7 +232,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		this.lock.step(() -> {
 			requireStarted("reset");
 			this.record.log(Level.INFO, "reset requested in state " + state() + ", outage budget cleared");
-			this.record.budget.reset();
+			this.record.budget().reset();
 			this.standby.reset();
 			if (state() == McpServerState.UP) {
 				this.standby.replenish();
@@ -249,9 +248,9 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			requireStarted("restarted");
 			ServerRecord r = this.record;
 			r.log(Level.INFO, "restart requested in state " + state() + ", outage budget cleared");
-			r.budget.reset();
+			r.budget().reset();
 			this.standby.reset();
-			if (r.live == null) {
+			if (r.live() == null) {
 				connectNow(Event.RESTART, RestartCause.RESTART);
 				return null;
 			}
@@ -282,7 +281,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 				return Retirements.Stopped.NOTHING;
 			}
 			this.retry.cancel();
-			McpConnection wasLive = (this.record.live != null) ? this.record.retire() : null;
+			McpConnection wasLive = (this.record.live() != null) ? this.record.retire() : null;
 			if (wasLive != null) {
 				this.record.endedOnRequest(wasLive, how);
 			}
@@ -294,7 +293,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			this.awaitedStop = null;
 			moveTo(Event.STOP, ServerPhase.STOPPED, "stop", null);
 			this.record.swapTools(ToolSet.EMPTY);
-			this.record.completeFirstOutcome(state());
+			this.record.completeFirstOutcome(snapshot());
 			return new Retirements.Stopped(wasLive, attempt, this.unconfirmed, spare);
 		});
 		this.retirements.stop(stopped);
@@ -319,7 +318,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			r.swapTools(new ToolSet(connection.generation(), connection.tools(), connection.session()));
 			moveTo(Event.CONNECTED, ServerPhase.UP, "connected", null);
 			this.waiters.release(connection);
-			r.completeFirstOutcome(state());
+			r.completeFirstOutcome(snapshot());
 			this.standby.replenish();
 			return true;
 		});
@@ -393,7 +392,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			}
 			this.standby.suspend();
 			this.record.retire();
-			this.record.lastStderr = connection.stderrTail();
+			this.record.survivedKill(connection);
 			this.unconfirmed = connection;
 			giveUp(Event.SURVIVED_KILL, notConfirmedGone(connection), null);
 		});
@@ -408,7 +407,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 				}
 				return false; // a stale generation: inert
 			}
-			String endedBecause = r.live.endedBecause;
+			String endedBecause = Objects.requireNonNull(r.live()).endedBecause;
 			McpConnection spare = this.standby.promote();
 			r.retire();
 			String how = r.lost(connection, exit, endedBecause, this.policy.enabled());
@@ -422,7 +421,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 				// the spare that is starting is the reconnection's attempt
 				moveTo(Event.LOST, ServerPhase.RECONNECTING_CONNECTING, "connection lost: " + how, exit);
 				r.restarting(restartCause(endedBecause, exit));
-				r.budget.takeImmediate();
+				r.budget().takeImmediate();
 				this.connecting = starting;
 				return true;
 			}
@@ -479,7 +478,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		if (!this.table.contains(edge)) {
 			String illegal = "no transition " + from + " --" + event + "--> " + to;
 			if (this.strict) {
-				throw new AssertionError("MCP server '" + this.record.name + "': " + illegal);
+				throw new AssertionError("MCP server '" + this.record.name() + "': " + illegal);
 			}
 			// the code that asked for the move goes on with the effects of the phase it
 			// asked for: refusing the move would leave the phase and those effects apart,
@@ -495,8 +494,8 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 					|| to.state() == McpServerState.NEEDS_AUTHORIZATION || to.state() == McpServerState.STOPPED) {
 				this.waiters.release(null);
 			}
-			this.record.announce(new McpServerStateChange(this.record.name, from.state(), to.state(),
-					this.record.lastGeneration, cause, exit));
+			this.record.announce(new McpServerStateChange(this.record.name(), from.state(), to.state(),
+					this.record.lastGeneration(), cause, exit));
 		}
 	}
 
@@ -511,7 +510,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		moveTo(event, ServerPhase.UP, cause + "; spare promoted", exit);
 		this.waiters.release(spare);
 		r.promoted(spare, replaced);
-		this.standby.promoted(r.budget.takeNext());
+		this.standby.promoted(r.budget().takeNext());
 	}
 
 	private static RestartCause restartCause(@Nullable String endedBecause, @Nullable ExitStatus exit) {
@@ -527,7 +526,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	private void connectNow(Event event, RestartCause cause) {
 		this.retry.cancel();
 		McpServerState state = state();
-		if (this.record.established && (state == McpServerState.DISCONNECTED || state == McpServerState.FAILED
+		if (this.record.hasConnected() && (state == McpServerState.DISCONNECTED || state == McpServerState.FAILED
 				|| state == McpServerState.NEEDS_AUTHORIZATION)) {
 			this.record.restarting(cause);
 		}
@@ -546,7 +545,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		McpConnection tree = this.unconfirmed;
 		moveTo(event, (tree != null) ? terminatingPhase : connectingPhase, cause, null);
 		if (takeAttempt) {
-			this.record.budget.takeImmediate();
+			this.record.budget().takeImmediate();
 		}
 		if (tree != null) {
 			this.retiring = tree;
@@ -570,21 +569,21 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	// The next attempt after its backoff delay, or FAILED once the budget is spent.
 	private void retryOrGiveUp(Event event, @Nullable ExitStatus exit) {
 		ServerRecord r = this.record;
-		Duration delay = r.budget.takeNext();
+		Duration delay = r.budget().takeNext();
 		if (delay == null) {
-			giveUp(event, "gave up after " + r.budget.max() + " attempts", exit, true);
+			giveUp(event, "gave up after " + r.budget().max() + " attempts", exit, true);
 			return;
 		}
-		moveTo(event, ServerPhase.RECONNECTING_BACKING_OFF, String.valueOf(r.lastError), exit);
-		r.log(Level.WARN, "retrying " + r.budget.used() + "/" + r.budget.max() + " in " + delay.toMillis() + " ms");
+		moveTo(event, ServerPhase.RECONNECTING_BACKING_OFF, String.valueOf(r.lastError()), exit);
+		r.log(Level.WARN, "retrying " + r.budget().used() + "/" + r.budget().max() + " in " + delay.toMillis() + " ms");
 		this.retry.schedule(delay, this::retryDue);
 		r.retryScheduled(delay);
 	}
 
 	// A connector that throws costs an attempt, like a failed connect.
 	private void launch() {
-		int generation = ++this.record.lastGeneration;
-		this.record.nextAttemptAt = null;
+		int generation = this.record.nextGeneration();
+		this.record.noAttemptDue();
 		McpConnection connection;
 		try {
 			connection = this.attempts.create(generation);
@@ -612,8 +611,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		else if (ex.getKind() == Kind.AUTHORIZATION) {
 			// nothing is retried: the authorization's arrival launches the next attempt
 			this.retry.cancel();
-			r.lastError = "needs authorization: " + ex.getMessage();
-			moveTo(Event.ATTEMPT_FAILED, ServerPhase.NEEDS_AUTHORIZATION, String.valueOf(r.lastError), null);
+			moveTo(Event.ATTEMPT_FAILED, ServerPhase.NEEDS_AUTHORIZATION, r.needsAuthorization(ex), null);
 		}
 		else if (this.phase.connectsAgain()) {
 			reconnectNow(Event.ATTEMPT_FAILED);
@@ -626,19 +624,19 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		else {
 			retryOrGiveUp(Event.ATTEMPT_FAILED, ex.getExit());
 		}
-		r.completeFirstOutcome(state());
+		r.completeFirstOutcome(snapshot());
 	}
 
 	// A spent budget is given up for its cooldown, if the policy has one, after which the
 	// server tries again with a fresh budget.
 	private void coolDown() {
 		ServerRecord r = this.record;
-		Duration cooldown = r.budget.takeCooldown();
+		Duration cooldown = r.budget().takeCooldown();
 		if (cooldown == null || this.unconfirmed != null) {
 			return;
 		}
-		r.log(Level.WARN, "cooling down for " + cooldown.toMillis() + " ms (give-up " + r.budget.spent()
-				+ " in a row) before a fresh budget of " + r.budget.max() + " attempts");
+		r.log(Level.WARN, "cooling down for " + cooldown.toMillis() + " ms (give-up " + r.budget().spent()
+				+ " in a row) before a fresh budget of " + r.budget().max() + " attempts");
 		this.retry.schedule(cooldown, this::cooldownOver);
 	}
 
@@ -647,9 +645,9 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			return;
 		}
 		ServerRecord r = this.record;
-		Duration cooldown = Objects.requireNonNull(r.budget.cooldown());
-		r.budget.refill();
-		if (r.established) {
+		Duration cooldown = Objects.requireNonNull(r.budget().cooldown());
+		r.budget().refill();
+		if (r.hasConnected()) {
 			r.restarting(RestartCause.COOLDOWN);
 		}
 		r.cooldownOver(cooldown);
@@ -667,7 +665,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	// kept tools' notice tell when the server tries again.
 	private void giveUp(Event event, String reason, @Nullable ExitStatus exit, boolean coolDown) {
 		this.retry.cancel();
-		this.record.lastError = reason;
+		this.record.givenUp(reason);
 		if (coolDown) {
 			coolDown();
 		}
@@ -688,7 +686,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 
 	private void requireStarted(String done) {
 		if (this.phase == ServerPhase.STOPPED) {
-			throw new IllegalStateException("MCP server '" + this.record.name + "' is stopped and cannot be " + done);
+			throw new IllegalStateException("MCP server '" + this.record.name() + "' is stopped and cannot be " + done);
 		}
 	}
 
@@ -711,6 +709,15 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	// Under the lock.
 	McpServerState state() {
 		return this.phase.state();
+	}
+
+	McpServerStatus status() {
+		return this.lock.read(this::snapshot);
+	}
+
+	// Under the lock.
+	private McpServerStatus snapshot() {
+		return this.record.status(state(), this.standby.status());
 	}
 
 	LifecycleView view() {

@@ -17,17 +17,18 @@ import org.jspecify.annotations.Nullable;
  * What a server's state machine records beside its phase: the live generation, the
  * generation count, the outage budget and its timing, the last exit, error and stderr,
  * the tool set, and the primitive steps on them (announcing the tool set, the log lines
- * and notifications of attempts and losses, the status snapshot). It decides nothing.
- * Guarded by the supervisor's lock, except the live connection and the tool set, which
- * the call path reads without it.
+ * and notifications of attempts and losses, the status snapshot). It decides nothing: its
+ * state is changed only by the operations below, each named by what happened. Guarded by
+ * the supervisor's lock, except the live connection and the tool set, which the call path
+ * reads without it.
  */
 final class ServerRecord {
 
 	private static final Log logger = LogFactory.getLog(McpServerSupervisor.class);
 
-	final String name;
+	private final String name;
 
-	final OutageBudget budget;
+	private final OutageBudget budget;
 
 	private final SupervisorLock lock;
 
@@ -39,42 +40,39 @@ final class ServerRecord {
 
 	private final ToolsWhenDown toolsWhenDown;
 
-	int lastGeneration;
+	private int lastGeneration;
 
-	@Nullable Instant nextAttemptAt;
+	private @Nullable Instant nextAttemptAt;
 
 	/**
 	 * When the last connected generation left, while no new one has connected: the outage
 	 * under way, if any.
 	 */
-	@Nullable Instant outageStartedAt;
+	private @Nullable Instant outageStartedAt;
 
 	/** The attempts of the outage under way that failed. */
-	int outageFailedAttempts;
+	private int outageFailedAttempts;
 
 	/** Whether a generation has connected since the start. */
-	boolean established;
+	private boolean established;
 
-	@Nullable ExitStatus lastExit;
+	private @Nullable ExitStatus lastExit;
 
-	@Nullable String lastError;
+	private @Nullable String lastError;
 
-	List<String> lastStderr = List.of();
+	private List<String> lastStderr = List.of();
 
-	CompletableFuture<McpServerStatus> firstOutcome = new CompletableFuture<>();
+	private CompletableFuture<McpServerStatus> firstOutcome = new CompletableFuture<>();
 
-	@Nullable Generation live;
-
-	/** The server's warm standby, shown in its status. */
-	@Nullable Standby standby;
+	private @Nullable Generation live;
 
 	/** The generations lately ended on request, for the calls in flight on them. */
 	private final Map<McpConnection, EndedOnRequest> endedOnRequest = new LinkedHashMap<>();
 
 	// Read without the lock on the call path.
-	volatile @Nullable McpConnection current;
+	private volatile @Nullable McpConnection current;
 
-	volatile ToolSet tools = ToolSet.EMPTY;
+	private volatile ToolSet tools = ToolSet.EMPTY;
 
 	ServerRecord(String name, ReconnectPolicy policy, SupervisorLock lock, SupervisorScheduler scheduler,
 			SupervisorListener listener, UnaryOperator<String> redaction, ToolsWhenDown toolsWhenDown) {
@@ -98,8 +96,73 @@ final class ServerRecord {
 		return this.firstOutcome;
 	}
 
+	String name() {
+		return this.name;
+	}
+
+	OutageBudget budget() {
+		return this.budget;
+	}
+
+	CompletableFuture<McpServerStatus> firstOutcome() {
+		return this.firstOutcome;
+	}
+
+	/**
+	 * Numbers the next generation, an attempt's or a spare's.
+	 * @return its number
+	 */
+	int nextGeneration() {
+		return ++this.lastGeneration;
+	}
+
+	int lastGeneration() {
+		return this.lastGeneration;
+	}
+
+	/**
+	 * Records when the next attempt is due, for the status and the tools' notice.
+	 * @param at when its timer fires
+	 */
+	void attemptDue(Instant at) {
+		this.nextAttemptAt = at;
+	}
+
+	/**
+	 * Records that no attempt waits for a timer: one runs, or none follows.
+	 */
+	void noAttemptDue() {
+		this.nextAttemptAt = null;
+	}
+
+	/**
+	 * Returns whether a generation has connected since the start.
+	 * @return whether the server was up in this run
+	 */
+	boolean hasConnected() {
+		return this.established;
+	}
+
+	@Nullable Generation live() {
+		return this.live;
+	}
+
 	boolean isLive(McpConnection connection) {
 		return this.live != null && this.live.connection == connection;
+	}
+
+	// Read without the lock on the call path.
+	@Nullable McpConnection current() {
+		return this.current;
+	}
+
+	// Read without the lock on the call path.
+	ToolSet tools() {
+		return this.tools;
+	}
+
+	@Nullable String lastError() {
+		return this.lastError;
 	}
 
 	// Makes a connected attempt the live generation and announces it; the generation
@@ -175,6 +238,23 @@ final class ServerRecord {
 				+ generation + "): " + ex.getMessage());
 	}
 
+	// The server is given up: the reason is the error it shows.
+	void givenUp(String reason) {
+		this.lastError = reason;
+	}
+
+	// An attempt failed for want of an authorization; returns the error it shows.
+	String needsAuthorization(McpConnectException ex) {
+		this.lastError = "needs authorization: " + ex.getMessage();
+		return this.lastError;
+	}
+
+	// A live generation ended as hung survived its kill: its stderr is what is left of
+	// it.
+	void survivedKill(McpConnection connection) {
+		this.lastStderr = connection.stderrTail();
+	}
+
 	// A call in flight on a generation ended on request is told why; the last few are
 	// kept, since a call fails at most a request timeout after its generation ended.
 	void endedOnRequest(McpConnection connection, EndedOnRequest how) {
@@ -211,8 +291,9 @@ final class ServerRecord {
 		return how;
 	}
 
-	SupervisorListener listener() {
-		return this.listener;
+	// A spare's attempt ended.
+	void spareFinished(int generation, boolean connected) {
+		notify(() -> this.listener.attemptFinished(this.name, generation, connected));
 	}
 
 	// A spare became the live generation in place of the one that ended.
@@ -276,17 +357,16 @@ final class ServerRecord {
 	}
 
 	// The first outcome is announced after the step's notifications.
-	void completeFirstOutcome(McpServerState state) {
+	void completeFirstOutcome(McpServerStatus outcome) {
 		CompletableFuture<McpServerStatus> first = this.firstOutcome;
-		McpServerStatus outcome = status(state);
 		this.lock.later(() -> first.complete(outcome));
 	}
 
-	void notify(Runnable notification) {
+	private void notify(Runnable notification) {
 		this.lock.later(notification);
 	}
 
-	McpServerStatus status(McpServerState state) {
+	McpServerStatus status(McpServerState state, @Nullable McpStandbyStatus standby) {
 		Generation live = this.live;
 		McpConnection connection = (live != null) ? live.connection : null;
 		return new McpServerStatus(this.name, state,
@@ -296,7 +376,7 @@ final class ServerRecord {
 				(connection != null) ? connection.stderrTail() : this.lastStderr, this.tools.names(),
 				(connection != null) ? protocol(connection) : null,
 				(state == McpServerState.FAILED && this.nextAttemptAt != null) ? this.budget.cooldown() : null,
-				(this.standby != null) ? this.standby.status() : null);
+				standby);
 	}
 
 	private static @Nullable String protocol(McpConnection connection) {

@@ -112,7 +112,7 @@ final class Standby {
 			giveUp("a process tree of the server could not be confirmed gone; no spare is started beside it");
 			return;
 		}
-		int generation = ++this.record.lastGeneration;
+		int generation = this.record.nextGeneration();
 		this.nextAttemptAt = null;
 		McpConnection connection;
 		try {
@@ -143,8 +143,7 @@ final class Standby {
 	 */
 	void connected(McpConnection connection) {
 		this.state = McpStandbyState.READY;
-		this.record
-			.notify(() -> this.record.listener().attemptFinished(this.record.name, connection.generation(), true));
+		this.record.spareFinished(connection.generation(), true);
 		Long pid = connection.pid();
 		this.record.log(Level.INFO, "spare generation " + connection.generation() + " ready ("
 				+ ((pid != null) ? "pid " + pid + ", " : "") + connection.tools().size() + " tools)");
@@ -164,8 +163,7 @@ final class Standby {
 	 */
 	void failed(McpConnection connection, McpConnectException ex) {
 		this.spare = null;
-		this.record
-			.notify(() -> this.record.listener().attemptFinished(this.record.name, connection.generation(), false));
+		this.record.spareFinished(connection.generation(), false);
 		backOff(connection.generation(), "spare failed to start: " + ex.getMessage(), ex.getKind());
 	}
 
