@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class LifecycleView implements Generations, CallRouter.Target {
 
-	private final ServerLifecycle lifecycle;
+	private final CheckedPhase phase;
 
 	private final ServerRecord record;
 
@@ -25,9 +25,9 @@ final class LifecycleView implements Generations, CallRouter.Target {
 
 	private final Retirements retirements;
 
-	LifecycleView(ServerLifecycle lifecycle, ServerRecord record, SupervisorLock lock, RecoveryWaiters waiters,
+	LifecycleView(CheckedPhase phase, ServerRecord record, SupervisorLock lock, RecoveryWaiters waiters,
 			ReconnectPolicy policy, Retirements retirements) {
-		this.lifecycle = lifecycle;
+		this.phase = phase;
 		this.record = record;
 		this.lock = lock;
 		this.waiters = waiters;
@@ -92,7 +92,7 @@ final class LifecycleView implements Generations, CallRouter.Target {
 			if (connection != null && connection != failed && !connection.isLost()) {
 				return CompletableFuture.completedFuture(connection);
 			}
-			McpServerState now = this.lifecycle.state();
+			McpServerState now = this.phase.current().state();
 			boolean recovering = now == McpServerState.STARTING || now == McpServerState.RECONNECTING
 					|| now == McpServerState.UP;
 			return (recovering && this.waiters.isEnabled()) ? this.waiters.add() : null;
@@ -103,7 +103,7 @@ final class LifecycleView implements Generations, CallRouter.Target {
 	@Override
 	public McpServerUnavailableException unavailable(String what, String suffix) {
 		// the message tells nothing of the standby
-		McpServerStatus status = this.lock.read(() -> this.record.status(this.lifecycle.state(), null));
+		McpServerStatus status = this.lock.read(() -> this.record.status(this.phase.current().state(), null));
 		return new McpServerUnavailableException(name(), status.state(),
 				UnavailableMessages.notUp(status, this.record.now(), what, suffix), null, false);
 	}

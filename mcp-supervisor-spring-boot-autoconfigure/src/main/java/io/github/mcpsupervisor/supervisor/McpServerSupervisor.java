@@ -43,7 +43,7 @@ public final class McpServerSupervisor {
 	private McpServerSupervisor(Builder builder) {
 		this.policy = builder.reconnect;
 		this.connector = builder.connector;
-		this.lifecycle = new ServerLifecycle(builder.name, builder.connector, builder.scheduler, builder.reconnect,
+		this.lifecycle = ServerLifecycle.create(builder.name, builder.connector, builder.scheduler, builder.reconnect,
 				builder.calls, builder.healthCheck, builder.listener, builder.toolsWhenDown, builder.standby);
 		this.view = this.lifecycle.view();
 		this.router = new CallRouter(this.view, builder.calls, builder.healthCheck.timeout(), builder.requestObserver);

@@ -20,12 +20,14 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>
  * Every step runs under the supervisor's lock and moves the phase only along a row of the
- * table below ({@link ServerPhase#TABLE}). Any other move is a defect: with assertions
- * enabled (tests) it throws an {@link AssertionError}; otherwise it is taken with an
- * ERROR that names it, so that a running application's server never wedges. A move
- * between two public states announces the change. Blocking effects (opening a client,
- * closing it, terminating a tree) run outside the lock on tracked workers
- * ({@link Attempts}, {@link Retirements}) and come back as events; notifications and log
+ * table below ({@link ServerPhase#TABLE}, checked by {@link CheckedPhase}). Any other
+ * move is a defect: with assertions enabled (tests) it throws an {@link AssertionError};
+ * otherwise it is taken with an ERROR that names it, so that a running application's
+ * server never wedges. A move between two public states announces the change. Blocking
+ * effects (opening a client, closing it, terminating a tree) run outside the lock on
+ * tracked workers ({@link Attempts}, {@link Retirements}) and come back as events,
+ * through a relay bound once the state machine is built ({@link LifecycleEvents},
+ * {@link #create}): no object is handed it while it is constructed. Notifications and log
  * lines run after the step ({@link SupervisorLock#later(Runnable)}). A stale event (an
  * attempt, a termination or a timer of a phase already left) changes nothing but the
  * record of trees not confirmed gone.
@@ -125,9 +127,11 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * The class is longer than 400 lines because the table (some 50 rows with their guards)
  * and the code of its rows are read together. What is neither a move nor a guard lives
- * beside it: what is recorded and logged ({@link ServerRecord}), what the jobs around the
- * state machine see of it ({@link LifecycleView}), the backoff timer ({@link RetryTimer})
- * and the blocking work ({@link Attempts}, {@link Retirements}).
+ * beside it: the phase and its check ({@link CheckedPhase}), what is recorded and logged
+ * ({@link ServerRecord}), what the jobs around the state machine see of it
+ * ({@link LifecycleView}, which reads the phase and the record, never the state machine),
+ * the backoff timer ({@link RetryTimer}) and the blocking work ({@link Attempts},
+ * {@link Retirements}).
  */
 final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 
@@ -153,7 +157,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 
 	private final Standby standby;
 
-	private ServerPhase phase = ServerPhase.STOPPED;
+	private final CheckedPhase phase;
 
 	/** The running attempt. */
 	private @Nullable McpConnection connecting;
@@ -164,36 +168,59 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	/** The terminations of a stop that STARTING_AWAITING_STOP waits for. */
 	private @Nullable CompletableFuture<Void> awaitedStop;
 
-	/** A tree not confirmed gone: terminated again before anything is launched. */
-	private @Nullable McpConnection unconfirmed;
-
-	/** The moves allowed: the table, or a part of it in tests. */
-	private Set<Edge> table = ServerPhase.TABLE;
-
-	/** Whether a move outside the table throws: when assertions are enabled (tests). */
-	private boolean strict = ServerLifecycle.class.desiredAssertionStatus();
-
-	/** Sees every move the state machine attempts, before it is checked (for tests). */
-	private Consumer<Edge> moves = (edge) -> {
-	};
-
-	ServerLifecycle(String name, McpConnector connector, SupervisorScheduler scheduler, ReconnectPolicy policy,
-			CallPolicy calls, HealthCheckPolicy healthCheck, SupervisorListener listener, ToolsWhenDown toolsWhenDown,
-			boolean standby) {
+	private ServerLifecycle(ReconnectPolicy policy, SupervisorLock lock, WorkTracker work, RecoveryWaiters waiters,
+			ServerRecord record, CheckedPhase phase, Attempts attempts, Retirements retirements, LivenessProbe probe,
+			LifecycleView view, RetryTimer retry, Standby standby) {
 		this.policy = policy;
-		this.lock = new SupervisorLock(name);
-		this.work = new WorkTracker(scheduler, name);
-		this.waiters = new RecoveryWaiters(calls.waitForRecovery(), scheduler, this.lock);
-		this.record = new ServerRecord(name, policy, this.lock, scheduler, listener, connector::redact, toolsWhenDown);
-		this.retry = new RetryTimer(scheduler, this.lock, this.record);
-		this.retirements = new Retirements(name, this.work, this);
-		this.view = new LifecycleView(this, this.record, this.lock, this.waiters, policy, this.retirements);
-		this.probe = new LivenessProbe(healthCheck, scheduler, this.lock, this.view);
-		ToolSync toolSync = new ToolSync(this.view, this.lock, this.work, scheduler);
-		this.attempts = new Attempts(name, connector, this.work, toolSync::changed, this);
-		this.standby = new Standby(standby, policy, scheduler, this.lock, this.record, this.attempts, this.retirements,
-				() -> this.unconfirmed != null);
-		connector.whenAuthorized(() -> this.lock.step(this::authorized));
+		this.lock = lock;
+		this.work = work;
+		this.waiters = waiters;
+		this.record = record;
+		this.phase = phase;
+		this.attempts = attempts;
+		this.retirements = retirements;
+		this.probe = probe;
+		this.view = view;
+		this.retry = retry;
+		this.standby = standby;
+	}
+
+	/**
+	 * Builds the state machine of a server and the objects around it, each before those
+	 * that use it: what reports to the state machine does so through a relay bound to it
+	 * once it is built.
+	 * @param name the server's name
+	 * @param connector creates its generations
+	 * @param scheduler its time and threads
+	 * @param policy its reconnect policy
+	 * @param calls its call policy
+	 * @param healthCheck its liveness probe's policy
+	 * @param listener what is told of its events
+	 * @param toolsWhenDown what becomes of its tools while it is down
+	 * @param standby whether it keeps a warm spare
+	 * @return the state machine
+	 */
+	static ServerLifecycle create(String name, McpConnector connector, SupervisorScheduler scheduler,
+			ReconnectPolicy policy, CallPolicy calls, HealthCheckPolicy healthCheck, SupervisorListener listener,
+			ToolsWhenDown toolsWhenDown, boolean standby) {
+		SupervisorLock lock = new SupervisorLock(name);
+		WorkTracker work = new WorkTracker(scheduler, name);
+		RecoveryWaiters waiters = new RecoveryWaiters(calls.waitForRecovery(), scheduler, lock);
+		ServerRecord record = new ServerRecord(name, policy, lock, scheduler, listener, connector::redact,
+				toolsWhenDown);
+		CheckedPhase phase = new CheckedPhase(record);
+		LifecycleEvents events = new LifecycleEvents();
+		Retirements retirements = new Retirements(name, work, events);
+		LifecycleView view = new LifecycleView(phase, record, lock, waiters, policy, retirements);
+		LivenessProbe probe = new LivenessProbe(healthCheck, scheduler, lock, view);
+		ToolSync toolSync = new ToolSync(view, lock, work, scheduler);
+		Attempts attempts = new Attempts(name, connector, work, toolSync::changed, events);
+		Standby spare = new Standby(standby, policy, scheduler, lock, record, attempts, retirements);
+		ServerLifecycle lifecycle = new ServerLifecycle(policy, lock, work, waiters, record, phase, attempts,
+				retirements, probe, view, new RetryTimer(scheduler, lock, record), spare);
+		events.deliverTo(lifecycle);
+		connector.whenAuthorized(lifecycle::authorized);
+		return lifecycle;
 	}
 
 	// Steps that users take.
@@ -201,7 +228,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	CompletableFuture<McpServerStatus> start() {
 		Started started = this.lock.step(() -> {
 			ServerRecord r = this.record;
-			if (this.phase != ServerPhase.STOPPED) {
+			if (this.phase.current() != ServerPhase.STOPPED) {
 				return new Started(r.firstOutcome(), null);
 			}
 			r.newRun();
@@ -277,7 +304,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 
 	CompletableFuture<Void> stop(EndedOnRequest how) {
 		Retirements.Stopped stopped = this.lock.step(() -> {
-			if (this.phase == ServerPhase.STOPPED) {
+			if (this.phase.current() == ServerPhase.STOPPED) {
 				return Retirements.Stopped.NOTHING;
 			}
 			this.retry.cancel();
@@ -294,7 +321,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			moveTo(Event.STOP, ServerPhase.STOPPED, "stop", null);
 			this.record.swapTools(ToolSet.EMPTY);
 			this.record.completeFirstOutcome(snapshot());
-			return new Retirements.Stopped(wasLive, attempt, this.unconfirmed, spare);
+			return new Retirements.Stopped(wasLive, attempt, this.record.unconfirmedTree(), spare);
 		});
 		this.retirements.stop(stopped);
 		return this.work.quiescence();
@@ -334,7 +361,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		this.lock.step(() -> {
 			if (ex.getKind() == Kind.NOT_CONFIRMED_DEAD) {
 				// even a stopped attempt's tree is checked again before the next launch
-				this.unconfirmed = connection;
+				this.record.notConfirmedGone(connection);
 			}
 			if (this.standby.holds(connection)) {
 				this.standby.failed(connection, ex);
@@ -352,10 +379,10 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	public void terminated(McpConnection connection, boolean confirmed, @Nullable ExitStatus exit) {
 		this.lock.step(() -> {
 			if (!confirmed) {
-				this.unconfirmed = connection;
+				this.record.notConfirmedGone(connection);
 			}
-			else if (this.unconfirmed == connection) {
-				this.unconfirmed = null;
+			else {
+				this.record.confirmedGone(connection);
 			}
 			if (this.retiring != connection) {
 				return; // a termination no phase waits for: only recorded
@@ -364,16 +391,17 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			if (!confirmed) {
 				giveUp(Event.TERMINATED, notConfirmedGone(connection), exit);
 			}
-			else if (this.unconfirmed != null) {
+			else if (this.record.unconfirmedTree() != null) {
 				// another tree not confirmed gone (one retired beside a spare) is
 				// terminated again too before anything follows
-				this.retiring = this.unconfirmed;
-				this.retirements.terminateAgain(this.unconfirmed);
+				McpConnection tree = this.record.unconfirmedTree();
+				this.retiring = tree;
+				this.retirements.terminateAgain(tree);
 			}
-			else if (this.phase == ServerPhase.RECONNECTING_TERMINATING) {
+			else if (this.phase.current() == ServerPhase.RECONNECTING_TERMINATING) {
 				retryOrGiveUp(Event.TERMINATED, exit);
 			}
-			else if (this.phase == ServerPhase.DISCONNECTED_TERMINATING) {
+			else if (this.phase.current() == ServerPhase.DISCONNECTED_TERMINATING) {
 				moveTo(Event.TERMINATED, ServerPhase.DISCONNECTED, "terminated", exit);
 			}
 			else {
@@ -393,7 +421,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			this.standby.suspend();
 			this.record.retire();
 			this.record.survivedKill(connection);
-			this.unconfirmed = connection;
+			this.record.notConfirmedGone(connection);
 			giveUp(Event.SURVIVED_KILL, notConfirmedGone(connection), null);
 		});
 	}
@@ -441,20 +469,26 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		}
 	}
 
-	private void authorized() {
-		if (this.phase == ServerPhase.NEEDS_AUTHORIZATION) {
+	// The connector tells of an authorization that exists again.
+	void authorized() {
+		this.lock.step(this::authorizedStep);
+	}
+
+	private void authorizedStep() {
+		if (this.phase.current() == ServerPhase.NEEDS_AUTHORIZATION) {
 			launchOnceGone(Event.AUTHORIZED, ServerPhase.RECONNECTING_CONNECTING,
 					ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT, "authorized", true);
 		}
-		else if (this.phase == ServerPhase.STARTING_CONNECTING || this.phase == ServerPhase.RECONNECTING_CONNECTING
-				|| this.phase.connectsAgain()) {
+		else if (this.phase.current() == ServerPhase.STARTING_CONNECTING
+				|| this.phase.current() == ServerPhase.RECONNECTING_CONNECTING
+				|| this.phase.current().connectsAgain()) {
 			// the running attempt may fail for want of what just arrived
-			moveTo(Event.AUTHORIZED, Objects.requireNonNull(this.phase.thenConnect()), "authorized", null);
+			moveTo(Event.AUTHORIZED, Objects.requireNonNull(this.phase.current().thenConnect()), "authorized", null);
 		}
 	}
 
 	private void stopEnded(CompletableFuture<Void> stop) {
-		if (this.phase == ServerPhase.STARTING_AWAITING_STOP && this.awaitedStop == stop) {
+		if (this.phase.current() == ServerPhase.STARTING_AWAITING_STOP && this.awaitedStop == stop) {
 			this.awaitedStop = null;
 			launchOnceGone(Event.STOP_ENDED, ServerPhase.STARTING_CONNECTING,
 					ServerPhase.STARTING_TERMINATING_THEN_CONNECT, "stop ended", false);
@@ -463,7 +497,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 
 	// A tree found not confirmed gone during the backoff is terminated again first.
 	private void retryDue() {
-		if (this.phase == ServerPhase.RECONNECTING_BACKING_OFF) {
+		if (this.phase.current() == ServerPhase.RECONNECTING_BACKING_OFF) {
 			launchOnceGone(Event.RETRY_DUE, ServerPhase.RECONNECTING_CONNECTING,
 					ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT, "retry", false);
 		}
@@ -472,21 +506,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	// The guarded moves, under the lock.
 
 	private void moveTo(Event event, ServerPhase to, String cause, @Nullable ExitStatus exit) {
-		ServerPhase from = this.phase;
-		Edge edge = new Edge(from, event, to);
-		this.moves.accept(edge);
-		if (!this.table.contains(edge)) {
-			String illegal = "no transition " + from + " --" + event + "--> " + to;
-			if (this.strict) {
-				throw new AssertionError("MCP server '" + this.record.name() + "': " + illegal);
-			}
-			// the code that asked for the move goes on with the effects of the phase it
-			// asked for: refusing the move would leave the phase and those effects apart,
-			// and the server wedged
-			this.record.log(Level.ERROR, illegal + " in the state machine's table; it is taken anyway so that the "
-					+ "server goes on. This is a defect of mcp-supervisor: please report it with this log");
-		}
-		this.phase = to;
+		ServerPhase from = this.phase.move(event, to);
 		boolean newOutage = from == ServerPhase.RECONNECTING_BACKING_OFF
 				&& (event == Event.RESET || event == Event.RESTART);
 		if (from.state() != to.state() || newOutage) {
@@ -530,7 +550,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 				|| state == McpServerState.NEEDS_AUTHORIZATION)) {
 			this.record.restarting(cause);
 		}
-		ServerPhase busy = this.phase.thenConnect();
+		ServerPhase busy = this.phase.current().thenConnect();
 		if (busy != null) {
 			moveTo(event, busy, cause.name().toLowerCase(Locale.ROOT), null);
 			return;
@@ -542,7 +562,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	// Launches at once, or once a tree that could not be confirmed gone is.
 	private void launchOnceGone(Event event, ServerPhase connectingPhase, ServerPhase terminatingPhase, String cause,
 			boolean takeAttempt) {
-		McpConnection tree = this.unconfirmed;
+		McpConnection tree = this.record.unconfirmedTree();
 		moveTo(event, (tree != null) ? terminatingPhase : connectingPhase, cause, null);
 		if (takeAttempt) {
 			this.record.budget().takeImmediate();
@@ -605,7 +625,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		else if (ex.getKind() == Kind.NOT_CONFIRMED_DEAD) {
 			giveUp(Event.ATTEMPT_FAILED, ex.getMessage(), ex.getExit());
 		}
-		else if (ex.getKind() == Kind.AUTHORIZATION && this.phase.connectsAgain()) {
+		else if (ex.getKind() == Kind.AUTHORIZATION && this.phase.current().connectsAgain()) {
 			reconnectNow(Event.ATTEMPT_FAILED);
 		}
 		else if (ex.getKind() == Kind.AUTHORIZATION) {
@@ -613,7 +633,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			this.retry.cancel();
 			moveTo(Event.ATTEMPT_FAILED, ServerPhase.NEEDS_AUTHORIZATION, r.needsAuthorization(ex), null);
 		}
-		else if (this.phase.connectsAgain()) {
+		else if (this.phase.current().connectsAgain()) {
 			reconnectNow(Event.ATTEMPT_FAILED);
 		}
 		else if (!this.policy.enabled()) {
@@ -632,7 +652,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	private void coolDown() {
 		ServerRecord r = this.record;
 		Duration cooldown = r.budget().takeCooldown();
-		if (cooldown == null || this.unconfirmed != null) {
+		if (cooldown == null || this.record.unconfirmedTree() != null) {
 			return;
 		}
 		r.log(Level.WARN, "cooling down for " + cooldown.toMillis() + " ms (give-up " + r.budget().spent()
@@ -641,7 +661,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	}
 
 	private void cooldownOver() {
-		if (this.phase != ServerPhase.FAILED) {
+		if (this.phase.current() != ServerPhase.FAILED) {
 			return;
 		}
 		ServerRecord r = this.record;
@@ -681,11 +701,11 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	// An attempt that a stop left behind belongs to no later start: a start that follows
 	// the stop must neither adopt it nor count its failure.
 	private boolean isCurrentAttempt(McpConnection connection) {
-		return this.connecting == connection && this.phase != ServerPhase.STOPPED;
+		return this.connecting == connection && this.phase.current() != ServerPhase.STOPPED;
 	}
 
 	private void requireStarted(String done) {
-		if (this.phase == ServerPhase.STOPPED) {
+		if (this.phase.current() == ServerPhase.STOPPED) {
 			throw new IllegalStateException("MCP server '" + this.record.name() + "' is stopped and cannot be " + done);
 		}
 	}
@@ -693,22 +713,21 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	// What the jobs around the state machine see.
 
 	void observeMoves(Consumer<Edge> observer) {
-		this.moves = observer;
+		this.phase.observe(observer);
 	}
 
 	// For tests: which moves are allowed, and whether one outside them throws.
 	void checkMoves(Set<Edge> table, boolean strict) {
-		this.table = table;
-		this.strict = strict;
+		this.phase.check(table, strict);
 	}
 
 	ServerPhase phase() {
-		return this.lock.read(() -> this.phase);
+		return this.lock.read(this.phase::current);
 	}
 
 	// Under the lock.
-	McpServerState state() {
-		return this.phase.state();
+	private McpServerState state() {
+		return this.phase.current().state();
 	}
 
 	McpServerStatus status() {

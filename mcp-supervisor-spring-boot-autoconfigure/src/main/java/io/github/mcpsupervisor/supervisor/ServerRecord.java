@@ -66,6 +66,9 @@ final class ServerRecord {
 
 	private @Nullable Generation live;
 
+	/** A tree not confirmed gone: terminated again before anything is launched. */
+	private @Nullable McpConnection unconfirmed;
+
 	/** The generations lately ended on request, for the calls in flight on them. */
 	private final Map<McpConnection, EndedOnRequest> endedOnRequest = new LinkedHashMap<>();
 
@@ -159,6 +162,26 @@ final class ServerRecord {
 	// Read without the lock on the call path.
 	ToolSet tools() {
 		return this.tools;
+	}
+
+	/**
+	 * Returns the tree last found not confirmed gone, while it is not confirmed gone.
+	 * @return the generation whose tree it is, if any
+	 */
+	@Nullable McpConnection unconfirmedTree() {
+		return this.unconfirmed;
+	}
+
+	// A termination could not confirm the tree gone, or an attempt left it behind.
+	void notConfirmedGone(McpConnection connection) {
+		this.unconfirmed = connection;
+	}
+
+	// A termination confirmed the tree gone: if it was the unconfirmed one, no longer.
+	void confirmedGone(McpConnection connection) {
+		if (this.unconfirmed == connection) {
+			this.unconfirmed = null;
+		}
 	}
 
 	@Nullable String lastError() {

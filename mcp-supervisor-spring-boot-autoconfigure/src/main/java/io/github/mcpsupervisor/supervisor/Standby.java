@@ -2,7 +2,6 @@ package io.github.mcpsupervisor.supervisor;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.function.BooleanSupplier;
 
 import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 import io.github.mcpsupervisor.supervisor.ServerRecord.Level;
@@ -45,8 +44,6 @@ final class Standby {
 
 	private final Retirements retirements;
 
-	private final BooleanSupplier treeUnconfirmed;
-
 	private McpStandbyState state = McpStandbyState.WAITING;
 
 	/** The spare while it starts or is ready. */
@@ -65,7 +62,7 @@ final class Standby {
 	private long promotions;
 
 	Standby(boolean enabled, ReconnectPolicy policy, SupervisorScheduler scheduler, SupervisorLock lock,
-			ServerRecord record, Attempts attempts, Retirements retirements, BooleanSupplier treeUnconfirmed) {
+			ServerRecord record, Attempts attempts, Retirements retirements) {
 		this.enabled = enabled && policy.enabled();
 		this.policy = policy;
 		this.budget = new OutageBudget(policy);
@@ -74,7 +71,6 @@ final class Standby {
 		this.record = record;
 		this.attempts = attempts;
 		this.retirements = retirements;
-		this.treeUnconfirmed = treeUnconfirmed;
 	}
 
 	/**
@@ -108,7 +104,7 @@ final class Standby {
 	}
 
 	private void launch() {
-		if (this.treeUnconfirmed.getAsBoolean()) {
+		if (this.record.unconfirmedTree() != null) {
 			giveUp("a process tree of the server could not be confirmed gone; no spare is started beside it");
 			return;
 		}

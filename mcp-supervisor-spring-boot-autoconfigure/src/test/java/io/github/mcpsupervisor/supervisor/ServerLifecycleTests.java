@@ -15,6 +15,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
 import io.github.mcpsupervisor.supervisor.FakeConnector.Outcome;
 import io.github.mcpsupervisor.supervisor.ServerPhase.Edge;
 import io.github.mcpsupervisor.supervisor.ServerPhase.Event;
@@ -141,6 +145,28 @@ class ServerLifecycleTests {
 			.map((edge) -> edge.from().state() + " -> " + edge.to().state())
 			.collect(Collectors.toSet());
 		assertThat(drawn).containsExactlyInAnyOrderElementsOf(table);
+	}
+
+	@Test
+	void nothingAroundTheStateMachinePointsBackAtIt() {
+		JavaClasses classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+			.importPackages(ServerLifecycle.class.getPackageName());
+		// the facade holds it; everything else is built before it and reports to it
+		// through a relay bound once it is built
+		ArchRuleDefinition.noClasses()
+			.that()
+			.doNotBelongToAnyOf(ServerLifecycle.class, McpServerSupervisor.class)
+			.should()
+			.dependOnClassesThat()
+			.belongToAnyOf(ServerLifecycle.class)
+			.check(classes);
+		ArchRuleDefinition.noClasses()
+			.that()
+			.belongToAnyOf(ServerRecord.class)
+			.should()
+			.dependOnClassesThat()
+			.belongToAnyOf(Standby.class)
+			.check(classes);
 	}
 
 	private static List<Scenario> scenarios() {
