@@ -5,12 +5,16 @@ import java.util.function.Consumer;
 
 import io.github.mcpsupervisor.supervisor.ServerPhase.Edge;
 import io.github.mcpsupervisor.supervisor.ServerPhase.Event;
+import io.github.mcpsupervisor.supervisor.ServerPhase.Facts;
+import io.github.mcpsupervisor.supervisor.ServerPhase.Row;
 import io.github.mcpsupervisor.supervisor.ServerRecord.Level;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The phase of a server's state machine, moved only along the rows of its transition
- * table ({@link ServerPhase#TABLE}): the state machine moves it, the jobs around it read
- * it. Any other move is a defect: with assertions enabled (tests) it throws an
+ * table ({@link ServerPhase#TABLE}): the table's guards choose the move of an event
+ * ({@link ServerPhase#ROWS}), the state machine takes it, the jobs around it read the
+ * phase. Any other move is a defect: with assertions enabled (tests) it throws an
  * {@link AssertionError}; otherwise it is taken with an ERROR that names it, so that a
  * running application's server never wedges. Guarded by the supervisor's lock.
  */
@@ -30,12 +34,31 @@ final class CheckedPhase {
 	private Consumer<Edge> moves = (edge) -> {
 	};
 
+	/** Sees every row chosen (for tests). */
+	private Consumer<Row> choices = (row) -> {
+	};
+
 	CheckedPhase(ServerRecord record) {
 		this.record = record;
 	}
 
 	ServerPhase current() {
 		return this.phase;
+	}
+
+	/**
+	 * Chooses the move of an event in the current phase: the first row of the phase and
+	 * the event whose guard holds.
+	 * @param event what happened
+	 * @param facts what the guards see
+	 * @return the row, or {@code null} when the event moves nothing in this phase
+	 */
+	@Nullable Row choose(Event event, Facts facts) {
+		Row row = ServerPhase.choose(this.phase, event, facts);
+		if (row != null) {
+			this.choices.accept(row);
+		}
+		return row;
 	}
 
 	/**
@@ -65,6 +88,10 @@ final class CheckedPhase {
 
 	void observe(Consumer<Edge> observer) {
 		this.moves = observer;
+	}
+
+	void observeChoices(Consumer<Row> observer) {
+		this.choices = observer;
 	}
 
 	// For tests: which moves are allowed, and whether one outside them throws.

@@ -82,6 +82,16 @@ final class OutageBudget {
 	}
 
 	/**
+	 * Returns whether an attempt is left: the next {@link #takeImmediate()} or
+	 * {@link #takeNext()} takes one (the policy's backoff never stops before the budget
+	 * is spent).
+	 * @return whether an attempt is left
+	 */
+	boolean hasLeft() {
+		return this.used < max();
+	}
+
+	/**
 	 * Takes an attempt to run at once (the first attempt at start, or after a reset). Its
 	 * backoff slot is skipped so that the delay before attempt n stays
 	 * {@code initialDelay * 2^(n-1)} whatever started the outage.

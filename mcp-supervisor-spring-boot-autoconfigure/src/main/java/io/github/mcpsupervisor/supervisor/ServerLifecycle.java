@@ -11,6 +11,9 @@ import java.util.function.Consumer;
 import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 import io.github.mcpsupervisor.supervisor.ServerPhase.Edge;
 import io.github.mcpsupervisor.supervisor.ServerPhase.Event;
+import io.github.mcpsupervisor.supervisor.ServerPhase.Facts;
+import io.github.mcpsupervisor.supervisor.ServerPhase.Guard;
+import io.github.mcpsupervisor.supervisor.ServerPhase.Row;
 import io.github.mcpsupervisor.supervisor.ServerRecord.Level;
 import org.jspecify.annotations.Nullable;
 
@@ -32,72 +35,86 @@ import org.jspecify.annotations.Nullable;
  * attempt, a termination or a timer of a phase already left) changes nothing but the
  * record of trees not confirmed gone.
  *
+ * <p>
+ * The table chooses each move ({@link ServerPhase#ROWS}): of the rows of the phase and
+ * the event, the first whose guard holds, read from the top; an event that has no row in
+ * the phase changes nothing. The guards read what {@link ServerPhase.Facts} holds: the
+ * event's own facts (why an attempt failed, whether a termination confirmed its tree
+ * gone) and the server's (its budget, its policy, its standby, a tree not confirmed
+ * gone). The code has the effects of the row chosen.
+ *
  * <pre>
- * from                                  | event(s)        | guard                         | to                                    | effect
- * STOPPED                               | START           | a stop's work still runs      | STARTING_AWAITING_STOP                | wait for it
- * STOPPED                               | START           | a tree not confirmed gone     | STARTING_TERMINATING_THEN_CONNECT     | terminate it again
- * STOPPED                               | START           | otherwise                     | STARTING_CONNECTING                   | launch
- * STARTING_AWAITING_STOP                | STOP_ENDED      | a tree not confirmed gone     | STARTING_TERMINATING_THEN_CONNECT     | terminate it again
- * STARTING_AWAITING_STOP                | STOP_ENDED      | otherwise                     | STARTING_CONNECTING                   | launch
- * STARTING_AWAITING_STOP                | RESTART         | -                             | STARTING_AWAITING_STOP                | -
- * STARTING_TERMINATING_THEN_CONNECT     | TERMINATED      | confirmed gone                | STARTING_CONNECTING                   | launch
- * STARTING_TERMINATING_THEN_CONNECT     | TERMINATED      | not confirmed gone            | FAILED                                | withdraw tools
- * STARTING_TERMINATING_THEN_CONNECT     | RESTART         | -                             | STARTING_TERMINATING_THEN_CONNECT     | -
- * STARTING_CONNECTING                   | CONNECTED       | -                             | UP                                    | timers, tools, wake calls
- * STARTING_CONNECTING                   | ATTEMPT_FAILED  | budget left                   | RECONNECTING_BACKING_OFF              | schedule the retry
- * STARTING_CONNECTING                   | ATTEMPT_FAILED  | reconnect disabled            | DISCONNECTED                          | -
- * STARTING_CONNECTING                   | ATTEMPT_FAILED  | misconfigured, unconfirmed, spent | FAILED                            | withdraw tools
- * STARTING_CONNECTING                   | ATTEMPT_FAILED  | authorization needed          | NEEDS_AUTHORIZATION                   | -
- * STARTING_CONNECTING                   | RESTART         | -                             | STARTING_CONNECTING_AGAIN             | -
- * STARTING_CONNECTING                   | AUTHORIZED      | -                             | STARTING_CONNECTING_AGAIN             | -
- * STARTING_CONNECTING_AGAIN             | CONNECTED       | -                             | UP                                    | timers, tools, wake calls
- * STARTING_CONNECTING_AGAIN             | ATTEMPT_FAILED  | transient, authorization      | STARTING_CONNECTING                   | launch
- * STARTING_CONNECTING_AGAIN             | ATTEMPT_FAILED  | misconfigured, unconfirmed    | FAILED                                | withdraw tools
- * STARTING_CONNECTING_AGAIN             | RESTART, AUTHORIZED | -                         | STARTING_CONNECTING_AGAIN             | -
- * UP                                    | LOST            | a spare is ready              | UP                                    | promote it, close, terminate
- * UP                                    | LOST            | a spare is starting           | RECONNECTING_CONNECTING               | adopt its attempt, close, terminate
- * UP                                    | LOST            | reconnect enabled             | RECONNECTING_TERMINATING              | close, terminate
- * UP                                    | LOST            | reconnect disabled            | DISCONNECTED_TERMINATING              | close, terminate
- * UP                                    | SURVIVED_KILL   | -                             | FAILED                                | withdraw tools
- * UP                                    | RESTART         | a spare is ready              | UP                                    | promote it, close, terminate
- * UP                                    | RESTART         | otherwise                     | RECONNECTING_TERMINATING_THEN_CONNECT | close, terminate
- * RECONNECTING_TERMINATING              | TERMINATED      | confirmed, budget left        | RECONNECTING_BACKING_OFF              | schedule the retry
- * RECONNECTING_TERMINATING              | TERMINATED      | not confirmed, or spent       | FAILED                                | withdraw tools
- * RECONNECTING_TERMINATING              | RESET, RESTART  | -                             | RECONNECTING_TERMINATING_THEN_CONNECT | -
- * RECONNECTING_TERMINATING_THEN_CONNECT | TERMINATED      | confirmed gone                | RECONNECTING_CONNECTING               | launch
- * RECONNECTING_TERMINATING_THEN_CONNECT | TERMINATED      | not confirmed gone            | FAILED                                | withdraw tools
- * RECONNECTING_TERMINATING_THEN_CONNECT | RESET, RESTART  | -                             | RECONNECTING_TERMINATING_THEN_CONNECT | -
- * RECONNECTING_BACKING_OFF              | RETRY_DUE       | the pending timer, no tree unconfirmed | RECONNECTING_CONNECTING      | launch
- * RECONNECTING_BACKING_OFF              | RETRY_DUE       | the pending timer, a tree not confirmed gone | RECONNECTING_TERMINATING_THEN_CONNECT | terminate it again
- * RECONNECTING_BACKING_OFF              | RESET, RESTART  | no tree unconfirmed           | RECONNECTING_CONNECTING               | cancel the timer, launch
- * RECONNECTING_BACKING_OFF              | RESET, RESTART  | a tree not confirmed gone     | RECONNECTING_TERMINATING_THEN_CONNECT | cancel the timer, terminate it again
- * RECONNECTING_CONNECTING               | CONNECTED       | -                             | UP                                    | timers, tools, wake calls
- * RECONNECTING_CONNECTING               | ATTEMPT_FAILED  | budget left                   | RECONNECTING_BACKING_OFF              | schedule the retry
- * RECONNECTING_CONNECTING               | ATTEMPT_FAILED  | reconnect disabled            | DISCONNECTED                          | -
- * RECONNECTING_CONNECTING               | ATTEMPT_FAILED  | misconfigured, unconfirmed, spent | FAILED                            | withdraw tools
- * RECONNECTING_CONNECTING               | ATTEMPT_FAILED  | authorization needed          | NEEDS_AUTHORIZATION                   | -
- * RECONNECTING_CONNECTING               | RESET, RESTART, AUTHORIZED | -                  | RECONNECTING_CONNECTING_AGAIN         | -
- * RECONNECTING_CONNECTING_AGAIN         | CONNECTED       | -                             | UP                                    | timers, tools, wake calls
- * RECONNECTING_CONNECTING_AGAIN         | ATTEMPT_FAILED  | transient, authorization      | RECONNECTING_CONNECTING               | launch
- * RECONNECTING_CONNECTING_AGAIN         | ATTEMPT_FAILED  | transient, a tree not confirmed gone | RECONNECTING_TERMINATING_THEN_CONNECT | terminate it again
- * RECONNECTING_CONNECTING_AGAIN         | ATTEMPT_FAILED  | misconfigured, unconfirmed    | FAILED                                | withdraw tools
- * RECONNECTING_CONNECTING_AGAIN         | RESET, RESTART, AUTHORIZED | -                  | RECONNECTING_CONNECTING_AGAIN         | -
- * DISCONNECTED_TERMINATING              | TERMINATED      | confirmed gone                | DISCONNECTED                          | -
- * DISCONNECTED_TERMINATING              | TERMINATED      | not confirmed gone            | FAILED                                | withdraw tools
- * DISCONNECTED_TERMINATING              | RESET, RESTART  | -                             | DISCONNECTED_TERMINATING_THEN_CONNECT | -
- * DISCONNECTED_TERMINATING_THEN_CONNECT | TERMINATED      | confirmed gone                | RECONNECTING_CONNECTING               | launch
- * DISCONNECTED_TERMINATING_THEN_CONNECT | TERMINATED      | not confirmed gone            | FAILED                                | withdraw tools
- * DISCONNECTED_TERMINATING_THEN_CONNECT | RESET, RESTART  | -                             | DISCONNECTED_TERMINATING_THEN_CONNECT | -
- * DISCONNECTED                          | RESET, RESTART  | -                             | RECONNECTING_CONNECTING               | launch
- * NEEDS_AUTHORIZATION                   | AUTHORIZED      | no tree unconfirmed           | RECONNECTING_CONNECTING               | launch
- * NEEDS_AUTHORIZATION                   | AUTHORIZED      | a tree not confirmed gone     | RECONNECTING_TERMINATING_THEN_CONNECT | terminate it again
- * NEEDS_AUTHORIZATION                   | RESET, RESTART  | no tree unconfirmed           | RECONNECTING_CONNECTING               | launch
- * NEEDS_AUTHORIZATION                   | RESET, RESTART  | a tree not confirmed gone     | RECONNECTING_TERMINATING_THEN_CONNECT | terminate it again
- * FAILED                                | RESET, RESTART  | no tree unconfirmed           | RECONNECTING_CONNECTING               | launch
- * FAILED                                | RESET, RESTART  | a tree not confirmed gone     | RECONNECTING_TERMINATING_THEN_CONNECT | terminate it again
- * FAILED                                | COOLDOWN_OVER   | the pending timer, no tree unconfirmed | RECONNECTING_CONNECTING      | fresh budget, launch
- * FAILED                                | COOLDOWN_OVER   | the pending timer, a tree not confirmed gone | RECONNECTING_TERMINATING_THEN_CONNECT | fresh budget, terminate it again
- * any phase but STOPPED                 | STOP            | -                             | STOPPED                               | cancel timers, terminate all, withdraw tools
+ * from                                  | event(s)                   | guard                       | to                                    | effect
+ * STOPPED                               | START                      | a stop's work still runs    | STARTING_AWAITING_STOP                | wait for it
+ * STOPPED                               | START                      | a tree not confirmed gone   | STARTING_TERMINATING_THEN_CONNECT     | terminate it again
+ * STOPPED                               | START                      | otherwise                   | STARTING_CONNECTING                   | launch
+ * STARTING_AWAITING_STOP                | STOP_ENDED                 | a tree not confirmed gone   | STARTING_TERMINATING_THEN_CONNECT     | terminate it again
+ * STARTING_AWAITING_STOP                | STOP_ENDED                 | otherwise                   | STARTING_CONNECTING                   | launch
+ * STARTING_AWAITING_STOP                | RESTART                    | -                           | STARTING_AWAITING_STOP                | -
+ * STARTING_TERMINATING_THEN_CONNECT     | TERMINATED                 | confirmed gone              | STARTING_CONNECTING                   | launch
+ * STARTING_TERMINATING_THEN_CONNECT     | TERMINATED                 | not confirmed gone          | FAILED                                | withdraw tools
+ * STARTING_TERMINATING_THEN_CONNECT     | RESTART                    | -                           | STARTING_TERMINATING_THEN_CONNECT     | -
+ * STARTING_CONNECTING                   | CONNECTED                  | -                           | UP                                    | timers, tools, wake calls
+ * STARTING_CONNECTING                   | ATTEMPT_FAILED             | configuration error         | FAILED                                | withdraw tools
+ * STARTING_CONNECTING                   | ATTEMPT_FAILED             | its tree not confirmed gone | FAILED                                | withdraw tools
+ * STARTING_CONNECTING                   | ATTEMPT_FAILED             | authorization needed        | NEEDS_AUTHORIZATION                   | -
+ * STARTING_CONNECTING                   | ATTEMPT_FAILED             | reconnect disabled          | DISCONNECTED                          | -
+ * STARTING_CONNECTING                   | ATTEMPT_FAILED             | budget left                 | RECONNECTING_BACKING_OFF              | schedule the retry
+ * STARTING_CONNECTING                   | ATTEMPT_FAILED             | budget spent                | FAILED                                | plan the cooldown, withdraw tools
+ * STARTING_CONNECTING                   | RESTART, AUTHORIZED        | -                           | STARTING_CONNECTING_AGAIN             | -
+ * STARTING_CONNECTING_AGAIN             | CONNECTED                  | -                           | UP                                    | timers, tools, wake calls
+ * STARTING_CONNECTING_AGAIN             | ATTEMPT_FAILED             | configuration error         | FAILED                                | withdraw tools
+ * STARTING_CONNECTING_AGAIN             | ATTEMPT_FAILED             | its tree not confirmed gone | FAILED                                | withdraw tools
+ * STARTING_CONNECTING_AGAIN             | ATTEMPT_FAILED             | otherwise                   | STARTING_CONNECTING                   | launch
+ * STARTING_CONNECTING_AGAIN             | RESTART, AUTHORIZED        | -                           | STARTING_CONNECTING_AGAIN             | -
+ * UP                                    | LOST                       | a spare is ready            | UP                                    | promote it, close, terminate
+ * UP                                    | LOST                       | a spare is starting         | RECONNECTING_CONNECTING               | adopt its attempt, close, terminate
+ * UP                                    | LOST                       | reconnect enabled           | RECONNECTING_TERMINATING              | close, terminate
+ * UP                                    | LOST                       | reconnect disabled          | DISCONNECTED_TERMINATING              | close, terminate
+ * UP                                    | SURVIVED_KILL              | -                           | FAILED                                | withdraw tools
+ * UP                                    | RESTART                    | a spare is ready            | UP                                    | promote it, close, terminate
+ * UP                                    | RESTART                    | otherwise                   | RECONNECTING_TERMINATING_THEN_CONNECT | close, terminate
+ * RECONNECTING_TERMINATING              | TERMINATED                 | not confirmed gone          | FAILED                                | withdraw tools
+ * RECONNECTING_TERMINATING              | TERMINATED                 | budget left                 | RECONNECTING_BACKING_OFF              | schedule the retry
+ * RECONNECTING_TERMINATING              | TERMINATED                 | budget spent                | FAILED                                | plan the cooldown, withdraw tools
+ * RECONNECTING_TERMINATING              | RESET, RESTART             | -                           | RECONNECTING_TERMINATING_THEN_CONNECT | -
+ * RECONNECTING_TERMINATING_THEN_CONNECT | TERMINATED                 | confirmed gone              | RECONNECTING_CONNECTING               | launch
+ * RECONNECTING_TERMINATING_THEN_CONNECT | TERMINATED                 | not confirmed gone          | FAILED                                | withdraw tools
+ * RECONNECTING_TERMINATING_THEN_CONNECT | RESET, RESTART             | -                           | RECONNECTING_TERMINATING_THEN_CONNECT | -
+ * RECONNECTING_BACKING_OFF              | RETRY_DUE                  | a tree not confirmed gone   | RECONNECTING_TERMINATING_THEN_CONNECT | terminate it again
+ * RECONNECTING_BACKING_OFF              | RETRY_DUE                  | no tree unconfirmed         | RECONNECTING_CONNECTING               | launch
+ * RECONNECTING_BACKING_OFF              | RESET, RESTART             | a tree not confirmed gone   | RECONNECTING_TERMINATING_THEN_CONNECT | cancel the timer, terminate it again
+ * RECONNECTING_BACKING_OFF              | RESET, RESTART             | no tree unconfirmed         | RECONNECTING_CONNECTING               | cancel the timer, launch
+ * RECONNECTING_CONNECTING               | CONNECTED                  | -                           | UP                                    | timers, tools, wake calls
+ * RECONNECTING_CONNECTING               | ATTEMPT_FAILED             | configuration error         | FAILED                                | withdraw tools
+ * RECONNECTING_CONNECTING               | ATTEMPT_FAILED             | its tree not confirmed gone | FAILED                                | withdraw tools
+ * RECONNECTING_CONNECTING               | ATTEMPT_FAILED             | authorization needed        | NEEDS_AUTHORIZATION                   | -
+ * RECONNECTING_CONNECTING               | ATTEMPT_FAILED             | reconnect disabled          | DISCONNECTED                          | -
+ * RECONNECTING_CONNECTING               | ATTEMPT_FAILED             | budget left                 | RECONNECTING_BACKING_OFF              | schedule the retry
+ * RECONNECTING_CONNECTING               | ATTEMPT_FAILED             | budget spent                | FAILED                                | plan the cooldown, withdraw tools
+ * RECONNECTING_CONNECTING               | RESET, RESTART, AUTHORIZED | -                           | RECONNECTING_CONNECTING_AGAIN         | -
+ * RECONNECTING_CONNECTING_AGAIN         | CONNECTED                  | -                           | UP                                    | timers, tools, wake calls
+ * RECONNECTING_CONNECTING_AGAIN         | ATTEMPT_FAILED             | configuration error         | FAILED                                | withdraw tools
+ * RECONNECTING_CONNECTING_AGAIN         | ATTEMPT_FAILED             | its tree not confirmed gone | FAILED                                | withdraw tools
+ * RECONNECTING_CONNECTING_AGAIN         | ATTEMPT_FAILED             | a tree not confirmed gone   | RECONNECTING_TERMINATING_THEN_CONNECT | terminate it again
+ * RECONNECTING_CONNECTING_AGAIN         | ATTEMPT_FAILED             | otherwise                   | RECONNECTING_CONNECTING               | launch
+ * RECONNECTING_CONNECTING_AGAIN         | RESET, RESTART, AUTHORIZED | -                           | RECONNECTING_CONNECTING_AGAIN         | -
+ * DISCONNECTED_TERMINATING              | TERMINATED                 | confirmed gone              | DISCONNECTED                          | -
+ * DISCONNECTED_TERMINATING              | TERMINATED                 | not confirmed gone          | FAILED                                | withdraw tools
+ * DISCONNECTED_TERMINATING              | RESET, RESTART             | -                           | DISCONNECTED_TERMINATING_THEN_CONNECT | -
+ * DISCONNECTED_TERMINATING_THEN_CONNECT | TERMINATED                 | confirmed gone              | RECONNECTING_CONNECTING               | launch
+ * DISCONNECTED_TERMINATING_THEN_CONNECT | TERMINATED                 | not confirmed gone          | FAILED                                | withdraw tools
+ * DISCONNECTED_TERMINATING_THEN_CONNECT | RESET, RESTART             | -                           | DISCONNECTED_TERMINATING_THEN_CONNECT | -
+ * DISCONNECTED                          | RESET, RESTART             | -                           | RECONNECTING_CONNECTING               | launch
+ * NEEDS_AUTHORIZATION                   | AUTHORIZED                 | a tree not confirmed gone   | RECONNECTING_TERMINATING_THEN_CONNECT | terminate it again
+ * NEEDS_AUTHORIZATION                   | AUTHORIZED                 | no tree unconfirmed         | RECONNECTING_CONNECTING               | launch
+ * NEEDS_AUTHORIZATION                   | RESET, RESTART             | a tree not confirmed gone   | RECONNECTING_TERMINATING_THEN_CONNECT | terminate it again
+ * NEEDS_AUTHORIZATION                   | RESET, RESTART             | no tree unconfirmed         | RECONNECTING_CONNECTING               | launch
+ * FAILED                                | RESET, RESTART             | a tree not confirmed gone   | RECONNECTING_TERMINATING_THEN_CONNECT | terminate it again
+ * FAILED                                | RESET, RESTART             | no tree unconfirmed         | RECONNECTING_CONNECTING               | launch
+ * FAILED                                | COOLDOWN_OVER              | a tree not confirmed gone   | RECONNECTING_TERMINATING_THEN_CONNECT | fresh budget, terminate it again
+ * FAILED                                | COOLDOWN_OVER              | no tree unconfirmed         | RECONNECTING_CONNECTING               | fresh budget, launch
+ * any phase but STOPPED                 | STOP                       | -                           | STOPPED                               | cancel timers, terminate all, withdraw tools
  * </pre>
  *
  * A reset in a STARTING phase or in UP clears the budget and moves nothing. An attempt
@@ -125,7 +142,7 @@ import org.jspecify.annotations.Nullable;
  * it.
  *
  * <p>
- * The class is longer than 400 lines because the table (some 50 rows with their guards)
+ * The class is longer than 400 lines because the table (some 70 rows with their guards)
  * and the code of its rows are read together. What is neither a move nor a guard lives
  * beside it: the phase and its check ({@link CheckedPhase}), what is recorded and logged
  * ({@link ServerRecord}), what the jobs around the state machine see of it
@@ -234,17 +251,18 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			r.newRun();
 			this.standby.newRun();
 			CompletableFuture<Void> previous = this.work.quiescence();
-			if (previous.isDone()) {
-				launchOnceGone(Event.START, ServerPhase.STARTING_CONNECTING,
-						ServerPhase.STARTING_TERMINATING_THEN_CONNECT, "start", true);
-				return new Started(r.firstOutcome(), null);
-			}
 			// a stop's terminations still running count as a termination: nothing is
 			// launched before they end (never two processes)
-			this.awaitedStop = previous;
-			moveTo(Event.START, ServerPhase.STARTING_AWAITING_STOP, "start", null);
-			r.budget().takeImmediate();
-			return new Started(r.firstOutcome(), previous);
+			Row row = choose(Event.START, facts().whileStopRuns(!previous.isDone()));
+			if (row.guard() == Guard.STOP_RUNNING) {
+				this.awaitedStop = previous;
+				moveTo(row, "start", null);
+				r.budget().takeImmediate();
+				return new Started(r.firstOutcome(), previous);
+			}
+			moveTo(row, "start", null);
+			launchOrTerminateAgain(row, true);
+			return new Started(r.firstOutcome(), null);
 		});
 		CompletableFuture<Void> stop = started.awaitedStop();
 		if (stop != null) {
@@ -264,7 +282,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			if (state() == McpServerState.UP) {
 				this.standby.replenish();
 			}
-			else if (state() != McpServerState.STARTING) {
+			else {
 				connectNow(Event.RESET, RestartCause.RESET);
 			}
 		});
@@ -281,19 +299,20 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 				connectNow(Event.RESTART, RestartCause.RESTART);
 				return null;
 			}
-			McpConnection spare = this.standby.promote();
-			if (spare != null) {
+			Row row = choose(Event.RESTART, facts());
+			if (row.guard() == Guard.SPARE_READY) {
+				McpConnection spare = this.standby.promote();
 				McpConnection connection = r.retire();
 				r.endedOnRequest(connection, EndedOnRequest.RESTARTED);
 				r.restarting(RestartCause.RESTART);
-				promote(Event.RESTART, spare, connection, "restart", null);
+				promote(row, spare, connection, "restart", null);
 				return connection;
 			}
 			this.standby.suspend();
 			McpConnection connection = r.retire();
 			r.endedOnRequest(connection, EndedOnRequest.RESTARTED);
 			this.retiring = connection;
-			moveTo(Event.RESTART, ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT, "restart", null);
+			moveTo(row, "restart", null);
 			r.restarting(RestartCause.RESTART);
 			return connection;
 		});
@@ -318,7 +337,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			this.connecting = null;
 			this.retiring = null;
 			this.awaitedStop = null;
-			moveTo(Event.STOP, ServerPhase.STOPPED, "stop", null);
+			moveTo(choose(Event.STOP, facts()), "stop", null);
 			this.record.swapTools(ToolSet.EMPTY);
 			this.record.completeFirstOutcome(snapshot());
 			return new Retirements.Stopped(wasLive, attempt, this.record.unconfirmedTree(), spare);
@@ -343,7 +362,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			this.connecting = null;
 			this.probe.schedule(r.adopt(connection, this.policy.stabilityWindow()));
 			r.swapTools(new ToolSet(connection.generation(), connection.tools(), connection.session()));
-			moveTo(Event.CONNECTED, ServerPhase.UP, "connected", null);
+			moveTo(choose(Event.CONNECTED, facts()), "connected", null);
 			this.waiters.release(connection);
 			r.completeFirstOutcome(snapshot());
 			this.standby.replenish();
@@ -388,24 +407,28 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 				return; // a termination no phase waits for: only recorded
 			}
 			this.retiring = null;
-			if (!confirmed) {
-				giveUp(Event.TERMINATED, notConfirmedGone(connection), exit);
-			}
-			else if (this.record.unconfirmedTree() != null) {
+			McpConnection tree = this.record.unconfirmedTree();
+			if (confirmed && tree != null) {
 				// another tree not confirmed gone (one retired beside a spare) is
-				// terminated again too before anything follows
-				McpConnection tree = this.record.unconfirmedTree();
+				// terminated again too before anything follows: no move
 				this.retiring = tree;
 				this.retirements.terminateAgain(tree);
+				return;
 			}
-			else if (this.phase.current() == ServerPhase.RECONNECTING_TERMINATING) {
-				retryOrGiveUp(Event.TERMINATED, exit);
-			}
-			else if (this.phase.current() == ServerPhase.DISCONNECTED_TERMINATING) {
-				moveTo(Event.TERMINATED, ServerPhase.DISCONNECTED, "terminated", exit);
-			}
-			else {
-				reconnectNow(Event.TERMINATED);
+			Row row = choose(Event.TERMINATED, facts().terminated(confirmed));
+			switch (row.guard()) {
+				case NOT_GONE -> giveUp(row, notConfirmedGone(connection), exit, false);
+				case BUDGET_LEFT -> backOff(row, exit);
+				case BUDGET_SPENT -> giveUpSpent(row, exit);
+				default -> {
+					if (row.to() == ServerPhase.DISCONNECTED) {
+						moveTo(row, "terminated", exit);
+					}
+					else {
+						moveTo(row, "reconnecting on request", null);
+						launchOrTerminateAgain(row, true);
+					}
+				}
 			}
 		});
 	}
@@ -422,7 +445,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			this.record.retire();
 			this.record.survivedKill(connection);
 			this.record.notConfirmedGone(connection);
-			giveUp(Event.SURVIVED_KILL, notConfirmedGone(connection), null);
+			giveUp(choose(Event.SURVIVED_KILL, facts()), notConfirmedGone(connection), null, false);
 		});
 	}
 
@@ -436,31 +459,32 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 				return false; // a stale generation: inert
 			}
 			String endedBecause = Objects.requireNonNull(r.live()).endedBecause;
-			McpConnection spare = this.standby.promote();
+			Row row = choose(Event.LOST, facts());
+			McpConnection spare = (row.guard() == Guard.SPARE_READY) ? this.standby.promote() : null;
 			r.retire();
 			String how = r.lost(connection, exit, endedBecause, this.policy.enabled());
-			if (spare != null) {
-				r.restarting(restartCause(endedBecause, exit));
-				promote(Event.LOST, spare, connection, "connection lost: " + how, exit);
-				return true;
-			}
-			McpConnection starting = this.standby.adoptStarting();
-			if (starting != null) {
-				// the spare that is starting is the reconnection's attempt
-				moveTo(Event.LOST, ServerPhase.RECONNECTING_CONNECTING, "connection lost: " + how, exit);
-				r.restarting(restartCause(endedBecause, exit));
-				r.budget().takeImmediate();
-				this.connecting = starting;
-				return true;
-			}
-			this.standby.suspend();
-			this.retiring = connection;
-			if (this.policy.enabled()) {
-				moveTo(Event.LOST, ServerPhase.RECONNECTING_TERMINATING, "connection lost: " + how, exit);
-				r.restarting(restartCause(endedBecause, exit));
-			}
-			else {
-				moveTo(Event.LOST, ServerPhase.DISCONNECTED_TERMINATING, "connection lost: " + how, exit);
+			String cause = "connection lost: " + how;
+			switch (row.guard()) {
+				case SPARE_READY -> {
+					r.restarting(restartCause(endedBecause, exit));
+					promote(row, Objects.requireNonNull(spare), connection, cause, exit);
+				}
+				case SPARE_STARTING -> {
+					// the spare that is starting is the reconnection's attempt
+					McpConnection starting = this.standby.adoptStarting();
+					moveTo(row, cause, exit);
+					r.restarting(restartCause(endedBecause, exit));
+					r.budget().takeImmediate();
+					this.connecting = starting;
+				}
+				default -> {
+					this.standby.suspend();
+					this.retiring = connection;
+					moveTo(row, cause, exit);
+					if (row.guard() == Guard.RECONNECT_ENABLED) {
+						r.restarting(restartCause(endedBecause, exit));
+					}
+				}
 			}
 			return true;
 		});
@@ -474,36 +498,61 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		this.lock.step(this::authorizedStep);
 	}
 
+	// In any phase but NEEDS_AUTHORIZATION or one whose attempt runs, it changes nothing;
+	// a running attempt may fail for want of what just arrived, so it is made again then.
 	private void authorizedStep() {
-		if (this.phase.current() == ServerPhase.NEEDS_AUTHORIZATION) {
-			launchOnceGone(Event.AUTHORIZED, ServerPhase.RECONNECTING_CONNECTING,
-					ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT, "authorized", true);
+		ServerPhase from = this.phase.current();
+		Row row = this.phase.choose(Event.AUTHORIZED, facts());
+		if (row == null) {
+			return;
 		}
-		else if (this.phase.current() == ServerPhase.STARTING_CONNECTING
-				|| this.phase.current() == ServerPhase.RECONNECTING_CONNECTING
-				|| this.phase.current().connectsAgain()) {
-			// the running attempt may fail for want of what just arrived
-			moveTo(Event.AUTHORIZED, Objects.requireNonNull(this.phase.current().thenConnect()), "authorized", null);
+		moveTo(row, "authorized", null);
+		if (!from.busy()) {
+			launchOrTerminateAgain(row, true);
 		}
 	}
 
 	private void stopEnded(CompletableFuture<Void> stop) {
-		if (this.phase.current() == ServerPhase.STARTING_AWAITING_STOP && this.awaitedStop == stop) {
-			this.awaitedStop = null;
-			launchOnceGone(Event.STOP_ENDED, ServerPhase.STARTING_CONNECTING,
-					ServerPhase.STARTING_TERMINATING_THEN_CONNECT, "stop ended", false);
+		if (this.awaitedStop != stop) {
+			return;
 		}
+		this.awaitedStop = null;
+		Row row = choose(Event.STOP_ENDED, facts());
+		moveTo(row, "stop ended", null);
+		launchOrTerminateAgain(row, false);
 	}
 
 	// A tree found not confirmed gone during the backoff is terminated again first.
 	private void retryDue() {
-		if (this.phase.current() == ServerPhase.RECONNECTING_BACKING_OFF) {
-			launchOnceGone(Event.RETRY_DUE, ServerPhase.RECONNECTING_CONNECTING,
-					ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT, "retry", false);
+		Row row = this.phase.choose(Event.RETRY_DUE, facts());
+		if (row != null) {
+			moveTo(row, "retry", null);
+			launchOrTerminateAgain(row, false);
 		}
 	}
 
-	// The guarded moves, under the lock.
+	// The moves, under the lock: the table chooses them, the code below has their
+	// effects.
+
+	// What the guards of the table see now; an event adds its own facts.
+	private Facts facts() {
+		return new Facts(false, this.record.unconfirmedTree() != null, true, null, this.record.budget().hasLeft(),
+				this.policy.enabled(), this.standby.readySpare() != null, this.standby.starting());
+	}
+
+	// The move of an event that every phase it comes in has a row for.
+	private Row choose(Event event, Facts facts) {
+		Row row = this.phase.choose(event, facts);
+		if (row == null) {
+			throw new IllegalStateException("MCP server '" + this.record.name() + "': no row of the state machine's "
+					+ "table for " + event + " in " + this.phase.current() + " (" + facts + ")");
+		}
+		return row;
+	}
+
+	private void moveTo(Row row, String cause, @Nullable ExitStatus exit) {
+		moveTo(row.event(), row.to(), cause, exit);
+	}
 
 	private void moveTo(Event event, ServerPhase to, String cause, @Nullable ExitStatus exit) {
 		ServerPhase from = this.phase.move(event, to);
@@ -522,12 +571,12 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	// The ready spare serves in place of the generation that ended: no attempt, no
 	// outage to wait out. The next spare follows the server's backoff, from its outage
 	// budget: a crash loop spends the budget as fast as without a standby.
-	private void promote(Event event, McpConnection spare, McpConnection replaced, String cause,
+	private void promote(Row row, McpConnection spare, McpConnection replaced, String cause,
 			@Nullable ExitStatus exit) {
 		ServerRecord r = this.record;
 		this.probe.schedule(r.adopt(spare, this.policy.stabilityWindow(), false));
 		r.swapTools(new ToolSet(spare.generation(), spare.tools(), spare.session()));
-		moveTo(event, ServerPhase.UP, cause + "; spare promoted", exit);
+		moveTo(row, cause + "; spare promoted", exit);
 		this.waiters.release(spare);
 		r.promoted(spare, replaced);
 		this.standby.promoted(r.budget().takeNext());
@@ -540,34 +589,37 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		return (exit != null) ? RestartCause.CRASH : RestartCause.CONNECTION_LOST;
 	}
 
-	// Connects at once, or as soon as the running attempt or termination ends. It is a
-	// restart only of a server that had connected and that the supervisor had stopped
-	// reconnecting: during a reconnection it only hastens the restart already counted.
+	// Connects at once, or as soon as the running attempt or termination ends (a reset in
+	// a STARTING phase moves nothing). It is a restart only of a server that had
+	// connected
+	// and that the supervisor had stopped reconnecting: during a reconnection it only
+	// hastens the restart already counted.
 	private void connectNow(Event event, RestartCause cause) {
+		ServerPhase from = this.phase.current();
+		Row row = this.phase.choose(event, facts());
+		if (row == null) {
+			return;
+		}
 		this.retry.cancel();
 		McpServerState state = state();
 		if (this.record.hasConnected() && (state == McpServerState.DISCONNECTED || state == McpServerState.FAILED
 				|| state == McpServerState.NEEDS_AUTHORIZATION)) {
 			this.record.restarting(cause);
 		}
-		ServerPhase busy = this.phase.current().thenConnect();
-		if (busy != null) {
-			moveTo(event, busy, cause.name().toLowerCase(Locale.ROOT), null);
-			return;
+		moveTo(row, cause.name().toLowerCase(Locale.ROOT), null);
+		if (!from.busy()) {
+			launchOrTerminateAgain(row, true);
 		}
-		launchOnceGone(event, ServerPhase.RECONNECTING_CONNECTING, ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT,
-				cause.name().toLowerCase(Locale.ROOT), true);
 	}
 
-	// Launches at once, or once a tree that could not be confirmed gone is.
-	private void launchOnceGone(Event event, ServerPhase connectingPhase, ServerPhase terminatingPhase, String cause,
-			boolean takeAttempt) {
-		McpConnection tree = this.record.unconfirmedTree();
-		moveTo(event, (tree != null) ? terminatingPhase : connectingPhase, cause, null);
+	// Launches the attempt of the phase moved to, or terminates again first the tree that
+	// could not be confirmed gone.
+	private void launchOrTerminateAgain(Row row, boolean takeAttempt) {
 		if (takeAttempt) {
 			this.record.budget().takeImmediate();
 		}
-		if (tree != null) {
+		if (row.guard() == Guard.TREE_UNCONFIRMED) {
+			McpConnection tree = Objects.requireNonNull(this.record.unconfirmedTree());
 			this.retiring = tree;
 			this.retirements.terminateAgain(tree);
 		}
@@ -576,25 +628,11 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		}
 	}
 
-	// An attempt at once, outside the backoff, once a tree found not confirmed gone
-	// meanwhile is (a STARTING phase never finds one: a start waits for every
-	// termination before it).
-	private void reconnectNow(Event event) {
-		boolean starting = state() == McpServerState.STARTING;
-		launchOnceGone(event, starting ? ServerPhase.STARTING_CONNECTING : ServerPhase.RECONNECTING_CONNECTING, starting
-				? ServerPhase.STARTING_TERMINATING_THEN_CONNECT : ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT,
-				"reconnecting on request", true);
-	}
-
-	// The next attempt after its backoff delay, or FAILED once the budget is spent.
-	private void retryOrGiveUp(Event event, @Nullable ExitStatus exit) {
+	// The next attempt after its backoff delay.
+	private void backOff(Row row, @Nullable ExitStatus exit) {
 		ServerRecord r = this.record;
-		Duration delay = r.budget().takeNext();
-		if (delay == null) {
-			giveUp(event, "gave up after " + r.budget().max() + " attempts", exit, true);
-			return;
-		}
-		moveTo(event, ServerPhase.RECONNECTING_BACKING_OFF, String.valueOf(r.lastError()), exit);
+		Duration delay = Objects.requireNonNull(r.budget().takeNext());
+		moveTo(row, String.valueOf(r.lastError()), exit);
 		r.log(Level.WARN, "retrying " + r.budget().used() + "/" + r.budget().max() + " in " + delay.toMillis() + " ms");
 		this.retry.schedule(delay, this::retryDue);
 		r.retryScheduled(delay);
@@ -616,43 +654,47 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		this.attempts.open(connection);
 	}
 
+	// An attempt that fails for want of an authorization is not retried: the
+	// authorization's arrival launches the next attempt. One asked for meanwhile (a
+	// reset, a restart, an authorization) is made at once, once a tree found not
+	// confirmed
+	// gone meanwhile is (a STARTING phase never finds one: a start waits for every
+	// termination before it).
 	private void attemptFailed(int generation, List<String> stderr, McpConnectException ex) {
 		ServerRecord r = this.record;
 		r.attemptFailed(generation, stderr, ex);
-		if (ex.getKind() == Kind.CONFIGURATION) {
-			giveUp(Event.ATTEMPT_FAILED, "configuration error: " + ex.getMessage(), ex.getExit());
-		}
-		else if (ex.getKind() == Kind.NOT_CONFIRMED_DEAD) {
-			giveUp(Event.ATTEMPT_FAILED, ex.getMessage(), ex.getExit());
-		}
-		else if (ex.getKind() == Kind.AUTHORIZATION && this.phase.current().connectsAgain()) {
-			reconnectNow(Event.ATTEMPT_FAILED);
-		}
-		else if (ex.getKind() == Kind.AUTHORIZATION) {
-			// nothing is retried: the authorization's arrival launches the next attempt
-			this.retry.cancel();
-			moveTo(Event.ATTEMPT_FAILED, ServerPhase.NEEDS_AUTHORIZATION, r.needsAuthorization(ex), null);
-		}
-		else if (this.phase.current().connectsAgain()) {
-			reconnectNow(Event.ATTEMPT_FAILED);
-		}
-		else if (!this.policy.enabled()) {
-			moveTo(Event.ATTEMPT_FAILED, ServerPhase.DISCONNECTED, "connection failed and reconnect is disabled",
-					ex.getExit());
-			r.log(Level.ERROR, "connection failed and reconnect is disabled; " + r.resetHint());
-		}
-		else {
-			retryOrGiveUp(Event.ATTEMPT_FAILED, ex.getExit());
+		Row row = choose(Event.ATTEMPT_FAILED, facts().failedFor(ex.getKind()));
+		switch (row.guard()) {
+			case MISCONFIGURED -> giveUp(row, "configuration error: " + ex.getMessage(), ex.getExit(), false);
+			case ATTEMPT_NOT_GONE -> giveUp(row, ex.getMessage(), ex.getExit(), false);
+			case UNAUTHORIZED -> {
+				this.retry.cancel();
+				moveTo(row, r.needsAuthorization(ex), null);
+			}
+			case RECONNECT_DISABLED -> {
+				moveTo(row, "connection failed and reconnect is disabled", ex.getExit());
+				r.log(Level.ERROR, "connection failed and reconnect is disabled; " + r.resetHint());
+			}
+			case BUDGET_LEFT -> backOff(row, ex.getExit());
+			case BUDGET_SPENT -> giveUpSpent(row, ex.getExit());
+			default -> {
+				moveTo(row, "reconnecting on request", null);
+				launchOrTerminateAgain(row, true);
+			}
 		}
 		r.completeFirstOutcome(snapshot());
 	}
 
 	// A spent budget is given up for its cooldown, if the policy has one, after which the
 	// server tries again with a fresh budget.
+	private void giveUpSpent(Row row, @Nullable ExitStatus exit) {
+		giveUp(row, "gave up after " + this.record.budget().max() + " attempts", exit, true);
+	}
+
 	private void coolDown() {
 		ServerRecord r = this.record;
 		Duration cooldown = r.budget().takeCooldown();
-		if (cooldown == null || this.record.unconfirmedTree() != null) {
+		if (cooldown == null || r.unconfirmedTree() != null) {
 			return;
 		}
 		r.log(Level.WARN, "cooling down for " + cooldown.toMillis() + " ms (give-up " + r.budget().spent()
@@ -660,8 +702,11 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		this.retry.schedule(cooldown, this::cooldownOver);
 	}
 
+	// A tree found not confirmed gone during the cooldown is terminated again first:
+	// still not gone, the server is given up without a cooldown.
 	private void cooldownOver() {
-		if (this.phase.current() != ServerPhase.FAILED) {
+		Row row = this.phase.choose(Event.COOLDOWN_OVER, facts());
+		if (row == null) {
 			return;
 		}
 		ServerRecord r = this.record;
@@ -671,25 +716,19 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			r.restarting(RestartCause.COOLDOWN);
 		}
 		r.cooldownOver(cooldown);
-		// a tree found not confirmed gone during the cooldown is terminated again first:
-		// still not gone, the server is given up without a cooldown
-		launchOnceGone(Event.COOLDOWN_OVER, ServerPhase.RECONNECTING_CONNECTING,
-				ServerPhase.RECONNECTING_TERMINATING_THEN_CONNECT, "cooldown over", true);
-	}
-
-	private void giveUp(Event event, String reason, @Nullable ExitStatus exit) {
-		giveUp(event, reason, exit, false);
+		moveTo(row, "cooldown over", null);
+		launchOrTerminateAgain(row, true);
 	}
 
 	// The cooldown is planned before the move, so that the move's status, event and
 	// kept tools' notice tell when the server tries again.
-	private void giveUp(Event event, String reason, @Nullable ExitStatus exit, boolean coolDown) {
+	private void giveUp(Row row, String reason, @Nullable ExitStatus exit, boolean coolDown) {
 		this.retry.cancel();
 		this.record.givenUp(reason);
 		if (coolDown) {
 			coolDown();
 		}
-		moveTo(event, ServerPhase.FAILED, reason, exit);
+		moveTo(row, reason, exit);
 		this.record.withdrawTools(reason);
 	}
 
@@ -714,6 +753,10 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 
 	void observeMoves(Consumer<Edge> observer) {
 		this.phase.observe(observer);
+	}
+
+	void observeChoices(Consumer<Row> observer) {
+		this.phase.observeChoices(observer);
 	}
 
 	// For tests: which moves are allowed, and whether one outside them throws.

@@ -2,6 +2,7 @@ package io.github.mcpsupervisor.supervisor;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
 
 import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 import io.github.mcpsupervisor.supervisor.ServerRecord.Level;
@@ -213,14 +214,29 @@ final class Standby {
 	}
 
 	/**
-	 * Takes the ready spare to serve: the caller makes it the live generation.
+	 * Returns the spare that is ready to serve.
 	 * @return the spare, or {@code null} when none is ready (or it has just ended)
 	 */
-	@Nullable McpConnection promote() {
+	@Nullable McpConnection readySpare() {
 		McpConnection ready = this.spare;
-		if (this.state != McpStandbyState.READY || ready == null || ready.isLost()) {
-			return null;
-		}
+		return (this.state == McpStandbyState.READY && ready != null && !ready.isLost()) ? ready : null;
+	}
+
+	/**
+	 * Returns whether a spare is starting.
+	 * @return whether one is
+	 */
+	boolean starting() {
+		return this.state == McpStandbyState.STARTING && this.spare != null;
+	}
+
+	/**
+	 * Takes the ready spare to serve, as the state machine chose when it found it ready:
+	 * the caller makes it the live generation.
+	 * @return the spare
+	 */
+	McpConnection promote() {
+		McpConnection ready = Objects.requireNonNull(this.spare, "no spare to promote");
 		this.spare = null;
 		cancelTimer();
 		this.state = McpStandbyState.WAITING;
@@ -230,14 +246,11 @@ final class Standby {
 
 	/**
 	 * Takes the starting spare to be the attempt of the reconnection that the serving
-	 * generation's loss begins.
-	 * @return the spare, or {@code null} when none is starting
+	 * generation's loss begins, as the state machine chose when it found it starting.
+	 * @return the spare
 	 */
-	@Nullable McpConnection adoptStarting() {
-		McpConnection starting = this.spare;
-		if (this.state != McpStandbyState.STARTING || starting == null) {
-			return null;
-		}
+	McpConnection adoptStarting() {
+		McpConnection starting = Objects.requireNonNull(this.spare, "no spare to adopt");
 		this.spare = null;
 		this.state = McpStandbyState.WAITING;
 		return starting;

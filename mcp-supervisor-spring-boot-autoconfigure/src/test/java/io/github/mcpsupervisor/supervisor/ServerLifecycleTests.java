@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,9 +21,14 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
 import io.github.mcpsupervisor.supervisor.FakeConnector.Outcome;
+import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 import io.github.mcpsupervisor.supervisor.ServerPhase.Edge;
 import io.github.mcpsupervisor.supervisor.ServerPhase.Event;
+import io.github.mcpsupervisor.supervisor.ServerPhase.Facts;
+import io.github.mcpsupervisor.supervisor.ServerPhase.Guard;
+import io.github.mcpsupervisor.supervisor.ServerPhase.Row;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -34,8 +40,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * The state machine's transition table against its code, its Javadoc and the state
- * diagram of the reference documentation: every row is driven on virtual time, and no
- * move outside the table is ever attempted.
+ * diagram of the reference documentation: every row is driven on virtual time, each
+ * guarded row chosen by its guard, and no move outside the table is ever attempted; the
+ * guards of a phase and an event leave no situation without a move.
  */
 class ServerLifecycleTests {
 
@@ -44,6 +51,8 @@ class ServerLifecycleTests {
 	private static final Duration MAX = Duration.ofSeconds(30);
 
 	private static final Duration COOLDOWN = Duration.ofHours(1);
+
+	private static final int ATTEMPTS = 4;
 
 	private static final Path SOURCE = Path.of("src/main/java/io/github/mcpsupervisor/supervisor/ServerLifecycle.java");
 
@@ -55,7 +64,7 @@ class ServerLifecycleTests {
 	void everyRowOfTheTableIsTakenAndNoMoveOutsideIt() {
 		Set<Edge> taken = new LinkedHashSet<>();
 		for (Scenario scenario : scenarios()) {
-			Harness harness = new Harness(scenario.reconnects(), scenario.standby());
+			Harness harness = new Harness(scenario.reconnects(), scenario.standby(), scenario.attempts());
 			scenario.script().accept(harness);
 			assertThat(harness.moves).as("moves of the scenario for %s", scenario.edge()).contains(scenario.edge());
 			assertThat(ServerPhase.TABLE).as("moves of the scenario for %s", scenario.edge())
@@ -95,6 +104,70 @@ class ServerLifecycleTests {
 		harness.scheduler.runReady();
 	}
 
+	@Test
+	void everyGuardedRowIsChosenByItsGuard() {
+		Set<Row> chosen = new LinkedHashSet<>();
+		for (Scenario scenario : scenarios()) {
+			Harness harness = new Harness(scenario.reconnects(), scenario.standby(), scenario.attempts());
+			scenario.script().accept(harness);
+			if (scenario.guard() != null) {
+				Edge edge = scenario.edge();
+				assertThat(harness.choices).as("rows chosen by the scenario for %s if %s", edge, scenario.guard())
+					.contains(new Row(edge.from(), edge.event(), scenario.guard(), edge.to()));
+			}
+			assertThat(harness.choices).extracting(Row::edge).containsExactlyElementsOf(harness.moves);
+			chosen.addAll(harness.choices);
+			harness.supervisor.stop();
+			harness.scheduler.runReady();
+		}
+		assertThat(chosen).containsExactlyInAnyOrderElementsOf(ServerPhase.ROWS);
+	}
+
+	@Test
+	void theGuardsOfAPhaseAndAnEventLeaveNoSituationWithoutAMoveAndNoRowUnreachable() {
+		List<Facts> situations = situations();
+		Set<Row> reachable = new HashSet<>();
+		for (Row row : ServerPhase.ROWS) {
+			for (Facts facts : situations) {
+				Row chosen = ServerPhase.choose(row.from(), row.event(), facts);
+				assertThat(chosen).as("the move of %s in %s when %s", row.event(), row.from(), facts).isNotNull();
+				reachable.add(chosen);
+			}
+		}
+		assertThat(reachable).containsExactlyInAnyOrderElementsOf(ServerPhase.ROWS);
+		assertThat(ServerPhase.ROWS).allSatisfy((row) -> {
+			List<Row> rows = ServerPhase.ROWS.stream()
+				.filter((other) -> other.from() == row.from() && other.event() == row.event())
+				.toList();
+			if (row.guard() == Guard.ALWAYS) {
+				assertThat(rows).as("the rows of %s in %s", row.event(), row.from()).containsExactly(row);
+			}
+			if (row.guard() == Guard.OTHERWISE) {
+				assertThat(rows).as("the rows of %s in %s", row.event(), row.from())
+					.hasSizeGreaterThan(1)
+					.endsWith(row);
+			}
+		});
+	}
+
+	// Every combination of what the guards see.
+	private static List<Facts> situations() {
+		List<Facts> situations = new ArrayList<>();
+		List<Kind> failures = new ArrayList<>(Arrays.asList(Kind.values()));
+		failures.add(null);
+		for (int bits = 0; bits < (1 << 7); bits++) {
+			for (Kind failure : failures) {
+				situations.add(new Facts(bit(bits, 0), bit(bits, 1), bit(bits, 2), failure, bit(bits, 3), bit(bits, 4),
+						bit(bits, 5), bit(bits, 6)));
+			}
+		}
+		return situations;
+	}
+
+	private static boolean bit(int bits, int index) {
+		return (bits & (1 << index)) != 0;
+	}
+
 	private static Set<Edge> tableWithout(Edge edge) {
 		Set<Edge> table = new HashSet<>(ServerPhase.TABLE);
 		table.remove(edge);
@@ -104,27 +177,37 @@ class ServerLifecycleTests {
 	@Test
 	void theJavadocTableIsTheTable() throws IOException {
 		Set<Edge> documented = new LinkedHashSet<>();
-		Pattern row = Pattern.compile("^ \\* (\\w[\\w ]*?)\\s*\\| ([A-Z_, ]+?)\\s*\\|[^|]*\\| (\\w+)\\s*\\|.*$");
+		List<Row> documentedRows = new ArrayList<>();
+		Map<String, Guard> guards = Arrays.stream(Guard.values())
+			.collect(Collectors.toMap(Guard::description, (guard) -> guard));
+		Pattern row = Pattern
+			.compile("^ \\* (\\w[\\w ]*?)\\s*\\| ([A-Z_, ]+?)\\s*\\| ([^|]*?)\\s*\\| (\\w+)\\s*\\|.*$");
 		for (String line : Files.readAllLines(SOURCE)) {
 			Matcher matcher = row.matcher(line);
 			if (!matcher.matches() || matcher.group(1).equals("from")) {
 				continue;
 			}
-			ServerPhase to = ServerPhase.valueOf(matcher.group(3));
+			assertThat(guards).as("the guard of %s", line).containsKey(matcher.group(3));
+			Guard guard = guards.get(matcher.group(3));
+			ServerPhase to = ServerPhase.valueOf(matcher.group(4));
 			for (String event : matcher.group(2).split(",\\s*")) {
 				if (matcher.group(1).equals("any phase but STOPPED")) {
 					for (ServerPhase from : ServerPhase.values()) {
 						if (from != ServerPhase.STOPPED) {
 							documented.add(new Edge(from, Event.valueOf(event), to));
+							documentedRows.add(new Row(from, Event.valueOf(event), guard, to));
 						}
 					}
 				}
 				else {
 					documented.add(new Edge(ServerPhase.valueOf(matcher.group(1)), Event.valueOf(event), to));
+					documentedRows.add(new Row(ServerPhase.valueOf(matcher.group(1)), Event.valueOf(event), guard, to));
 				}
 			}
 		}
 		assertThat(documented).containsExactlyInAnyOrderElementsOf(ServerPhase.TABLE);
+		assertThat(documentedRows).as("the rows in the order they are read")
+			.containsExactlyElementsOf(ServerPhase.ROWS);
 	}
 
 	@Test
@@ -613,6 +696,63 @@ class ServerLifecycleTests {
 						h.assertTheOldTreeIsGoneAtTheNextAttempt();
 					}));
 		}
+		// the rows that share their move with another row of their phase and event
+		all.add(on(ServerPhase.STARTING_CONNECTING, Event.ATTEMPT_FAILED, Guard.ATTEMPT_NOT_GONE, ServerPhase.FAILED,
+				(h) -> {
+					h.connector.then(Outcome.FAIL);
+					h.connector.terminationConfirmed = false;
+					h.supervisor.start();
+					h.scheduler.runReady();
+					h.connector.terminationConfirmed = true;
+				}));
+		all.add(withOneAttempt(ServerPhase.STARTING_CONNECTING, Event.ATTEMPT_FAILED, Guard.BUDGET_SPENT,
+				ServerPhase.FAILED, (h) -> {
+					h.connector.then(Outcome.FAIL);
+					h.supervisor.start();
+					h.scheduler.runReady();
+				}));
+		all.add(on(ServerPhase.STARTING_CONNECTING_AGAIN, Event.ATTEMPT_FAILED, Guard.ATTEMPT_NOT_GONE,
+				ServerPhase.FAILED, (h) -> {
+					h.connector.then(Outcome.FAIL);
+					h.connector.terminationConfirmed = false;
+					h.startAndRestart();
+					h.scheduler.runReady();
+					h.connector.terminationConfirmed = true;
+				}));
+		all.add(on(ServerPhase.RECONNECTING_TERMINATING, Event.TERMINATED, Guard.BUDGET_SPENT, ServerPhase.FAILED,
+				(h) -> {
+					// the last attempt of the budget connects, and its generation is lost
+					// within the stability window
+					h.connector.then(Outcome.CONNECT, Outcome.FAIL, Outcome.FAIL);
+					h.crash();
+					h.scheduler.advance(MAX);
+					assertThat(h.supervisor.status().attemptsUsed()).isEqualTo(ATTEMPTS);
+					h.crash();
+				}));
+		all.add(on(ServerPhase.RECONNECTING_CONNECTING, Event.ATTEMPT_FAILED, Guard.ATTEMPT_NOT_GONE,
+				ServerPhase.FAILED, (h) -> {
+					h.backingOff();
+					h.connector.then(Outcome.FAIL);
+					h.connector.terminationConfirmed = false;
+					h.scheduler.advance(MAX);
+					h.connector.terminationConfirmed = true;
+				}));
+		all.add(on(ServerPhase.RECONNECTING_CONNECTING, Event.ATTEMPT_FAILED, Guard.BUDGET_SPENT, ServerPhase.FAILED,
+				(h) -> {
+					h.connector.always(Outcome.FAIL);
+					h.supervisor.start();
+					h.scheduler.advance(Duration.ofMinutes(1));
+				}));
+		all.add(on(ServerPhase.RECONNECTING_CONNECTING_AGAIN, Event.ATTEMPT_FAILED, Guard.ATTEMPT_NOT_GONE,
+				ServerPhase.FAILED, (h) -> {
+					h.backingOff();
+					h.connector.then(Outcome.FAIL);
+					h.connector.terminationConfirmed = false;
+					h.supervisor.reset();
+					h.supervisor.reset();
+					h.scheduler.runReady();
+					h.connector.terminationConfirmed = true;
+				}));
 		all.add(on(ServerPhase.FAILED, Event.STOP, ServerPhase.STOPPED, (h) -> {
 			h.connector.then(Outcome.MISCONFIGURED);
 			h.supervisor.start();
@@ -623,21 +763,32 @@ class ServerLifecycleTests {
 	}
 
 	private static Scenario on(ServerPhase from, Event event, ServerPhase to, Consumer<Harness> script) {
-		return new Scenario(new Edge(from, event, to), true, script, false);
+		return new Scenario(new Edge(from, event, to), true, script, false, null, ATTEMPTS);
+	}
+
+	// A row that shares its move with another row of its phase and event.
+	private static Scenario on(ServerPhase from, Event event, Guard guard, ServerPhase to, Consumer<Harness> script) {
+		return new Scenario(new Edge(from, event, to), true, script, false, guard, ATTEMPTS);
+	}
+
+	private static Scenario withOneAttempt(ServerPhase from, Event event, Guard guard, ServerPhase to,
+			Consumer<Harness> script) {
+		return new Scenario(new Edge(from, event, to), true, script, false, guard, 1);
 	}
 
 	private static Scenario disabled(ServerPhase from, Event event, ServerPhase to, Consumer<Harness> script) {
-		return new Scenario(new Edge(from, event, to), false, script, false);
+		return new Scenario(new Edge(from, event, to), false, script, false, null, ATTEMPTS);
 	}
 
 	private static Scenario withStandby(ServerPhase from, Event event, ServerPhase to, Consumer<Harness> script) {
-		return new Scenario(new Edge(from, event, to), true, script, true);
+		return new Scenario(new Edge(from, event, to), true, script, true, null, ATTEMPTS);
 	}
 
 	/**
-	 * A script that takes one row of the table.
+	 * A script that takes one row of the table: the one of its guard, if it names one.
 	 */
-	private record Scenario(Edge edge, boolean reconnects, Consumer<Harness> script, boolean standby) {
+	private record Scenario(Edge edge, boolean reconnects, Consumer<Harness> script, boolean standby,
+			@Nullable Guard guard, int attempts) {
 
 	}
 
@@ -652,17 +803,23 @@ class ServerLifecycleTests {
 
 		final List<Edge> moves = new ArrayList<>();
 
+		final List<Row> choices = new ArrayList<>();
+
 		final List<Boolean> oldTreeAliveAtTheNextOpen = new ArrayList<>();
 
 		final McpServerSupervisor supervisor;
 
 		Harness(boolean reconnects, boolean standby) {
+			this(reconnects, standby, ATTEMPTS);
+		}
+
+		Harness(boolean reconnects, boolean standby, int attempts) {
 			this.supervisor = McpServerSupervisor.builder("demo", this.connector, this.scheduler)
 				.reconnect(ReconnectPolicy.builder()
 					.enabled(reconnects)
 					.initialDelay(INITIAL)
 					.maxDelay(MAX)
-					.maxAttempts(4)
+					.maxAttempts(attempts)
 					.jitter(0)
 					.cooldown(ReconnectPolicy.Cooldown.of(COOLDOWN, COOLDOWN))
 					.build())
@@ -670,6 +827,7 @@ class ServerLifecycleTests {
 				.standby(standby)
 				.build();
 			this.supervisor.lifecycle().observeMoves(this.moves::add);
+			this.supervisor.lifecycle().observeChoices(this.choices::add);
 		}
 
 		void up() {
