@@ -301,7 +301,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			}
 			Row row = choose(Event.RESTART, facts());
 			if (row.guard() == Guard.SPARE_READY) {
-				McpConnection spare = this.standby.promote();
+				McpConnection spare = this.standby.spare();
 				McpConnection connection = r.retire();
 				r.endedOnRequest(connection, EndedOnRequest.RESTARTED);
 				r.restarting(RestartCause.RESTART);
@@ -460,7 +460,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			}
 			String endedBecause = Objects.requireNonNull(r.live()).endedBecause;
 			Row row = choose(Event.LOST, facts());
-			McpConnection spare = (row.guard() == Guard.SPARE_READY) ? this.standby.promote() : null;
+			McpConnection spare = (row.guard() == Guard.SPARE_READY) ? this.standby.spare() : null;
 			r.retire();
 			String how = r.lost(connection, exit, endedBecause, this.policy.enabled());
 			String cause = "connection lost: " + how;
@@ -780,6 +780,11 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	// Under the lock.
 	private McpServerStatus snapshot() {
 		return this.record.status(state(), this.standby.status());
+	}
+
+	// For tests: the standby's own state machine.
+	Standby standby() {
+		return this.standby;
 	}
 
 	LifecycleView view() {

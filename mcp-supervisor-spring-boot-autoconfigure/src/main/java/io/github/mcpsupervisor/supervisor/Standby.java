@@ -3,9 +3,16 @@ package io.github.mcpsupervisor.supervisor;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
 
 import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 import io.github.mcpsupervisor.supervisor.ServerRecord.Level;
+import io.github.mcpsupervisor.supervisor.StandbyTable.Edge;
+import io.github.mcpsupervisor.supervisor.StandbyTable.Event;
+import io.github.mcpsupervisor.supervisor.StandbyTable.Facts;
+import io.github.mcpsupervisor.supervisor.StandbyTable.Guard;
+import io.github.mcpsupervisor.supervisor.StandbyTable.Row;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler.Cancellable;
 import org.jspecify.annotations.Nullable;
 
@@ -26,8 +33,46 @@ import org.jspecify.annotations.Nullable;
  * restart: the server is reported, never hot-looped. The budget resets only when a spare
  * stays ready for the stability window, or on a reset or restart. Every method runs under
  * the supervisor's lock; blocking work (opening, terminating) runs on tracked workers.
+ *
+ * <p>
+ * The standby is a state machine of its own, whose state ({@link McpStandbyState}) moves
+ * only along a row of the table below ({@link StandbyTable}), as the server's does
+ * ({@link ServerLifecycle}): of the rows of the state and the event, the first whose
+ * guard holds is the move, read from the top, and an event that has no row in the state
+ * changes nothing. Any other move is a defect: with assertions enabled (tests) it throws
+ * an {@link AssertionError}; otherwise it is taken with an ERROR that names it, so that
+ * the server goes on. A standby that is not enabled takes no move: it stays WAITING.
+ *
+ * <pre>
+ * from        | event(s)      | guard                     | to          | effect
+ * WAITING     | REPLENISH     | budget spent              | FAILED      | give up
+ * WAITING     | REPLENISH     | a tree not confirmed gone | FAILED      | take an attempt, give up
+ * WAITING     | REPLENISH     | otherwise                 | STARTING    | take an attempt, launch
+ * STARTING    | CONNECTED     | -                         | READY       | plan the stability window
+ * STARTING    | START_FAILED  | no retry helps            | FAILED      | give up
+ * STARTING    | START_FAILED  | budget left               | BACKING_OFF | schedule the next spare
+ * STARTING    | START_FAILED  | budget spent              | FAILED      | give up
+ * STARTING    | ADOPTED       | -                         | WAITING     | -
+ * STARTING    | SUSPEND, STOP | -                         | WAITING     | retire the spare
+ * READY       | LOST          | budget left               | BACKING_OFF | retire the spare, schedule the next
+ * READY       | LOST          | budget spent              | FAILED      | retire the spare, give up
+ * READY       | PROMOTED      | the server's budget left  | BACKING_OFF | schedule the next spare after the server's delay
+ * READY       | PROMOTED      | the server's budget spent | FAILED      | give up
+ * READY       | SUSPEND, STOP | -                         | WAITING     | cancel the stability window, retire the spare
+ * BACKING_OFF | RETRY_DUE     | a tree not confirmed gone | FAILED      | give up
+ * BACKING_OFF | RETRY_DUE     | otherwise                 | STARTING    | launch
+ * BACKING_OFF | SUSPEND, STOP | -                         | WAITING     | cancel the timer
+ * FAILED      | RESET, STOP   | -                         | WAITING     | -
+ * </pre>
+ *
+ * A stale event (a timer cancelled or superseded) changes nothing. A suspended or stopped
+ * spare is retired in the background, as a spare that ended; the stability window of a
+ * ready spare resets the standby's budget without a move.
  */
 final class Standby {
+
+	private static final String TREE_UNCONFIRMED = "a process tree of the server could not be confirmed gone; "
+			+ "no spare is started beside it";
 
 	private final boolean enabled;
 
@@ -62,6 +107,20 @@ final class Standby {
 
 	private long promotions;
 
+	/** The moves allowed: the table, or a part of it in tests. */
+	private Set<Edge> table = StandbyTable.TABLE;
+
+	/** Whether a move outside the table throws: when assertions are enabled (tests). */
+	private boolean strict = Standby.class.desiredAssertionStatus();
+
+	/** Sees every move attempted, before it is checked (for tests). */
+	private Consumer<Edge> moves = (edge) -> {
+	};
+
+	/** Sees every row chosen (for tests). */
+	private Consumer<Row> choices = (row) -> {
+	};
+
 	Standby(boolean enabled, ReconnectPolicy policy, SupervisorScheduler scheduler, SupervisorLock lock,
 			ServerRecord record, Attempts attempts, Retirements retirements) {
 		this.enabled = enabled && policy.enabled();
@@ -79,50 +138,68 @@ final class Standby {
 	 * the server has connected.
 	 */
 	void replenish() {
-		if (!this.enabled || this.state != McpStandbyState.WAITING) {
+		if (!this.enabled) {
 			return;
 		}
-		if (!this.budget.takeImmediate()) {
-			giveUp("gave up after " + this.budget.max() + " spare attempts");
+		Row row = choose(Event.REPLENISH, facts());
+		if (row == null) {
+			return; // a spare is kept or waits for its backoff, or the standby failed
+		}
+		if (row.guard() == Guard.BUDGET_SPENT) {
+			giveUp(row, "gave up after " + this.budget.max() + " spare attempts");
 			return;
 		}
-		launch();
+		this.budget.takeImmediate();
+		if (row.guard() == Guard.TREE_UNCONFIRMED) {
+			giveUp(row, TREE_UNCONFIRMED);
+			return;
+		}
+		launch(row);
 	}
 
 	/**
-	 * Plans the spare that follows a promotion: a generation ended, so the next spare
-	 * waits for the server's own backoff, from its outage budget, as a reconnection would
-	 * (a server whose generations keep ending spends it as fast without a standby).
+	 * Returns the spare that is ready to serve.
+	 * @return the spare, or {@code null} when none is ready (or it has just ended)
+	 */
+	@Nullable McpConnection readySpare() {
+		McpConnection ready = this.spare;
+		return (this.state == McpStandbyState.READY && ready != null && !ready.isLost()) ? ready : null;
+	}
+
+	/**
+	 * Returns the spare, starting or ready, that the state machine chose to promote.
+	 * @return the spare
+	 */
+	McpConnection spare() {
+		return Objects.requireNonNull(this.spare, "no spare");
+	}
+
+	/**
+	 * Returns whether a spare is starting.
+	 * @return whether one is
+	 */
+	boolean starting() {
+		return this.state == McpStandbyState.STARTING && this.spare != null;
+	}
+
+	/**
+	 * The ready spare became the serving generation (the state machine found it ready):
+	 * the spare that follows waits for the server's own backoff, from its outage budget,
+	 * as a reconnection would (a server whose generations keep ending spends it as fast
+	 * without a standby).
 	 * @param delay the delay taken from the server's outage budget, {@code null} when it
 	 * is spent
 	 */
 	void promoted(@Nullable Duration delay) {
+		Row row = require(Event.PROMOTED, facts().promotedWith(delay != null));
+		this.spare = null;
+		cancelTimer();
+		this.promotions++;
 		if (delay == null) {
-			giveUp("the server's outage budget is spent: its generations keep ending");
+			giveUp(row, "the server's outage budget is spent: its generations keep ending");
 			return;
 		}
-		launchAfter(delay);
-	}
-
-	private void launch() {
-		if (this.record.unconfirmedTree() != null) {
-			giveUp("a process tree of the server could not be confirmed gone; no spare is started beside it");
-			return;
-		}
-		int generation = this.record.nextGeneration();
-		this.nextAttemptAt = null;
-		McpConnection connection;
-		try {
-			connection = this.attempts.create(generation);
-		}
-		catch (McpConnectException ex) {
-			backOff(generation, "spare failed to start: " + ex.getMessage(), ex.getKind());
-			return;
-		}
-		this.spare = connection;
-		this.state = McpStandbyState.STARTING;
-		this.record.log(Level.DEBUG, "starting spare generation " + generation);
-		this.attempts.open(connection);
+		launchAfter(row, delay);
 	}
 
 	/**
@@ -139,7 +216,7 @@ final class Standby {
 	 * @param connection the spare
 	 */
 	void connected(McpConnection connection) {
-		this.state = McpStandbyState.READY;
+		moveTo(require(Event.CONNECTED, facts()));
 		this.record.spareFinished(connection.generation(), true);
 		Long pid = connection.pid();
 		this.record.log(Level.INFO, "spare generation " + connection.generation() + " ready ("
@@ -161,7 +238,7 @@ final class Standby {
 	void failed(McpConnection connection, McpConnectException ex) {
 		this.spare = null;
 		this.record.spareFinished(connection.generation(), false);
-		backOff(connection.generation(), "spare failed to start: " + ex.getMessage(), ex.getKind());
+		startFailed(connection.generation(), "spare failed to start: " + ex.getMessage(), ex.getKind());
 	}
 
 	/**
@@ -174,74 +251,9 @@ final class Standby {
 		this.spare = null;
 		cancelTimer();
 		this.lock.later(() -> this.retirements.retireSpare(connection));
-		backOff(connection.generation(), "spare ended: " + ((exit != null) ? exit.describe() : connection.lossReason()),
-				Kind.TRANSIENT);
-	}
-
-	private void backOff(int generation, String reason, Kind kind) {
+		String reason = "spare ended: " + ((exit != null) ? exit.describe() : connection.lossReason());
 		this.lastError = reason;
-		if (kind == Kind.CONFIGURATION || kind == Kind.NOT_CONFIRMED_DEAD || kind == Kind.AUTHORIZATION) {
-			giveUp(reason);
-			return;
-		}
-		Duration delay = this.budget.takeNext();
-		if (delay == null) {
-			giveUp(reason + "; gave up after " + this.budget.max() + " spare attempts");
-			return;
-		}
-		this.record.log(Level.WARN, "spare generation " + generation + ": " + reason + "; next spare "
-				+ this.budget.used() + "/" + this.budget.max() + " in " + delay.toMillis() + " ms");
-		launchAfter(delay);
-	}
-
-	private void launchAfter(Duration delay) {
-		this.state = McpStandbyState.BACKING_OFF;
-		this.nextAttemptAt = this.record.now().plus(delay);
-		schedule(delay, () -> {
-			if (this.state == McpStandbyState.BACKING_OFF) {
-				launch();
-			}
-		});
-	}
-
-	private void giveUp(String reason) {
-		cancelTimer();
-		this.state = McpStandbyState.FAILED;
-		this.lastError = reason;
-		this.nextAttemptAt = null;
-		this.record.log(Level.ERROR, "standby: " + reason + "; no spare is kept until the server is reset or "
-				+ "restarted (the serving generation is not affected). " + this.record.resetHint());
-	}
-
-	/**
-	 * Returns the spare that is ready to serve.
-	 * @return the spare, or {@code null} when none is ready (or it has just ended)
-	 */
-	@Nullable McpConnection readySpare() {
-		McpConnection ready = this.spare;
-		return (this.state == McpStandbyState.READY && ready != null && !ready.isLost()) ? ready : null;
-	}
-
-	/**
-	 * Returns whether a spare is starting.
-	 * @return whether one is
-	 */
-	boolean starting() {
-		return this.state == McpStandbyState.STARTING && this.spare != null;
-	}
-
-	/**
-	 * Takes the ready spare to serve, as the state machine chose when it found it ready:
-	 * the caller makes it the live generation.
-	 * @return the spare
-	 */
-	McpConnection promote() {
-		McpConnection ready = Objects.requireNonNull(this.spare, "no spare to promote");
-		this.spare = null;
-		cancelTimer();
-		this.state = McpStandbyState.WAITING;
-		this.promotions++;
-		return ready;
+		backOff(require(Event.LOST, facts()), connection.generation(), reason);
 	}
 
 	/**
@@ -251,8 +263,8 @@ final class Standby {
 	 */
 	McpConnection adoptStarting() {
 		McpConnection starting = Objects.requireNonNull(this.spare, "no spare to adopt");
+		moveTo(require(Event.ADOPTED, facts()));
 		this.spare = null;
-		this.state = McpStandbyState.WAITING;
 		return starting;
 	}
 
@@ -263,9 +275,10 @@ final class Standby {
 	void suspend() {
 		McpConnection dropped = this.spare;
 		this.spare = null;
-		if (this.state != McpStandbyState.FAILED) {
+		Row row = choose(Event.SUSPEND, facts());
+		if (row != null) {
 			cancelTimer();
-			this.state = McpStandbyState.WAITING;
+			moveTo(row);
 			this.nextAttemptAt = null;
 		}
 		if (dropped != null) {
@@ -278,8 +291,9 @@ final class Standby {
 	 */
 	void reset() {
 		this.budget.reset();
-		if (this.state == McpStandbyState.FAILED) {
-			this.state = McpStandbyState.WAITING;
+		Row row = choose(Event.RESET, facts());
+		if (row != null) {
+			moveTo(row);
 		}
 	}
 
@@ -291,18 +305,21 @@ final class Standby {
 		McpConnection stopped = this.spare;
 		this.spare = null;
 		cancelTimer();
-		this.state = McpStandbyState.WAITING;
+		Row row = choose(Event.STOP, facts());
+		if (row != null) {
+			moveTo(row);
+		}
 		this.nextAttemptAt = null;
 		return stopped;
 	}
 
 	/**
-	 * Forgets the failures of a previous run (a start).
+	 * Forgets the failures of a previous run (a start): the stop before it left the
+	 * standby WAITING.
 	 */
 	void newRun() {
 		this.budget.reset();
 		this.lastError = null;
-		this.state = McpStandbyState.WAITING;
 	}
 
 	@Nullable McpStandbyStatus status() {
@@ -313,6 +330,114 @@ final class Standby {
 		return new McpStandbyStatus(this.state, (connection != null) ? connection.generation() : null,
 				(connection != null) ? connection.pid() : null, this.budget.used(), this.budget.max(),
 				this.nextAttemptAt, this.lastError, this.promotions);
+	}
+
+	// The moves, under the lock: the table chooses them, the code has their effects.
+
+	private void launch(Row row) {
+		moveTo(row);
+		int generation = this.record.nextGeneration();
+		this.nextAttemptAt = null;
+		McpConnection connection;
+		try {
+			connection = this.attempts.create(generation);
+		}
+		catch (McpConnectException ex) {
+			startFailed(generation, "spare failed to start: " + ex.getMessage(), ex.getKind());
+			return;
+		}
+		this.spare = connection;
+		this.record.log(Level.DEBUG, "starting spare generation " + generation);
+		this.attempts.open(connection);
+	}
+
+	private void startFailed(int generation, String reason, Kind kind) {
+		this.lastError = reason;
+		Row row = require(Event.START_FAILED, facts().failedFor(kind));
+		if (row.guard() == Guard.NO_RETRY_HELPS) {
+			giveUp(row, reason);
+			return;
+		}
+		backOff(row, generation, reason);
+	}
+
+	// The next spare after the policy's backoff, from the standby's own budget.
+	private void backOff(Row row, int generation, String reason) {
+		if (row.guard() == Guard.BUDGET_SPENT) {
+			giveUp(row, reason + "; gave up after " + this.budget.max() + " spare attempts");
+			return;
+		}
+		Duration delay = Objects.requireNonNull(this.budget.takeNext());
+		this.record.log(Level.WARN, "spare generation " + generation + ": " + reason + "; next spare "
+				+ this.budget.used() + "/" + this.budget.max() + " in " + delay.toMillis() + " ms");
+		launchAfter(row, delay);
+	}
+
+	private void launchAfter(Row row, Duration delay) {
+		moveTo(row);
+		this.nextAttemptAt = this.record.now().plus(delay);
+		schedule(delay, this::retryDue);
+	}
+
+	private void retryDue() {
+		Row row = choose(Event.RETRY_DUE, facts());
+		if (row == null) {
+			return;
+		}
+		if (row.guard() == Guard.TREE_UNCONFIRMED) {
+			giveUp(row, TREE_UNCONFIRMED);
+			return;
+		}
+		launch(row);
+	}
+
+	private void giveUp(Row row, String reason) {
+		cancelTimer();
+		moveTo(row);
+		this.lastError = reason;
+		this.nextAttemptAt = null;
+		this.record.log(Level.ERROR, "standby: " + reason + "; no spare is kept until the server is reset or "
+				+ "restarted (the serving generation is not affected). " + this.record.resetHint());
+	}
+
+	// What the guards of the table see now; an event adds its own facts.
+	private Facts facts() {
+		return new Facts(this.budget.hasLeft(), this.record.unconfirmedTree() != null, null, true);
+	}
+
+	private @Nullable Row choose(Event event, Facts facts) {
+		Row row = StandbyTable.choose(this.state, event, facts);
+		if (row != null) {
+			this.choices.accept(row);
+		}
+		return row;
+	}
+
+	// The move of an event that every state it comes in has a row for.
+	private Row require(Event event, Facts facts) {
+		Row row = choose(event, facts);
+		if (row == null) {
+			throw new IllegalStateException("MCP server '" + this.record.name()
+					+ "': no row of the standby's table for " + event + " in " + this.state + " (" + facts + ")");
+		}
+		return row;
+	}
+
+	private void moveTo(Row row) {
+		McpStandbyState from = this.state;
+		Edge edge = new Edge(from, row.event(), row.to());
+		this.moves.accept(edge);
+		if (!this.table.contains(edge)) {
+			String illegal = "no transition " + from + " --" + row.event() + "--> " + row.to();
+			if (this.strict) {
+				throw new AssertionError("MCP server '" + this.record.name() + "': standby: " + illegal);
+			}
+			// the effects of the move asked for follow: refusing it would leave the
+			// state and those effects apart
+			this.record.log(Level.ERROR, "standby: " + illegal + " in the standby's table; it is taken anyway so that "
+					+ "the server goes on. This is a defect of mcp-supervisor: please report it with this log");
+		}
+		this.state = row.to();
 	}
 
 	private void schedule(Duration delay, Runnable due) {
@@ -332,6 +457,22 @@ final class Standby {
 			this.timer.cancel();
 			this.timer = null;
 		}
+	}
+
+	// For tests: what the standby does.
+
+	void observeMoves(Consumer<Edge> observer) {
+		this.moves = observer;
+	}
+
+	void observeChoices(Consumer<Row> observer) {
+		this.choices = observer;
+	}
+
+	// For tests: which moves are allowed, and whether one outside them throws.
+	void checkMoves(Set<Edge> table, boolean strict) {
+		this.table = table;
+		this.strict = strict;
 	}
 
 }
