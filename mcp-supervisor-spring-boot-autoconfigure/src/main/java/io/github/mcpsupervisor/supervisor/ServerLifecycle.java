@@ -289,7 +289,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	}
 
 	void restart() {
-		McpConnection retired = this.lock.step(() -> {
+		Handover retired = this.lock.step(() -> {
 			requireStarted("restarted");
 			ServerRecord r = this.record;
 			r.log(Level.INFO, "restart requested in state " + state() + ", outage budget cleared");
@@ -306,7 +306,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 				r.endedOnRequest(connection, EndedOnRequest.RESTARTED);
 				r.restarting(RestartCause.RESTART);
 				promote(row, spare, connection, "restart", null);
-				return connection;
+				return new Handover(connection, this.work.hold());
 			}
 			this.standby.suspend();
 			McpConnection connection = r.retire();
@@ -314,17 +314,23 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			this.retiring = connection;
 			moveTo(row, "restart", null);
 			r.restarting(RestartCause.RESTART);
-			return connection;
+			return new Handover(connection, this.work.hold());
 		});
 		if (retired != null) {
-			this.retirements.restart(retired);
+			try {
+				this.retirements.restart(retired.connection());
+			}
+			finally {
+				retired.release().run();
+			}
 		}
 	}
 
 	CompletableFuture<Void> stop(EndedOnRequest how) {
-		Retirements.Stopped stopped = this.lock.step(() -> {
+		StopHandover stopping = this.lock.step(() -> {
 			if (this.phase.current() == ServerPhase.STOPPED) {
-				return Retirements.Stopped.NOTHING;
+				return new StopHandover(Retirements.Stopped.NOTHING, () -> {
+				});
 			}
 			this.retry.cancel();
 			McpConnection wasLive = (this.record.live() != null) ? this.record.retire() : null;
@@ -340,9 +346,15 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			moveTo(choose(Event.STOP, facts()), "stop", null);
 			this.record.swapTools(ToolSet.EMPTY);
 			this.record.completeFirstOutcome(snapshot());
-			return new Retirements.Stopped(wasLive, attempt, this.record.unconfirmedTree(), spare);
+			return new StopHandover(new Retirements.Stopped(wasLive, attempt, this.record.unconfirmedTree(), spare),
+					this.work.hold());
 		});
-		this.retirements.stop(stopped);
+		try {
+			this.retirements.stop(stopping.stopped());
+		}
+		finally {
+			stopping.release().run();
+		}
 		return this.work.quiescence();
 	}
 
@@ -802,6 +814,22 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	 * @param awaitedStop the terminations of a stop to wait for, if any
 	 */
 	private record Started(CompletableFuture<McpServerStatus> outcome, @Nullable CompletableFuture<Void> awaitedStop) {
+
+	}
+
+	/**
+	 * A generation a restart retired, handed over to the caller's thread, with the hold
+	 * on the work tracker that counts it as running until its termination is tracked.
+	 */
+	private record Handover(McpConnection connection, Runnable release) {
+
+	}
+
+	/**
+	 * What a stop ended, handed over to the caller's thread, with the hold on the work
+	 * tracker that counts it as running until its terminations are tracked.
+	 */
+	private record StopHandover(Retirements.Stopped stopped, Runnable release) {
 
 	}
 

@@ -17,6 +17,8 @@ final class WorkTracker {
 
 	private final Set<CompletableFuture<Void>> running = ConcurrentHashMap.newKeySet();
 
+	private final Set<CompletableFuture<Void>> holds = ConcurrentHashMap.newKeySet();
+
 	private final SupervisorScheduler scheduler;
 
 	private final String server;
@@ -52,6 +54,31 @@ final class WorkTracker {
 			done.complete(null);
 			throw ex;
 		}
+	}
+
+	/**
+	 * Counts as work running from now until the work tracked between now and its release
+	 * has ended: what a step hands over to its caller's thread (closing a retired client,
+	 * then tracking its termination) is so seen as running from the step on, and whoever
+	 * waits for quiescence after the step waits for that work too. Other holds are not
+	 * waited for, so that two holds never wait for each other.
+	 * @return releases the hold, once the handed-over work is tracked
+	 */
+	Runnable hold() {
+		CompletableFuture<Void> held = new CompletableFuture<>();
+		Set<CompletableFuture<Void>> before = Set.copyOf(this.running);
+		this.holds.add(held);
+		this.running.add(held);
+		return () -> {
+			CompletableFuture<?>[] handedOver = this.running.stream()
+				.filter((work) -> !before.contains(work) && !this.holds.contains(work))
+				.toArray(CompletableFuture[]::new);
+			CompletableFuture.allOf(handedOver).whenComplete((ignored, ex) -> {
+				this.running.remove(held);
+				this.holds.remove(held);
+				held.complete(null);
+			});
+		};
 	}
 
 	/**

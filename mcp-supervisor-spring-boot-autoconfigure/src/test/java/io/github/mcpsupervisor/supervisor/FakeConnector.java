@@ -98,6 +98,9 @@ public final class FakeConnector implements McpConnector {
 	/** Runs once at the start of the next termination, on the worker that terminates. */
 	@Nullable Runnable duringTermination;
 
+	/** Runs once as the next client is closed, on the thread that closes it. */
+	@Nullable Runnable duringClose;
+
 	/** What the supervisor runs once the server's authorization exists. */
 	@Nullable Runnable authorized;
 
@@ -367,6 +370,11 @@ public final class FakeConnector implements McpConnector {
 		@Override
 		public void closeClient() {
 			this.clientClosed = true;
+			Runnable during = FakeConnector.this.duringClose;
+			if (during != null) {
+				FakeConnector.this.duringClose = null;
+				during.run();
+			}
 			if (FakeConnector.this.closeFails) {
 				throw new NullPointerException("the SDK's close raced with a re-initialization");
 			}

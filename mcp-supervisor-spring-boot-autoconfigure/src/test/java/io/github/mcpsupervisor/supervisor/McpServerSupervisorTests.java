@@ -388,6 +388,32 @@ class McpServerSupervisorTests {
 	}
 
 	@Test
+	void aStartWhileAStopStillClosesTheLiveGenerationWaitsForItsTree() {
+		startStable();
+		// the stop has left its step and closes the client on the caller's thread
+		this.connector.duringClose = this.supervisor::start;
+		this.supervisor.stop();
+		this.scheduler.runReady();
+		assertThat(this.connector.events).containsExactly("open g1", "terminate g1", "open g2");
+		assertThat(this.connector.maxAlive).isEqualTo(1);
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+	}
+
+	@Test
+	void aStopAndStartWhileARestartStillClosesTheRetiredGenerationWaitForItsTree() {
+		startStable();
+		this.connector.duringClose = () -> {
+			this.supervisor.stop();
+			this.supervisor.start();
+		};
+		this.supervisor.restart();
+		this.scheduler.runReady();
+		assertThat(this.connector.events).containsExactly("open g1", "terminate g1", "open g2");
+		assertThat(this.connector.maxAlive).isEqualTo(1);
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
+	}
+
+	@Test
 	void aFailingCloseOfTheSdkClientNeverStopsTheReconnect() {
 		startStable();
 		this.connector.closeFails = true;

@@ -77,6 +77,28 @@ class ServerLifecycleTests {
 	}
 
 	@Test
+	void aStartDuringAStopNeverLeavesAResetToLaunchBesideATreeNotConfirmedGone() {
+		Harness h = new Harness(false, false);
+		h.up();
+		FakeConnector.FakeConnection first = h.connector.last();
+		// the first termination confirms nothing; a start comes while the stop closes
+		h.connector.duringTermination = () -> h.connector.terminationConfirmed = false;
+		h.connector.duringClose = () -> {
+			h.connector.then(Outcome.FAIL);
+			h.supervisor.start();
+		};
+		h.supervisor.stop();
+		h.scheduler.runReady();
+		h.connector.terminationConfirmed = true;
+		boolean[] firstAliveAtOpen = new boolean[1];
+		h.connector.duringOpen = () -> firstAliveAtOpen[0] = first.processAlive;
+		h.supervisor.reset();
+		h.scheduler.runReady();
+		assertThat(firstAliveAtOpen[0]).as("the first generation's tree alive as the next one opens").isFalse();
+		assertThat(h.connector.maxAlive).isEqualTo(1);
+	}
+
+	@Test
 	void aMoveOutsideTheTableFailsATestLoudly() {
 		Harness harness = new Harness(true, false);
 		harness.supervisor.lifecycle().checkMoves(tableWithout(CONNECTED), true);
