@@ -25,7 +25,7 @@ import org.springframework.boot.health.contributor.HealthContributor;
  * waiting for an authorization, OUT_OF_SERVICE while one waits, UP otherwise. While no
  * server is supervised, {@code mcp} has no member and Spring Boot leaves it out.
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 public class McpServersHealthContributor implements CompositeHealthContributor {
 
