@@ -11,8 +11,6 @@ import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 import io.github.mcpsupervisor.client.internal.ListChanges;
-import io.github.mcpsupervisor.client.internal.McpClientFactory;
-import io.github.mcpsupervisor.client.internal.McpServerSession;
 import io.github.mcpsupervisor.internal.CauseChain;
 import io.github.mcpsupervisor.internal.ServerText;
 import io.github.mcpsupervisor.supervisor.ExitStatus;
@@ -378,17 +376,6 @@ public abstract class ClientConnection implements McpConnection {
 					"generation " + this.generation + " of MCP server '" + this.server + "' is not connected");
 		}
 		return current;
-	}
-
-	/**
-	 * How the generations of one server build their clients.
-	 *
-	 * @param factory builds each client
-	 * @param session the server's client session
-	 * @param toolsChanged called when the server announces that its tools changed
-	 */
-	public record ClientSetup(McpClientFactory factory, McpServerSession session, Runnable toolsChanged) {
-
 	}
 
 }

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
-import io.github.mcpsupervisor.transport.internal.ClientConnection.ClientSetup;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCNotification;

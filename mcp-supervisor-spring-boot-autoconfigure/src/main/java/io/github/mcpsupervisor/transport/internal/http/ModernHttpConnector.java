@@ -10,7 +10,11 @@ import io.github.mcpsupervisor.client.internal.McpServerSession;
 import io.github.mcpsupervisor.supervisor.McpConnection;
 import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
-import io.github.mcpsupervisor.transport.internal.ClientConnection.ClientSetup;
+import io.github.mcpsupervisor.transport.internal.CallTimeouts;
+import io.github.mcpsupervisor.transport.internal.ClientSetup;
+import io.github.mcpsupervisor.transport.internal.GenerationConnection;
+import io.github.mcpsupervisor.transport.internal.GenerationLife;
+import io.github.mcpsupervisor.transport.internal.modern.Revision20260728;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 
@@ -82,9 +86,15 @@ public final class ModernHttpConnector implements McpConnector, AutoCloseable {
 		// the shared client is asked each time: once it is closed, nothing here keeps
 		// its selector thread reachable
 		HttpClient current = this.sharedClient.client();
-		return new ModernHttpConnection(this.definition, generation,
-				new ClientSetup(this.clientFactory, this.session, toolsChanged), this.jsonMapper, current,
-				this.authorization);
+		GenerationLife life = new GenerationLife(this.definition.name(), generation, "connection closed",
+				this.definition::redact);
+		Revision20260728 client = new Revision20260728(life,
+				new ClientSetup(this.clientFactory, this.session, toolsChanged),
+				new CallTimeouts(this.definition.requestTimeout(), this.definition.toolTimeouts()),
+				this.definition.initializationTimeout(), this.jsonMapper);
+		HttpCarrier carrier = new HttpCarrier(life, this.definition, this.authorization, current,
+				new HttpBinding20260728(client, this.definition, this.jsonMapper, this.authorization));
+		return new GenerationConnection(life, carrier, client);
 	}
 
 	/**

@@ -15,6 +15,7 @@ import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
 import io.github.mcpsupervisor.transport.internal.CallTimeouts;
 import io.github.mcpsupervisor.transport.internal.ClientConnection;
+import io.github.mcpsupervisor.transport.internal.ClientSetup;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.client.transport.McpHttpClientTransportAuthorizationException;

@@ -8,8 +8,13 @@ import io.github.mcpsupervisor.client.internal.McpServerSession;
 import io.github.mcpsupervisor.supervisor.McpConnection;
 import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
-import io.github.mcpsupervisor.transport.internal.ClientConnection.ClientSetup;
+import io.github.mcpsupervisor.transport.internal.CallTimeouts;
+import io.github.mcpsupervisor.transport.internal.ClientSetup;
+import io.github.mcpsupervisor.transport.internal.GenerationConnection;
+import io.github.mcpsupervisor.transport.internal.GenerationLife;
+import io.github.mcpsupervisor.transport.internal.modern.Revision20260728;
 import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.McpJsonMapper;
 
 /**
  * Creates the generations of a stdio server that speaks MCP revision 2026-07-28.
@@ -57,9 +62,16 @@ public final class ModernStdioConnector implements McpConnector {
 
 	@Override
 	public McpConnection create(int generation, Runnable toolsChanged) {
-		return new ModernStdioConnection(this.definition, generation,
-				new ClientSetup(this.clientFactory, this.session, toolsChanged), this.executor,
-				McpJsonDefaults.getMapper(), this.records);
+		GenerationLife life = new GenerationLife(this.definition.name(), generation, "process ended",
+				this.definition::redact);
+		McpJsonMapper jsonMapper = McpJsonDefaults.getMapper();
+		Revision20260728 client = new Revision20260728(life,
+				new ClientSetup(this.clientFactory, this.session, toolsChanged),
+				new CallTimeouts(this.definition.requestTimeout(), this.definition.toolTimeouts()),
+				this.definition.initializationTimeout(), jsonMapper);
+		ProcessCarrier carrier = new ProcessCarrier(life, this.definition, this.executor, this.records,
+				new StdioBinding20260728(client, jsonMapper));
+		return new GenerationConnection(life, carrier, client);
 	}
 
 	@Override

@@ -13,6 +13,7 @@ import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.internal.CallTimeouts;
 import io.github.mcpsupervisor.transport.internal.ClientConnection;
+import io.github.mcpsupervisor.transport.internal.ClientSetup;
 import io.github.mcpsupervisor.transport.internal.ToolListing.ToolListingException;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.json.McpJsonMapper;

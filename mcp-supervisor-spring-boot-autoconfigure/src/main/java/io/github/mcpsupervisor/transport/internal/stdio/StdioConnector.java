@@ -8,7 +8,7 @@ import io.github.mcpsupervisor.client.internal.McpServerSession;
 import io.github.mcpsupervisor.supervisor.McpConnection;
 import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
-import io.github.mcpsupervisor.transport.internal.ClientConnection.ClientSetup;
+import io.github.mcpsupervisor.transport.internal.ClientSetup;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 
 /**

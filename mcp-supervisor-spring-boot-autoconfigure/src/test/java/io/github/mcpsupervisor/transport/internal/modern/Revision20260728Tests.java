@@ -15,13 +15,15 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 import io.github.mcpsupervisor.client.internal.McpClientFactory;
 import io.github.mcpsupervisor.client.internal.McpServerSession;
 import io.github.mcpsupervisor.client.internal.SamplingGate;
 import io.github.mcpsupervisor.supervisor.SamplingLimits;
 import io.github.mcpsupervisor.transport.internal.CallTimeouts;
-import io.github.mcpsupervisor.transport.internal.ClientConnection.ClientSetup;
+import io.github.mcpsupervisor.transport.internal.ClientSetup;
+import io.github.mcpsupervisor.transport.internal.GenerationLife;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.modern.JsonRpc.JSONRPCMessage;
 import io.modelcontextprotocol.modern.JsonRpc.JSONRPCResponse;
@@ -46,10 +48,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Tests for {@link ModernConnection} over a transport that answers as a scripted
+ * Tests for {@link Revision20260728} over a transport that answers as a scripted
  * 2026-07-28 server.
  */
-class ModernConnectionTests {
+class Revision20260728Tests {
 
 	private final Map<String, Function<Object, Object>> answers = new HashMap<>();
 
@@ -95,7 +97,7 @@ class ModernConnectionTests {
 		this.answers.put("tools/list",
 				(params) -> listing(List.of(tool("locate", schema), tool("bad\nname", Map.of("type", "object"))),
 						null));
-		ScriptedConnection connection = connection();
+		Revision20260728 connection = connection();
 		open(connection);
 		assertThat(connection.tools()).extracting(Tool::name).containsExactly("locate");
 		assertThat(connection.tools().get(0).inputSchema()).isEqualTo(schema);
@@ -107,7 +109,7 @@ class ModernConnectionTests {
 		this.answers.put("server/discover", (params) -> discovered(List.of("2026-07-28"), Map.of("tools", Map.of())));
 		this.answers.put("tools/list", (params) -> listing(List.of(tool("echo", Map.of("type", "object"))), null));
 		this.answers.put("tools/call", (params) -> new JSONRPCError(-32602, "bad\nargument"));
-		ScriptedConnection connection = connection();
+		Revision20260728 connection = connection();
 		open(connection);
 		assertThatExceptionOfType(McpError.class)
 			.isThrownBy(() -> connection.callTool(CallToolRequest.builder("echo").arguments(Map.of()).build()))
@@ -120,15 +122,15 @@ class ModernConnectionTests {
 		VirtualTimeScheduler time = VirtualTimeScheduler.getOrSet();
 		this.answers.put("server/discover", (params) -> discovered(List.of("2026-07-28"), Map.of("tools", Map.of())));
 		this.answers.put("tools/list", (params) -> listing(List.of(tool("echo", Map.of("type", "object"))), 1000L));
-		ScriptedConnection connection = connection();
+		Revision20260728 connection = connection();
 		open(connection);
-		time.advanceTimeBy(ModernConnection.MIN_RELISTING_INTERVAL.minusMillis(1));
+		time.advanceTimeBy(Revision20260728.MIN_RELISTING_INTERVAL.minusMillis(1));
 		assertThat(this.toolsChanged).hasValue(0);
 		time.advanceTimeBy(Duration.ofMillis(1));
 		assertThat(this.toolsChanged).hasValue(1);
 		connection.listTools();
-		connection.closeClient();
-		time.advanceTimeBy(ModernConnection.MIN_RELISTING_INTERVAL.multipliedBy(2));
+		connection.close();
+		time.advanceTimeBy(Revision20260728.MIN_RELISTING_INTERVAL.multipliedBy(2));
 		assertThat(this.toolsChanged).hasValue(1);
 	}
 
@@ -139,7 +141,7 @@ class ModernConnectionTests {
 		this.answers.put("tools/list",
 				(params) -> listing(List.of(tool("echo", Map.of("type", "object"))), 9007199254740991L));
 		open(connection());
-		time.advanceTimeBy(ModernConnection.MAX_RELISTING_INTERVAL);
+		time.advanceTimeBy(Revision20260728.MAX_RELISTING_INTERVAL);
 		assertThat(this.toolsChanged).hasValue(1);
 	}
 
@@ -153,8 +155,10 @@ class ModernConnectionTests {
 		assertThat(this.toolsChanged).hasValue(0);
 	}
 
-	private void open(ScriptedConnection connection) {
-		connection.open();
+	private void open(Revision20260728 connection) {
+		connection.connect(new ScriptedTransport());
+		connection.open((ex) -> {
+		});
 	}
 
 	@Test
@@ -175,10 +179,10 @@ class ModernConnectionTests {
 			}
 
 		};
-		ScriptedConnection unasked = new ScriptedConnection(new ClientSetup(factory,
-				new McpServerSession("scripted", List.of()), this.toolsChanged::incrementAndGet));
+		Revision20260728 unasked = connection(new ClientSetup(factory, new McpServerSession("scripted", List.of()),
+				this.toolsChanged::incrementAndGet));
 		assertThat(unasked.takeLogMessage(log("error", "unasked"))).isTrue();
-		ScriptedConnection asked = new ScriptedConnection(new ClientSetup(factory,
+		Revision20260728 asked = connection(new ClientSetup(factory,
 				new McpServerSession("scripted", List.of(),
 						new SamplingGate("scripted", SamplingLimits.DEFAULT, Clock.systemUTC()), LoggingLevel.WARNING),
 				this.toolsChanged::incrementAndGet));
@@ -200,8 +204,17 @@ class ModernConnectionTests {
 		return text.getBytes(StandardCharsets.UTF_8);
 	}
 
-	private ScriptedConnection connection() {
-		return new ScriptedConnection(setup());
+	private Revision20260728 connection() {
+		return connection(setup());
+	}
+
+	private Revision20260728 connection(ClientSetup setup) {
+		return connection(setup, new CallTimeouts(Duration.ofSeconds(5), Map.of()));
+	}
+
+	private Revision20260728 connection(ClientSetup setup, CallTimeouts timeouts) {
+		return new Revision20260728(new GenerationLife("scripted", 1, "ended", UnaryOperator.identity()), setup,
+				timeouts, Duration.ofSeconds(5), McpJsonDefaults.getMapper());
 	}
 
 	private ClientSetup setup() {
@@ -221,7 +234,7 @@ class ModernConnectionTests {
 				(params) -> String.valueOf(params).contains("run") ? new Later(
 						Map.of("content", List.of(Map.of("type", "text", "text", "ran")), "resultType", "complete"),
 						Duration.ofSeconds(30)) : new Later(null, null));
-		ScriptedConnection connection = new ScriptedConnection(setup(), new CallTimeouts(Duration.ofSeconds(5),
+		Revision20260728 connection = connection(setup(), new CallTimeouts(Duration.ofSeconds(5),
 				Map.of("run", Duration.ofSeconds(60), "lookup", Duration.ofSeconds(1))));
 		open(connection);
 		ExecutorService caller = Executors.newSingleThreadExecutor();
@@ -262,62 +275,20 @@ class ModernConnectionTests {
 		return Map.of("name", name, "inputSchema", inputSchema);
 	}
 
-	/** A generation whose transport answers as the test scripts. */
-	private final class ScriptedConnection extends ModernConnection {
-
-		ScriptedConnection(ClientSetup setup) {
-			super("scripted", 1, Duration.ofSeconds(5), Duration.ofSeconds(5), setup, McpJsonDefaults.getMapper(),
-					"ended");
-		}
-
-		ScriptedConnection(ClientSetup setup, CallTimeouts timeouts) {
-			super("scripted", 1, timeouts, Duration.ofSeconds(5), setup, McpJsonDefaults.getMapper(), "ended");
-		}
-
-		@Override
-		public void open() {
-			discover(createClient(new ScriptedTransport(), McpJsonDefaults.getMapper()));
-		}
-
-		@Override
-		protected void closeTransport() {
-		}
-
-		@Override
-		protected void callFailed(RuntimeException ex) {
-		}
-
-		@Override
-		public boolean terminate() {
-			return true;
-		}
-
-		@Override
-		public @Nullable Long pid() {
-			return null;
-		}
-
-		@Override
-		public List<String> stderrTail() {
-			return List.of();
-		}
-
-	}
-
 	private final class ScriptedTransport implements McpClientTransport {
 
 		@Override
 		public Flux<JSONRPCMessage> exchange(McpTransportRequest request) {
 			String method = request.message().method();
-			ModernConnectionTests.this.methods.add(method);
-			Function<Object, Object> answer = ModernConnectionTests.this.answers.get(method);
+			Revision20260728Tests.this.methods.add(method);
+			Function<Object, Object> answer = Revision20260728Tests.this.answers.get(method);
 			if (answer == null) {
 				return Flux.just(JSONRPCResponse.error(request.message().id(),
 						new JSONRPCError(-32601, "Method not found: " + method)));
 			}
 			Object answered = answer.apply(request.message().params());
 			if ("tools/call".equals(method)) {
-				ModernConnectionTests.this.calls.incrementAndGet();
+				Revision20260728Tests.this.calls.incrementAndGet();
 			}
 			if (answered instanceof Later later) {
 				return (later.after() == null) ? Flux.never() : Mono.delay(later.after())

@@ -8,24 +8,21 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 import io.github.mcpsupervisor.client.internal.ClientSpecs;
 import io.github.mcpsupervisor.client.internal.ListChanges;
 import io.github.mcpsupervisor.internal.CauseChain;
-import io.github.mcpsupervisor.internal.ServerText;
-import io.github.mcpsupervisor.supervisor.ExitStatus;
 import io.github.mcpsupervisor.supervisor.McpCapabilityException;
-import io.github.mcpsupervisor.supervisor.McpConnection;
 import io.github.mcpsupervisor.supervisor.McpServerRequests;
 import io.github.mcpsupervisor.supervisor.SessionInfo;
 import io.github.mcpsupervisor.transport.internal.CallTimeouts;
-import io.github.mcpsupervisor.transport.internal.ClientConnection.ClientSetup;
+import io.github.mcpsupervisor.transport.internal.ClientSetup;
+import io.github.mcpsupervisor.transport.internal.GenerationLife;
+import io.github.mcpsupervisor.transport.internal.RevisionClient;
 import io.github.mcpsupervisor.transport.internal.ToolListing;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.modern.McpException;
@@ -48,21 +45,22 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 
 /**
- * The connection of one generation of a server that speaks MCP revision 2026-07-28, over
- * the SDK's modern client: discovered with {@code server/discover} (there is no
- * initialize and no session), its tools listed page by page within the limits of
- * {@link ToolListing}, its tool, resource and prompt list changes and the application's
- * resource subscriptions followed on one {@code subscriptions/listen} stream, its
- * resources, prompts and completions sent as {@link McpServerRequests}, its liveness
- * probed with a bounded {@code server/discover} (there is no ping). The kinds of
- * transport (a process, stateless HTTP) provide the client's transport and say when the
- * generation is lost.
+ * The client of one generation in MCP revision 2026-07-28, over the SDK's modern client:
+ * discovered with {@code server/discover} (there is no initialize and no session), its
+ * tools listed page by page within the limits of {@link ToolListing}, its tool, resource
+ * and prompt list changes and the application's resource subscriptions followed on one
+ * {@code subscriptions/listen} stream, its resources, prompts and completions sent as
+ * {@link McpServerRequests}, its liveness probed with a bounded {@code server/discover}
+ * (there is no ping).
  *
  * @since 0.1.0
  */
-public abstract class ModernConnection implements McpConnection {
+public final class Revision20260728 implements RevisionClient {
 
-	private static final Log logger = LogFactory.getLog(ModernConnection.class);
+	/** The revision this client speaks. */
+	public static final String REVISION = "2026-07-28";
+
+	private static final Log logger = LogFactory.getLog(Revision20260728.class);
 
 	private static final byte[] LOG_MESSAGE_METHOD = ("\"" + RequestEnvelope.LOG_MESSAGE + "\"")
 		.getBytes(StandardCharsets.UTF_8);
@@ -73,9 +71,9 @@ public abstract class ModernConnection implements McpConnection {
 	/** The longest time a listing's ttlMs keeps it before it is listed again. */
 	static final Duration MAX_RELISTING_INTERVAL = Duration.ofDays(1);
 
-	private final String server;
+	private final GenerationLife life;
 
-	private final int generation;
+	private final String server;
 
 	private final Duration requestTimeout;
 
@@ -87,26 +85,19 @@ public abstract class ModernConnection implements McpConnection {
 
 	private final Runnable toolsChanged;
 
+	private final ModernSchema schema;
+
+	private final McpJsonMapper jsonMapper;
+
 	// how the application answers input requests, known once the server is known to
 	// speak this revision
 	private volatile @Nullable InputAnswers answers;
-
-	private final ModernSchema schema;
-
-	private final String defaultLossReason;
-
-	/**
-	 * Completes when the generation has ended; with the process exit, if there is one.
-	 */
-	protected final CompletableFuture<ExitStatus> lost = new CompletableFuture<>();
 
 	private volatile @Nullable McpAsyncClient client;
 
 	private volatile @Nullable DiscoverResult discovered;
 
 	private volatile @Nullable McpClientTransport transport;
-
-	private volatile @Nullable McpJsonMapper jsonMapper;
 
 	private volatile List<Tool> tools = List.of();
 
@@ -127,20 +118,18 @@ public abstract class ModernConnection implements McpConnection {
 
 	private volatile boolean followsChanges;
 
-	private final AtomicReference<@Nullable String> endedBecause = new AtomicReference<>();
-
-	private final AtomicInteger callsInFlight = new AtomicInteger();
-
-	protected ModernConnection(String server, int generation, Duration requestTimeout, Duration initializationTimeout,
-			ClientSetup setup, McpJsonMapper jsonMapper, String defaultLossReason) {
-		this(server, generation, new CallTimeouts(requestTimeout, Map.of()), initializationTimeout, setup, jsonMapper,
-				defaultLossReason);
-	}
-
-	protected ModernConnection(String server, int generation, CallTimeouts timeouts, Duration initializationTimeout,
-			ClientSetup setup, McpJsonMapper jsonMapper, String defaultLossReason) {
-		this.server = server;
-		this.generation = generation;
+	/**
+	 * Creates the client of a generation, not yet connected.
+	 * @param life the generation's life
+	 * @param setup how the server's generations build their clients
+	 * @param timeouts the bounds of the requests and of each tool's calls
+	 * @param initializationTimeout the bound of discovery
+	 * @param jsonMapper reads and writes the messages
+	 */
+	public Revision20260728(GenerationLife life, ClientSetup setup, CallTimeouts timeouts,
+			Duration initializationTimeout, McpJsonMapper jsonMapper) {
+		this.life = life;
+		this.server = life.server();
 		this.requestTimeout = timeouts.requestTimeout();
 		this.timeouts = timeouts;
 		this.initializationTimeout = initializationTimeout;
@@ -148,22 +137,29 @@ public abstract class ModernConnection implements McpConnection {
 		this.toolsChanged = setup.toolsChanged();
 		this.schema = new ModernSchema(jsonMapper);
 		this.jsonMapper = jsonMapper;
-		this.defaultLossReason = defaultLossReason;
 	}
 
 	/**
-	 * Builds the client of this generation over its transport.
+	 * Builds the client of the generation over the transport that its carrier's binding
+	 * built.
 	 * @param transport the transport
-	 * @param jsonMapper reads and writes the messages
-	 * @return the client
 	 */
-	protected final McpAsyncClient createClient(McpClientTransport transport, McpJsonMapper jsonMapper) {
+	public void connect(McpClientTransport transport) {
 		LoggingLevel level = this.setup.session().logLevel();
-		RequestEnvelope enveloped = new RequestEnvelope(transport, jsonMapper, this::declaredCapabilities,
+		RequestEnvelope enveloped = new RequestEnvelope(transport, this.jsonMapper, this::declaredCapabilities,
 				(level != null) ? level.name().toLowerCase(Locale.ROOT) : null, this::logged);
 		this.transport = enveloped;
-		this.jsonMapper = jsonMapper;
-		return newClient(enveloped, jsonMapper);
+		this.client = newClient(enveloped);
+	}
+
+	@Override
+	public String revision() {
+		return REVISION;
+	}
+
+	@Override
+	public String handshake() {
+		return "discovery";
 	}
 
 	/**
@@ -172,17 +168,16 @@ public abstract class ModernConnection implements McpConnection {
 	 * @param message one JSON-RPC message as the server wrote it
 	 * @return whether it was a log message, now taken
 	 */
-	protected final boolean takeLogMessage(byte[] message) {
+	public boolean takeLogMessage(byte[] message) {
 		if (!contains(message, LOG_MESSAGE_METHOD)) {
 			return false;
 		}
-		McpJsonMapper mapper = this.jsonMapper;
 		try {
-			Map<?, ?> read = (mapper != null) ? mapper.readValue(message, Map.class) : null;
+			Map<?, ?> read = this.jsonMapper.readValue(message, Map.class);
 			if (read == null || !RequestEnvelope.LOG_MESSAGE.equals(read.get("method")) || read.containsKey("id")) {
 				return false;
 			}
-			logged(mapper.convertValue(read.get("params"), McpSchema.LoggingMessageNotification.class));
+			logged(this.jsonMapper.convertValue(read.get("params"), McpSchema.LoggingMessageNotification.class));
 		}
 		catch (IOException | RuntimeException ex) {
 			logger.debug("MCP server '" + this.server + "': a log message that is not one was dropped", ex);
@@ -221,12 +216,12 @@ public abstract class ModernConnection implements McpConnection {
 
 	// The client answers no input request itself: InputRounds does, with the
 	// application's handlers.
-	private McpAsyncClient newClient(McpClientTransport transport, McpJsonMapper jsonMapper) {
+	private McpAsyncClient newClient(McpClientTransport transport) {
 		McpSchema.Implementation info = ClientSpecs.clientInfo(this.server);
 		return McpClient.async(transport)
 			.clientInfo(new io.modelcontextprotocol.modern.McpSchema.Implementation(info.name(), info.title(),
 					info.version(), null, null, null))
-			.jsonMapper(jsonMapper)
+			.jsonMapper(this.jsonMapper)
 			.roundTimeout(this.requestTimeout)
 			.callTimeout(this.requestTimeout)
 			.build();
@@ -235,12 +230,12 @@ public abstract class ModernConnection implements McpConnection {
 	/**
 	 * Discovers the server, lists its tools and starts following what the supervisor and
 	 * the application follow on it (see {@link Listening}).
-	 * @param created the client of this generation
 	 * @throws NotModernException if the server did not answer as a 2026-07-28 server
 	 * @throws UnsupportedRevisionException if it speaks only other revisions
 	 */
-	protected final void discover(McpAsyncClient created) {
-		this.client = created;
+	@Override
+	public void open(Consumer<Throwable> streamFailed) {
+		McpAsyncClient created = this.life.require(this.client);
 		DiscoverResult result = Discovery.discover(created, this.initializationTimeout);
 		this.discovered = result;
 		// the application's handlers are looked up only for a server of this revision: a
@@ -250,7 +245,7 @@ public abstract class ModernConnection implements McpConnection {
 		boolean offersTools = result.capabilities() != null && result.capabilities().tools() != null;
 		this.tools = offersTools ? list(created) : List.of();
 		this.followsChanges = offersTools && Boolean.TRUE.equals(result.capabilities().tools().listChanged());
-		listen(created, result);
+		listen(created, result, streamFailed);
 		if (!this.followsChanges) {
 			relistWhenStale();
 		}
@@ -261,7 +256,7 @@ public abstract class ModernConnection implements McpConnection {
 	// often than every MIN_RELISTING_INTERVAL.
 	private void relistWhenStale() {
 		Long ttl = this.listingTtl;
-		if (this.followsChanges || ttl == null || ttl <= 0 || this.lost.isDone()) {
+		if (this.followsChanges || ttl == null || ttl <= 0 || this.life.isLost()) {
 			return;
 		}
 		// a server may say "forever" with the largest number it knows: a day is as good
@@ -272,7 +267,7 @@ public abstract class ModernConnection implements McpConnection {
 			previous.dispose();
 		}
 		this.relisting = Mono.delay(after).subscribe((tick) -> {
-			if (!this.lost.isDone()) {
+			if (!this.life.isLost()) {
 				this.toolsChanged.run();
 			}
 		});
@@ -281,7 +276,7 @@ public abstract class ModernConnection implements McpConnection {
 	private List<Tool> list(McpAsyncClient created) {
 		Map<String, io.modelcontextprotocol.modern.McpSchema.Tool> byName = new LinkedHashMap<>();
 		List<Tool> usable = ToolListing.listAll((cursor) -> page(created, cursor, byName), this.server,
-				this.requestTimeout, this::loggable);
+				this.requestTimeout, this.life::loggable);
 		this.listed = Map.copyOf(byName);
 		return usable;
 	}
@@ -314,12 +309,11 @@ public abstract class ModernConnection implements McpConnection {
 	// Opens the generation's one listen stream for the life of the generation (a new
 	// generation opens its own) and, as a 2025-11-25 generation subscribes again before
 	// it is up, waits for the server to acknowledge the application's subscriptions.
-	private void listen(McpAsyncClient created, DiscoverResult result) {
+	private void listen(McpAsyncClient created, DiscoverResult result, Consumer<Throwable> streamFailed) {
 		ListChanges listChanges = new ListChanges(this.setup.factory(), this.setup.session(), this.requestTimeout,
-				() -> !this.lost.isDone(), UnaryOperator.identity());
-		Listening opened = new Listening(this.server, this.generation, created, result.capabilities(),
-				this.setup.session(), this.setup.toolsChanged(), this::streamFailed, listChanges,
-				() -> !this.lost.isDone());
+				() -> !this.life.isLost(), UnaryOperator.identity());
+		Listening opened = new Listening(this.server, this.life.number(), created, result.capabilities(),
+				this.setup.session(), this.setup.toolsChanged(), streamFailed, listChanges, () -> !this.life.isLost());
 		ModernRequests sent = new ModernRequests(this.server, created, this.schema,
 				this.schema.initializeResult(result).capabilities(), opened, requireAnswers());
 		opened.readWith(sent);
@@ -333,35 +327,16 @@ public abstract class ModernConnection implements McpConnection {
 		try {
 			acknowledged.block(this.requestTimeout);
 			logger.debug("MCP server '" + this.server + "': " + subscriptions
-					+ " resource subscription(s) re-established on generation " + this.generation);
+					+ " resource subscription(s) re-established on generation " + this.life.number());
 		}
 		catch (RuntimeException ex) {
 			logger.warn("MCP server '" + this.server + "': re-establishing " + subscriptions
-					+ " resource subscription(s) failed: " + loggable(CauseChain.rootMessage(ex)));
+					+ " resource subscription(s) failed: " + this.life.loggable(CauseChain.rootMessage(ex)));
 		}
 	}
 
-	/**
-	 * Masks the secrets of the server's configuration wherever a text of the server
-	 * quotes them.
-	 * @param text a text of the server
-	 * @return the text with the secrets masked
-	 */
-	protected String redact(String text) {
-		return text;
-	}
-
-	private String loggable(@Nullable String text) {
-		return ServerText.forLog(redact(String.valueOf(text)));
-	}
-
 	private RuntimeException answered(McpException ex) {
-		return ModernSchema.answered(ex, this::redact);
-	}
-
-	@Override
-	public int generation() {
-		return this.generation;
+		return ModernSchema.answered(ex, this.life::redact);
 	}
 
 	@Override
@@ -371,25 +346,18 @@ public abstract class ModernConnection implements McpConnection {
 
 	@Override
 	public List<Tool> listTools() {
-		try {
-			List<Tool> relisted = list(requireClient());
-			this.tools = relisted;
-			relistWhenStale();
-			return relisted;
-		}
-		catch (RuntimeException ex) {
-			callFailed(ex);
-			throw ex;
-		}
+		List<Tool> relisted = list(this.life.require(this.client));
+		this.tools = relisted;
+		relistWhenStale();
+		return relisted;
 	}
 
 	@Override
 	public CallToolResult callTool(CallToolRequest request) {
-		McpAsyncClient current = requireClient();
+		McpAsyncClient current = this.life.require(this.client);
 		// the client's own bounds are those of every request: a tool with a timeout of
 		// its own is given it for each round and for the whole call
 		Duration timeout = this.timeouts.of(request.name());
-		this.callsInFlight.incrementAndGet();
 		try {
 			var tool = this.listed.get(request.name());
 			Map<String, Object> arguments = (request.arguments() != null) ? request.arguments() : Map.of();
@@ -419,18 +387,14 @@ public abstract class ModernConnection implements McpConnection {
 			throw ex; // an input request the application could not answer
 		}
 		catch (RuntimeException ex) {
-			RuntimeException failure = ex;
 			if (!CallTimeouts.isTimedOut(ex) && (CauseChain.cause(ex, McpTimeoutException.class) != null
 					|| CauseChain.cause(ex, TimeoutException.class) != null)) {
 				// the client's own timer, which ends at the same time
-				failure = CallTimeouts.timedOut(this.server, "tool '" + request.name() + "'", timeout);
+				RuntimeException failure = CallTimeouts.timedOut(this.server, "tool '" + request.name() + "'", timeout);
 				failure.addSuppressed(ex);
+				throw failure;
 			}
-			callFailed(failure);
-			throw failure;
-		}
-		finally {
-			this.callsInFlight.decrementAndGet();
+			throw ex;
 		}
 	}
 
@@ -438,7 +402,7 @@ public abstract class ModernConnection implements McpConnection {
 		InputAnswers current = this.answers;
 		if (current == null) {
 			throw new IllegalStateException(
-					"generation " + this.generation + " of MCP server '" + this.server + "' is not discovered");
+					"generation " + this.life.number() + " of MCP server '" + this.server + "' is not discovered");
 		}
 		return current;
 	}
@@ -463,12 +427,11 @@ public abstract class ModernConnection implements McpConnection {
 	@Override
 	public <T> @Nullable T send(String method, Function<McpServerRequests, Mono<T>> request) {
 		ModernRequests current = this.requests;
-		requireClient();
+		this.life.require(this.client);
 		if (current == null) {
 			throw new IllegalStateException(
-					"generation " + this.generation + " of MCP server '" + this.server + "' is not discovered");
+					"generation " + this.life.number() + " of MCP server '" + this.server + "' is not discovered");
 		}
-		this.callsInFlight.incrementAndGet();
 		try {
 			return request.apply(current).block(this.requestTimeout);
 		}
@@ -483,11 +446,7 @@ public abstract class ModernConnection implements McpConnection {
 			if (answer != null) {
 				throw answered(answer);
 			}
-			callFailed(ex);
 			throw ex;
-		}
-		finally {
-			this.callsInFlight.decrementAndGet();
 		}
 	}
 
@@ -502,11 +461,6 @@ public abstract class ModernConnection implements McpConnection {
 				this.schema.initializeResult(result));
 	}
 
-	@Override
-	public int callsInFlight() {
-		return this.callsInFlight.get();
-	}
-
 	/**
 	 * Probes the server with {@code server/discover}: 2026-07-28 has no ping, and a
 	 * server must answer discovery. The probe's client is a new one over the generation's
@@ -514,54 +468,21 @@ public abstract class ModernConnection implements McpConnection {
 	 * answer the generation's client keeps for the server's ttlMs does not answer it.
 	 */
 	@Override
-	public boolean ping(Duration timeout) {
-		McpClientTransport currentTransport = this.transport;
-		McpJsonMapper mapper = this.jsonMapper;
-		if (currentTransport == null || mapper == null || this.lost.isDone()) {
-			return false;
-		}
+	public @Nullable RuntimeException ping(Duration timeout) {
 		try {
-			newClient(currentTransport, mapper).discover().block(timeout);
-			return true;
+			newClient(this.life.require(this.transport)).discover().block(timeout);
+			return null;
 		}
 		catch (McpException ex) {
-			return true; // an answer is a sign of life
+			return null; // an answer is a sign of life
 		}
 		catch (RuntimeException ex) {
-			boolean timedOut = CauseChain.cause(ex, TimeoutException.class) != null || Discovery.isBlockTimeout(ex);
-			pingFailed(ex, timedOut);
-			return false;
+			return ex;
 		}
 	}
 
 	@Override
-	public CompletableFuture<ExitStatus> onLost() {
-		return this.lost;
-	}
-
-	@Override
-	public String lossReason() {
-		String reason = this.endedBecause.get();
-		return (reason != null) ? reason : this.defaultLossReason;
-	}
-
-	/**
-	 * Ends the generation for the given reason, unless it has already ended.
-	 * @param reason why it ended
-	 */
-	protected final void end(String reason) {
-		if (!this.lost.isDone() && this.endedBecause.compareAndSet(null, reason)) {
-			this.lost.complete(null);
-		}
-		closeClient();
-	}
-
-	protected final @Nullable String endedBecause() {
-		return this.endedBecause.get();
-	}
-
-	@Override
-	public void closeClient() {
+	public void close() {
 		Listening current = this.listening;
 		if (current != null) {
 			current.close();
@@ -570,47 +491,29 @@ public abstract class ModernConnection implements McpConnection {
 		if (pending != null) {
 			pending.dispose();
 		}
-		closeTransport();
 	}
 
-	/** Closes the transport so that the requests in flight fail at once. */
-	protected abstract void closeTransport();
-
-	// A call or a re-listing failed other than by a server-answered error.
-	protected abstract void callFailed(RuntimeException ex);
-
-	// A probe was not answered.
-	protected void pingFailed(RuntimeException ex, boolean timedOut) {
+	@Override
+	public boolean isAnswered(RuntimeException ex) {
+		return (ex instanceof NotModernException notModern && notModern.isAnswered())
+				|| ex instanceof UnsupportedRevisionException || RevisionClient.super.isAnswered(ex);
 	}
 
-	// The subscriptions/listen stream broke; it is opened again while the generation
-	// lives.
-	protected void streamFailed(Throwable ex) {
-	}
-
-	protected final String server() {
-		return this.server;
-	}
-
-	protected final Duration requestTimeout() {
-		return this.requestTimeout;
-	}
-
-	private McpAsyncClient requireClient() {
-		McpAsyncClient current = this.client;
-		if (current == null || this.lost.isDone()) {
-			throw new IllegalStateException(
-					"generation " + this.generation + " of MCP server '" + this.server + "' is not connected");
+	// A server that answered discovery as another revision's server, or that named only
+	// revisions this client does not speak.
+	@Override
+	public @Nullable Refusal refusal(RuntimeException ex) {
+		if (ex instanceof NotModernException notModern && notModern.isAnswered()) {
+			return new Refusal(
+					NotModernException.configurationMessage(this.life.redact(String.valueOf(notModern.getMessage()))));
 		}
-		return current;
+		return (ex instanceof UnsupportedRevisionException) ? new Refusal(null) : null;
 	}
 
-	/**
-	 * Returns a mapper of texts that masks secrets, for the subclasses' messages.
-	 * @return the redaction
-	 */
-	protected final UnaryOperator<String> redaction() {
-		return this::redact;
+	// A 2025-11-25 server may exit on a request it does not know.
+	@Override
+	public RuntimeException exitedDuringHandshake(String message, RuntimeException ex) {
+		return (ex instanceof NotModernException) ? ex : new NotModernException(message, false, ex);
 	}
 
 }
