@@ -10,8 +10,8 @@ import io.modelcontextprotocol.spec.McpSchema.JSONRPCNotification;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What every generation does with its SDK client, whatever the transport: build it, ping
- * it with a real timeout, read the causes of its failures.
+ * What every 2025-11-25 generation does with its SDK client, whatever the carrier: build
+ * it, ping it with a real timeout, read the causes of its failures.
  */
 final class SdkClients {
 
@@ -23,7 +23,7 @@ final class SdkClients {
 	// requests, fixed when the client is built, and applies to the initialize request
 	// too: it gets the longest of the request bounds (a tool's own timeout may be longer
 	// than the request timeout) and the initialization timeout, and each request is
-	// bounded by its own timeout where it is sent (ClientConnection, CallTimeouts). List
+	// bounded by its own timeout where it is sent (Revision20251125, CallTimeouts). List
 	// change notifications bypass the client, which would list for each of them;
 	// sampling and elicitation requests reach it within the server's bounds, and errors
 	// bounded.

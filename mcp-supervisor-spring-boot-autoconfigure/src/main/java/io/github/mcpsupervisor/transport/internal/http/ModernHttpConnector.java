@@ -89,9 +89,10 @@ public final class ModernHttpConnector implements McpConnector, AutoCloseable {
 		GenerationLife life = new GenerationLife(this.definition.name(), generation, "connection closed",
 				this.definition::redact);
 		Revision20260728 client = new Revision20260728(life,
-				new ClientSetup(this.clientFactory, this.session, toolsChanged),
-				new CallTimeouts(this.definition.requestTimeout(), this.definition.toolTimeouts()),
-				this.definition.initializationTimeout(), this.jsonMapper);
+				new ClientSetup(this.clientFactory, this.session, toolsChanged,
+						new CallTimeouts(this.definition.requestTimeout(), this.definition.toolTimeouts()),
+						this.definition.initializationTimeout()),
+				this.jsonMapper);
 		HttpCarrier carrier = new HttpCarrier(life, this.definition, this.authorization, current,
 				new HttpBinding20260728(client, this.definition, this.jsonMapper, this.authorization));
 		return new GenerationConnection(life, carrier, client);

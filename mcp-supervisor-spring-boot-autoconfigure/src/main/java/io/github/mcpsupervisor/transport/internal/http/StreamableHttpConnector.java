@@ -10,7 +10,11 @@ import io.github.mcpsupervisor.client.internal.McpServerSession;
 import io.github.mcpsupervisor.supervisor.McpConnection;
 import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import io.github.mcpsupervisor.transport.internal.CallTimeouts;
 import io.github.mcpsupervisor.transport.internal.ClientSetup;
+import io.github.mcpsupervisor.transport.internal.GenerationConnection;
+import io.github.mcpsupervisor.transport.internal.GenerationLife;
+import io.github.mcpsupervisor.transport.internal.Revision20251125;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 
@@ -105,11 +109,17 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 		}
 		// the shared client is asked each time: once it is closed, nothing here keeps
 		// its selector thread reachable
-		HttpClient current = new EventStreamResumingHttpClient(this.sharedClient.client(), this.jsonMapper,
-				this.definition.name());
-		return new StreamableHttpConnection(this.definition, generation,
-				new ClientSetup(this.clientFactory, this.session, toolsChanged), this.jsonMapper, current,
-				this.transportCustomizer, this.authorization);
+		HttpClient current = this.sharedClient.client();
+		GenerationLife life = new GenerationLife(this.definition.name(), generation, "connection closed",
+				this.definition::redact);
+		Revision20251125 client = new Revision20251125(life,
+				new ClientSetup(this.clientFactory, this.session, toolsChanged,
+						new CallTimeouts(this.definition.requestTimeout(), this.definition.toolTimeouts()),
+						this.definition.initializationTimeout()));
+		HttpCarrier carrier = new HttpCarrier(life, this.definition, this.authorization, current,
+				new HttpBinding20251125(client, life, this.definition, this.jsonMapper, this.transportCustomizer,
+						this.authorization));
+		return new GenerationConnection(life, carrier, client);
 	}
 
 	/**

@@ -73,19 +73,11 @@ public final class Revision20260728 implements RevisionClient {
 
 	private final GenerationLife life;
 
-	private final String server;
-
-	private final Duration requestTimeout;
-
-	private final CallTimeouts timeouts;
-
-	private final Duration initializationTimeout;
-
 	private final ClientSetup setup;
 
-	private final Runnable toolsChanged;
-
 	private final ModernSchema schema;
+
+	private final Duration requestTimeout;
 
 	private final McpJsonMapper jsonMapper;
 
@@ -122,20 +114,13 @@ public final class Revision20260728 implements RevisionClient {
 	 * Creates the client of a generation, not yet connected.
 	 * @param life the generation's life
 	 * @param setup how the server's generations build their clients
-	 * @param timeouts the bounds of the requests and of each tool's calls
-	 * @param initializationTimeout the bound of discovery
 	 * @param jsonMapper reads and writes the messages
 	 */
-	public Revision20260728(GenerationLife life, ClientSetup setup, CallTimeouts timeouts,
-			Duration initializationTimeout, McpJsonMapper jsonMapper) {
+	public Revision20260728(GenerationLife life, ClientSetup setup, McpJsonMapper jsonMapper) {
 		this.life = life;
-		this.server = life.server();
-		this.requestTimeout = timeouts.requestTimeout();
-		this.timeouts = timeouts;
-		this.initializationTimeout = initializationTimeout;
 		this.setup = setup;
-		this.toolsChanged = setup.toolsChanged();
 		this.schema = new ModernSchema(jsonMapper);
+		this.requestTimeout = setup.timeouts().requestTimeout();
 		this.jsonMapper = jsonMapper;
 	}
 
@@ -180,7 +165,7 @@ public final class Revision20260728 implements RevisionClient {
 			logged(this.jsonMapper.convertValue(read.get("params"), McpSchema.LoggingMessageNotification.class));
 		}
 		catch (IOException | RuntimeException ex) {
-			logger.debug("MCP server '" + this.server + "': a log message that is not one was dropped", ex);
+			logger.debug("MCP server '" + this.life.server() + "': a log message that is not one was dropped", ex);
 		}
 		return true;
 	}
@@ -217,7 +202,7 @@ public final class Revision20260728 implements RevisionClient {
 	// The client answers no input request itself: InputRounds does, with the
 	// application's handlers.
 	private McpAsyncClient newClient(McpClientTransport transport) {
-		McpSchema.Implementation info = ClientSpecs.clientInfo(this.server);
+		McpSchema.Implementation info = ClientSpecs.clientInfo(this.life.server());
 		return McpClient.async(transport)
 			.clientInfo(new io.modelcontextprotocol.modern.McpSchema.Implementation(info.name(), info.title(),
 					info.version(), null, null, null))
@@ -236,11 +221,11 @@ public final class Revision20260728 implements RevisionClient {
 	@Override
 	public void open(Consumer<Throwable> streamFailed) {
 		McpAsyncClient created = this.life.require(this.client);
-		DiscoverResult result = Discovery.discover(created, this.initializationTimeout);
+		DiscoverResult result = Discovery.discover(created, this.setup.initializationTimeout());
 		this.discovered = result;
 		// the application's handlers are looked up only for a server of this revision: a
 		// probe of another revision's server costs them nothing
-		this.answers = new InputAnswers(this.server, this.setup.factory().handlers(this.setup.session()),
+		this.answers = new InputAnswers(this.life.server(), this.setup.factory().handlers(this.setup.session()),
 				this.setup.session(), this.schema);
 		boolean offersTools = result.capabilities() != null && result.capabilities().tools() != null;
 		this.tools = offersTools ? list(created) : List.of();
@@ -268,14 +253,14 @@ public final class Revision20260728 implements RevisionClient {
 		}
 		this.relisting = Mono.delay(after).subscribe((tick) -> {
 			if (!this.life.isLost()) {
-				this.toolsChanged.run();
+				this.setup.toolsChanged().run();
 			}
 		});
 	}
 
 	private List<Tool> list(McpAsyncClient created) {
 		Map<String, io.modelcontextprotocol.modern.McpSchema.Tool> byName = new LinkedHashMap<>();
-		List<Tool> usable = ToolListing.listAll((cursor) -> page(created, cursor, byName), this.server,
+		List<Tool> usable = ToolListing.listAll((cursor) -> page(created, cursor, byName), this.life.server(),
 				this.requestTimeout, this.life::loggable);
 		this.listed = Map.copyOf(byName);
 		return usable;
@@ -296,7 +281,7 @@ public final class Revision20260728 implements RevisionClient {
 					: List.<io.modelcontextprotocol.modern.McpSchema.Tool>of()) {
 				String unusable = (tool.name() != null) ? ToolListing.unusableName(tool.name()) : "it has no name";
 				if (unusable != null) {
-					logger.warn("MCP server '" + this.server + "': a tool is left out: " + unusable);
+					logger.warn("MCP server '" + this.life.server() + "': a tool is left out: " + unusable);
 					continue;
 				}
 				byName.putIfAbsent(tool.name(), tool);
@@ -312,9 +297,9 @@ public final class Revision20260728 implements RevisionClient {
 	private void listen(McpAsyncClient created, DiscoverResult result, Consumer<Throwable> streamFailed) {
 		ListChanges listChanges = new ListChanges(this.setup.factory(), this.setup.session(), this.requestTimeout,
 				() -> !this.life.isLost(), UnaryOperator.identity());
-		Listening opened = new Listening(this.server, this.life.number(), created, result.capabilities(),
+		Listening opened = new Listening(this.life.server(), this.life.number(), created, result.capabilities(),
 				this.setup.session(), this.setup.toolsChanged(), streamFailed, listChanges, () -> !this.life.isLost());
-		ModernRequests sent = new ModernRequests(this.server, created, this.schema,
+		ModernRequests sent = new ModernRequests(this.life.server(), created, this.schema,
 				this.schema.initializeResult(result).capabilities(), opened, requireAnswers());
 		opened.readWith(sent);
 		this.listening = opened;
@@ -326,11 +311,11 @@ public final class Revision20260728 implements RevisionClient {
 		}
 		try {
 			acknowledged.block(this.requestTimeout);
-			logger.debug("MCP server '" + this.server + "': " + subscriptions
+			logger.debug("MCP server '" + this.life.server() + "': " + subscriptions
 					+ " resource subscription(s) re-established on generation " + this.life.number());
 		}
 		catch (RuntimeException ex) {
-			logger.warn("MCP server '" + this.server + "': re-establishing " + subscriptions
+			logger.warn("MCP server '" + this.life.server() + "': re-establishing " + subscriptions
 					+ " resource subscription(s) failed: " + this.life.loggable(CauseChain.rootMessage(ex)));
 		}
 	}
@@ -357,11 +342,11 @@ public final class Revision20260728 implements RevisionClient {
 		McpAsyncClient current = this.life.require(this.client);
 		// the client's own bounds are those of every request: a tool with a timeout of
 		// its own is given it for each round and for the whole call
-		Duration timeout = this.timeouts.of(request.name());
+		Duration timeout = this.setup.timeouts().of(request.name());
 		try {
 			var tool = this.listed.get(request.name());
 			Map<String, Object> arguments = (request.arguments() != null) ? request.arguments() : Map.of();
-			var rounds = InputRounds.complete(this.server, "tools/call", requireAnswers(), (round) -> {
+			var rounds = InputRounds.complete(this.life.server(), "tools/call", requireAnswers(), (round) -> {
 				var call = ((tool != null) ? current.tool(tool) : current.tool(request.name())).arguments(arguments);
 				if (request.meta() != null) {
 					call = call.meta(request.meta());
@@ -374,7 +359,7 @@ public final class Revision20260728 implements RevisionClient {
 				}
 				return call.roundTimeout(timeout).callTimeout(timeout).callOnce();
 			}, io.modelcontextprotocol.modern.McpSchema.CallToolResult.class);
-			var result = this.timeouts.call(rounds, this.server, request.name()).block();
+			var result = this.setup.timeouts().call(rounds, this.life.server(), request.name()).block();
 			if (result == null) {
 				throw new IllegalStateException("the MCP server sent no result");
 			}
@@ -390,7 +375,8 @@ public final class Revision20260728 implements RevisionClient {
 			if (!CallTimeouts.isTimedOut(ex) && (CauseChain.cause(ex, McpTimeoutException.class) != null
 					|| CauseChain.cause(ex, TimeoutException.class) != null)) {
 				// the client's own timer, which ends at the same time
-				RuntimeException failure = CallTimeouts.timedOut(this.server, "tool '" + request.name() + "'", timeout);
+				RuntimeException failure = CallTimeouts.timedOut(this.life.server(), "tool '" + request.name() + "'",
+						timeout);
 				failure.addSuppressed(ex);
 				throw failure;
 			}
@@ -401,8 +387,8 @@ public final class Revision20260728 implements RevisionClient {
 	private InputAnswers requireAnswers() {
 		InputAnswers current = this.answers;
 		if (current == null) {
-			throw new IllegalStateException(
-					"generation " + this.life.number() + " of MCP server '" + this.server + "' is not discovered");
+			throw new IllegalStateException("generation " + this.life.number() + " of MCP server '" + this.life.server()
+					+ "' is not discovered");
 		}
 		return current;
 	}
@@ -414,7 +400,7 @@ public final class Revision20260728 implements RevisionClient {
 	@Override
 	public <T> @Nullable T request(String method,
 			Function<io.modelcontextprotocol.client.McpAsyncClient, Mono<T>> request) {
-		throw new UnsupportedOperationException("MCP server '" + this.server + "' speaks MCP " + Revisions.MODERN
+		throw new UnsupportedOperationException("MCP server '" + this.life.server() + "' speaks MCP " + Revisions.MODERN
 				+ ": its generation has no " + Revisions.LEGACY + " client for '" + method
 				+ "'; McpServerSupervisor.send sends requests in either revision");
 	}
@@ -429,8 +415,8 @@ public final class Revision20260728 implements RevisionClient {
 		ModernRequests current = this.requests;
 		this.life.require(this.client);
 		if (current == null) {
-			throw new IllegalStateException(
-					"generation " + this.life.number() + " of MCP server '" + this.server + "' is not discovered");
+			throw new IllegalStateException("generation " + this.life.number() + " of MCP server '" + this.life.server()
+					+ "' is not discovered");
 		}
 		try {
 			return request.apply(current).block(this.requestTimeout);
@@ -456,7 +442,7 @@ public final class Revision20260728 implements RevisionClient {
 		if (result == null) {
 			return null;
 		}
-		return new SessionInfo(ClientSpecs.clientInfo(this.server),
+		return new SessionInfo(ClientSpecs.clientInfo(this.life.server()),
 				this.schema.convert(declaredCapabilities(), McpSchema.ClientCapabilities.class),
 				this.schema.initializeResult(result));
 	}

@@ -66,9 +66,10 @@ public final class ModernStdioConnector implements McpConnector {
 				this.definition::redact);
 		McpJsonMapper jsonMapper = McpJsonDefaults.getMapper();
 		Revision20260728 client = new Revision20260728(life,
-				new ClientSetup(this.clientFactory, this.session, toolsChanged),
-				new CallTimeouts(this.definition.requestTimeout(), this.definition.toolTimeouts()),
-				this.definition.initializationTimeout(), jsonMapper);
+				new ClientSetup(this.clientFactory, this.session, toolsChanged,
+						new CallTimeouts(this.definition.requestTimeout(), this.definition.toolTimeouts()),
+						this.definition.initializationTimeout()),
+				jsonMapper);
 		ProcessCarrier carrier = new ProcessCarrier(life, this.definition, this.executor, this.records,
 				new StdioBinding20260728(client, jsonMapper));
 		return new GenerationConnection(life, carrier, client);

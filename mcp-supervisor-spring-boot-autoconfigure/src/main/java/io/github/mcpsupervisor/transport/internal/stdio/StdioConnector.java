@@ -8,7 +8,11 @@ import io.github.mcpsupervisor.client.internal.McpServerSession;
 import io.github.mcpsupervisor.supervisor.McpConnection;
 import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
+import io.github.mcpsupervisor.transport.internal.CallTimeouts;
 import io.github.mcpsupervisor.transport.internal.ClientSetup;
+import io.github.mcpsupervisor.transport.internal.GenerationConnection;
+import io.github.mcpsupervisor.transport.internal.GenerationLife;
+import io.github.mcpsupervisor.transport.internal.Revision20251125;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 
 /**
@@ -72,9 +76,15 @@ public final class StdioConnector implements McpConnector {
 
 	@Override
 	public McpConnection create(int generation, Runnable toolsChanged) {
-		return new StdioConnection(this.definition, generation,
-				new ClientSetup(this.clientFactory, this.session, toolsChanged), this.executor,
-				McpJsonDefaults.getMapper(), this.records);
+		GenerationLife life = new GenerationLife(this.definition.name(), generation, "process ended",
+				this.definition::redact);
+		Revision20251125 client = new Revision20251125(life,
+				new ClientSetup(this.clientFactory, this.session, toolsChanged,
+						new CallTimeouts(this.definition.requestTimeout(), this.definition.toolTimeouts()),
+						this.definition.initializationTimeout()));
+		ProcessCarrier carrier = new ProcessCarrier(life, this.definition, this.executor, this.records,
+				new StdioBinding20251125(client, life, McpJsonDefaults.getMapper()));
+		return new GenerationConnection(life, carrier, client);
 	}
 
 	@Override

@@ -1,7 +1,7 @@
 /**
  * Stdio servers: ownership of their processes (spawning, exit detection, stderr
  * diagnostics, bounded termination of the whole process tree, records of the processes of
- * earlier runs) and the stdio transport of each generation.
+ * earlier runs) and the transport of each revision over a generation's process.
  * <p>
  * Not API: may change in any release.
  */

@@ -179,13 +179,13 @@ class Revision20260728Tests {
 			}
 
 		};
-		Revision20260728 unasked = connection(new ClientSetup(factory, new McpServerSession("scripted", List.of()),
-				this.toolsChanged::incrementAndGet));
+		Revision20260728 unasked = connection(setup(factory, new McpServerSession("scripted", List.of()),
+				new CallTimeouts(Duration.ofSeconds(5), Map.of())));
 		assertThat(unasked.takeLogMessage(log("error", "unasked"))).isTrue();
-		Revision20260728 asked = connection(new ClientSetup(factory,
+		Revision20260728 asked = connection(setup(factory,
 				new McpServerSession("scripted", List.of(),
 						new SamplingGate("scripted", SamplingLimits.DEFAULT, Clock.systemUTC()), LoggingLevel.WARNING),
-				this.toolsChanged::incrementAndGet));
+				new CallTimeouts(Duration.ofSeconds(5), Map.of())));
 		assertThat(asked.takeLogMessage(log("info", "below"))).isTrue();
 		assertThat(asked.takeLogMessage(log("error", "disk full"))).isTrue();
 		assertThat(asked.takeLogMessage(bytes("{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"content\":[{\"type\":"
@@ -209,17 +209,17 @@ class Revision20260728Tests {
 	}
 
 	private Revision20260728 connection(ClientSetup setup) {
-		return connection(setup, new CallTimeouts(Duration.ofSeconds(5), Map.of()));
-	}
-
-	private Revision20260728 connection(ClientSetup setup, CallTimeouts timeouts) {
 		return new Revision20260728(new GenerationLife("scripted", 1, "ended", UnaryOperator.identity()), setup,
-				timeouts, Duration.ofSeconds(5), McpJsonDefaults.getMapper());
+				McpJsonDefaults.getMapper());
 	}
 
 	private ClientSetup setup() {
-		return new ClientSetup(McpClientFactory.standard(), new McpServerSession("scripted", List.of()),
-				this.toolsChanged::incrementAndGet);
+		return setup(McpClientFactory.standard(), new McpServerSession("scripted", List.of()),
+				new CallTimeouts(Duration.ofSeconds(5), Map.of()));
+	}
+
+	private ClientSetup setup(McpClientFactory factory, McpServerSession session, CallTimeouts timeouts) {
+		return new ClientSetup(factory, session, this.toolsChanged::incrementAndGet, timeouts, Duration.ofSeconds(5));
 	}
 
 	@Test
@@ -234,8 +234,9 @@ class Revision20260728Tests {
 				(params) -> String.valueOf(params).contains("run") ? new Later(
 						Map.of("content", List.of(Map.of("type", "text", "text", "ran")), "resultType", "complete"),
 						Duration.ofSeconds(30)) : new Later(null, null));
-		Revision20260728 connection = connection(setup(), new CallTimeouts(Duration.ofSeconds(5),
-				Map.of("run", Duration.ofSeconds(60), "lookup", Duration.ofSeconds(1))));
+		Revision20260728 connection = connection(setup(McpClientFactory.standard(),
+				new McpServerSession("scripted", List.of()), new CallTimeouts(Duration.ofSeconds(5),
+						Map.of("run", Duration.ofSeconds(60), "lookup", Duration.ofSeconds(1)))));
 		open(connection);
 		ExecutorService caller = Executors.newSingleThreadExecutor();
 		try {

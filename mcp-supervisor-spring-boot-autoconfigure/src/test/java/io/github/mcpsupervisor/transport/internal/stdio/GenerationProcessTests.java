@@ -15,9 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link StdioConnection}.
+ * Tests for {@link GenerationProcess}.
  */
-class StdioConnectionTests {
+class GenerationProcessTests {
 
 	@Test
 	void aSpawnFailureOfARunnableCommandIsTransient(@TempDir Path directory) {
