@@ -25,7 +25,7 @@ import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
-import io.github.mcpsupervisor.transport.internal.stdio.ModernStdioConnector;
+import io.github.mcpsupervisor.transport.internal.modern.Revisions;
 import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -346,8 +346,8 @@ public final class McpSupervisorBenchmark {
 
 	private McpServerSupervisor modernSupervisor(StdioServerDefinition definition, ReconnectPolicy reconnect,
 			CallPolicy call, SupervisorListener listener) {
-		return supervisor(new ModernStdioConnector(definition, this.scheduler::execute), definition, reconnect, call,
-				listener, false);
+		return supervisor(new StdioConnector(definition, this.scheduler::execute, Revisions.MODERN), definition,
+				reconnect, call, listener, false);
 	}
 
 	private McpServerSupervisor supervisor(McpConnector connector, StdioServerDefinition definition,

@@ -22,7 +22,8 @@ import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
-import io.github.mcpsupervisor.transport.internal.http.ModernHttpConnector;
+import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
+import io.github.mcpsupervisor.transport.internal.modern.Revisions;
 
 /**
  * Scenario 7 for revision 2026-07-28: the TypeScript SDK v2 test server over stateless
@@ -71,7 +72,7 @@ final class ModernHttpRecovery {
 			// against a server that has just started, as a recovering client meets it
 			stopServer();
 			startServer();
-			try (ModernHttpConnector connector = new ModernHttpConnector(definition)) {
+			try (StreamableHttpConnector connector = new StreamableHttpConnector(definition, Revisions.MODERN)) {
 				McpServerSupervisor fresh = supervisor(connector, SupervisorListener.NONE);
 				long started = System.nanoTime();
 				fresh.start().join();
@@ -86,7 +87,7 @@ final class ModernHttpRecovery {
 		AppliedDelays delays = new AppliedDelays();
 		int reconnects = 0;
 		int callsFailed = 0;
-		try (ModernHttpConnector connector = new ModernHttpConnector(definition)) {
+		try (StreamableHttpConnector connector = new StreamableHttpConnector(definition, Revisions.MODERN)) {
 			McpServerSupervisor supervisor = supervisor(connector, delays);
 			supervisor.start().join();
 			for (int i = 0; i < this.kills; i++) {
@@ -141,7 +142,7 @@ final class ModernHttpRecovery {
 		this.results.put("modern_http_kills", this.kills);
 	}
 
-	private McpServerSupervisor supervisor(ModernHttpConnector connector, SupervisorListener listener) {
+	private McpServerSupervisor supervisor(StreamableHttpConnector connector, SupervisorListener listener) {
 		return McpServerSupervisor.builder("remote", connector, this.scheduler)
 			.reconnect(ReconnectPolicy.builder()
 				.initialDelay(DELAY)

@@ -13,13 +13,12 @@ import io.github.mcpsupervisor.transport.internal.http.HttpAuthorization;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorizations;
 import io.github.mcpsupervisor.transport.internal.http.HttpClientSettings;
 import io.github.mcpsupervisor.transport.internal.http.HttpTransportCustomizer;
-import io.github.mcpsupervisor.transport.internal.http.ModernHttpConnector;
 import io.github.mcpsupervisor.transport.internal.http.SharedHttpClient;
 import io.github.mcpsupervisor.transport.internal.http.SharedHttpClients;
 import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
 import io.github.mcpsupervisor.transport.internal.http.TransportCustomizerCheck;
 import io.github.mcpsupervisor.transport.internal.modern.NegotiatingConnector;
-import io.github.mcpsupervisor.transport.internal.stdio.ModernStdioConnector;
+import io.github.mcpsupervisor.transport.internal.modern.Revisions;
 import io.github.mcpsupervisor.transport.internal.stdio.ProcessRecords;
 import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
 import org.apache.commons.logging.Log;
@@ -160,10 +159,11 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 
 	private McpConnector modern(McpServerSettings server) {
 		return switch (server.transport()) {
-			case STDIO -> new ModernStdioConnector(server.toStdioDefinition(), this.scheduler::execute,
-					this.clientFactory, this.sessions.session(server.name()), records());
-			case STREAMABLE_HTTP -> new ModernHttpConnector(server.toHttpDefinition(), this.clientFactory,
-					this.sessions.session(server.name()), authorization(server), httpClient(server));
+			case STDIO -> new StdioConnector(server.toStdioDefinition(), this.scheduler::execute, this.clientFactory,
+					this.sessions.session(server.name()), records(), Revisions.MODERN);
+			case STREAMABLE_HTTP -> new StreamableHttpConnector(server.toHttpDefinition(), this.clientFactory,
+					this.sessions.session(server.name()), HttpTransportCustomizer.NONE, authorization(server),
+					httpClient(server), Revisions.MODERN);
 		};
 	}
 

@@ -16,6 +16,7 @@ import io.github.mcpsupervisor.client.internal.McpServerSessions;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.ElicitationLimits;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
+import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SamplingLimits;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
@@ -23,10 +24,8 @@ import io.github.mcpsupervisor.supervisor.ToolsWhenDown;
 import io.github.mcpsupervisor.tool.McpToolNaming;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorizations;
 import io.github.mcpsupervisor.transport.internal.http.HttpTransportCustomizer;
-import io.github.mcpsupervisor.transport.internal.http.ModernHttpConnector;
 import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
 import io.github.mcpsupervisor.transport.internal.modern.NegotiatingConnector;
-import io.github.mcpsupervisor.transport.internal.stdio.ModernStdioConnector;
 import io.github.mcpsupervisor.transport.internal.stdio.ProcessRecords;
 import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
 import org.junit.jupiter.api.AfterEach;
@@ -53,17 +52,27 @@ class DefaultMcpConnectorFactoryTests {
 	@Test
 	void eachProtocolGetsItsConnector() {
 		assertThat(this.factory.create(stdio(McpProtocol.AUTO))).isInstanceOf(NegotiatingConnector.class);
-		assertThat(this.factory.create(stdio(McpProtocol.V2025_11_25))).isInstanceOf(StdioConnector.class);
-		assertThat(this.factory.create(stdio(McpProtocol.V2026_07_28))).isInstanceOf(ModernStdioConnector.class);
-		assertThat(this.factory.create(http(McpProtocol.V2025_11_25))).isInstanceOf(StreamableHttpConnector.class);
-		assertThat(this.factory.create(http(McpProtocol.V2026_07_28))).isInstanceOf(ModernHttpConnector.class);
+		assertStdio(this.factory.create(stdio(McpProtocol.V2025_11_25)), "2025-11-25");
+		assertStdio(this.factory.create(stdio(McpProtocol.V2026_07_28)), "2026-07-28");
+		assertHttp(this.factory.create(http(McpProtocol.V2025_11_25)), "2025-11-25");
+		assertHttp(this.factory.create(http(McpProtocol.V2026_07_28)), "2026-07-28");
 	}
 
 	@Test
 	void withoutTheModernSdkAutoSpeaks2025Only() {
 		this.factory = factory(false);
-		assertThat(this.factory.create(stdio(McpProtocol.AUTO))).isInstanceOf(StdioConnector.class);
-		assertThat(this.factory.create(http(McpProtocol.AUTO))).isInstanceOf(StreamableHttpConnector.class);
+		assertStdio(this.factory.create(stdio(McpProtocol.AUTO)), "2025-11-25");
+		assertHttp(this.factory.create(http(McpProtocol.AUTO)), "2025-11-25");
+	}
+
+	private static void assertStdio(McpConnector connector, String revision) {
+		assertThat(connector).isInstanceOfSatisfying(StdioConnector.class,
+				(stdio) -> assertThat(stdio.revision()).isEqualTo(revision));
+	}
+
+	private static void assertHttp(McpConnector connector, String revision) {
+		assertThat(connector).isInstanceOfSatisfying(StreamableHttpConnector.class,
+				(http) -> assertThat(http.revision()).isEqualTo(revision));
 	}
 
 	@Test

@@ -18,8 +18,8 @@ import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
-import io.github.mcpsupervisor.transport.internal.http.ModernHttpConnector;
 import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
+import io.github.mcpsupervisor.transport.internal.modern.Revisions;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -107,8 +107,8 @@ class HttpExchangeLifetimeIT {
 		this.closeables.add(proxy);
 		// the generation's own requests (its listen stream, discoveries) keep theirs
 		proxy.watch(TOOL_CALL);
-		ModernHttpConnector connector = new ModernHttpConnector(
-				definition(URI.create("http://127.0.0.1:" + proxy.port() + "/mcp"), "touch"));
+		StreamableHttpConnector connector = new StreamableHttpConnector(
+				definition(URI.create("http://127.0.0.1:" + proxy.port() + "/mcp"), "touch"), Revisions.MODERN);
 		this.closeables.add(connector);
 		start(connector);
 		List<Long> lived = callsThatTimeOut("touch", proxy);

@@ -24,11 +24,9 @@ import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
-import io.github.mcpsupervisor.transport.internal.http.ModernHttpConnector;
 import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
 import io.github.mcpsupervisor.transport.internal.modern.NegotiatingConnector;
 import io.github.mcpsupervisor.transport.internal.modern.Revisions;
-import io.github.mcpsupervisor.transport.internal.stdio.ModernStdioConnector;
 import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -162,7 +160,7 @@ class ModernOutageIT {
 				command.subList(1, command.size()), Map.of());
 		McpServerSupervisor supervisor = start("frozen",
 				new NegotiatingConnector("frozen",
-						new ModernStdioConnector(definition, this.started.scheduler()::execute),
+						new StdioConnector(definition, this.started.scheduler()::execute, Revisions.MODERN),
 						new StdioConnector(definition, this.started.scheduler()::execute)),
 				WAIT, PROBE);
 		assertThat(supervisor.status().protocol()).isEqualTo(Revisions.MODERN);
@@ -274,7 +272,7 @@ class ModernOutageIT {
 	private NegotiatingConnector http(SwitchableHttpProxy proxy) {
 		StreamableHttpServerDefinition definition = new StreamableHttpServerDefinition("remote", proxy.url("/mcp"),
 				Map.of(), Duration.ofSeconds(10), Duration.ofSeconds(2));
-		ModernHttpConnector modern = new ModernHttpConnector(definition);
+		StreamableHttpConnector modern = new StreamableHttpConnector(definition, Revisions.MODERN);
 		StreamableHttpConnector legacy = new StreamableHttpConnector(definition);
 		this.started.closeLater(modern);
 		this.started.closeLater(legacy);

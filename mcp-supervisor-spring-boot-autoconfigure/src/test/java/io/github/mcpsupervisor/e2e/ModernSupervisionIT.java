@@ -26,11 +26,9 @@ import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
-import io.github.mcpsupervisor.transport.internal.http.ModernHttpConnector;
 import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
 import io.github.mcpsupervisor.transport.internal.modern.NegotiatingConnector;
 import io.github.mcpsupervisor.transport.internal.modern.Revisions;
-import io.github.mcpsupervisor.transport.internal.stdio.ModernStdioConnector;
 import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -152,7 +150,7 @@ class ModernSupervisionIT {
 	void aServerPinnedTo2026ThatSpeaksOnly2025IsAConfigurationError() {
 		StdioServerDefinition definition = TestServers.everything("everything");
 		McpServerSupervisor supervisor = supervisor("everything",
-				new ModernStdioConnector(definition, this.scheduler::execute), TestServers.NO_WAIT);
+				new StdioConnector(definition, this.scheduler::execute, Revisions.MODERN), TestServers.NO_WAIT);
 		supervisor.start();
 		await().atMost(TestServers.PATIENCE).until(() -> supervisor.state() == McpServerState.FAILED);
 		assertThat(supervisor.status().generation()).isEqualTo(1);
@@ -166,7 +164,7 @@ class ModernSupervisionIT {
 		StreamableHttpServerDefinition definition = new StreamableHttpServerDefinition("remote",
 				URI.create("http://127.0.0.1:" + port + "/mcp"), Map.of(), Duration.ofSeconds(20),
 				Duration.ofSeconds(20));
-		ModernHttpConnector modern = new ModernHttpConnector(definition);
+		StreamableHttpConnector modern = new StreamableHttpConnector(definition, Revisions.MODERN);
 		StreamableHttpConnector legacy = new StreamableHttpConnector(definition);
 		this.connectors.add(modern);
 		this.connectors.add(legacy);
@@ -196,7 +194,7 @@ class ModernSupervisionIT {
 
 	private NegotiatingConnector negotiating(StdioServerDefinition definition) {
 		return new NegotiatingConnector(definition.name(),
-				new ModernStdioConnector(definition, this.scheduler::execute),
+				new StdioConnector(definition, this.scheduler::execute, Revisions.MODERN),
 				new StdioConnector(definition, this.scheduler::execute));
 	}
 

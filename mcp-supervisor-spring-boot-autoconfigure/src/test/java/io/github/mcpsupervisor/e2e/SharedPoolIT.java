@@ -26,9 +26,8 @@ import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
-import io.github.mcpsupervisor.transport.internal.http.ModernHttpConnector;
 import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
-import io.github.mcpsupervisor.transport.internal.stdio.ModernStdioConnector;
+import io.github.mcpsupervisor.transport.internal.modern.Revisions;
 import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -118,7 +117,7 @@ class SharedPoolIT {
 		McpServerSupervisor legacy = start("everything",
 				new StdioConnector(TestServers.everything("everything"), this.started.scheduler()::execute));
 		McpServerSupervisor modern = start("modern",
-				new ModernStdioConnector(modernStdio("modern"), this.started.scheduler()::execute));
+				new StdioConnector(modernStdio("modern"), this.started.scheduler()::execute, Revisions.MODERN));
 		assertEveryCallAnswered(legacy);
 		assertEveryCallAnswered(modern);
 	}
@@ -133,7 +132,7 @@ class SharedPoolIT {
 	@Test
 	void aStdioServerOfTheCurrentRevisionKilledMidCallIsFoundAtOnce() throws Exception {
 		McpServerSupervisor supervisor = start("modern",
-				new ModernStdioConnector(modernStdio("modern"), this.started.scheduler()::execute));
+				new StdioConnector(modernStdio("modern"), this.started.scheduler()::execute, Revisions.MODERN));
 		assertKillFoundWhileThePoolIsFull(supervisor, "ms");
 	}
 
@@ -226,9 +225,10 @@ class SharedPoolIT {
 				Duration.ofSeconds(20), REQUEST_TIMEOUT, Duration.ofSeconds(1));
 	}
 
-	private ModernHttpConnector modernHttp(URI url) {
-		return new ModernHttpConnector(
-				new StreamableHttpServerDefinition("modern", url, Map.of(), Duration.ofSeconds(10), REQUEST_TIMEOUT));
+	private StreamableHttpConnector modernHttp(URI url) {
+		return new StreamableHttpConnector(
+				new StreamableHttpServerDefinition("modern", url, Map.of(), Duration.ofSeconds(10), REQUEST_TIMEOUT),
+				Revisions.MODERN);
 	}
 
 	private static StreamableHttpServerDefinition http(URI url) {

@@ -15,14 +15,16 @@ import io.github.mcpsupervisor.transport.internal.ClientSetup;
 import io.github.mcpsupervisor.transport.internal.GenerationConnection;
 import io.github.mcpsupervisor.transport.internal.GenerationLife;
 import io.github.mcpsupervisor.transport.internal.Revision20251125;
+import io.github.mcpsupervisor.transport.internal.modern.Revision20260728;
+import io.github.mcpsupervisor.transport.internal.modern.Revisions;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 
 /**
- * Creates the generations of one Streamable HTTP server: each a new client and session,
- * all over the application's shared JDK {@link HttpClient}, through a view of it that
- * resumes the event streams this server closes before their answer. {@link #close()
- * Close} it once its supervisor has stopped.
+ * Creates the generations of one Streamable HTTP server: each a new client (and, in
+ * 2025-11-25, a new session) in the connector's MCP revision, all over the application's
+ * shared JDK {@link HttpClient}. {@link #close() Close} it once its supervisor has
+ * stopped.
  *
  * @since 0.1.0
  */
@@ -49,17 +51,32 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 	// forget what this connector's supervisor registered with the authorization
 	private final List<Runnable> registrations = new CopyOnWriteArrayList<>();
 
+	private final String revision;
+
+	/**
+	 * Creates a connector whose generations have plain 2025-11-25 clients, over an HTTP
+	 * client of its own.
+	 * @param definition how to reach the server
+	 */
+	public StreamableHttpConnector(StreamableHttpServerDefinition definition) {
+		this(definition, Revision20251125.REVISION);
+	}
+
 	/**
 	 * Creates a connector whose generations have plain clients, over an HTTP client of
 	 * its own.
 	 * @param definition how to reach the server
+	 * @param revision the MCP revision the generations speak, one of
+	 * {@link Revisions#SUPPORTED}
 	 */
-	public StreamableHttpConnector(StreamableHttpServerDefinition definition) {
-		this(definition, McpClientFactory.standard(), new McpServerSession(definition.name(), List.of()));
+	public StreamableHttpConnector(StreamableHttpServerDefinition definition, String revision) {
+		this(definition, McpClientFactory.standard(), new McpServerSession(definition.name(), List.of()),
+				HttpTransportCustomizer.NONE, HttpAuthorization.NONE, new SharedHttpClient(), revision, true);
 	}
 
 	/**
-	 * Creates a connector over an HTTP client of its own.
+	 * Creates a connector whose generations speak 2025-11-25, over an HTTP client of its
+	 * own.
 	 * @param definition how to reach the server
 	 * @param clientFactory builds the client of each generation
 	 * @param session the server's client session
@@ -67,12 +84,12 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 	public StreamableHttpConnector(StreamableHttpServerDefinition definition, McpClientFactory clientFactory,
 			McpServerSession session) {
 		this(definition, clientFactory, session, HttpTransportCustomizer.NONE, HttpAuthorization.NONE,
-				new SharedHttpClient(), true);
+				new SharedHttpClient(), Revision20251125.REVISION, true);
 	}
 
 	/**
-	 * Creates a connector over the application's shared HTTP client, which it does not
-	 * close.
+	 * Creates a connector whose generations speak 2025-11-25, over the application's
+	 * shared HTTP client, which it does not close.
 	 * @param definition how to reach the server
 	 * @param clientFactory builds the client of each generation
 	 * @param session the server's client session
@@ -83,23 +100,53 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 	public StreamableHttpConnector(StreamableHttpServerDefinition definition, McpClientFactory clientFactory,
 			McpServerSession session, HttpTransportCustomizer transportCustomizer, HttpAuthorization authorization,
 			SharedHttpClient httpClient) {
-		this(definition, clientFactory, session, transportCustomizer, authorization, httpClient, false);
+		this(definition, clientFactory, session, transportCustomizer, authorization, httpClient,
+				Revision20251125.REVISION, false);
+	}
+
+	/**
+	 * Creates a connector over the application's shared HTTP client, which it does not
+	 * close.
+	 * @param definition how to reach the server
+	 * @param clientFactory builds the client of each generation, and answers what the
+	 * server asks of the application
+	 * @param session the server's client session
+	 * @param transportCustomizer what the application adds to each generation's
+	 * transport, which only the 2025-11-25 transport takes
+	 * @param authorization the token of the server's requests, if it has one
+	 * @param httpClient the HTTP client shared by the servers
+	 * @param revision the MCP revision the generations speak, one of
+	 * {@link Revisions#SUPPORTED}
+	 */
+	public StreamableHttpConnector(StreamableHttpServerDefinition definition, McpClientFactory clientFactory,
+			McpServerSession session, HttpTransportCustomizer transportCustomizer, HttpAuthorization authorization,
+			SharedHttpClient httpClient, String revision) {
+		this(definition, clientFactory, session, transportCustomizer, authorization, httpClient, revision, false);
 	}
 
 	private StreamableHttpConnector(StreamableHttpServerDefinition definition, McpClientFactory clientFactory,
 			McpServerSession session, HttpTransportCustomizer transportCustomizer, HttpAuthorization authorization,
-			SharedHttpClient httpClient, boolean ownsClient) {
+			SharedHttpClient httpClient, String revision, boolean ownsClient) {
 		this.definition = definition;
 		this.clientFactory = clientFactory;
 		this.session = session;
 		this.transportCustomizer = transportCustomizer;
 		this.authorization = authorization;
 		this.sharedClient = httpClient;
+		this.revision = Revisions.require(revision);
 		this.ownsClient = ownsClient;
 	}
 
 	public StreamableHttpServerDefinition definition() {
 		return this.definition;
+	}
+
+	/**
+	 * Returns the MCP revision the generations speak.
+	 * @return the revision's date
+	 */
+	public String revision() {
+		return this.revision;
 	}
 
 	@Override
@@ -112,14 +159,24 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 		HttpClient current = this.sharedClient.client();
 		GenerationLife life = new GenerationLife(this.definition.name(), generation, "connection closed",
 				this.definition::redact);
-		Revision20251125 client = new Revision20251125(life,
+		HttpBinding binding = binding(life,
 				new ClientSetup(this.clientFactory, this.session, toolsChanged,
 						new CallTimeouts(this.definition.requestTimeout(), this.definition.toolTimeouts()),
 						this.definition.initializationTimeout()));
-		HttpCarrier carrier = new HttpCarrier(life, this.definition, this.authorization, current,
-				new HttpBinding20251125(client, life, this.definition, this.jsonMapper, this.transportCustomizer,
-						this.authorization));
-		return new GenerationConnection(life, carrier, client);
+		return new GenerationConnection(life,
+				new HttpCarrier(life, this.definition, this.authorization, current, binding), binding.client());
+	}
+
+	// The client of the connector's revision over the generation's HTTP client: a
+	// revision's SDK glue is loaded only for a server that speaks it.
+	private HttpBinding binding(GenerationLife life, ClientSetup setup) {
+		return switch (this.revision) {
+			case Revision20260728.REVISION ->
+				new HttpBinding20260728(new Revision20260728(life, setup, this.jsonMapper), this.definition,
+						this.jsonMapper, this.authorization);
+			default -> new HttpBinding20251125(new Revision20251125(life, setup), life, this.definition,
+					this.jsonMapper, this.transportCustomizer, this.authorization);
+		};
 	}
 
 	/**

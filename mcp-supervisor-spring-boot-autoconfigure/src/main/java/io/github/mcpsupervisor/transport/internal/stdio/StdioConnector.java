@@ -13,10 +13,14 @@ import io.github.mcpsupervisor.transport.internal.ClientSetup;
 import io.github.mcpsupervisor.transport.internal.GenerationConnection;
 import io.github.mcpsupervisor.transport.internal.GenerationLife;
 import io.github.mcpsupervisor.transport.internal.Revision20251125;
+import io.github.mcpsupervisor.transport.internal.modern.Revision20260728;
+import io.github.mcpsupervisor.transport.internal.modern.Revisions;
 import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.McpJsonMapper;
 
 /**
- * Creates the generations of one stdio server.
+ * Creates the generations of one stdio server, each a process of its own that speaks the
+ * connector's MCP revision.
  *
  * @since 0.1.0
  */
@@ -32,17 +36,31 @@ public final class StdioConnector implements McpConnector {
 
 	private final ProcessRecords records;
 
+	private final String revision;
+
 	/**
-	 * Creates a connector whose generations have plain clients.
+	 * Creates a connector whose generations have plain 2025-11-25 clients.
 	 * @param definition how to run the server
 	 * @param executor runs the short reaction to a process exit
 	 */
 	public StdioConnector(StdioServerDefinition definition, Executor executor) {
-		this(definition, executor, McpClientFactory.standard(), new McpServerSession(definition.name(), List.of()));
+		this(definition, executor, Revision20251125.REVISION);
 	}
 
 	/**
-	 * Creates a connector.
+	 * Creates a connector whose generations have plain clients.
+	 * @param definition how to run the server
+	 * @param executor runs the short reaction to a process exit
+	 * @param revision the MCP revision the generations speak, one of
+	 * {@link Revisions#SUPPORTED}
+	 */
+	public StdioConnector(StdioServerDefinition definition, Executor executor, String revision) {
+		this(definition, executor, McpClientFactory.standard(), new McpServerSession(definition.name(), List.of()),
+				ProcessRecords.none(), revision);
+	}
+
+	/**
+	 * Creates a connector whose generations speak 2025-11-25.
 	 * @param definition how to run the server
 	 * @param executor runs the short reaction to a process exit
 	 * @param clientFactory builds the client of each generation
@@ -54,7 +72,8 @@ public final class StdioConnector implements McpConnector {
 	}
 
 	/**
-	 * Creates a connector whose processes are recorded until their trees are gone.
+	 * Creates a connector whose generations speak 2025-11-25, their processes recorded
+	 * until their trees are gone.
 	 * @param definition how to run the server
 	 * @param executor runs the short reaction to a process exit
 	 * @param clientFactory builds the client of each generation
@@ -63,28 +82,63 @@ public final class StdioConnector implements McpConnector {
 	 */
 	public StdioConnector(StdioServerDefinition definition, Executor executor, McpClientFactory clientFactory,
 			McpServerSession session, ProcessRecords records) {
-		this.records = records;
+		this(definition, executor, clientFactory, session, records, Revision20251125.REVISION);
+	}
+
+	/**
+	 * Creates a connector whose processes are recorded until their trees are gone.
+	 * @param definition how to run the server
+	 * @param executor runs the short reaction to a process exit
+	 * @param clientFactory builds the client of each generation, and answers what the
+	 * server asks of the application
+	 * @param session the server's client session
+	 * @param records where each generation's process is recorded
+	 * @param revision the MCP revision the generations speak, one of
+	 * {@link Revisions#SUPPORTED}
+	 */
+	public StdioConnector(StdioServerDefinition definition, Executor executor, McpClientFactory clientFactory,
+			McpServerSession session, ProcessRecords records, String revision) {
 		this.definition = definition;
 		this.executor = executor;
 		this.clientFactory = clientFactory;
 		this.session = session;
+		this.records = records;
+		this.revision = Revisions.require(revision);
 	}
 
 	public StdioServerDefinition definition() {
 		return this.definition;
 	}
 
+	/**
+	 * Returns the MCP revision the generations speak.
+	 * @return the revision's date
+	 */
+	public String revision() {
+		return this.revision;
+	}
+
 	@Override
 	public McpConnection create(int generation, Runnable toolsChanged) {
 		GenerationLife life = new GenerationLife(this.definition.name(), generation, "process ended",
 				this.definition::redact);
-		Revision20251125 client = new Revision20251125(life,
+		StdioBinding binding = binding(life,
 				new ClientSetup(this.clientFactory, this.session, toolsChanged,
 						new CallTimeouts(this.definition.requestTimeout(), this.definition.toolTimeouts()),
 						this.definition.initializationTimeout()));
-		ProcessCarrier carrier = new ProcessCarrier(life, this.definition, this.executor, this.records,
-				new StdioBinding20251125(client, life, McpJsonDefaults.getMapper()));
-		return new GenerationConnection(life, carrier, client);
+		return new GenerationConnection(life,
+				new ProcessCarrier(life, this.definition, this.executor, this.records, binding), binding.client());
+	}
+
+	// The client of the connector's revision over the pipes of the generation's process:
+	// a revision's SDK glue is loaded only for a server that speaks it.
+	private StdioBinding binding(GenerationLife life, ClientSetup setup) {
+		McpJsonMapper jsonMapper = McpJsonDefaults.getMapper();
+		return switch (this.revision) {
+			case Revision20260728.REVISION ->
+				new StdioBinding20260728(new Revision20260728(life, setup, jsonMapper), jsonMapper);
+			default -> new StdioBinding20251125(new Revision20251125(life, setup), life, jsonMapper);
+		};
 	}
 
 	@Override
