@@ -26,8 +26,8 @@ import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import io.github.mcpsupervisor.transport.internal.Revisions;
 import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
-import io.github.mcpsupervisor.transport.internal.modern.Revisions;
 import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
 
 /**
@@ -65,12 +65,13 @@ final class FullPool {
 			StdioServerDefinition demo = BenchmarkServers.demo("demo", Map.of());
 			StdioServerDefinition typeScript = BenchmarkServers.typeScript("ts", false);
 			measure("pool_stdio_2025", new StdioConnector(demo, this.scheduler::execute), true);
-			measure("pool_stdio_2026", new StdioConnector(typeScript, this.scheduler::execute, Revisions.MODERN), true);
+			measure("pool_stdio_2026", new StdioConnector(typeScript, this.scheduler::execute, Revisions.V2026_07_28),
+					true);
 			try (StreamableHttpConnector everything = new StreamableHttpConnector(http(startEverything()))) {
 				measure("pool_http_2025", everything, false);
 			}
 			try (StreamableHttpConnector modern = new StreamableHttpConnector(http(startModernHttp()),
-					Revisions.MODERN)) {
+					Revisions.V2026_07_28)) {
 				measure("pool_http_2026", modern, false);
 			}
 		}

@@ -25,7 +25,7 @@ import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
-import io.github.mcpsupervisor.transport.internal.modern.Revisions;
+import io.github.mcpsupervisor.transport.internal.Revisions;
 import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -346,7 +346,7 @@ public final class McpSupervisorBenchmark {
 
 	private McpServerSupervisor modernSupervisor(StdioServerDefinition definition, ReconnectPolicy reconnect,
 			CallPolicy call, SupervisorListener listener) {
-		return supervisor(new StdioConnector(definition, this.scheduler::execute, Revisions.MODERN), definition,
+		return supervisor(new StdioConnector(definition, this.scheduler::execute, Revisions.V2026_07_28), definition,
 				reconnect, call, listener, false);
 	}
 

@@ -22,8 +22,8 @@ import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import io.github.mcpsupervisor.transport.internal.Revisions;
 import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
-import io.github.mcpsupervisor.transport.internal.modern.Revisions;
 
 /**
  * Scenario 7 for revision 2026-07-28: the TypeScript SDK v2 test server over stateless
@@ -72,7 +72,7 @@ final class ModernHttpRecovery {
 			// against a server that has just started, as a recovering client meets it
 			stopServer();
 			startServer();
-			try (StreamableHttpConnector connector = new StreamableHttpConnector(definition, Revisions.MODERN)) {
+			try (StreamableHttpConnector connector = new StreamableHttpConnector(definition, Revisions.V2026_07_28)) {
 				McpServerSupervisor fresh = supervisor(connector, SupervisorListener.NONE);
 				long started = System.nanoTime();
 				fresh.start().join();
@@ -87,7 +87,7 @@ final class ModernHttpRecovery {
 		AppliedDelays delays = new AppliedDelays();
 		int reconnects = 0;
 		int callsFailed = 0;
-		try (StreamableHttpConnector connector = new StreamableHttpConnector(definition, Revisions.MODERN)) {
+		try (StreamableHttpConnector connector = new StreamableHttpConnector(definition, Revisions.V2026_07_28)) {
 			McpServerSupervisor supervisor = supervisor(connector, delays);
 			supervisor.start().join();
 			for (int i = 0; i < this.kills; i++) {

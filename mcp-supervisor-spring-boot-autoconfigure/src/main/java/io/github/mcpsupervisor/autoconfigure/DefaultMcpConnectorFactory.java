@@ -9,6 +9,7 @@ import io.github.mcpsupervisor.client.internal.McpClientFactory;
 import io.github.mcpsupervisor.client.internal.McpServerSessions;
 import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
+import io.github.mcpsupervisor.transport.internal.Revisions;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorization;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorizations;
 import io.github.mcpsupervisor.transport.internal.http.HttpClientSettings;
@@ -18,7 +19,6 @@ import io.github.mcpsupervisor.transport.internal.http.SharedHttpClients;
 import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
 import io.github.mcpsupervisor.transport.internal.http.TransportCustomizerCheck;
 import io.github.mcpsupervisor.transport.internal.modern.NegotiatingConnector;
-import io.github.mcpsupervisor.transport.internal.modern.Revisions;
 import io.github.mcpsupervisor.transport.internal.stdio.ProcessRecords;
 import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
 import org.apache.commons.logging.Log;
@@ -160,10 +160,10 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 	private McpConnector modern(McpServerSettings server) {
 		return switch (server.transport()) {
 			case STDIO -> new StdioConnector(server.toStdioDefinition(), this.scheduler::execute, this.clientFactory,
-					this.sessions.session(server.name()), records(), Revisions.MODERN);
+					this.sessions.session(server.name()), records(), Revisions.V2026_07_28);
 			case STREAMABLE_HTTP -> new StreamableHttpConnector(server.toHttpDefinition(), this.clientFactory,
 					this.sessions.session(server.name()), HttpTransportCustomizer.NONE, authorization(server),
-					httpClient(server), Revisions.MODERN);
+					httpClient(server), Revisions.V2026_07_28);
 		};
 	}
 

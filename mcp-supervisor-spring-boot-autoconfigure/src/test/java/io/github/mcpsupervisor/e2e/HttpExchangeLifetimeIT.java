@@ -18,8 +18,8 @@ import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import io.github.mcpsupervisor.transport.internal.Revisions;
 import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
-import io.github.mcpsupervisor.transport.internal.modern.Revisions;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -108,7 +108,7 @@ class HttpExchangeLifetimeIT {
 		// the generation's own requests (its listen stream, discoveries) keep theirs
 		proxy.watch(TOOL_CALL);
 		StreamableHttpConnector connector = new StreamableHttpConnector(
-				definition(URI.create("http://127.0.0.1:" + proxy.port() + "/mcp"), "touch"), Revisions.MODERN);
+				definition(URI.create("http://127.0.0.1:" + proxy.port() + "/mcp"), "touch"), Revisions.V2026_07_28);
 		this.closeables.add(connector);
 		start(connector);
 		List<Long> lived = callsThatTimeOut("touch", proxy);

@@ -24,9 +24,9 @@ import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import io.github.mcpsupervisor.transport.internal.Revisions;
 import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
 import io.github.mcpsupervisor.transport.internal.modern.NegotiatingConnector;
-import io.github.mcpsupervisor.transport.internal.modern.Revisions;
 import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -103,7 +103,7 @@ class ModernOutageIT {
 	void aStatelessHttpServerAnswering503IsAnOutageThatAWaitingCallOutlasts() throws Exception {
 		SwitchableHttpProxy proxy = proxy(startTypeScriptHttpServer());
 		McpServerSupervisor supervisor = start("remote", http(proxy), WAIT, PROBE);
-		assertThat(supervisor.status().protocol()).isEqualTo(Revisions.MODERN);
+		assertThat(supervisor.status().protocol()).isEqualTo(Revisions.V2026_07_28);
 		List<String> tools = supervisor.tools().names();
 		assertThat(tools).contains("echo", "get-sum");
 
@@ -123,7 +123,7 @@ class ModernOutageIT {
 		assertThat(TestServers.text(call.get(60, TimeUnit.SECONDS))).contains("after the outage");
 		assertThat(supervisor.state()).isEqualTo(McpServerState.UP);
 		assertThat(supervisor.status().generation()).isGreaterThanOrEqualTo(2);
-		assertThat(supervisor.status().protocol()).isEqualTo(Revisions.MODERN);
+		assertThat(supervisor.status().protocol()).isEqualTo(Revisions.V2026_07_28);
 		assertThat(supervisor.tools().names()).isEqualTo(tools);
 	}
 
@@ -160,10 +160,10 @@ class ModernOutageIT {
 				command.subList(1, command.size()), Map.of());
 		McpServerSupervisor supervisor = start("frozen",
 				new NegotiatingConnector("frozen",
-						new StdioConnector(definition, this.started.scheduler()::execute, Revisions.MODERN),
+						new StdioConnector(definition, this.started.scheduler()::execute, Revisions.V2026_07_28),
 						new StdioConnector(definition, this.started.scheduler()::execute)),
 				WAIT, PROBE);
-		assertThat(supervisor.status().protocol()).isEqualTo(Revisions.MODERN);
+		assertThat(supervisor.status().protocol()).isEqualTo(Revisions.V2026_07_28);
 		long frozen = Long.parseLong(TestServers.text(call(supervisor, "pid", Map.of())));
 		assertThat(supervisor.status().pid()).isEqualTo(frozen);
 		signal("STOP", frozen);
@@ -174,7 +174,7 @@ class ModernOutageIT {
 				.until(() -> supervisor.state() == McpServerState.UP && supervisor.status().generation() >= 2);
 			long restarted = Long.parseLong(TestServers.text(call(supervisor, "pid", Map.of())));
 			assertThat(restarted).isNotEqualTo(frozen).isEqualTo(supervisor.status().pid());
-			assertThat(supervisor.status().protocol()).isEqualTo(Revisions.MODERN);
+			assertThat(supervisor.status().protocol()).isEqualTo(Revisions.V2026_07_28);
 			// the supervisor ended the frozen process: a stopped process cannot act on
 			// SIGTERM, only SIGKILL ends it
 			assertThat(TestServers.isRunning(frozen)).isFalse();
@@ -219,7 +219,7 @@ class ModernOutageIT {
 				McpServerSupervisor supervisor = context.getBean(McpSupervisors.class).supervisor("content");
 				McpServerClient client = context.getBean(McpServerClients.class).client("content");
 				assertThat(supervisor.state()).isEqualTo(McpServerState.UP);
-				assertThat(supervisor.status().protocol()).isEqualTo(Revisions.MODERN);
+				assertThat(supervisor.status().protocol()).isEqualTo(Revisions.V2026_07_28);
 				assertThat(client.listResources()).extracting(Resource::uri)
 					.containsExactly(ModernContentMcpServer.NOTE);
 				assertThat(text(client.readResource(ModernContentMcpServer.NOTE).contents()))
@@ -272,7 +272,7 @@ class ModernOutageIT {
 	private NegotiatingConnector http(SwitchableHttpProxy proxy) {
 		StreamableHttpServerDefinition definition = new StreamableHttpServerDefinition("remote", proxy.url("/mcp"),
 				Map.of(), Duration.ofSeconds(10), Duration.ofSeconds(2));
-		StreamableHttpConnector modern = new StreamableHttpConnector(definition, Revisions.MODERN);
+		StreamableHttpConnector modern = new StreamableHttpConnector(definition, Revisions.V2026_07_28);
 		StreamableHttpConnector legacy = new StreamableHttpConnector(definition);
 		this.started.closeLater(modern);
 		this.started.closeLater(legacy);

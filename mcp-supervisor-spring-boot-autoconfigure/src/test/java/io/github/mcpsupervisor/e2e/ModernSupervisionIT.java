@@ -26,9 +26,9 @@ import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import io.github.mcpsupervisor.transport.internal.Revisions;
 import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
 import io.github.mcpsupervisor.transport.internal.modern.NegotiatingConnector;
-import io.github.mcpsupervisor.transport.internal.modern.Revisions;
 import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -83,8 +83,8 @@ class ModernSupervisionIT {
 		NegotiatingConnector connector = negotiating(stdio("modern", false));
 		McpServerSupervisor supervisor = start("modern", connector,
 				CallPolicy.builder().waitForRecovery(Duration.ofSeconds(20)).retry(CallPolicy.Retry.SAFE).build());
-		assertThat(connector.negotiated()).isEqualTo(Revisions.MODERN);
-		assertThat(supervisor.status().protocol()).isEqualTo(Revisions.MODERN);
+		assertThat(connector.negotiated()).isEqualTo(Revisions.V2026_07_28);
+		assertThat(supervisor.status().protocol()).isEqualTo(Revisions.V2026_07_28);
 		List<String> tools = supervisor.tools().names();
 		assertThat(tools).contains("echo", "get-sum", "slow", "crash");
 		assertThat(text(call(supervisor, "get-sum", Map.of("a", 2, "b", 3)))).contains("5");
@@ -117,9 +117,9 @@ class ModernSupervisionIT {
 		McpServerSupervisor legacy = start("everything", legacyOnly, TestServers.NO_WAIT);
 		McpServerSupervisor modern = start("modern", modernOnly, TestServers.NO_WAIT);
 		McpServerSupervisor dual = start("both", both, TestServers.NO_WAIT);
-		assertThat(legacy.status().protocol()).isEqualTo(Revisions.LEGACY);
-		assertThat(modern.status().protocol()).isEqualTo(Revisions.MODERN);
-		assertThat(dual.status().protocol()).isEqualTo(Revisions.MODERN);
+		assertThat(legacy.status().protocol()).isEqualTo(Revisions.V2025_11_25);
+		assertThat(modern.status().protocol()).isEqualTo(Revisions.V2026_07_28);
+		assertThat(dual.status().protocol()).isEqualTo(Revisions.V2026_07_28);
 		for (McpServerSupervisor supervisor : List.of(legacy, modern, dual)) {
 			assertThat(text(call(supervisor, "echo", Map.of("message", "hi " + supervisor.name()))))
 				.contains("hi " + supervisor.name());
@@ -132,7 +132,7 @@ class ModernSupervisionIT {
 		ProcessHandle.of(legacy.status().pid()).orElseThrow().destroyForcibly();
 		await().atMost(TestServers.PATIENCE)
 			.until(() -> legacy.state() == McpServerState.UP && legacy.status().generation() == 2);
-		assertThat(legacy.status().protocol()).isEqualTo(Revisions.LEGACY);
+		assertThat(legacy.status().protocol()).isEqualTo(Revisions.V2025_11_25);
 	}
 
 	@Test
@@ -150,7 +150,7 @@ class ModernSupervisionIT {
 	void aServerPinnedTo2026ThatSpeaksOnly2025IsAConfigurationError() {
 		StdioServerDefinition definition = TestServers.everything("everything");
 		McpServerSupervisor supervisor = supervisor("everything",
-				new StdioConnector(definition, this.scheduler::execute, Revisions.MODERN), TestServers.NO_WAIT);
+				new StdioConnector(definition, this.scheduler::execute, Revisions.V2026_07_28), TestServers.NO_WAIT);
 		supervisor.start();
 		await().atMost(TestServers.PATIENCE).until(() -> supervisor.state() == McpServerState.FAILED);
 		assertThat(supervisor.status().generation()).isEqualTo(1);
@@ -164,13 +164,13 @@ class ModernSupervisionIT {
 		StreamableHttpServerDefinition definition = new StreamableHttpServerDefinition("remote",
 				URI.create("http://127.0.0.1:" + port + "/mcp"), Map.of(), Duration.ofSeconds(20),
 				Duration.ofSeconds(20));
-		StreamableHttpConnector modern = new StreamableHttpConnector(definition, Revisions.MODERN);
+		StreamableHttpConnector modern = new StreamableHttpConnector(definition, Revisions.V2026_07_28);
 		StreamableHttpConnector legacy = new StreamableHttpConnector(definition);
 		this.connectors.add(modern);
 		this.connectors.add(legacy);
 		McpServerSupervisor supervisor = start("remote", new NegotiatingConnector("remote", modern, legacy),
 				CallPolicy.builder().waitForRecovery(Duration.ofSeconds(20)).retry(CallPolicy.Retry.ALWAYS).build());
-		assertThat(supervisor.status().protocol()).isEqualTo(Revisions.MODERN);
+		assertThat(supervisor.status().protocol()).isEqualTo(Revisions.V2026_07_28);
 		List<String> tools = supervisor.tools().names();
 		stopHttpServer();
 		CompletableFuture<CallToolResult> call = CompletableFuture
@@ -194,7 +194,7 @@ class ModernSupervisionIT {
 
 	private NegotiatingConnector negotiating(StdioServerDefinition definition) {
 		return new NegotiatingConnector(definition.name(),
-				new StdioConnector(definition, this.scheduler::execute, Revisions.MODERN),
+				new StdioConnector(definition, this.scheduler::execute, Revisions.V2026_07_28),
 				new StdioConnector(definition, this.scheduler::execute));
 	}
 

@@ -26,8 +26,8 @@ import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
+import io.github.mcpsupervisor.transport.internal.Revisions;
 import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
-import io.github.mcpsupervisor.transport.internal.modern.Revisions;
 import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -117,7 +117,7 @@ class SharedPoolIT {
 		McpServerSupervisor legacy = start("everything",
 				new StdioConnector(TestServers.everything("everything"), this.started.scheduler()::execute));
 		McpServerSupervisor modern = start("modern",
-				new StdioConnector(modernStdio("modern"), this.started.scheduler()::execute, Revisions.MODERN));
+				new StdioConnector(modernStdio("modern"), this.started.scheduler()::execute, Revisions.V2026_07_28));
 		assertEveryCallAnswered(legacy);
 		assertEveryCallAnswered(modern);
 	}
@@ -132,7 +132,7 @@ class SharedPoolIT {
 	@Test
 	void aStdioServerOfTheCurrentRevisionKilledMidCallIsFoundAtOnce() throws Exception {
 		McpServerSupervisor supervisor = start("modern",
-				new StdioConnector(modernStdio("modern"), this.started.scheduler()::execute, Revisions.MODERN));
+				new StdioConnector(modernStdio("modern"), this.started.scheduler()::execute, Revisions.V2026_07_28));
 		assertKillFoundWhileThePoolIsFull(supervisor, "ms");
 	}
 
@@ -228,7 +228,7 @@ class SharedPoolIT {
 	private StreamableHttpConnector modernHttp(URI url) {
 		return new StreamableHttpConnector(
 				new StreamableHttpServerDefinition("modern", url, Map.of(), Duration.ofSeconds(10), REQUEST_TIMEOUT),
-				Revisions.MODERN);
+				Revisions.V2026_07_28);
 	}
 
 	private static StreamableHttpServerDefinition http(URI url) {

@@ -35,9 +35,6 @@ import reactor.core.publisher.Mono;
  */
 public final class Revision20251125 implements RevisionClient {
 
-	/** The revision this client speaks. */
-	public static final String REVISION = "2025-11-25";
-
 	private static final Log logger = LogFactory.getLog(Revision20251125.class);
 
 	private static final String TOOL = "tool";
@@ -103,7 +100,7 @@ public final class Revision20251125 implements RevisionClient {
 
 	@Override
 	public String revision() {
-		return REVISION;
+		return Revisions.V2025_11_25;
 	}
 
 	@Override
@@ -264,7 +261,7 @@ public final class Revision20251125 implements RevisionClient {
 		}
 		Object supported = (answered.data() instanceof Map<?, ?> data) ? data.get("supported") : null;
 		String revisions = (supported != null) ? String.valueOf(supported) : "another revision";
-		return new Refusal("the server does not speak MCP " + REVISION + ": it supports " + revisions
+		return new Refusal("the server does not speak MCP " + Revisions.V2025_11_25 + ": it supports " + revisions
 				+ " (set the server's protocol to auto or to the revision it speaks)");
 	}
 

@@ -15,8 +15,8 @@ import io.github.mcpsupervisor.transport.internal.ClientSetup;
 import io.github.mcpsupervisor.transport.internal.GenerationConnection;
 import io.github.mcpsupervisor.transport.internal.GenerationLife;
 import io.github.mcpsupervisor.transport.internal.Revision20251125;
+import io.github.mcpsupervisor.transport.internal.Revisions;
 import io.github.mcpsupervisor.transport.internal.modern.Revision20260728;
-import io.github.mcpsupervisor.transport.internal.modern.Revisions;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 
@@ -59,7 +59,7 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 	 * @param definition how to reach the server
 	 */
 	public StreamableHttpConnector(StreamableHttpServerDefinition definition) {
-		this(definition, Revision20251125.REVISION);
+		this(definition, Revisions.V2025_11_25);
 	}
 
 	/**
@@ -84,7 +84,7 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 	public StreamableHttpConnector(StreamableHttpServerDefinition definition, McpClientFactory clientFactory,
 			McpServerSession session) {
 		this(definition, clientFactory, session, HttpTransportCustomizer.NONE, HttpAuthorization.NONE,
-				new SharedHttpClient(), Revision20251125.REVISION, true);
+				new SharedHttpClient(), Revisions.V2025_11_25, true);
 	}
 
 	/**
@@ -100,8 +100,8 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 	public StreamableHttpConnector(StreamableHttpServerDefinition definition, McpClientFactory clientFactory,
 			McpServerSession session, HttpTransportCustomizer transportCustomizer, HttpAuthorization authorization,
 			SharedHttpClient httpClient) {
-		this(definition, clientFactory, session, transportCustomizer, authorization, httpClient,
-				Revision20251125.REVISION, false);
+		this(definition, clientFactory, session, transportCustomizer, authorization, httpClient, Revisions.V2025_11_25,
+				false);
 	}
 
 	/**
@@ -171,9 +171,8 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 	// revision's SDK glue is loaded only for a server that speaks it.
 	private HttpBinding binding(GenerationLife life, ClientSetup setup) {
 		return switch (this.revision) {
-			case Revision20260728.REVISION ->
-				new HttpBinding20260728(new Revision20260728(life, setup, this.jsonMapper), this.definition,
-						this.jsonMapper, this.authorization);
+			case Revisions.V2026_07_28 -> new HttpBinding20260728(new Revision20260728(life, setup, this.jsonMapper),
+					this.definition, this.jsonMapper, this.authorization);
 			default -> new HttpBinding20251125(new Revision20251125(life, setup), life, this.definition,
 					this.jsonMapper, this.transportCustomizer, this.authorization);
 		};

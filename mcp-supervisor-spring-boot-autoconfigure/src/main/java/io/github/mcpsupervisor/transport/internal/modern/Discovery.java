@@ -7,6 +7,7 @@ import java.util.concurrent.TimeoutException;
 
 import io.github.mcpsupervisor.internal.CauseChain;
 import io.github.mcpsupervisor.internal.ServerText;
+import io.github.mcpsupervisor.transport.internal.Revisions;
 import io.modelcontextprotocol.modern.McpException;
 import io.modelcontextprotocol.modern.McpSchema.DiscoverResult;
 import io.modelcontextprotocol.modern.client.McpAsyncClient;
@@ -46,8 +47,8 @@ final class Discovery {
 		catch (McpException ex) {
 			List<String> supported = supported(ex);
 			if (ex.error() != null && ex.error().code() != null && ex.error().code() == UNSUPPORTED_PROTOCOL_VERSION
-					&& supported != null && !supported.contains(Revisions.MODERN)) {
-				if (supported.contains(Revisions.LEGACY)) {
+					&& supported != null && !supported.contains(Revisions.V2026_07_28)) {
+				if (supported.contains(Revisions.V2025_11_25)) {
 					throw new NotModernException("server/discover was answered: only " + supported + " supported", true,
 							ex);
 				}
@@ -79,8 +80,8 @@ final class Discovery {
 		if (result == null || result.supportedVersions() == null || result.supportedVersions().isEmpty()) {
 			throw new NotModernException("server/discover was answered without supportedVersions", true, null);
 		}
-		if (!result.supportedVersions().contains(Revisions.MODERN)) {
-			boolean legacy = result.supportedVersions().contains(Revisions.LEGACY);
+		if (!result.supportedVersions().contains(Revisions.V2026_07_28)) {
+			boolean legacy = result.supportedVersions().contains(Revisions.V2025_11_25);
 			if (legacy) {
 				throw new NotModernException(
 						"server/discover was answered: only " + result.supportedVersions() + " supported", true, null);

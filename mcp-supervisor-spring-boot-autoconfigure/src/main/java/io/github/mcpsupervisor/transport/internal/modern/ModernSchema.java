@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 
 import io.github.mcpsupervisor.internal.ServerText;
+import io.github.mcpsupervisor.transport.internal.Revisions;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.modern.JsonRpc.JSONRPCResponse.JSONRPCError;
 import io.modelcontextprotocol.modern.McpException;
@@ -57,7 +58,7 @@ final class ModernSchema {
 		McpSchema.ServerCapabilities capabilities = (discovered.capabilities() != null)
 				? convert(discovered.capabilities(), McpSchema.ServerCapabilities.class)
 				: McpSchema.ServerCapabilities.builder().build();
-		return McpSchema.InitializeResult.builder(Revisions.MODERN, capabilities, serverInfo(discovered))
+		return McpSchema.InitializeResult.builder(Revisions.V2026_07_28, capabilities, serverInfo(discovered))
 			.instructions(discovered.instructions())
 			.build();
 	}

@@ -14,6 +14,7 @@ import io.github.mcpsupervisor.supervisor.McpConnection;
 import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.supervisor.McpServerRequests;
 import io.github.mcpsupervisor.supervisor.SessionInfo;
+import io.github.mcpsupervisor.transport.internal.Revisions;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -69,7 +70,7 @@ final class NegotiatingConnection implements McpConnection {
 	@Override
 	public void open() throws McpConnectException {
 		String known = this.negotiated.get();
-		if (Revisions.LEGACY.equals(known)) {
+		if (Revisions.V2025_11_25.equals(known)) {
 			try {
 				openLegacy();
 				return;
@@ -80,7 +81,7 @@ final class NegotiatingConnection implements McpConnection {
 				}
 				logger.info("MCP server '" + this.server + "' refused initialize ("
 						+ ServerText.forLog(this.modern.redact(ex.getMessage())) + "): probing it as a "
-						+ Revisions.MODERN + " server");
+						+ Revisions.V2026_07_28 + " server");
 			}
 		}
 		McpConnectException probe;
@@ -93,13 +94,13 @@ final class NegotiatingConnection implements McpConnection {
 			if (notModern == null || ex.getKind() == Kind.NOT_CONFIRMED_DEAD) {
 				throw ex; // a failure of a modern server, or one that may still run
 			}
-			if (Revisions.MODERN.equals(known) && !notModern.isAnswered()) {
+			if (Revisions.V2026_07_28.equals(known) && !notModern.isAnswered()) {
 				throw transientFailure(ex); // a known modern server that failed: an
 											// outage
 			}
-			logger.info("MCP server '" + this.server + "' is not a " + Revisions.MODERN + " server ("
+			logger.info("MCP server '" + this.server + "' is not a " + Revisions.V2026_07_28 + " server ("
 					+ ServerText.forLog(this.modern.redact(String.valueOf(notModern.getMessage())))
-					+ "): connecting as a " + Revisions.LEGACY + " client");
+					+ "): connecting as a " + Revisions.V2025_11_25 + " client");
 			probe = ex;
 		}
 		try {
@@ -123,11 +124,11 @@ final class NegotiatingConnection implements McpConnection {
 	}
 
 	private void openModern() throws McpConnectException {
-		open(this.modern, Revisions.MODERN);
+		open(this.modern, Revisions.V2026_07_28);
 	}
 
 	private void openLegacy() throws McpConnectException {
-		open(this.legacy, Revisions.LEGACY);
+		open(this.legacy, Revisions.V2025_11_25);
 	}
 
 	private void open(McpConnector connector, String revision) throws McpConnectException {

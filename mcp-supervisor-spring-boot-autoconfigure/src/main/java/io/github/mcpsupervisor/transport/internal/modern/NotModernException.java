@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.transport.internal.modern;
 
+import io.github.mcpsupervisor.transport.internal.Revisions;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,7 +33,7 @@ public class NotModernException extends IllegalStateException {
 	 * @return the message
 	 */
 	public static String configurationMessage(String reason) {
-		return "not a " + Revisions.MODERN + " server (" + reason
+		return "not a " + Revisions.V2026_07_28 + " server (" + reason
 				+ "); set the server's protocol to auto or to the revision it speaks";
 	}
 

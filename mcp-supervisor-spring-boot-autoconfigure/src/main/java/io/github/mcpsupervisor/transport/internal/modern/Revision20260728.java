@@ -23,6 +23,7 @@ import io.github.mcpsupervisor.transport.internal.CallTimeouts;
 import io.github.mcpsupervisor.transport.internal.ClientSetup;
 import io.github.mcpsupervisor.transport.internal.GenerationLife;
 import io.github.mcpsupervisor.transport.internal.RevisionClient;
+import io.github.mcpsupervisor.transport.internal.Revisions;
 import io.github.mcpsupervisor.transport.internal.ToolListing;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.modern.McpException;
@@ -56,9 +57,6 @@ import reactor.core.publisher.Mono;
  * @since 0.1.0
  */
 public final class Revision20260728 implements RevisionClient {
-
-	/** The revision this client speaks. */
-	public static final String REVISION = "2026-07-28";
 
 	private static final Log logger = LogFactory.getLog(Revision20260728.class);
 
@@ -139,7 +137,7 @@ public final class Revision20260728 implements RevisionClient {
 
 	@Override
 	public String revision() {
-		return REVISION;
+		return Revisions.V2026_07_28;
 	}
 
 	@Override
@@ -400,8 +398,8 @@ public final class Revision20260728 implements RevisionClient {
 	@Override
 	public <T> @Nullable T request(String method,
 			Function<io.modelcontextprotocol.client.McpAsyncClient, Mono<T>> request) {
-		throw new UnsupportedOperationException("MCP server '" + this.life.server() + "' speaks MCP " + Revisions.MODERN
-				+ ": its generation has no " + Revisions.LEGACY + " client for '" + method
+		throw new UnsupportedOperationException("MCP server '" + this.life.server() + "' speaks MCP "
+				+ Revisions.V2026_07_28 + ": its generation has no " + Revisions.V2025_11_25 + " client for '" + method
 				+ "'; McpServerSupervisor.send sends requests in either revision");
 	}
 

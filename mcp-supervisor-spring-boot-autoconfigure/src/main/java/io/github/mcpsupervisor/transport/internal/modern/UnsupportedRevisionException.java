@@ -2,6 +2,8 @@ package io.github.mcpsupervisor.transport.internal.modern;
 
 import java.util.List;
 
+import io.github.mcpsupervisor.transport.internal.Revisions;
+
 /**
  * A server speaks only MCP revisions this client does not: no new attempt changes that.
  *

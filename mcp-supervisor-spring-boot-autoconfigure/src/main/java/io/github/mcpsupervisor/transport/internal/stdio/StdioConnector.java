@@ -13,8 +13,8 @@ import io.github.mcpsupervisor.transport.internal.ClientSetup;
 import io.github.mcpsupervisor.transport.internal.GenerationConnection;
 import io.github.mcpsupervisor.transport.internal.GenerationLife;
 import io.github.mcpsupervisor.transport.internal.Revision20251125;
+import io.github.mcpsupervisor.transport.internal.Revisions;
 import io.github.mcpsupervisor.transport.internal.modern.Revision20260728;
-import io.github.mcpsupervisor.transport.internal.modern.Revisions;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 
@@ -44,7 +44,7 @@ public final class StdioConnector implements McpConnector {
 	 * @param executor runs the short reaction to a process exit
 	 */
 	public StdioConnector(StdioServerDefinition definition, Executor executor) {
-		this(definition, executor, Revision20251125.REVISION);
+		this(definition, executor, Revisions.V2025_11_25);
 	}
 
 	/**
@@ -82,7 +82,7 @@ public final class StdioConnector implements McpConnector {
 	 */
 	public StdioConnector(StdioServerDefinition definition, Executor executor, McpClientFactory clientFactory,
 			McpServerSession session, ProcessRecords records) {
-		this(definition, executor, clientFactory, session, records, Revision20251125.REVISION);
+		this(definition, executor, clientFactory, session, records, Revisions.V2025_11_25);
 	}
 
 	/**
@@ -135,7 +135,7 @@ public final class StdioConnector implements McpConnector {
 	private StdioBinding binding(GenerationLife life, ClientSetup setup) {
 		McpJsonMapper jsonMapper = McpJsonDefaults.getMapper();
 		return switch (this.revision) {
-			case Revision20260728.REVISION ->
+			case Revisions.V2026_07_28 ->
 				new StdioBinding20260728(new Revision20260728(life, setup, jsonMapper), jsonMapper);
 			default -> new StdioBinding20251125(new Revision20251125(life, setup), life, jsonMapper);
 		};

@@ -12,6 +12,7 @@ import io.github.mcpsupervisor.supervisor.McpConnectException;
 import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
 import io.github.mcpsupervisor.supervisor.McpConnection;
 import io.github.mcpsupervisor.supervisor.McpConnector;
+import io.github.mcpsupervisor.transport.internal.Revisions;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -43,7 +44,7 @@ class NegotiatingConnectorTests {
 		this.connector.create(2, () -> {
 		}).open();
 		assertThat(this.events).containsExactly("modern open g1", "modern open g2");
-		assertThat(this.connector.negotiated()).isEqualTo(Revisions.MODERN);
+		assertThat(this.connector.negotiated()).isEqualTo(Revisions.V2026_07_28);
 	}
 
 	@Test
@@ -56,7 +57,7 @@ class NegotiatingConnectorTests {
 		}).open();
 		assertThat(this.events).containsExactly("modern open g1", "modern terminate g1", "legacy open g1",
 				"legacy open g2");
-		assertThat(this.connector.negotiated()).isEqualTo(Revisions.LEGACY);
+		assertThat(this.connector.negotiated()).isEqualTo(Revisions.V2025_11_25);
 		assertThat(first.tools()).extracting(Tool::name).containsExactly("legacy-tool");
 	}
 
@@ -65,7 +66,7 @@ class NegotiatingConnectorTests {
 		this.modern.fails(notModern(false));
 		this.connector.create(1, () -> {
 		}).open();
-		assertThat(this.connector.negotiated()).isEqualTo(Revisions.LEGACY);
+		assertThat(this.connector.negotiated()).isEqualTo(Revisions.V2025_11_25);
 	}
 
 	@Test
@@ -110,7 +111,7 @@ class NegotiatingConnectorTests {
 		this.connector.create(2, () -> {
 		}).open();
 		assertThat(this.events).containsExactly("legacy open g2", "legacy terminate g2", "modern open g2");
-		assertThat(this.connector.negotiated()).isEqualTo(Revisions.MODERN);
+		assertThat(this.connector.negotiated()).isEqualTo(Revisions.V2026_07_28);
 	}
 
 	@Test

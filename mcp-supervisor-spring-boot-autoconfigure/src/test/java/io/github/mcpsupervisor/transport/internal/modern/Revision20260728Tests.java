@@ -24,6 +24,7 @@ import io.github.mcpsupervisor.supervisor.SamplingLimits;
 import io.github.mcpsupervisor.transport.internal.CallTimeouts;
 import io.github.mcpsupervisor.transport.internal.ClientSetup;
 import io.github.mcpsupervisor.transport.internal.GenerationLife;
+import io.github.mcpsupervisor.transport.internal.Revisions;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.modern.JsonRpc.JSONRPCMessage;
 import io.modelcontextprotocol.modern.JsonRpc.JSONRPCResponse;
@@ -101,7 +102,7 @@ class Revision20260728Tests {
 		open(connection);
 		assertThat(connection.tools()).extracting(Tool::name).containsExactly("locate");
 		assertThat(connection.tools().get(0).inputSchema()).isEqualTo(schema);
-		assertThat(connection.session().protocolVersion()).isEqualTo(Revisions.MODERN);
+		assertThat(connection.session().protocolVersion()).isEqualTo(Revisions.V2026_07_28);
 	}
 
 	@Test

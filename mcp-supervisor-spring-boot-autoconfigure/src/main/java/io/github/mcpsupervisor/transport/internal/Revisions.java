@@ -1,24 +1,22 @@
-package io.github.mcpsupervisor.transport.internal.modern;
+package io.github.mcpsupervisor.transport.internal;
 
 import java.util.List;
 
-import io.github.mcpsupervisor.transport.internal.Revision20251125;
-
 /**
- * The MCP revisions this client speaks.
+ * The MCP revisions this client speaks, named by their dates.
  *
  * @since 0.1.0
  */
 public final class Revisions {
 
 	/** The stateful revision: initialize, sessions, ping. */
-	public static final String LEGACY = Revision20251125.REVISION;
+	public static final String V2025_11_25 = "2025-11-25";
 
 	/** The stateless revision: server/discover, no session. */
-	public static final String MODERN = Revision20260728.REVISION;
+	public static final String V2026_07_28 = "2026-07-28";
 
 	/** Both, the newest first. */
-	public static final List<String> SUPPORTED = List.of(MODERN, LEGACY);
+	public static final List<String> SUPPORTED = List.of(V2026_07_28, V2025_11_25);
 
 	private Revisions() {
 	}
