@@ -5,21 +5,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
-import java.util.function.Function;
 
 import io.github.mcpsupervisor.supervisor.ExitStatus;
-import io.github.mcpsupervisor.supervisor.McpServerRequests;
-import io.github.mcpsupervisor.supervisor.SessionInfo;
-import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
-import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.Mono;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -33,7 +26,7 @@ class GenerationConnectionTests {
 
 	private final List<String> events = new CopyOnWriteArrayList<>();
 
-	private final ScriptedClient client = new ScriptedClient();
+	private final ScriptedRevisionClient client = new ScriptedRevisionClient(this.events);
 
 	private final GenerationLife life = new GenerationLife("s", 3, "process ended",
 			(text) -> text.replace("secret", "******"));
@@ -145,85 +138,6 @@ class GenerationConnectionTests {
 
 	private CallToolResult call() {
 		return this.connection.callTool(CallToolRequest.builder("echo").arguments(Map.of()).build());
-	}
-
-	private interface Script<T> {
-
-		T run();
-
-	}
-
-	private final class ScriptedClient implements RevisionClient {
-
-		Script<CallToolResult> call = () -> CallToolResult.builder().build();
-
-		Script<List<Tool>> listing = List::of;
-
-		Script<@Nullable RuntimeException> pinging = () -> null;
-
-		Runnable closing = () -> {
-		};
-
-		@Override
-		public String revision() {
-			return "2025-11-25";
-		}
-
-		@Override
-		public String handshake() {
-			return "initialize";
-		}
-
-		@Override
-		public void open(Consumer<Throwable> streamFailed) {
-		}
-
-		@Override
-		public List<Tool> tools() {
-			return List.of();
-		}
-
-		@Override
-		public List<Tool> listTools() {
-			return this.listing.run();
-		}
-
-		@Override
-		public CallToolResult callTool(CallToolRequest request) {
-			return this.call.run();
-		}
-
-		@Override
-		public <T> @Nullable T request(String method, Function<McpAsyncClient, Mono<T>> request) {
-			return null;
-		}
-
-		@Override
-		public <T> @Nullable T send(String method, Function<McpServerRequests, Mono<T>> request) {
-			return null;
-		}
-
-		@Override
-		public @Nullable SessionInfo session() {
-			return null;
-		}
-
-		@Override
-		public @Nullable RuntimeException ping(Duration timeout) {
-			return this.pinging.run();
-		}
-
-		@Override
-		public void close() {
-			this.closing.run();
-			GenerationConnectionTests.this.events.add("client closed");
-		}
-
-		@Override
-		public @Nullable Refusal refusal(RuntimeException ex) {
-			return null;
-		}
-
 	}
 
 	private final class ScriptedCarrier implements Carrier {
