@@ -14,6 +14,8 @@ import io.github.mcpsupervisor.transport.internal.Carrier;
 import io.github.mcpsupervisor.transport.internal.GenerationLife;
 import io.github.mcpsupervisor.transport.internal.RevisionClient;
 import io.github.mcpsupervisor.transport.internal.RevisionClient.Refusal;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,6 +24,8 @@ import org.jspecify.annotations.Nullable;
  * a failed start told with the process's exit and its last stderr line.
  */
 final class ProcessCarrier implements Carrier {
+
+	private static final Log logger = LogFactory.getLog(ProcessCarrier.class);
 
 	/**
 	 * How long a failed start or call waits for the process exit that may have caused it:
@@ -64,6 +68,9 @@ final class ProcessCarrier implements Carrier {
 			this.binding.connect(started, label);
 		}
 		catch (RuntimeException ex) {
+			// a transport started before its client failed to build: its threads end
+			// with it
+			closeQuietly();
 			throw Carrier.clientBuildFailure(ex, started.terminate(this.definition.terminationGracePeriod()));
 		}
 		// The exit is the one signal of a dead stdio server: closing the client fails the
@@ -175,6 +182,16 @@ final class ProcessCarrier implements Carrier {
 	@Override
 	public List<String> stderrTail() {
 		return this.process.stderrTail();
+	}
+
+	private void closeQuietly() {
+		try {
+			this.binding.close();
+		}
+		catch (RuntimeException ex) {
+			logger.debug("MCP server '" + this.definition.name() + "': closing the transport of generation "
+					+ this.life.number() + " failed", ex);
+		}
 	}
 
 }
