@@ -13,6 +13,7 @@ import io.github.mcpsupervisor.transport.internal.Revisions;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorization;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorizations;
 import io.github.mcpsupervisor.transport.internal.http.HttpClientSettings;
+import io.github.mcpsupervisor.transport.internal.http.HttpTls;
 import io.github.mcpsupervisor.transport.internal.http.HttpTransportCustomizer;
 import io.github.mcpsupervisor.transport.internal.http.SharedHttpClient;
 import io.github.mcpsupervisor.transport.internal.http.SharedHttpClients;
@@ -93,7 +94,7 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 			McpServerSessions sessions, HttpTransportCustomizer httpCustomizer, HttpAuthorizations authorizations,
 			Supplier<ProcessRecords> openRecords, boolean modernSdk) {
 		this(scheduler, clientFactory, sessions, httpCustomizer, authorizations, openRecords, modernSdk,
-				new SharedHttpClients(null), true);
+				new SharedHttpClients(HttpTls.Resolver.NONE), true);
 	}
 
 	DefaultMcpConnectorFactory(SupervisorScheduler scheduler, McpClientFactory clientFactory,

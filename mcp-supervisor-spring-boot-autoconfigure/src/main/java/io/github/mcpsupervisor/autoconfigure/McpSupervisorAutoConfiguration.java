@@ -172,7 +172,7 @@ public final class McpSupervisorAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	static SharedHttpClients mcpHttpClients(ObjectProvider<SslBundles> sslBundles) {
-		return new SharedHttpClients(sslBundles.getIfAvailable());
+		return new SharedHttpClients(new SslBundleHttpTls(sslBundles.getIfAvailable()));
 	}
 
 	@Bean

@@ -12,12 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
-import javax.net.ssl.SSLParameters;
-
 import org.jspecify.annotations.Nullable;
-
-import org.springframework.boot.ssl.SslBundle;
-import org.springframework.boot.ssl.SslOptions;
 
 /**
  * A JDK {@link HttpClient} that Streamable HTTP servers with equal
@@ -59,8 +54,8 @@ public final class SharedHttpClient implements AutoCloseable {
 	/**
 	 * Creates a client.
 	 * @param settings its settings
-	 * @param sslBundle the SSL bundle the settings name, or {@code null} when they name
-	 * none
+	 * @param tls the TLS of the SSL bundle the settings name, or {@code null} when they
+	 * name none
 	 * @param executor the executor of its callbacks, or {@code null} for one of its own,
 	 * shut down at {@link #close()}
 	 * @param senders the threads its exchanges wait for their headers on (see
@@ -68,12 +63,12 @@ public final class SharedHttpClient implements AutoCloseable {
 	 * {@link #close()}
 	 * @param released told at each {@link #release()}
 	 */
-	SharedHttpClient(HttpClientSettings settings, @Nullable SslBundle sslBundle, @Nullable Executor executor,
+	SharedHttpClient(HttpClientSettings settings, @Nullable HttpTls tls, @Nullable Executor executor,
 			@Nullable ExecutorService senders, Consumer<SharedHttpClient> released) {
 		this.released = released;
 		this.ownExecutor = (executor != null) ? null : callbackExecutor();
 		this.ownSenders = (senders != null) ? null : OwnThreadsHttpClient.senders();
-		HttpClient jdkClient = builder(settings, sslBundle).executor((executor != null) ? executor : this.ownExecutor)
+		HttpClient jdkClient = builder(settings, tls).executor((executor != null) ? executor : this.ownExecutor)
 			.build();
 		this.client = new OwnThreadsHttpClient(jdkClient, (senders != null) ? senders : this.ownSenders);
 	}
@@ -81,11 +76,11 @@ public final class SharedHttpClient implements AutoCloseable {
 	/**
 	 * Returns a builder of a client with the given settings, without its executor.
 	 * @param settings the settings
-	 * @param sslBundle the SSL bundle the settings name, or {@code null} when they name
-	 * none
+	 * @param tls the TLS of the SSL bundle the settings name, or {@code null} when they
+	 * name none
 	 * @return the builder
 	 */
-	static HttpClient.Builder builder(HttpClientSettings settings, @Nullable SslBundle sslBundle) {
+	static HttpClient.Builder builder(HttpClientSettings settings, @Nullable HttpTls tls) {
 		HttpClient.Builder builder = HttpClient.newBuilder()
 			.version(settings.version())
 			.followRedirects(HttpClient.Redirect.NEVER)
@@ -93,12 +88,10 @@ public final class SharedHttpClient implements AutoCloseable {
 		if (settings.proxy() != null) {
 			builder.proxy(ProxySelector.of(settings.proxy()));
 		}
-		if (sslBundle != null) {
-			// as Spring Boot's own JDK client factory applies a bundle
-			builder.sslContext(sslBundle.createSslContext());
-			SslOptions options = sslBundle.getOptions();
-			if (options.getCiphers() != null || options.getEnabledProtocols() != null) {
-				builder.sslParameters(new SSLParameters(options.getCiphers(), options.getEnabledProtocols()));
+		if (tls != null) {
+			builder.sslContext(tls.context());
+			if (tls.parameters() != null) {
+				builder.sslParameters(tls.parameters());
 			}
 		}
 		return builder;

@@ -7,10 +7,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.boot.ssl.NoSuchSslBundleException;
-import org.springframework.boot.ssl.SslBundle;
-import org.springframework.boot.ssl.SslBundles;
-
 /**
  * The JDK HTTP clients of the Streamable HTTP servers: one {@link SharedHttpClient} per
  * distinct {@link HttpClientSettings}, created with the first server that has them (an
@@ -25,7 +21,7 @@ import org.springframework.boot.ssl.SslBundles;
  */
 public final class SharedHttpClients implements AutoCloseable {
 
-	private final @Nullable SslBundles sslBundles;
+	private final HttpTls.Resolver tls;
 
 	private final Map<HttpClientSettings, SharedHttpClient> clients = new LinkedHashMap<>();
 
@@ -40,11 +36,11 @@ public final class SharedHttpClients implements AutoCloseable {
 
 	/**
 	 * Creates the clients.
-	 * @param sslBundles the application's SSL bundles, or {@code null} when it has none
-	 * (no SSL auto-configuration)
+	 * @param tls finds the TLS configurations that servers' settings name (Spring Boot's
+	 * SSL bundles in an application), {@link HttpTls.Resolver#NONE} when there are none
 	 */
-	public SharedHttpClients(@Nullable SslBundles sslBundles) {
-		this.sslBundles = sslBundles;
+	public SharedHttpClients(HttpTls.Resolver tls) {
+		this.tls = tls;
 	}
 
 	/**
@@ -54,8 +50,8 @@ public final class SharedHttpClients implements AutoCloseable {
 	 * @param server the server's name, as a refusal names it
 	 * @param settings the server's settings
 	 * @return the client
-	 * @throws IllegalStateException if the settings name an SSL bundle that is not
-	 * defined, or once closed
+	 * @throws IllegalStateException if the settings name a TLS configuration (an SSL
+	 * bundle) that is not defined, or once closed
 	 */
 	public synchronized SharedHttpClient client(String server, HttpClientSettings settings) {
 		if (this.closed) {
@@ -63,7 +59,7 @@ public final class SharedHttpClients implements AutoCloseable {
 		}
 		SharedHttpClient client = this.clients.get(settings);
 		if (client == null) {
-			SslBundle bundle = (settings.sslBundle() != null) ? sslBundle(server, settings.sslBundle()) : null;
+			HttpTls bundle = (settings.sslBundle() != null) ? this.tls.resolve(server, settings.sslBundle()) : null;
 			if (this.executor == null) {
 				this.executor = SharedHttpClient.callbackExecutor();
 				this.senders = OwnThreadsHttpClient.senders();
@@ -88,22 +84,6 @@ public final class SharedHttpClients implements AutoCloseable {
 	 */
 	public synchronized int size() {
 		return this.clients.size();
-	}
-
-	private SslBundle sslBundle(String server, String name) {
-		String refusal = "MCP server '" + server + "' names SSL bundle '" + name + "' (mcp.servers." + server
-				+ ".http.ssl.bundle or mcp.defaults.http.ssl.bundle)";
-		if (this.sslBundles == null) {
-			throw new IllegalStateException(
-					refusal + ", but the application has no SSL bundles (Spring Boot's SslAutoConfiguration)");
-		}
-		try {
-			return this.sslBundles.getBundle(name);
-		}
-		catch (NoSuchSslBundleException ex) {
-			throw new IllegalStateException(refusal + ", but no SSL bundle of that name is defined: define it with"
-					+ " spring.ssl.bundle.pem." + name + ".* or spring.ssl.bundle.jks." + name + ".*", ex);
-		}
 	}
 
 	/**

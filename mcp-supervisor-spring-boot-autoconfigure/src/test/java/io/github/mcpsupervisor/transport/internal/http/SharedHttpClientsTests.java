@@ -11,12 +11,6 @@ import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.ssl.DefaultSslBundleRegistry;
-import org.springframework.boot.ssl.SslBundle;
-import org.springframework.boot.ssl.SslOptions;
-import org.springframework.boot.ssl.pem.PemSslStoreBundle;
-import org.springframework.boot.ssl.pem.PemSslStoreDetails;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
@@ -28,9 +22,7 @@ class SharedHttpClientsTests {
 
 	private static final HttpClientSettings DEFAULTS = HttpClientSettings.DEFAULTS;
 
-	private final DefaultSslBundleRegistry bundles = new DefaultSslBundleRegistry();
-
-	private final SharedHttpClients clients = new SharedHttpClients(this.bundles);
+	private final SharedHttpClients clients = new SharedHttpClients(HttpTls.Resolver.NONE);
 
 	@AfterEach
 	void close() {
@@ -80,41 +72,6 @@ class SharedHttpClientsTests {
 				(selector) -> assertThat(selector.select(URI.create("https://mcp.example/mcp"))).containsExactly(
 						new Proxy(Proxy.Type.HTTP, InetSocketAddress.createUnresolved("proxy.example", 3128))));
 		assertThat(client.sslContext()).isSameAs(SSLContext.getDefault());
-	}
-
-	@Test
-	void anSslBundleGivesItsContextAndOptions() throws Exception {
-		this.bundles.registerBundle("loopback",
-				SslBundle.of(
-						new PemSslStoreBundle(null,
-								PemSslStoreDetails.forCertificate("classpath:tls/loopback-cert.pem")),
-						null, SslOptions.of(new String[] { "TLS_AES_128_GCM_SHA256" }, new String[] { "TLSv1.3" })));
-		HttpClient client = this.clients
-			.client("a", new HttpClientSettings(Duration.ofSeconds(10), HttpClient.Version.HTTP_1_1, null, "loopback"))
-			.httpClient();
-		assertThat(client.sslContext()).isNotSameAs(SSLContext.getDefault());
-		assertThat(client.sslParameters().getProtocols()).containsExactly("TLSv1.3");
-		assertThat(client.sslParameters().getCipherSuites()).containsExactly("TLS_AES_128_GCM_SHA256");
-	}
-
-	@Test
-	void anSslBundleThatIsNotDefinedIsRefusedNamingTheServerAndTheBundle() {
-		assertThatIllegalStateException()
-			.isThrownBy(() -> this.clients.client("secure",
-					new HttpClientSettings(Duration.ofSeconds(10), HttpClient.Version.HTTP_1_1, null, "corp-ca")))
-			.withMessage("MCP server 'secure' names SSL bundle 'corp-ca' (mcp.servers.secure.http.ssl.bundle or"
-					+ " mcp.defaults.http.ssl.bundle), but no SSL bundle of that name is defined: define it with"
-					+ " spring.ssl.bundle.pem.corp-ca.* or spring.ssl.bundle.jks.corp-ca.*");
-	}
-
-	@Test
-	void withoutSslBundlesABundleIsRefused() {
-		try (SharedHttpClients without = new SharedHttpClients(null)) {
-			assertThatIllegalStateException()
-				.isThrownBy(() -> without.client("secure",
-						new HttpClientSettings(Duration.ofSeconds(10), HttpClient.Version.HTTP_1_1, null, "corp-ca")))
-				.withMessageContaining("the application has no SSL bundles");
-		}
 	}
 
 	@Test
