@@ -25,7 +25,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PublicApiTests {
 
 	// this module's classes only, not those of the modules its tests run
-	private static final JavaClasses CLASSES = new ClassFileImporter().importPath(Path.of("target/classes"));
+	// the core's classes and the auto-configuration's: the API of what users add
+	private static final List<Path> MODULES = List.of(Path.of("../mcp-supervisor-core"), Path.of("."));
+
+	private static final JavaClasses CLASSES = new ClassFileImporter()
+		.importPaths(MODULES.stream().map((module) -> module.resolve("target/classes")).toList());
 
 	private static final List<String> API = List.of("io.github.mcpsupervisor.actuate.McpEndpoint",
 			"io.github.mcpsupervisor.actuate.McpEndpointWebExtension",
@@ -108,7 +112,11 @@ class PublicApiTests {
 	@Test
 	void everyPublicTypeOutsideTheInternalPackagesSaysSinceWhenItExists() throws IOException {
 		for (String type : publicTypes()) {
-			Path source = Path.of("src/main/java", type.replace('.', '/') + ".java");
+			Path source = MODULES.stream()
+				.map((module) -> module.resolve("src/main/java").resolve(type.replace('.', '/') + ".java"))
+				.filter(Files::exists)
+				.findFirst()
+				.orElseThrow();
 			assertThat(Files.readString(source)).as(type).contains("@since ");
 		}
 	}

@@ -54,7 +54,8 @@ class ServerLifecycleTests {
 
 	private static final int ATTEMPTS = 4;
 
-	private static final Path SOURCE = Path.of("src/main/java/io/github/mcpsupervisor/supervisor/ServerLifecycle.java");
+	private static final Path SOURCE = Path
+		.of("../mcp-supervisor-core/src/main/java/io/github/mcpsupervisor/supervisor/ServerLifecycle.java");
 
 	private static final Edge CONNECTED = new Edge(ServerPhase.STARTING_CONNECTING, Event.CONNECTED, ServerPhase.UP);
 

@@ -47,7 +47,8 @@ class StandbyTests {
 
 	private static final int ATTEMPTS = 4;
 
-	private static final Path SOURCE = Path.of("src/main/java/io/github/mcpsupervisor/supervisor/Standby.java");
+	private static final Path SOURCE = Path
+		.of("../mcp-supervisor-core/src/main/java/io/github/mcpsupervisor/supervisor/Standby.java");
 
 	private static final Path HOW_IT_WORKS = Path.of("../docs/how-it-works.md");
 
