@@ -182,6 +182,12 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	/** The retired generation whose termination a *_TERMINATING phase waits for. */
 	private @Nullable McpConnection retiring;
 
+	/**
+	 * Whether the attempt that follows a termination was taken from the budget when the
+	 * termination was chosen in its place: the launch after it takes none again.
+	 */
+	private boolean launchTaken;
+
 	/** The terminations of a stop that STARTING_AWAITING_STOP waits for. */
 	private @Nullable CompletableFuture<Void> awaitedStop;
 
@@ -278,6 +284,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			requireStarted("reset");
 			this.record.log(Level.INFO, "reset requested in state " + state() + ", outage budget cleared");
 			this.record.budget().reset();
+			this.launchTaken = false;
 			this.standby.reset();
 			if (state() == McpServerState.UP) {
 				this.standby.replenish();
@@ -294,6 +301,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			ServerRecord r = this.record;
 			r.log(Level.INFO, "restart requested in state " + state() + ", outage budget cleared");
 			r.budget().reset();
+			this.launchTaken = false;
 			this.standby.reset();
 			if (r.live() == null) {
 				connectNow(Event.RESTART, RestartCause.RESTART);
@@ -343,6 +351,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			this.connecting = null;
 			this.retiring = null;
 			this.awaitedStop = null;
+			this.launchTaken = false;
 			moveTo(choose(Event.STOP, facts()), "stop", null);
 			this.record.swapTools(ToolSet.EMPTY);
 			this.record.completeFirstOutcome(snapshot());
@@ -438,7 +447,9 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 					}
 					else {
 						moveTo(row, "reconnecting on request", null);
-						launchOrTerminateAgain(row, true);
+						boolean taken = this.launchTaken;
+						this.launchTaken = false;
+						launchOrTerminateAgain(row, !taken);
 					}
 				}
 			}
@@ -631,6 +642,9 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			this.record.budget().takeImmediate();
 		}
 		if (row.guard() == Guard.TREE_UNCONFIRMED) {
+			// the attempt is taken now (or was, by the backoff or the start): the launch
+			// once the tree is gone is that attempt
+			this.launchTaken = true;
 			McpConnection tree = Objects.requireNonNull(this.record.unconfirmedTree());
 			this.retiring = tree;
 			this.retirements.terminateAgain(tree);
@@ -736,6 +750,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	// kept tools' notice tell when the server tries again.
 	private void giveUp(Row row, String reason, @Nullable ExitStatus exit, boolean coolDown) {
 		this.retry.cancel();
+		this.launchTaken = false;
 		this.record.givenUp(reason);
 		if (coolDown) {
 			coolDown();

@@ -100,6 +100,40 @@ class ServerLifecycleTests {
 	}
 
 	@Test
+	void aStartThatFirstTerminatesATreeAgainTakesOneAttemptAsAnyStart() {
+		Harness plain = new Harness(true, false);
+		plain.up();
+		Harness h = new Harness(true, false);
+		h.stopWithUnconfirmedTree();
+		h.supervisor.start();
+		h.scheduler.runReady();
+		assertThat(h.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.UP);
+		assertThat(h.supervisor.status().attemptsUsed()).isEqualTo(plain.supervisor.status().attemptsUsed());
+	}
+
+	@Test
+	void aResetThatFirstTerminatesATreeAgainTakesOneAttemptAsAnyReset() {
+		Harness plain = new Harness(true, false);
+		plain.connector.then(Outcome.MISCONFIGURED);
+		plain.supervisor.start();
+		plain.scheduler.runReady();
+		plain.supervisor.reset();
+		plain.scheduler.runReady();
+		Harness h = new Harness(true, false);
+		h.up();
+		h.connector.terminationConfirmed = false;
+		h.connector.last().crash(1);
+		h.scheduler.runReady();
+		assertThat(h.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.FAILED);
+		h.connector.terminationConfirmed = true;
+		h.supervisor.reset();
+		h.scheduler.runReady();
+		assertThat(h.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.UP);
+		assertThat(plain.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.UP);
+		assertThat(h.supervisor.status().attemptsUsed()).isEqualTo(plain.supervisor.status().attemptsUsed());
+	}
+
+	@Test
 	void aMoveOutsideTheTableFailsATestLoudly() {
 		Harness harness = new Harness(true, false);
 		harness.supervisor.lifecycle().checkMoves(tableWithout(CONNECTED), true);
