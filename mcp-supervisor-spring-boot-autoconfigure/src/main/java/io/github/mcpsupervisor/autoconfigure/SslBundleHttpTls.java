@@ -38,10 +38,8 @@ final class SslBundleHttpTls implements HttpTls.Resolver {
 			bundle = this.bundles.getBundle(name);
 		}
 		catch (NoSuchSslBundleException ex) {
-			throw new IllegalStateException("MCP server '" + server + "' names SSL bundle '" + name + "' (mcp.servers."
-					+ server + ".http.ssl.bundle or mcp.defaults.http.ssl.bundle), but no SSL bundle of that name is"
-					+ " defined: define it with spring.ssl.bundle.pem." + name + ".* or spring.ssl.bundle.jks." + name
-					+ ".*", ex);
+			throw HttpTls.Resolver.refusal(server, name, "no SSL bundle of that name is defined: define it with"
+					+ " spring.ssl.bundle.pem." + name + ".* or spring.ssl.bundle.jks." + name + ".*", ex);
 		}
 		SslOptions options = bundle.getOptions();
 		SSLParameters parameters = (options.getCiphers() != null || options.getEnabledProtocols() != null)

@@ -28,10 +28,22 @@ public record HttpTls(SSLContext context, @Nullable SSLParameters parameters) {
 		 * Refuses every name: no TLS configuration is known.
 		 */
 		Resolver NONE = (server, name) -> {
-			throw new IllegalStateException("MCP server '" + server + "' names SSL bundle '" + name + "' (mcp.servers."
-					+ server + ".http.ssl.bundle or mcp.defaults.http.ssl.bundle)"
-					+ ", but the application has no SSL bundles (Spring Boot's SslAutoConfiguration)");
+			throw refusal(server, name, "the application has no SSL bundles (Spring Boot's SslAutoConfiguration)",
+					null);
 		};
+
+		/**
+		 * Returns the refusal of the TLS configuration a server's settings name.
+		 * @param server the server's name
+		 * @param name the configuration's name
+		 * @param why why it is refused
+		 * @param cause the failure that refused it, if any
+		 * @return the refusal, naming the server, the configuration and its properties
+		 */
+		static IllegalStateException refusal(String server, String name, String why, @Nullable Throwable cause) {
+			return new IllegalStateException("MCP server '" + server + "' names SSL bundle '" + name + "' (mcp.servers."
+					+ server + ".http.ssl.bundle or mcp.defaults.http.ssl.bundle), but " + why, cause);
+		}
 
 		/**
 		 * Returns the TLS of the configuration a server's settings name.
