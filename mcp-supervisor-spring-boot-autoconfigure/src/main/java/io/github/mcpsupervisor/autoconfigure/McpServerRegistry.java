@@ -295,10 +295,7 @@ public final class McpServerRegistry {
 	private McpServerSettings resolve(String name, McpSupervisorProperties.Server server) {
 		McpSupervisorProperties current = properties();
 		this.binder.validate(name, server, current);
-		return McpServerSettingsResolver
-			.resolve(new McpSupervisorProperties(true, current.defaults(), Map.of(name, server), List.of(),
-					current.clientType(), current.runtimeDirectory(), current.reload()))
-			.get(0);
+		return McpServerSettingsResolver.settings(name, server, current);
 	}
 
 	private McpServerStatus add(McpServerSettings server) {

@@ -1,27 +1,19 @@
 package io.github.mcpsupervisor.autoconfigure;
 
-import java.net.URI;
-import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import io.github.mcpsupervisor.autoconfigure.properties.McpProtocol;
 import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
-import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
-import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.OAuth;
 import io.github.mcpsupervisor.autoconfigure.properties.McpTransportType;
+import io.github.mcpsupervisor.autoconfigure.properties.TestServerSettings;
 import io.github.mcpsupervisor.client.internal.McpClientFactory;
 import io.github.mcpsupervisor.client.internal.McpServerSession;
 import io.github.mcpsupervisor.client.internal.McpServerSessions;
-import io.github.mcpsupervisor.supervisor.CallPolicy;
-import io.github.mcpsupervisor.supervisor.ElicitationLimits;
-import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpConnector;
-import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
-import io.github.mcpsupervisor.supervisor.SamplingLimits;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
-import io.github.mcpsupervisor.supervisor.ToolsWhenDown;
-import io.github.mcpsupervisor.tool.McpToolNaming;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorizations;
 import io.github.mcpsupervisor.transport.internal.http.HttpTransportCustomizer;
 import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
@@ -98,12 +90,16 @@ class DefaultMcpConnectorFactoryTests {
 	}
 
 	private static McpServerSettings settings(McpTransportType transport, McpProtocol protocol) {
-		Duration timeout = Duration.ofSeconds(20);
-		return new McpServerSettings("files", transport, "node", List.of(), Map.of(), null,
-				URI.create("http://127.0.0.1:1/mcp"), Map.of(), List.of(), timeout, timeout, Duration.ofSeconds(2),
-				false, false, ReconnectPolicy.defaults(), CallPolicy.defaults(), HealthCheckPolicy.defaults(),
-				SamplingLimits.DEFAULT, ElicitationLimits.DEFAULT, List.of(), protocol, null, OAuth.NONE,
-				McpSupervisorProperties.Http.DEFAULTS, McpToolNaming.PREFIXED, ToolsWhenDown.WITHDRAW, Map.of(), false);
+		Map<String, Object> properties = new LinkedHashMap<>();
+		properties.put("transport", transport.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+		properties.put("protocol", protocol.value());
+		if (transport == McpTransportType.STDIO) {
+			properties.put("command", "node");
+		}
+		else {
+			properties.put("url", "http://127.0.0.1:1/mcp");
+		}
+		return TestServerSettings.of("files", properties);
 	}
 
 }

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import io.github.mcpsupervisor.autoconfigure.properties.McpHttpVersion;
 import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
 import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettingsResolver;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
@@ -40,7 +41,9 @@ class McpHttpClientSettingsTests {
 	void runWhenNothingIsSetShouldAServerHaveTheDefaultSettings() {
 		this.contextRunner.withPropertyValues(server("a")).run((context) -> {
 			McpServerSettings server = servers(context.getBean(McpSupervisorProperties.class)).get("a");
-			assertThat(server.http()).isEqualTo(McpSupervisorProperties.Http.DEFAULTS);
+			assertThat(server.http())
+				.isEqualTo(new McpSupervisorProperties.Http(Duration.ofSeconds(10), McpHttpVersion.HTTP_1_1,
+						new McpSupervisorProperties.Ssl(null), new McpSupervisorProperties.Proxy(null, null)));
 			assertThat(DefaultMcpConnectorFactory.httpClientSettings(server)).isEqualTo(HttpClientSettings.DEFAULTS);
 		});
 	}

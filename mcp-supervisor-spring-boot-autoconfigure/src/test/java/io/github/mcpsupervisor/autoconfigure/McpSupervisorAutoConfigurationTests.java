@@ -231,6 +231,17 @@ class McpSupervisorAutoConfigurationTests {
 	}
 
 	@Test
+	void runWithASettingOfEachServerUnderTheDefaultsShouldFailNamingIt() {
+		withDemoServer("mcp.defaults.command=npx", "mcp.defaults.env.TOKEN=s3cr3t-4711",
+				"mcp.defaults.oauth.registration=corp", "mcp.defaults.transport=streamable-http")
+			.run((context) -> assertThat(StartupFailures.messages(context)).contains("mcp.defaults.command")
+				.contains("mcp.defaults.env")
+				.contains("mcp.defaults.oauth")
+				.contains("mcp.defaults.transport")
+				.contains("is a setting of each server, not inherited: set it under mcp.servers.<name>"));
+	}
+
+	@Test
 	void runWithAnUnknownKeyUnderTheDefaultsShouldFail() {
 		withDemoServer("mcp.defaults.reconect.max-attempts=3")
 			.run((context) -> assertThat(StartupFailures.messages(context))

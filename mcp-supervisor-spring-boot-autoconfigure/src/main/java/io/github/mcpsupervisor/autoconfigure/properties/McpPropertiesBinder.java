@@ -185,7 +185,7 @@ public final class McpPropertiesBinder {
 			throw new IllegalArgumentException(
 					"Invalid MCP server name '" + name + "': must be 1 to 32 letters, digits, '_' or '-'");
 		}
-		if (!server.enabled()) {
+		if (!server.isEnabled()) {
 			throw new IllegalArgumentException("MCP server '" + name + "' is disabled: remove it instead");
 		}
 		if (this.validator == null) {

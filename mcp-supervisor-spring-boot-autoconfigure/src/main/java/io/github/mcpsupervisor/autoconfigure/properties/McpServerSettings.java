@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Server;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.ElicitationLimits;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
@@ -20,62 +21,294 @@ import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The effective settings of one configured MCP server: its own values, and for each one
- * it does not set, the value of {@code mcp.defaults}, as resolved by
- * {@link McpServerSettingsResolver}; what it inherits is given as the supervisor's
- * policies.
+ * The effective settings of one configured MCP server: the {@link Server} of
+ * {@code mcp.servers.<name>} merged once with {@code mcp.defaults} and the built-in
+ * values, so that every setting is set, read as the supervisor's definitions and
+ * policies. Made by {@link McpServerSettingsResolver} only.
  *
- * @param name the server's name, its key in {@code mcp.servers}
- * @param transport how the server is reached
- * @param command the executable of a stdio server
- * @param args its arguments
- * @param env environment variables added to the inherited ones
- * @param workingDirectory the working directory, or {@code null} for the application's
- * @param url the MCP endpoint of a streamable-http server
- * @param headers HTTP headers of a streamable-http server
- * @param roots the roots offered to the server, absolute file: URIs
- * @param requestTimeout timeout of each tool call and tool listing
- * @param initializationTimeout timeout of the initialize handshake
- * @param terminationGracePeriod how long the server may take to exit after SIGTERM
- * @param failOnStartupError whether a failed first attempt aborts the start
- * @param required whether the health is DOWN while this server is not UP
- * @param reconnect how a lost server is reconnected
- * @param call how tool calls behave around outages
- * @param healthCheck the liveness probe
- * @param sampling the bounds of the server's sampling requests
- * @param elicitation the bounds of the server's elicitation requests
- * @param inheritEnv the variables of the application's environment that a stdio server
- * inherits besides those every process needs
- * @param protocol the MCP revision the server is spoken to in
- * @param logLevel the lowest level of the log messages the server is asked to send, or
- * {@code null}
- * @param oauth how a streamable-http server's requests are authorized with OAuth
- * @param http the HTTP client settings of a streamable-http server
- * @param toolNames how the server's tools are named for the model
- * @param toolsWhenDown what becomes of the server's tools while it is down
- * @param callTimeouts the timeouts of the calls of some tools, by the tool's name on the
- * server, in place of the request timeout: the server's own merged with those of
- * {@code mcp.defaults}
- * @param standby whether a spare process of the server is kept ready (always
- * {@code false} for a streamable-http server)
  * @since 0.1.0
  */
-public record McpServerSettings(String name, McpTransportType transport, @Nullable String command, List<String> args,
-		Map<String, String> env, @Nullable Path workingDirectory, @Nullable URI url, Map<String, String> headers,
-		List<URI> roots, Duration requestTimeout, Duration initializationTimeout, Duration terminationGracePeriod,
-		boolean failOnStartupError, boolean required, ReconnectPolicy reconnect, CallPolicy call,
-		HealthCheckPolicy healthCheck, SamplingLimits sampling, ElicitationLimits elicitation, List<String> inheritEnv,
-		McpProtocol protocol, @Nullable LoggingLevel logLevel, McpSupervisorProperties.OAuth oauth,
-		McpSupervisorProperties.Http http, McpToolNaming toolNames, ToolsWhenDown toolsWhenDown,
-		Map<String, Duration> callTimeouts, boolean standby) {
+public final class McpServerSettings {
+
+	private final String name;
+
+	private final Server server;
+
+	private final ReconnectPolicy reconnect;
+
+	private final CallPolicy call;
+
+	private final HealthCheckPolicy healthCheck;
+
+	McpServerSettings(String name, Server server) {
+		this.name = name;
+		this.server = server;
+		this.reconnect = ReconnectPolicy.builder()
+			.enabled(server.reconnect().enabled())
+			.initialDelay(server.reconnect().initialDelay())
+			.maxDelay(server.reconnect().maxDelay())
+			.maxAttempts(server.reconnect().maxAttempts())
+			.jitter(server.reconnect().jitter())
+			.cooldown(new ReconnectPolicy.Cooldown(server.reconnect().cooldown().enabled(),
+					server.reconnect().cooldown().initial(), server.reconnect().cooldown().max()))
+			.build();
+		this.call = CallPolicy.builder()
+			.waitForRecovery(server.call().waitForRecovery())
+			.retry(server.call().retry())
+			.trustAnnotations(server.call().trustAnnotations())
+			.retryTools(server.call().retryTools())
+			.build();
+		this.healthCheck = HealthCheckPolicy.builder()
+			.interval(server.healthCheck().interval())
+			.timeout(server.healthCheck().timeout())
+			.failureThreshold(server.healthCheck().failureThreshold())
+			.build();
+	}
+
+	/**
+	 * Returns the server's name, its key in {@code mcp.servers}.
+	 * @return the name
+	 */
+	public String name() {
+		return this.name;
+	}
+
+	/**
+	 * Returns every setting of the server, each one set: its own, or the inherited one.
+	 * @return the effective settings, as configuration properties
+	 */
+	public Server server() {
+		return this.server;
+	}
+
+	/**
+	 * Returns how the server is reached.
+	 * @return the transport
+	 */
+	public McpTransportType transport() {
+		return this.server.transportOrDefault();
+	}
+
+	/**
+	 * Returns the executable of a stdio server.
+	 * @return the command, or {@code null}
+	 */
+	public @Nullable String command() {
+		return this.server.command();
+	}
+
+	/**
+	 * Returns the arguments of the command.
+	 * @return the arguments
+	 */
+	public List<String> args() {
+		return this.server.args();
+	}
+
+	/**
+	 * Returns the environment variables added to the inherited ones.
+	 * @return the variables
+	 */
+	public Map<String, String> env() {
+		return this.server.env();
+	}
+
+	/**
+	 * Returns the working directory of a stdio server.
+	 * @return the directory, or {@code null} for the application's
+	 */
+	public @Nullable Path workingDirectory() {
+		return this.server.workingDirectory();
+	}
+
+	/**
+	 * Returns the MCP endpoint of a streamable-http server.
+	 * @return the URL, or {@code null}
+	 */
+	public @Nullable URI url() {
+		return this.server.url();
+	}
+
+	/**
+	 * Returns the HTTP headers of a streamable-http server.
+	 * @return the headers
+	 */
+	public Map<String, String> headers() {
+		return this.server.headers();
+	}
+
+	/**
+	 * Returns the roots offered to the server.
+	 * @return absolute file: URIs
+	 */
+	public List<URI> roots() {
+		return this.server.roots();
+	}
+
+	/**
+	 * Returns the timeout of each tool call and tool listing.
+	 * @return the timeout
+	 */
+	public Duration requestTimeout() {
+		return Objects.requireNonNull(this.server.requestTimeout());
+	}
+
+	/**
+	 * Returns the timeout of the initialize handshake.
+	 * @return the timeout
+	 */
+	public Duration initializationTimeout() {
+		return Objects.requireNonNull(this.server.initializationTimeout());
+	}
+
+	/**
+	 * Returns how long the server may take to exit after SIGTERM.
+	 * @return the grace period
+	 */
+	public Duration terminationGracePeriod() {
+		return Objects.requireNonNull(this.server.terminationGracePeriod());
+	}
+
+	/**
+	 * Returns whether a failed first attempt aborts the start.
+	 * @return whether it does
+	 */
+	public boolean failOnStartupError() {
+		return Boolean.TRUE.equals(this.server.failOnStartupError());
+	}
+
+	/**
+	 * Returns whether the health is DOWN while this server is not UP.
+	 * @return whether it is required
+	 */
+	public boolean required() {
+		return Boolean.TRUE.equals(this.server.required());
+	}
+
+	/**
+	 * Returns how a lost server is reconnected.
+	 * @return the policy
+	 */
+	public ReconnectPolicy reconnect() {
+		return this.reconnect;
+	}
+
+	/**
+	 * Returns how tool calls behave around outages.
+	 * @return the policy
+	 */
+	public CallPolicy call() {
+		return this.call;
+	}
+
+	/**
+	 * Returns the liveness probe.
+	 * @return the policy
+	 */
+	public HealthCheckPolicy healthCheck() {
+		return this.healthCheck;
+	}
+
+	/**
+	 * Returns the bounds of the server's sampling requests.
+	 * @return the limits
+	 */
+	public SamplingLimits sampling() {
+		McpSupervisorProperties.Sampling sampling = this.server.sampling();
+		return new SamplingLimits(sampling.maxConcurrent(), sampling.maxPerMinute(), sampling.maxTokens());
+	}
+
+	/**
+	 * Returns the bounds of the server's elicitation requests.
+	 * @return the limits
+	 */
+	public ElicitationLimits elicitation() {
+		McpSupervisorProperties.Elicitation elicitation = this.server.elicitation();
+		return new ElicitationLimits(elicitation.maxConcurrent(), elicitation.maxPerMinute());
+	}
+
+	/**
+	 * Returns the variables of the application's environment that a stdio server inherits
+	 * besides those every process needs.
+	 * @return names and patterns
+	 */
+	public List<String> inheritEnv() {
+		return Objects.requireNonNull(this.server.inheritEnv());
+	}
+
+	/**
+	 * Returns the MCP revision the server is spoken to in.
+	 * @return the protocol
+	 */
+	public McpProtocol protocol() {
+		return McpProtocol.of(Objects.requireNonNull(this.server.protocol()));
+	}
+
+	/**
+	 * Returns the lowest level of the log messages the server is asked to send.
+	 * @return the level, or {@code null}
+	 */
+	public @Nullable LoggingLevel logLevel() {
+		return this.server.logLevel();
+	}
+
+	/**
+	 * Returns how a streamable-http server's requests are authorized with OAuth.
+	 * @return the OAuth settings
+	 */
+	public McpSupervisorProperties.OAuth oauth() {
+		return this.server.oauth();
+	}
+
+	/**
+	 * Returns the HTTP client settings of a streamable-http server.
+	 * @return the settings, each one set
+	 */
+	public McpSupervisorProperties.Http http() {
+		return this.server.http();
+	}
+
+	/**
+	 * Returns how the server's tools are named for the model.
+	 * @return the naming
+	 */
+	public McpToolNaming toolNames() {
+		return Objects.requireNonNull(this.server.toolNames());
+	}
+
+	/**
+	 * Returns what becomes of the server's tools while it is down.
+	 * @return what becomes of them
+	 */
+	public ToolsWhenDown toolsWhenDown() {
+		return Objects.requireNonNull(this.server.toolsWhenDown());
+	}
+
+	/**
+	 * Returns the timeouts of the calls of some tools, by the tool's name on the server:
+	 * the server's own merged with those of {@code mcp.defaults}.
+	 * @return the timeouts
+	 */
+	public Map<String, Duration> callTimeouts() {
+		return this.server.call().timeouts();
+	}
+
+	/**
+	 * Returns whether a spare process of the server is kept ready: never for a
+	 * streamable-http server, whose process is not the application's.
+	 * @return whether it has a standby
+	 */
+	public boolean standby() {
+		return transport() == McpTransportType.STDIO && Boolean.TRUE.equals(this.server.standby().enabled());
+	}
 
 	/**
 	 * Returns how to reach this server over Streamable HTTP.
 	 * @return the definition
 	 */
 	public StreamableHttpServerDefinition toHttpDefinition() {
-		return new StreamableHttpServerDefinition(this.name, Objects.requireNonNull(this.url), this.headers,
-				this.requestTimeout, this.initializationTimeout, this.callTimeouts);
+		return new StreamableHttpServerDefinition(this.name, Objects.requireNonNull(url()), headers(), requestTimeout(),
+				initializationTimeout(), callTimeouts());
 	}
 
 	/**
@@ -83,9 +316,19 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 	 * @return the definition
 	 */
 	public StdioServerDefinition toStdioDefinition() {
-		return new StdioServerDefinition(this.name, String.valueOf(this.command), this.args, this.env,
-				this.workingDirectory, this.requestTimeout, this.initializationTimeout, this.terminationGracePeriod,
-				this.inheritEnv, this.callTimeouts);
+		return new StdioServerDefinition(this.name, String.valueOf(command()), args(), env(), workingDirectory(),
+				requestTimeout(), initializationTimeout(), terminationGracePeriod(), inheritEnv(), callTimeouts());
+	}
+
+	@Override
+	public boolean equals(@Nullable Object other) {
+		return this == other || (other instanceof McpServerSettings that && this.name.equals(that.name)
+				&& this.server.equals(that.server));
+	}
+
+	@Override
+	public int hashCode() {
+		return Objects.hash(this.name, this.server);
 	}
 
 	/**
@@ -96,15 +339,14 @@ public record McpServerSettings(String name, McpTransportType transport, @Nullab
 	 */
 	@Override
 	public String toString() {
-		Object definition = (this.transport == McpTransportType.STDIO || this.url == null) ? toStdioDefinition()
+		Object definition = (transport() == McpTransportType.STDIO || url() == null) ? toStdioDefinition()
 				: toHttpDefinition();
-		return "McpServerSettings[transport=" + this.transport + ", protocol=" + this.protocol + ", logLevel="
-				+ this.logLevel + (this.oauth.isEnabled() ? ", oauth=" + this.oauth : "") + ", " + definition
-				+ ", roots=" + this.roots + ", failOnStartupError=" + this.failOnStartupError + ", required="
-				+ this.required + ", reconnect=" + this.reconnect + ", call=" + this.call + ", healthCheck="
-				+ this.healthCheck + ", sampling=" + this.sampling + ", elicitation=" + this.elicitation
-				+ (this.standby ? ", standby=true" : "")
-				+ ((this.transport == McpTransportType.STREAMABLE_HTTP) ? ", http=" + this.http : "") + "]";
+		return "McpServerSettings[transport=" + transport() + ", protocol=" + protocol() + ", logLevel=" + logLevel()
+				+ (oauth().isEnabled() ? ", oauth=" + oauth() : "") + ", " + definition + ", roots=" + roots()
+				+ ", failOnStartupError=" + failOnStartupError() + ", required=" + required() + ", reconnect="
+				+ reconnect() + ", call=" + call() + ", healthCheck=" + healthCheck() + ", sampling=" + sampling()
+				+ ", elicitation=" + elicitation() + (standby() ? ", standby=true" : "")
+				+ ((transport() == McpTransportType.STREAMABLE_HTTP) ? ", http=" + http() : "") + "]";
 	}
 
 }

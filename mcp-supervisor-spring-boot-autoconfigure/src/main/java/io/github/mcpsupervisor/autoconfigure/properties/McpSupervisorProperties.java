@@ -30,11 +30,15 @@ import org.springframework.validation.annotation.Validated;
  * Configuration of the supervised MCP servers: {@code mcp.servers.<name>.*}, keyed by
  * name so that profiles, environment variables and command-line arguments can change one
  * property of one server or add a server, and {@code mcp.defaults.*}, the settings each
- * server inherits unless it sets them itself. Unknown keys are rejected. This is the
- * binding only: {@link McpServerSettingsResolver} applies the defaults to each server.
+ * server inherits unless it sets them itself. Both bind one record, {@link Server}, in
+ * which a setting not set is {@code null}: a server inherits it from the defaults, and
+ * the defaults from the built-in values. Unknown keys are rejected. This is the binding
+ * only: {@link McpServerSettingsResolver} merges each server with the defaults, once.
  *
  * @param enabled Whether MCP servers are supervised at all
- * @param defaults The settings every server inherits unless it sets them itself
+ * @param defaults The settings every server inherits unless it sets them itself: those of
+ * a server but its own (enabled, transport, command, args, env, working-directory, url,
+ * headers, roots and oauth)
  * @param servers The MCP servers to supervise, by name: 1 to 32 letters, digits, '_' or
  * '-', the prefix of the server's tool names
  * @param serversConfiguration Resources (e.g. 'classpath:mcp-servers.json' or
@@ -55,8 +59,9 @@ import org.springframework.validation.annotation.Validated;
  */
 @ConfigurationProperties(prefix = "mcp", ignoreUnknownFields = false)
 @Validated
+@ValidServers
 @ValidDelays
-public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @DefaultValue @Valid Defaults defaults,
+public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @DefaultValue @Valid Server defaults,
 		@DefaultValue Map<@Pattern(regexp = NAME,
 				message = "must be 1 to 32 letters, digits, '_' or '-'") String, @Valid Server> servers,
 		@DefaultValue List<String> serversConfiguration, @DefaultValue("sync") McpClientType clientType,
@@ -95,8 +100,31 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			+ " or '*' for all";
 
 	/**
-	 * The settings every server inherits unless it sets them itself.
+	 * One supervised MCP server ({@code mcp.servers.<name>}), or the settings every
+	 * server inherits ({@code mcp.defaults}). A setting that is not set is {@code null}:
+	 * a server inherits it from {@code mcp.defaults}, and {@code mcp.defaults} from the
+	 * built-in value; the settings of each group (reconnect, call, ...) are inherited one
+	 * by one. The settings of how a server is reached and authorized are its own: they
+	 * are not inherited, and {@code mcp.defaults} refuses them.
 	 *
+	 * @param enabled Whether this server is supervised (a server's own); default true
+	 * @param transport How to reach the server: 'stdio' (a child process) or
+	 * 'streamable-http' (a server's own); default stdio
+	 * @param command The executable that starts a stdio server (a server's own; required
+	 * for stdio)
+	 * @param args The arguments of the command (a server's own)
+	 * @param env Environment variables of the server, added to those it inherits (see
+	 * inherit-env; a server's own)
+	 * @param workingDirectory Working directory of the server process (must exist; a
+	 * server's own); default the application's
+	 * @param url The MCP endpoint of a streamable-http server, an absolute http or https
+	 * URL (a server's own; required for streamable-http)
+	 * @param headers HTTP headers sent with every request to a streamable-http server
+	 * (e.g. Authorization; a server's own); their values are masked wherever they are
+	 * shown
+	 * @param roots Roots offered to the server, absolute file: URIs (e.g.
+	 * file:///srv/project): the directories it may work in, announced with the roots
+	 * capability to every generation (a server's own)
 	 * @param requestTimeout Timeout of each tool call and tool listing (all pages
 	 * together)
 	 * @param initializationTimeout Timeout of the initialize handshake of each connection
@@ -116,7 +144,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * (Windows: APPDATA, HOMEDRIVE, HOMEPATH, LOCALAPPDATA, PATH, PROCESSOR_ARCHITECTURE,
 	 * SYSTEMDRIVE, SYSTEMROOT, TEMP, TMP, USERNAME, USERPROFILE, PROGRAMFILES, COMSPEC,
 	 * PATHEXT): names, patterns in which '*' stands for any characters (e.g. AWS_*), or
-	 * '*' for the whole environment
+	 * '*' for the whole environment; a server's list replaces that of the defaults
 	 * @param protocol The MCP revision servers are spoken to in: 'auto' (negotiated per
 	 * server: server/discover first, initialize when the server does not answer it as a
 	 * 2026-07-28 server), '2025-11-25' or '2026-07-28'
@@ -124,6 +152,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * the application's logging handlers: 2025-11-25 servers by logging/setLevel on every
 	 * new session, 2026-07-28 servers on every request; not set, 2025-11-25 servers send
 	 * what they choose and 2026-07-28 servers send none
+	 * @param oauth How a streamable-http server's requests are authorized with OAuth 2.1
+	 * (a server's own)
 	 * @param http The HTTP client settings of the streamable-http servers
 	 * @param toolNames How the tools of each server are named for the model: 'prefixed'
 	 * ('&lt;server&gt;_&lt;tool&gt;', never colliding) or 'spring-ai' (as Spring AI's MCP
@@ -138,107 +168,45 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * for recovery as call.wait-for-recovery says while the server reconnects)
 	 * @param standby The warm standby of the stdio servers: a spare process started and
 	 * initialized while the server serves, promoted at once when the serving process is
-	 * lost; streamable-http servers ignore it
+	 * lost; streamable-http servers refuse it, and ignore that of the defaults
 	 * @since 0.1.0
 	 */
-	public record Defaults(
-			@DefaultValue("20s") @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
-					message = TOO_LONG) Duration requestTimeout,
-			@DefaultValue("20s") @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
-					message = TOO_LONG) Duration initializationTimeout,
-			@DefaultValue("2s") @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
-					message = TOO_LONG) Duration terminationGracePeriod,
-			@DefaultValue("false") boolean failOnStartupError, @DefaultValue("false") boolean required,
-			@DefaultValue @Valid Reconnect reconnect, @DefaultValue @Valid Call call,
-			@DefaultValue @Valid HealthCheck healthCheck, @DefaultValue @Valid Sampling sampling,
-			@DefaultValue @Valid Elicitation elicitation,
-			@DefaultValue List<@Pattern(regexp = INHERITED_VARIABLE,
-					message = INHERITED_VARIABLE_MESSAGE) String> inheritEnv,
-			@DefaultValue("auto") @Pattern(regexp = McpProtocol.VALUES, message = PROTOCOL_MESSAGE) String protocol,
-			@Nullable LoggingLevel logLevel, @DefaultValue @Valid Http http,
-			@DefaultValue("prefixed") McpToolNaming toolNames, @DefaultValue("withdraw") ToolsWhenDown toolsWhenDown,
-			@DefaultValue @Valid Standby standby) {
-
-	}
-
-	/**
-	 * One supervised MCP server: how to reach it, and the settings it does not inherit
-	 * from {@code mcp.defaults}.
-	 *
-	 * @param enabled Whether this server is supervised
-	 * @param transport How to reach the server: 'stdio' (a child process) or
-	 * 'streamable-http'
-	 * @param command The executable that starts a stdio server (required for stdio)
-	 * @param args The arguments of the command
-	 * @param env Environment variables of the server, added to those it inherits (see
-	 * inherit-env)
-	 * @param workingDirectory Working directory of the server process (must exist);
-	 * default the application's
-	 * @param url The MCP endpoint of a streamable-http server, an absolute http or https
-	 * URL (required for streamable-http)
-	 * @param headers HTTP headers sent with every request to a streamable-http server
-	 * (e.g. Authorization); their values are masked wherever they are shown
-	 * @param roots Roots offered to the server, absolute file: URIs (e.g.
-	 * file:///srv/project): the directories it may work in, announced with the roots
-	 * capability to every generation
-	 * @param requestTimeout Timeout of each tool call and tool listing; default
-	 * mcp.defaults.request-timeout
-	 * @param initializationTimeout Timeout of the initialize handshake; default
-	 * mcp.defaults.initialization-timeout
-	 * @param terminationGracePeriod How long the server may take to exit after SIGTERM;
-	 * default mcp.defaults.termination-grace-period
-	 * @param failOnStartupError Whether the application fails to start when this server
-	 * does not connect at its first attempt; default mcp.defaults.fail-on-startup-error
-	 * @param required Whether the 'mcp' health component is DOWN while this server is not
-	 * UP; default mcp.defaults.required
-	 * @param reconnect How a lost server is reconnected; each value not set is inherited
-	 * @param call How tool calls behave around outages; each value not set is inherited
-	 * @param healthCheck The liveness probe; each value not set is inherited
-	 * @param sampling The bounds of the server's sampling requests; each value not set is
-	 * inherited
-	 * @param elicitation The bounds of the server's elicitation requests; each value not
-	 * set is inherited
-	 * @param inheritEnv Variables of the application's environment that this stdio server
-	 * inherits besides those every process needs: names, patterns in which '*' stands for
-	 * any characters (e.g. AWS_*), or '*' for the whole environment; replaces
-	 * mcp.defaults.inherit-env when set
-	 * @param protocol The MCP revision the server is spoken to in: 'auto', '2025-11-25'
-	 * or '2026-07-28'; default mcp.defaults.protocol
-	 * @param logLevel The lowest level of the log messages the server is asked to send;
-	 * default mcp.defaults.log-level
-	 * @param oauth How a streamable-http server's requests are authorized with OAuth 2.1
-	 * @param http The HTTP client settings of a streamable-http server; each value not
-	 * set is inherited from mcp.defaults.http
-	 * @param toolNames How the server's tools are named for the model: 'prefixed' or
-	 * 'spring-ai'; default mcp.defaults.tool-names
-	 * @param toolsWhenDown What becomes of the server's tools while it is down:
-	 * 'withdraw' or 'keep' (listed, described as unavailable, a call answering with that
-	 * notice); default mcp.defaults.tools-when-down
-	 * @param standby The warm standby of a stdio server; each value not set is inherited
-	 * from mcp.defaults.standby
-	 * @since 0.1.0
-	 */
-	@ValidServer
-	public record Server(@DefaultValue("true") boolean enabled, @DefaultValue("stdio") McpTransportType transport,
-			@Nullable String command, @DefaultValue List<String> args, @DefaultValue Map<String, String> env,
-			@Nullable Path workingDirectory, @Nullable URI url, @DefaultValue Map<String, String> headers,
-			@DefaultValue List<URI> roots,
+	public record Server(@Nullable Boolean enabled, @Nullable McpTransportType transport, @Nullable String command,
+			@DefaultValue List<String> args, @DefaultValue Map<String, String> env, @Nullable Path workingDirectory,
+			@Nullable URI url, @DefaultValue Map<String, String> headers, @DefaultValue List<URI> roots,
 			@Nullable @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
 					message = TOO_LONG) Duration requestTimeout,
 			@Nullable @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
 					message = TOO_LONG) Duration initializationTimeout,
 			@Nullable @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
 					message = TOO_LONG) Duration terminationGracePeriod,
-			@Nullable Boolean failOnStartupError, @Nullable Boolean required,
-			@DefaultValue @Valid ReconnectOverrides reconnect, @DefaultValue @Valid CallOverrides call,
-			@DefaultValue @Valid HealthCheckOverrides healthCheck, @DefaultValue @Valid SamplingOverrides sampling,
-			@DefaultValue @Valid ElicitationOverrides elicitation,
+			@Nullable Boolean failOnStartupError, @Nullable Boolean required, @DefaultValue @Valid Reconnect reconnect,
+			@DefaultValue @Valid Call call, @DefaultValue @Valid HealthCheck healthCheck,
+			@DefaultValue @Valid Sampling sampling, @DefaultValue @Valid Elicitation elicitation,
 			@Nullable List<@Pattern(regexp = INHERITED_VARIABLE,
 					message = INHERITED_VARIABLE_MESSAGE) String> inheritEnv,
 			@Nullable @Pattern(regexp = McpProtocol.VALUES, message = PROTOCOL_MESSAGE) String protocol,
-			@Nullable LoggingLevel logLevel, @DefaultValue @Valid OAuth oauth, @DefaultValue @Valid HttpOverrides http,
+			@Nullable LoggingLevel logLevel, @DefaultValue @Valid OAuth oauth, @DefaultValue @Valid Http http,
 			@Nullable McpToolNaming toolNames, @Nullable ToolsWhenDown toolsWhenDown,
-			@DefaultValue @Valid StandbyOverrides standby) {
+			@DefaultValue @Valid Standby standby) {
+
+		/**
+		 * Returns whether this server is supervised: unless {@code enabled} is
+		 * {@code false}.
+		 * @return whether it is supervised
+		 */
+		public boolean isEnabled() {
+			return !Boolean.FALSE.equals(this.enabled);
+		}
+
+		/**
+		 * Returns how the server is reached: {@code transport}, or stdio when it is not
+		 * set.
+		 * @return the transport
+		 */
+		public McpTransportType transportOrDefault() {
+			return (this.transport != null) ? this.transport : McpTransportType.STDIO;
+		}
 
 	}
 
@@ -257,29 +225,6 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @since 0.1.0
 	 */
 	public record Http(
-			@DefaultValue("10s") @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
-					message = TOO_LONG) Duration connectTimeout,
-			@DefaultValue("http-1-1") McpHttpVersion version, @DefaultValue @Valid Ssl ssl,
-			@DefaultValue @Valid Proxy proxy) {
-
-		/** The settings of a server that sets none. */
-		public static final Http DEFAULTS = new Http(Duration.ofSeconds(10), McpHttpVersion.HTTP_1_1, new Ssl(null),
-				new Proxy(null, null));
-
-	}
-
-	/**
-	 * A server's own HTTP client settings; each one not set is inherited from
-	 * {@code mcp.defaults.http}.
-	 *
-	 * @param connectTimeout Timeout of establishing each connection
-	 * @param version The HTTP version of the requests: 'http-1-1' or 'http-2'
-	 * @param ssl The TLS settings, when the server is reached over https
-	 * @param proxy The HTTP proxy the requests go through: host and port together replace
-	 * mcp.defaults.http.proxy
-	 * @since 0.1.0
-	 */
-	public record HttpOverrides(
 			@Nullable @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
 					message = TOO_LONG) Duration connectTimeout,
 			@Nullable McpHttpVersion version, @DefaultValue @Valid Ssl ssl, @DefaultValue @Valid Proxy proxy) {
@@ -420,117 +365,6 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	}
 
 	/**
-	 * A server's own reconnect settings; each one not set is inherited from
-	 * {@code mcp.defaults.reconnect}.
-	 *
-	 * @param enabled Whether a lost server is reconnected automatically
-	 * @param initialDelay Base of the exponential backoff: the delay before attempt 1 of
-	 * the outage budget, doubling with each attempt
-	 * @param maxDelay Upper bound of the delay between attempts, and the stability window
-	 * @param maxAttempts Attempts per outage before the server is given up
-	 * @param jitter Fraction (0 to 1) of each delay by which it is randomly shifted
-	 * @param cooldown How long the server waits, once given up after a spent budget,
-	 * before it tries again
-	 * @since 0.1.0
-	 */
-	public record ReconnectOverrides(@Nullable Boolean enabled,
-			@Nullable @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
-					message = TOO_LONG) Duration initialDelay,
-			@Nullable @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
-					message = TOO_LONG) Duration maxDelay,
-			@Nullable @Min(1) Integer maxAttempts, @Nullable @DecimalMin("0.0") @DecimalMax("1.0") Double jitter,
-			@DefaultValue @Valid CooldownOverrides cooldown) {
-
-	}
-
-	/**
-	 * A server's own cooldown settings; each one not set is inherited from
-	 * {@code mcp.defaults.reconnect.cooldown}.
-	 *
-	 * @param enabled Whether the server, once given up after a spent budget, tries again
-	 * with a fresh budget after its cooldown
-	 * @param initial Cooldown after the first give-up in a row, doubling with each one
-	 * @param max Upper bound of the cooldown
-	 * @since 0.1.0
-	 */
-	public record CooldownOverrides(@Nullable Boolean enabled,
-			@Nullable @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
-					message = TOO_LONG) Duration initial,
-			@Nullable @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
-					message = TOO_LONG) Duration max) {
-
-	}
-
-	/**
-	 * A server's own call settings; each one not set is inherited from
-	 * {@code mcp.defaults.call}.
-	 *
-	 * @param waitForRecovery How long a call made while the server is starting or
-	 * reconnecting waits for it
-	 * @param retry Which calls are retried once on the next generation
-	 * @param trustAnnotations Whether the tools' annotations make them safe to retry
-	 * @param retryTools Tools that are safe to retry whatever their annotations say
-	 * @param timeouts Timeouts of the calls of some tools, by the tool's name on the
-	 * server (e.g. 'call.timeouts[run_code]=5m'), in place of request-timeout; merged
-	 * with mcp.defaults.call.timeouts by tool name, the server's entry winning
-	 * @since 0.1.0
-	 */
-	public record CallOverrides(
-			@Nullable @DurationMin(nanos = 0, message = "must not be negative") @DurationMax(days = MAX_DAYS,
-					message = TOO_LONG) Duration waitForRecovery,
-			CallPolicy.@Nullable Retry retry, @Nullable Boolean trustAnnotations, @Nullable Set<String> retryTools,
-			@DefaultValue Map<String, @DurationMin(nanos = 1, message = "must be positive") @DurationMax(
-					days = MAX_DAYS, message = TOO_LONG) Duration> timeouts) {
-
-	}
-
-	/**
-	 * A server's own liveness probe settings; each one not set is inherited from
-	 * {@code mcp.defaults.health-check}.
-	 *
-	 * @param interval Time between two pings (0 disables the probe)
-	 * @param timeout How long a ping may take
-	 * @param failureThreshold Unanswered pings in a row after which the server is
-	 * restarted
-	 * @since 0.1.0
-	 */
-	public record HealthCheckOverrides(
-			@Nullable @DurationMin(nanos = 0, message = "must not be negative") @DurationMax(days = MAX_DAYS,
-					message = TOO_LONG) Duration interval,
-			@Nullable @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
-					message = TOO_LONG) Duration timeout,
-			@Nullable @Min(1) Integer failureThreshold) {
-
-	}
-
-	/**
-	 * A server's own bounds of its sampling requests; each one not set is inherited from
-	 * {@code mcp.defaults.sampling}.
-	 *
-	 * @param maxConcurrent Sampling requests that may be in flight at once
-	 * @param maxPerMinute Sampling requests admitted per minute
-	 * @param maxTokens The most tokens a sampling request may ask for
-	 * @since 0.1.0
-	 */
-	public record SamplingOverrides(@Nullable @Min(1) Integer maxConcurrent, @Nullable @Min(1) Integer maxPerMinute,
-			@Nullable @Min(1) Integer maxTokens) {
-
-	}
-
-	/**
-	 * A server's own bounds of its elicitation requests; each one not set is inherited
-	 * from {@code mcp.defaults.elicitation}.
-	 *
-	 * @param maxConcurrent Elicitation requests that may be in flight at once
-	 * @param maxPerMinute Elicitation requests admitted per minute
-	 * @since 0.1.0
-	 */
-	public record ElicitationOverrides(@Nullable @Min(1) Integer maxConcurrent,
-			@Nullable @Min(1) Integer maxPerMinute) {
-
-	}
-
-	/**
 	 * The bounds of a server's elicitation requests ({@code elicitation/create}, form and
 	 * URL), whatever handler answers them: a request over a bound is refused with a
 	 * JSON-RPC error naming it, before any handler sees it.
@@ -541,8 +375,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * bucket of that many that refills evenly over the minute
 	 * @since 0.1.0
 	 */
-	public record Elicitation(@DefaultValue("2") @Min(1) int maxConcurrent,
-			@DefaultValue("10") @Min(1) int maxPerMinute) {
+	public record Elicitation(@Nullable @Min(1) Integer maxConcurrent, @Nullable @Min(1) Integer maxPerMinute) {
 
 	}
 
@@ -558,8 +391,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * asks for more reaches the handler with this many
 	 * @since 0.1.0
 	 */
-	public record Sampling(@DefaultValue("2") @Min(1) int maxConcurrent, @DefaultValue("10") @Min(1) int maxPerMinute,
-			@DefaultValue("4096") @Min(1) int maxTokens) {
+	public record Sampling(@Nullable @Min(1) Integer maxConcurrent, @Nullable @Min(1) Integer maxPerMinute,
+			@Nullable @Min(1) Integer maxTokens) {
 
 	}
 
@@ -583,10 +416,9 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @since 0.1.0
 	 */
 	public record Call(
-			@DefaultValue("5s") @DurationMin(nanos = 0, message = "must not be negative") @DurationMax(days = MAX_DAYS,
+			@Nullable @DurationMin(nanos = 0, message = "must not be negative") @DurationMax(days = MAX_DAYS,
 					message = TOO_LONG) Duration waitForRecovery,
-			@DefaultValue("safe") CallPolicy.Retry retry, @DefaultValue("true") boolean trustAnnotations,
-			@DefaultValue Set<String> retryTools,
+			CallPolicy.@Nullable Retry retry, @Nullable Boolean trustAnnotations, @Nullable Set<String> retryTools,
 			@DefaultValue Map<String, @DurationMin(nanos = 1, message = "must be positive") @DurationMax(
 					days = MAX_DAYS, message = TOO_LONG) Duration> timeouts) {
 
@@ -602,11 +434,11 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @since 0.1.0
 	 */
 	public record HealthCheck(
-			@DefaultValue("30s") @DurationMin(nanos = 0, message = "must not be negative") @DurationMax(days = MAX_DAYS,
+			@Nullable @DurationMin(nanos = 0, message = "must not be negative") @DurationMax(days = MAX_DAYS,
 					message = TOO_LONG) Duration interval,
-			@DefaultValue("5s") @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
+			@Nullable @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
 					message = TOO_LONG) Duration timeout,
-			@DefaultValue("2") @Min(1) int failureThreshold) {
+			@Nullable @Min(1) Integer failureThreshold) {
 
 	}
 
@@ -627,13 +459,12 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * tries again with a fresh budget (off unless enabled)
 	 * @since 0.1.0
 	 */
-	public record Reconnect(@DefaultValue("true") boolean enabled,
-			@DefaultValue("500ms") @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
+	public record Reconnect(@Nullable Boolean enabled,
+			@Nullable @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
 					message = TOO_LONG) Duration initialDelay,
-			@DefaultValue("30s") @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
+			@Nullable @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
 					message = TOO_LONG) Duration maxDelay,
-			@DefaultValue("10") @Min(1) int maxAttempts,
-			@DefaultValue("0.5") @DecimalMin("0.0") @DecimalMax("1.0") double jitter,
+			@Nullable @Min(1) Integer maxAttempts, @Nullable @DecimalMin("0.0") @DecimalMax("1.0") Double jitter,
 			@DefaultValue @Valid Cooldown cooldown) {
 
 	}
@@ -651,10 +482,10 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @param max Upper bound of the cooldown
 	 * @since 0.1.0
 	 */
-	public record Cooldown(@DefaultValue("false") boolean enabled,
-			@DefaultValue("5m") @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
+	public record Cooldown(@Nullable Boolean enabled,
+			@Nullable @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
 					message = TOO_LONG) Duration initial,
-			@DefaultValue("30m") @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
+			@Nullable @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
 					message = TOO_LONG) Duration max) {
 
 	}
@@ -672,18 +503,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * again without a cold start
 	 * @since 0.1.0
 	 */
-	public record Standby(@DefaultValue("false") boolean enabled) {
-
-	}
-
-	/**
-	 * A server's own warm standby settings; each one not set is inherited from
-	 * {@code mcp.defaults.standby}.
-	 *
-	 * @param enabled Whether a spare process is kept ready (stdio servers only)
-	 * @since 0.1.0
-	 */
-	public record StandbyOverrides(@Nullable Boolean enabled) {
+	public record Standby(@Nullable Boolean enabled) {
 
 	}
 

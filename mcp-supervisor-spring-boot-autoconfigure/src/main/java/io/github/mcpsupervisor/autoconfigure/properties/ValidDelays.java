@@ -39,7 +39,7 @@ import org.jspecify.annotations.Nullable;
 		public boolean isValid(McpSupervisorProperties properties, ConstraintValidatorContext context) {
 			context.disableDefaultConstraintViolation();
 			boolean valid = true;
-			McpSupervisorProperties.Reconnect defaults = properties.defaults().reconnect();
+			McpSupervisorProperties.Reconnect defaults = McpServerSettingsResolver.defaults(properties).reconnect();
 			Map<String, McpSupervisorProperties.Reconnect> servers = McpServerSettingsResolver.reconnects(properties);
 			for (Rule rule : Rule.values()) {
 				if (rule.broken(defaults)) {

@@ -7,9 +7,11 @@ import java.lang.reflect.Parameter;
 import java.lang.reflect.RecordComponent;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashSet;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -17,7 +19,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
-import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Defaults;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.OAuth;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Server;
 import org.jspecify.annotations.Nullable;
@@ -28,6 +29,7 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.core.io.ClassPathResource;
+import org.springframework.util.ReflectionUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -50,7 +52,7 @@ class ConfigurationReferenceTests {
 	private static final Path REFERENCE = Path.of("../docs/configuration.md");
 
 	/** The records whose properties the reference documents in a table of their own. */
-	private static final Set<Class<?>> OWN_TABLES = Set.of(Defaults.class, OAuth.class);
+	private static final Set<Class<?>> OWN_TABLES = Set.of(Server.class, OAuth.class);
 
 	/** A row of a table: the property names in code font, then the default column. */
 	private static final Pattern ROW = Pattern.compile("^\\| (`[^|]+) \\| ([^|]+) \\|.*$");
@@ -65,18 +67,17 @@ class ConfigurationReferenceTests {
 
 	@Test
 	void theServerTableIsWhatAServerSetsAndDoesNotInherit() throws IOException {
-		Map<String, @Nullable String> own = bound("", Server.class);
-		own.keySet().removeAll(bound("", Defaults.class).keySet());
+		Map<String, @Nullable String> own = builtIn("", false);
+		own.keySet().removeIf((name) -> !isOwn(name));
 		assertThat(documented("Properties of each server")).containsExactlyInAnyOrderElementsOf(rows(own));
 	}
 
 	@Test
 	void theInheritedTableIsTheDefaultsWithTheirBuiltInValues() throws IOException {
-		Map<String, @Nullable String> defaults = bound("", Defaults.class);
-		assertThat(bound("", Server.class).keySet()).as("what a server can set for itself")
-			.containsAll(defaults.keySet());
+		Map<String, @Nullable String> inherited = builtIn("", false);
+		inherited.keySet().removeIf(ConfigurationReferenceTests::isOwn);
 		assertThat(documented("Settings a server inherits from `mcp.defaults`"))
-			.containsExactlyInAnyOrderElementsOf(rows(defaults));
+			.containsExactlyInAnyOrderElementsOf(rows(inherited));
 	}
 
 	@Test
@@ -101,7 +102,7 @@ class ConfigurationReferenceTests {
 	void theWalkNamesTheBoundPropertiesAsTheConfigurationMetadataDoes() throws IOException {
 		Map<String, @Nullable String> walked = bound("mcp.", McpSupervisorProperties.class);
 		walked.remove("mcp.defaults.*");
-		walked.putAll(bound("mcp.defaults.", Defaults.class));
+		walked.putAll(builtIn("mcp.defaults.", true));
 		Map<String, JsonNode> metadata = metadata();
 		metadata.keySet().removeIf((name) -> !name.startsWith("mcp."));
 		assertThat(metadata.keySet()).containsExactlyInAnyOrderElementsOf(walked.keySet());
@@ -111,6 +112,70 @@ class ConfigurationReferenceTests {
 				assertThat(walked.get(name)).as(name).isEqualTo(value.asString());
 			}
 		});
+	}
+
+	@Test
+	void theMetadataGivesEveryInheritedSettingItsBuiltInValue() throws IOException {
+		Map<String, JsonNode> metadata = metadata();
+		builtIn("mcp.defaults.", true).forEach((name, value) -> {
+			if (value != null && !isOwn(name.substring("mcp.defaults.".length())) && !value.startsWith("[")
+					&& !value.startsWith("{")) {
+				assertThat(metadata.get(name).get("defaultValue")).as(name).isNotNull();
+			}
+		});
+	}
+
+	// a setting of how a server is reached or authorized, which it does not inherit
+	private static boolean isOwn(String name) {
+		String setting = name.replaceFirst("[.].*$", "");
+		return ValidServers.OWN_SETTINGS.stream().map(DataObjectPropertyName::toDashedForm).anyMatch(setting::equals);
+	}
+
+	// The properties of a server as Spring Boot binds them, by name, with the built-in
+	// value of each; OAuth's in a table of their own unless all are walked.
+	private static Map<String, @Nullable String> builtIn(String prefix, boolean all) {
+		return valuesOf(prefix, BuiltInSettings.SERVER, all);
+	}
+
+	private static Map<String, @Nullable String> valuesOf(String prefix, Record record, boolean all) {
+		Map<String, @Nullable String> properties = new TreeMap<>();
+		for (RecordComponent component : record.getClass().getRecordComponents()) {
+			String name = prefix + DataObjectPropertyName.toDashedForm(component.getName());
+			Object value = ReflectionUtils.invokeMethod(component.getAccessor(), record);
+			if (!all && OWN_TABLES.contains(component.getType())) {
+				properties.put(name + ".*", null);
+			}
+			else if (value instanceof Record group) {
+				properties.putAll(valuesOf(name + ".", group, all));
+			}
+			else {
+				properties.put(name, written(value));
+			}
+		}
+		return properties;
+	}
+
+	// A value as the reference writes it, e.g. 20s, 500ms, http-1-1, [].
+	private static @Nullable String written(@Nullable Object value) {
+		if (value == null) {
+			return null;
+		}
+		if (value instanceof Duration duration) {
+			return (duration.toMillis() % 60_000 == 0) ? duration.toMinutes() + "m"
+					: (duration.toMillis() % 1000 == 0) ? duration.toSeconds() + "s" : duration.toMillis() + "ms";
+		}
+		if (value instanceof Enum<?> constant) {
+			return constant.name().toLowerCase(Locale.ROOT).replace('_', '-');
+		}
+		if (value instanceof Collection<?> collection) {
+			assertThat(collection).as("a built-in list").isEmpty();
+			return "[]";
+		}
+		if (value instanceof Map<?, ?> map) {
+			assertThat(map).as("a built-in map").isEmpty();
+			return "{}";
+		}
+		return value.toString();
 	}
 
 	// The properties of a record as Spring Boot binds them, by name, with their defaults.

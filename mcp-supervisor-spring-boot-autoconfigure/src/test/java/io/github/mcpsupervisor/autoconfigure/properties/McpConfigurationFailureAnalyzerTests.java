@@ -232,6 +232,17 @@ class McpConfigurationFailureAnalyzerTests {
 			.doesNotContain("is a setting of stdio servers");
 	}
 
+	@Test
+	void runWhenTheDefaultsSetASettingOfEachServerShouldNameItWithoutItsValue(CapturedOutput output) {
+		run("--mcp.servers.demo.command=npx", "--mcp.defaults.env.TOKEN=SECRET-KEY-3",
+				"--mcp.defaults.url=https://mcp.example.com/mcp?api_key=SECRET-KEY-4");
+		assertThat(output).contains("mcp.defaults.env")
+			.contains("Property: mcp.defaults.url")
+			.contains("Rule: is a setting of each server, not inherited: set it under mcp.servers.<name>")
+			.doesNotContain("SECRET-KEY-3")
+			.doesNotContain("SECRET-KEY-4");
+	}
+
 	private static void run(String... args) {
 		SpringApplicationBuilder application = new SpringApplicationBuilder(Config.class).web(WebApplicationType.NONE);
 		assertThatException().isThrownBy(() -> application.run(args));

@@ -1,18 +1,12 @@
 package io.github.mcpsupervisor.autoconfigure.properties;
 
 import java.net.URI;
-import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
-import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.OAuth;
-import io.github.mcpsupervisor.supervisor.CallPolicy;
-import io.github.mcpsupervisor.supervisor.ElicitationLimits;
-import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
-import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
-import io.github.mcpsupervisor.supervisor.SamplingLimits;
-import io.github.mcpsupervisor.supervisor.ToolsWhenDown;
-import io.github.mcpsupervisor.tool.McpToolNaming;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,12 +37,17 @@ class McpServerSettingsTests {
 
 	private static McpServerSettings settings(McpTransportType transport, String command, List<String> args,
 			Map<String, String> env, URI url, Map<String, String> headers) {
-		Duration timeout = Duration.ofSeconds(20);
-		return new McpServerSettings("files", transport, command, args, env, null, url, headers, List.of(), timeout,
-				timeout, Duration.ofSeconds(2), false, false, ReconnectPolicy.defaults(), CallPolicy.defaults(),
-				HealthCheckPolicy.defaults(), SamplingLimits.DEFAULT, ElicitationLimits.DEFAULT, List.of(),
-				McpProtocol.AUTO, null, OAuth.NONE, McpSupervisorProperties.Http.DEFAULTS, McpToolNaming.PREFIXED,
-				ToolsWhenDown.WITHDRAW, Map.of(), false);
+		Map<String, Object> properties = new LinkedHashMap<>();
+		properties.put("transport", transport.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+		properties.put("command", command);
+		for (int i = 0; i < args.size(); i++) {
+			properties.put("args[" + i + "]", args.get(i));
+		}
+		env.forEach((name, value) -> properties.put("env." + name, value));
+		properties.put("url", url);
+		headers.forEach((name, value) -> properties.put("headers." + name, value));
+		properties.values().removeIf(Objects::isNull);
+		return TestServerSettings.of("files", properties);
 	}
 
 }

@@ -5,33 +5,48 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import java.lang.reflect.RecordComponent;
 import java.net.URI;
 import java.nio.file.Files;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Server;
 import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;
 import jakarta.validation.Payload;
+import org.jspecify.annotations.Nullable;
 
+import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringUtils;
 
 /**
- * The rules of a server that involve more than one property: a stdio server needs a
+ * The rules of the servers that involve more than one property: a stdio server needs a
  * command, a streamable-http server an absolute http(s) URL that names its host once and
  * carries no credentials, and headers that HTTP can carry as written; a working directory
  * must exist; environment variables, the command and the arguments must be what a process
  * can be started with; the settings of the other transport are refused. A disabled server
- * is not checked: its settings may hold on another host only.
+ * is not checked: its settings may hold on another host only. {@code mcp.defaults}
+ * refuses the settings that are a server's own.
  */
 @Documented
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
-@Constraint(validatedBy = ValidServer.Validator.class)
-@interface ValidServer {
+@Constraint(validatedBy = ValidServers.Validator.class)
+@interface ValidServers {
+
+	/**
+	 * The settings of how a server is reached and authorized, by their names in
+	 * {@link McpSupervisorProperties.Server}: each server's own, which
+	 * {@code mcp.defaults} refuses.
+	 */
+	Set<String> OWN_SETTINGS = Set.of("enabled", "transport", "command", "args", "env", "workingDirectory", "url",
+			"headers", "roots", "oauth");
 
 	String message() default "invalid MCP server";
 
@@ -42,108 +57,147 @@ import org.springframework.util.StringUtils;
 	/**
 	 * Reports each broken rule at the property it concerns.
 	 */
-	class Validator implements ConstraintValidator<ValidServer, McpSupervisorProperties.Server> {
+	class Validator implements ConstraintValidator<ValidServers, McpSupervisorProperties> {
 
 		// Those the JDK's HTTP client refuses to be given.
 		private static final Set<String> RESTRICTED_HEADERS = Set.of("connection", "content-length", "expect", "host",
 				"upgrade");
 
 		@Override
-		public boolean isValid(McpSupervisorProperties.Server server, ConstraintValidatorContext context) {
-			if (!server.enabled()) {
-				return true;
-			}
-			boolean valid = true;
+		public boolean isValid(McpSupervisorProperties properties, ConstraintValidatorContext context) {
 			context.disableDefaultConstraintViolation();
-			valid &= ofTheTransport(server, context);
-			if (server.transport() == McpTransportType.STDIO && !StringUtils.hasText(server.command())) {
-				valid = violation(context, "command", "is required when transport is stdio");
+			boolean valid = ownSettingsNotInTheDefaults(properties.defaults(), (property, message) -> {
+				context.buildConstraintViolationWithTemplate(message)
+					.addPropertyNode("defaults")
+					.addPropertyNode(property)
+					.addConstraintViolation();
+				return false;
+			});
+			for (Map.Entry<String, Server> server : new TreeMap<>(properties.servers()).entrySet()) {
+				if (server.getValue().isEnabled()) {
+					valid &= isValid(server.getValue(), (property, message) -> {
+						context.buildConstraintViolationWithTemplate(message)
+							.addPropertyNode("servers")
+							.addPropertyNode(property)
+							.inIterable()
+							.atKey(server.getKey())
+							.addConstraintViolation();
+						return false;
+					});
+				}
 			}
-			if (server.transport() == McpTransportType.STREAMABLE_HTTP) {
+			return valid;
+		}
+
+		// the settings of how a server is reached and authorized: each server's own
+		private static boolean ownSettingsNotInTheDefaults(Server defaults, Report report) {
+			boolean valid = true;
+			for (RecordComponent component : Server.class.getRecordComponents()) {
+				Object value = ReflectionUtils.invokeMethod(component.getAccessor(), defaults);
+				if (OWN_SETTINGS.contains(component.getName()) && isSet(value)) {
+					valid = report.violation(component.getName(),
+							"is a setting of each server, not inherited: set it under mcp.servers.<name>");
+				}
+			}
+			return valid;
+		}
+
+		private static boolean isSet(@Nullable Object value) {
+			return value != null && !(value instanceof Collection<?> collection && collection.isEmpty())
+					&& !(value instanceof Map<?, ?> map && map.isEmpty())
+					&& !McpSupervisorProperties.OAuth.NONE.equals(value);
+		}
+
+		private static boolean isValid(Server server, Report report) {
+			boolean valid = true;
+			valid &= ofTheTransport(server, report);
+			if (server.transportOrDefault() == McpTransportType.STDIO && !StringUtils.hasText(server.command())) {
+				valid = report.violation("command", "is required when transport is stdio");
+			}
+			if (server.transportOrDefault() == McpTransportType.STREAMABLE_HTTP) {
 				if (server.url() == null) {
-					valid = violation(context, "url", "is required when transport is streamable-http");
+					valid = report.violation("url", "is required when transport is streamable-http");
 				}
 				else if (!server.url().isAbsolute() || server.url().getHost() == null
 						|| !("http".equals(server.url().getScheme()) || "https".equals(server.url().getScheme()))) {
-					valid = violation(context, "url", "must be an absolute http or https URL");
+					valid = report.violation("url", "must be an absolute http or https URL");
 				}
 				else if (server.url().getRawUserInfo() != null) {
-					valid = violation(context, "url",
+					valid = report.violation("url",
 							"must not carry user information (user:password@), which "
 									+ "the HTTP client never sends: give the credentials in headers instead, "
 									+ "e.g. headers.Authorization=Basic <base64 of user:password>");
 				}
 				else if (startsWithTwoSlashes(server.url())) {
-					valid = violation(context, "url",
+					valid = report.violation("url",
 							"must not have a path that starts with //: what follows "
 									+ "reads as another host, which requests and their credentials could be sent to "
 									+ "(a base URL ending in / followed by /mcp gives this); remove the extra /");
 				}
 			}
-			valid &= validHeaders(server, context);
-			valid &= validProcess(server, context);
+			valid &= validHeaders(server, report);
+			valid &= validProcess(server, report);
 			for (int i = 0; i < server.roots().size(); i++) {
 				URI root = server.roots().get(i);
 				if (!"file".equals(root.getScheme()) || !root.isAbsolute() || root.getPath() == null) {
-					valid = violation(context, "roots[" + i + "]",
+					valid = report.violation("roots[" + i + "]",
 							"must be an absolute file: URI, e.g. file:///srv/data");
 				}
 			}
 			if (server.workingDirectory() != null && !Files.isDirectory(server.workingDirectory())) {
-				valid = violation(context, "workingDirectory", "must be an existing directory");
+				valid = report.violation("workingDirectory", "must be an existing directory");
 			}
 			McpSupervisorProperties.OAuth oauth = server.oauth();
 			String registration = oauth.registration();
 			if (registration != null && !StringUtils.hasText(registration)) {
-				valid = violation(context, "oauth.registration", "must not be blank");
+				valid = report.violation("oauth.registration", "must not be blank");
 			}
 			if (registration != null && (oauth.redirectUri() != null || oauth.clientId() != null
 					|| oauth.clientSecret() != null || oauth.clientMetadataDocument() != null)) {
-				valid = violation(context, "oauth.registration", "is the whole client: redirect-uri, client-id,"
+				valid = report.violation("oauth.registration", "is the whole client: redirect-uri, client-id,"
 						+ " client-secret and client-metadata-document are for discovery, without a registration");
 			}
 			boolean clientCredentials = oauth.grantType() == McpSupervisorProperties.OAuth.GrantType.CLIENT_CREDENTIALS;
 			if (registration != null && oauth.grantType() != null) {
-				valid = violation(context, "oauth.grant-type", "is the registration's: set it there");
+				valid = report.violation("oauth.grant-type", "is the registration's: set it there");
 			}
 			if (registration == null && clientCredentials
 					&& (oauth.clientId() == null || oauth.clientSecret() == null)) {
-				valid = violation(context, "oauth.grant-type", "client-credentials needs client-id and client-secret");
+				valid = report.violation("oauth.grant-type", "client-credentials needs client-id and client-secret");
 			}
 			if (registration == null && clientCredentials && oauth.redirectUri() != null) {
-				valid = violation(context, "oauth.redirect-uri",
-						"is for the authorization code, not client-credentials");
+				valid = report.violation("oauth.redirect-uri", "is for the authorization code, not client-credentials");
 			}
 			if (registration == null && !clientCredentials && oauth.redirectUri() == null
 					&& (oauth.clientId() != null || oauth.clientSecret() != null
 							|| oauth.clientMetadataDocument() != null || oauth.grantType() != null)) {
-				valid = violation(context, "oauth.redirect-uri", "is required for discovery (client-id,"
+				valid = report.violation("oauth.redirect-uri", "is required for discovery (client-id,"
 						+ " client-secret and client-metadata-document are set)");
 			}
 			if (oauth.redirectUri() != null && !isHttpUrl(oauth.redirectUri())) {
-				valid = violation(context, "oauth.redirect-uri", "must be an absolute http or https URL");
+				valid = report.violation("oauth.redirect-uri", "must be an absolute http or https URL");
 			}
 			if (oauth.clientMetadataDocument() != null && (!"https".equals(oauth.clientMetadataDocument().getScheme())
 					|| oauth.clientMetadataDocument().getHost() == null)) {
-				valid = violation(context, "oauth.client-metadata-document", "must be an absolute https URL");
+				valid = report.violation("oauth.client-metadata-document", "must be an absolute https URL");
 			}
 			if (registration == null && oauth.clientId() != null && oauth.issuer() == null) {
-				valid = violation(context, "oauth.issuer", "is required with client-id: the client's secret goes to"
+				valid = report.violation("oauth.issuer", "is required with client-id: the client's secret goes to"
 						+ " that authorization server only, whichever one the server names");
 			}
 			if (registration != null && oauth.issuer() != null) {
-				valid = violation(context, "oauth.issuer", "is the registration's provider's: set it there");
+				valid = report.violation("oauth.issuer", "is the registration's provider's: set it there");
 			}
 			if (oauth.clientSecret() != null && oauth.clientId() == null) {
-				valid = violation(context, "oauth.client-secret", "needs the client-id it belongs to");
+				valid = report.violation("oauth.client-secret", "needs the client-id it belongs to");
 			}
 			if (oauth.isEnabled()) {
-				if (server.transport() != McpTransportType.STREAMABLE_HTTP) {
-					valid = violation(context, (registration != null) ? "oauth.registration" : "oauth.redirect-uri",
+				if (server.transportOrDefault() != McpTransportType.STREAMABLE_HTTP) {
+					valid = report.violation((registration != null) ? "oauth.registration" : "oauth.redirect-uri",
 							"authorizes streamable-http servers only");
 				}
 				if (server.headers().keySet().stream().anyMatch("Authorization"::equalsIgnoreCase)) {
-					valid = violation(context, "headers",
+					valid = report.violation("headers",
 							"has an Authorization header, and oauth.registration sets the server's token");
 				}
 			}
@@ -151,9 +205,8 @@ import org.springframework.util.StringUtils;
 		}
 
 		// a setting of the other transport would be silently ignored
-		private static boolean ofTheTransport(McpSupervisorProperties.Server server,
-				ConstraintValidatorContext context) {
-			boolean stdio = server.transport() == McpTransportType.STDIO;
+		private static boolean ofTheTransport(Server server, Report report) {
+			boolean stdio = server.transportOrDefault() == McpTransportType.STDIO;
 			Map<String, Boolean> set = new LinkedHashMap<>();
 			if (stdio) {
 				set.put("url", server.url() != null);
@@ -175,7 +228,7 @@ import org.springframework.util.StringUtils;
 			boolean valid = true;
 			for (Map.Entry<String, Boolean> setting : set.entrySet()) {
 				if (setting.getValue()) {
-					valid = violation(context, setting.getKey(),
+					valid = report.violation(setting.getKey(),
 							stdio ? "is a setting of streamable-http servers, and this server's transport is stdio"
 									: "is a setting of stdio servers, and this server's transport is streamable-http");
 				}
@@ -195,32 +248,32 @@ import org.springframework.util.StringUtils;
 		}
 
 		// The names are told, the values never: they are credentials.
-		private static boolean validHeaders(McpSupervisorProperties.Server server, ConstraintValidatorContext context) {
+		private static boolean validHeaders(Server server, Report report) {
 			boolean valid = true;
 			for (Map.Entry<String, String> header : server.headers().entrySet()) {
 				String name = header.getKey();
 				String value = header.getValue();
 				if (name.isEmpty() || !name.chars().allMatch(Validator::isTokenChar)) {
-					valid = violation(context, "headers", "header name '" + printable(name)
+					valid = report.violation("headers", "header name '" + printable(name)
 							+ "' is not an HTTP token: letters, digits and !#$%&'*+-.^_`|~ only");
 				}
 				else if (RESTRICTED_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
-					valid = violation(context, "headers",
+					valid = report.violation("headers",
 							"header '" + name + "' is set by the HTTP client itself and cannot be configured");
 				}
 				else if (value.chars().anyMatch((c) -> Character.isISOControl(c) && c != '\t')) {
 					// C0, DEL and C1 (U+0080 to U+009F)
-					valid = violation(context, "headers", "the value of header '" + name
+					valid = report.violation("headers", "the value of header '" + name
 							+ "' contains a line break or another control character (the value is not shown)");
 				}
 				else if (value.chars().anyMatch((c) -> c > 0xff)) {
 					// the HTTP client refuses them on every request
-					valid = violation(context, "headers", "the value of header '" + name
+					valid = report.violation("headers", "the value of header '" + name
 							+ "' has a character above U+00FF, which HTTP headers cannot carry (the value is not shown)");
 				}
 				else if (!value.isEmpty()
 						&& (isWhitespace(value.charAt(0)) || isWhitespace(value.charAt(value.length() - 1)))) {
-					valid = violation(context, "headers", "the value of header '" + name
+					valid = report.violation("headers", "the value of header '" + name
 							+ "' starts or ends with whitespace (the value is not shown)");
 				}
 			}
@@ -230,25 +283,25 @@ import org.springframework.util.StringUtils;
 		// What the operating system refuses to start a process with, at every attempt:
 		// a variable's name with '=' or NUL, or none; a NUL in a value, the command or an
 		// argument. The values are never told: they may be credentials.
-		private static boolean validProcess(McpSupervisorProperties.Server server, ConstraintValidatorContext context) {
+		private static boolean validProcess(Server server, Report report) {
 			boolean valid = true;
 			for (Map.Entry<String, String> variable : server.env().entrySet()) {
 				String name = variable.getKey();
 				if (name.isEmpty() || name.indexOf('=') >= 0 || name.indexOf('\0') >= 0) {
-					valid = violation(context, "env", "'" + printable(name) + "' is not the name of an environment "
+					valid = report.violation("env", "'" + printable(name) + "' is not the name of an environment "
 							+ "variable: a name is not empty and has no '=' and no NUL character");
 				}
 				else if (variable.getValue().indexOf('\0') >= 0) {
-					valid = violation(context, "env", "the value of variable '" + printable(name)
+					valid = report.violation("env", "the value of variable '" + printable(name)
 							+ "' contains a NUL character, which no process environment can hold (the value is not shown)");
 				}
 			}
 			if (server.command() != null && server.command().indexOf('\0') >= 0) {
-				valid = violation(context, "command", "contains a NUL character, which no command line can hold");
+				valid = report.violation("command", "contains a NUL character, which no command line can hold");
 			}
 			for (int i = 0; i < server.args().size(); i++) {
 				if (server.args().get(i).indexOf('\0') >= 0) {
-					valid = violation(context, "args[" + i + "]",
+					valid = report.violation("args[" + i + "]",
 							"contains a NUL character, which no command line " + "can hold (the value is not shown)");
 				}
 			}
@@ -273,10 +326,21 @@ import org.springframework.util.StringUtils;
 			return printable.toString();
 		}
 
-		static boolean violation(ConstraintValidatorContext context, String property, String message) {
-			context.buildConstraintViolationWithTemplate(message).addPropertyNode(property).addConstraintViolation();
-			return false;
-		}
+	}
+
+	/**
+	 * Reports a broken rule at a property of a server, or of the defaults.
+	 */
+	@FunctionalInterface
+	interface Report {
+
+		/**
+		 * Reports a broken rule.
+		 * @param property the property, as named in the record
+		 * @param message the rule it breaks
+		 * @return {@code false}
+		 */
+		boolean violation(String property, String message);
 
 	}
 
