@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.actuate;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -11,8 +12,10 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonInclude.Include;
 import io.github.mcpsupervisor.internal.ConfigurationSanitizer;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
+import io.github.mcpsupervisor.supervisor.ElicitationLimits;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
+import io.github.mcpsupervisor.supervisor.SamplingLimits;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
 import org.jspecify.annotations.Nullable;
@@ -49,6 +52,19 @@ import org.springframework.boot.actuate.endpoint.Sanitizer;
  * {@code spring-ai}
  * @param standby whether a stdio server keeps a warm standby (absent for a
  * streamable-http server)
+ * @param inheritEnv the variables of the application's environment that a stdio server
+ * inherits besides those every process needs (absent for a streamable-http server)
+ * @param protocol the MCP revision the server is spoken to in: {@code auto},
+ * {@code 2025-11-25} or {@code 2026-07-28}
+ * @param logLevel the lowest level of the log messages the server is asked to send, when
+ * set
+ * @param sampling the bounds of the server's sampling requests
+ * @param elicitation the bounds of the server's elicitation requests
+ * @param toolsWhenDown what becomes of the server's tools while it is down:
+ * {@code withdraw} or {@code keep}
+ * @param roots the roots offered to the server
+ * @param oauth how a streamable-http server's requests are authorized, when they are: its
+ * client secret sanitized
  * @since 0.1.0
  */
 @JsonInclude(Include.NON_NULL)
@@ -57,7 +73,9 @@ public record McpServerConfigurationDescriptor(String transport, @Nullable Strin
 		Duration initializationTimeout, @Nullable Duration terminationGracePeriod, boolean failOnStartupError,
 		boolean required, Reconnect reconnect, Call call, HealthCheck healthCheck,
 		@Nullable Map<String, @Nullable Object> env, @Nullable Map<String, @Nullable Object> headers,
-		Map<String, String> origins, @Nullable Http http, String toolNames, @Nullable Boolean standby) {
+		Map<String, String> origins, @Nullable Http http, String toolNames, @Nullable Boolean standby,
+		@Nullable List<String> inheritEnv, String protocol, @Nullable String logLevel, Sampling sampling,
+		Elicitation elicitation, String toolsWhenDown, List<String> roots, @Nullable OAuth oauth) {
 
 	/**
 	 * Describes a server's configuration.
@@ -79,7 +97,9 @@ public record McpServerConfigurationDescriptor(String transport, @Nullable Strin
 					Reconnect.of(configuration.reconnect()), Call.of(configuration.call(), stdio.toolTimeouts()),
 					HealthCheck.of(configuration.healthCheck()), sanitize(stdio.env(), sanitizer, showUnsanitized),
 					null, new TreeMap<>(configuration.origins()), null, toolNames(configuration),
-					configuration.standby());
+					configuration.standby(), stdio.inheritEnv(), configuration.protocol(), configuration.logLevel(),
+					Sampling.of(configuration.sampling()), Elicitation.of(configuration.elicitation()),
+					dashed(configuration.toolsWhenDown()), roots(configuration), null);
 		}
 		StreamableHttpServerDefinition http = configuration.streamableHttp();
 		return new McpServerConfigurationDescriptor("streamable-http", null, null,
@@ -88,11 +108,33 @@ public record McpServerConfigurationDescriptor(String transport, @Nullable Strin
 				configuration.required(), Reconnect.of(configuration.reconnect()),
 				Call.of(configuration.call(), http.toolTimeouts()), HealthCheck.of(configuration.healthCheck()), null,
 				sanitize(http.headers(), sanitizer, showUnsanitized), new TreeMap<>(configuration.origins()),
-				configuration.http(), toolNames(configuration), null);
+				configuration.http(), toolNames(configuration), null, null, configuration.protocol(),
+				configuration.logLevel(), Sampling.of(configuration.sampling()),
+				Elicitation.of(configuration.elicitation()), dashed(configuration.toolsWhenDown()),
+				roots(configuration), oauth(configuration.oauth(), sanitizer, showUnsanitized));
 	}
 
 	private static String toolNames(McpServerConfiguration configuration) {
-		return configuration.toolNames().name().toLowerCase(Locale.ROOT).replace('_', '-');
+		return dashed(configuration.toolNames());
+	}
+
+	private static String dashed(Enum<?> value) {
+		return value.name().toLowerCase(Locale.ROOT).replace('_', '-');
+	}
+
+	private static List<String> roots(McpServerConfiguration configuration) {
+		return configuration.roots().stream().map(URI::toString).toList();
+	}
+
+	// the client secret as the values of environment variables and headers are
+	private static @Nullable OAuth oauth(@Nullable OAuth oauth, Sanitizer sanitizer, boolean showUnsanitized) {
+		if (oauth == null || oauth.clientSecret() == null) {
+			return oauth;
+		}
+		Object secret = sanitizer.sanitize(new SanitizableData(null, "client-secret", oauth.clientSecret()),
+				showUnsanitized);
+		return new OAuth(oauth.registration(), oauth.redirectUri(), oauth.clientId(), String.valueOf(secret),
+				oauth.clientMetadataDocument(), oauth.clientName(), oauth.scopes(), oauth.grantType(), oauth.issuer());
 	}
 
 	// The values that a command line or a URL holds, each sanitized by its key (the
@@ -179,6 +221,56 @@ public record McpServerConfigurationDescriptor(String transport, @Nullable Strin
 		static HealthCheck of(HealthCheckPolicy policy) {
 			return new HealthCheck(policy.interval(), policy.timeout(), policy.failureThreshold());
 		}
+
+	}
+
+	/**
+	 * The bounds of a server's sampling requests.
+	 *
+	 * @param maxConcurrent the requests that may be in flight at once
+	 * @param maxPerMinute the requests admitted per minute
+	 * @param maxTokens the most tokens a request may ask for
+	 */
+	public record Sampling(int maxConcurrent, int maxPerMinute, int maxTokens) {
+
+		static Sampling of(SamplingLimits limits) {
+			return new Sampling(limits.maxConcurrent(), limits.maxPerMinute(), limits.maxTokens());
+		}
+
+	}
+
+	/**
+	 * The bounds of a server's elicitation requests.
+	 *
+	 * @param maxConcurrent the requests that may be in flight at once
+	 * @param maxPerMinute the requests admitted per minute
+	 */
+	public record Elicitation(int maxConcurrent, int maxPerMinute) {
+
+		static Elicitation of(ElicitationLimits limits) {
+			return new Elicitation(limits.maxConcurrent(), limits.maxPerMinute());
+		}
+
+	}
+
+	/**
+	 * How a streamable-http server's requests are authorized with OAuth.
+	 *
+	 * @param registration the Spring Security client registration, when one is used
+	 * @param redirectUri where the discovered authorization server sends a person back,
+	 * when set
+	 * @param clientId the client the discovered authorization server gave, when set
+	 * @param clientSecret its secret, sanitized, when set
+	 * @param clientMetadataDocument the URL of the Client ID Metadata Document, when set
+	 * @param clientName the name of a client registered dynamically
+	 * @param scopes the scopes asked for
+	 * @param grantType {@code authorization-code} or {@code client-credentials}, when set
+	 * @param issuer the issuer of the authorization server that gave the client, when set
+	 */
+	@JsonInclude(Include.NON_NULL)
+	public record OAuth(@Nullable String registration, @Nullable String redirectUri, @Nullable String clientId,
+			@Nullable String clientSecret, @Nullable String clientMetadataDocument, String clientName,
+			List<String> scopes, @Nullable String grantType, @Nullable String issuer) {
 
 	}
 

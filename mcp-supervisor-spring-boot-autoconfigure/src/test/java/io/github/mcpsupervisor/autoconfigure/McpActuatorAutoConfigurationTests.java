@@ -257,6 +257,28 @@ class McpActuatorAutoConfigurationTests {
 	}
 
 	@Test
+	void runWithAServerShouldShowEveryEffectiveValue() {
+		this.contextRunner
+			.withPropertyValues("management.endpoints.web.exposure.include=mcp", "mcp.defaults.inherit-env=AWS_*",
+					"mcp.defaults.sampling.max-tokens=512", "mcp.servers.broken.log-level=warning",
+					"mcp.servers.broken.protocol=2026-07-28", "mcp.servers.broken.elicitation.max-per-minute=3",
+					"mcp.servers.broken.tools-when-down=keep", "mcp.servers.broken.roots=file:///srv/data")
+			.run((context) -> {
+				McpServerConfigurationDescriptor broken = ((McpServerDescriptor) context.getBean(McpEndpoint.class)
+					.server("broken")).configuration();
+				assertThat(broken).isNotNull();
+				assertThat(broken.inheritEnv()).containsExactly("AWS_*");
+				assertThat(broken.protocol()).isEqualTo("2026-07-28");
+				assertThat(broken.logLevel()).isEqualTo("warning");
+				assertThat(broken.sampling()).isEqualTo(new McpServerConfigurationDescriptor.Sampling(2, 10, 512));
+				assertThat(broken.elicitation()).isEqualTo(new McpServerConfigurationDescriptor.Elicitation(2, 3));
+				assertThat(broken.toolsWhenDown()).isEqualTo("keep");
+				assertThat(broken.roots()).containsExactly("file:///srv/data");
+				assertThat(broken.oauth()).as("without OAuth").isNull();
+			});
+	}
+
+	@Test
 	void runWithToolTimeoutsShouldShowTheMergedMapAndTheOriginOfEachEntry() {
 		this.contextRunner
 			.withPropertyValues("management.endpoints.web.exposure.include=mcp",

@@ -36,7 +36,22 @@ final class PropertiesMcpServerConfigurations implements Function<String, @Nulla
 		return new McpServerConfiguration(stdio ? server.toStdioDefinition() : null,
 				stdio ? null : server.toHttpDefinition(), server.failOnStartupError(), server.required(),
 				server.reconnect(), server.call(), server.healthCheck(), origins, stdio ? null : http(server.http()),
-				server.toolNames(), server.standby());
+				server.toolNames(), server.standby(), server.protocol().value(),
+				(server.logLevel() != null) ? server.logLevel().name().toLowerCase(Locale.ROOT) : null,
+				server.sampling(), server.elicitation(), server.toolsWhenDown(), server.roots(),
+				server.oauth().isEnabled() ? oauth(server.oauth()) : null);
+	}
+
+	private static McpServerConfigurationDescriptor.OAuth oauth(McpSupervisorProperties.OAuth oauth) {
+		return new McpServerConfigurationDescriptor.OAuth(oauth.registration(), string(oauth.redirectUri()),
+				oauth.clientId(), oauth.clientSecret(), string(oauth.clientMetadataDocument()), oauth.clientName(),
+				oauth.scopes(), (oauth.grantType() != null)
+						? oauth.grantType().name().toLowerCase(Locale.ROOT).replace('_', '-') : null,
+				oauth.issuer());
+	}
+
+	private static @Nullable String string(@Nullable Object value) {
+		return (value != null) ? value.toString() : null;
 	}
 
 	private static McpServerConfigurationDescriptor.Http http(McpSupervisorProperties.Http http) {
