@@ -22,8 +22,11 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * All supervised servers of the application, started in parallel with the application
- * context and stopped with it; the Java API to look at a server, to reset it, and to add,
- * replace and remove servers while the application runs.
+ * context and stopped with it; the Java API to look at a server, to reset and to restart
+ * it. In a Spring Boot application, servers are added, replaced and removed while it runs
+ * through the auto-configuration's {@code McpServerRegistry}, which checks and merges
+ * them as configured servers: the operations that change the set are protected here, for
+ * it.
  *
  * <p>
  * A server added, replaced or removed has the guarantees of the others: at most one
@@ -183,7 +186,7 @@ public class McpSupervisors implements SmartLifecycle, DisposableBean {
 	 * @return its status after its first attempt, or when the bound ran out
 	 * @throws IllegalArgumentException if a server has that name
 	 */
-	public McpServerStatus add(SupervisedServer server) {
+	protected McpServerStatus add(SupervisedServer server) {
 		return change(server, false);
 	}
 
@@ -195,7 +198,7 @@ public class McpSupervisors implements SmartLifecycle, DisposableBean {
 	 * @return its status after its first attempt, or when the bound ran out
 	 * @throws NoSuchElementException if no server has that name
 	 */
-	public McpServerStatus replace(SupervisedServer server) {
+	protected McpServerStatus replace(SupervisedServer server) {
 		return change(server, true);
 	}
 
@@ -206,7 +209,7 @@ public class McpSupervisors implements SmartLifecycle, DisposableBean {
 	 * @param name the server's name
 	 * @throws NoSuchElementException if no server has that name
 	 */
-	public void remove(String name) {
+	protected void remove(String name) {
 		CompletableFuture<Void> retired;
 		SupervisedServer removed;
 		synchronized (this.changes) {

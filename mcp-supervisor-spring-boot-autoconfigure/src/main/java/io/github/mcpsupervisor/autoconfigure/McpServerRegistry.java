@@ -19,6 +19,7 @@ import io.github.mcpsupervisor.internal.CauseChain;
 import io.github.mcpsupervisor.supervisor.McpServerStatus;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
+import io.github.mcpsupervisor.supervisor.internal.ChangeableMcpSupervisors;
 import io.github.mcpsupervisor.tool.McpToolNaming;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -173,7 +174,7 @@ public final class McpServerRegistry {
 	 * @throws NoSuchElementException if no server has that name
 	 */
 	public synchronized void remove(String name) {
-		this.supervisors.remove(name);
+		changeable().remove(name);
 		this.settings.remove(name);
 		this.given.remove(name);
 		this.sessions.remove(name);
@@ -284,6 +285,16 @@ public final class McpServerRegistry {
 		}
 	}
 
+	// the supervisors of the auto-configuration; an application's own McpSupervisors
+	// bean keeps the servers it was made with
+	private ChangeableMcpSupervisors changeable() {
+		if (this.supervisors instanceof ChangeableMcpSupervisors changeable) {
+			return changeable;
+		}
+		throw new UnsupportedOperationException("The servers of the application's own McpSupervisors bean cannot be"
+				+ " changed while it runs: remove that bean to let McpServerRegistry change them");
+	}
+
 	/**
 	 * Returns the properties last applied.
 	 * @return the properties
@@ -302,7 +313,7 @@ public final class McpServerRegistry {
 		SupervisedServer supervised = create(server);
 		McpServerStatus status;
 		try {
-			status = this.supervisors.add(supervised);
+			status = changeable().add(supervised);
 		}
 		catch (RuntimeException ex) {
 			this.sessions.remove(server.name());
@@ -317,7 +328,7 @@ public final class McpServerRegistry {
 	private McpServerStatus replace(McpServerSettings server) {
 		SupervisedServer supervised = create(server);
 		this.settings.put(server.name(), server);
-		return this.supervisors.replace(supervised);
+		return changeable().replace(supervised);
 	}
 
 	// the session a failed creation gave the server is taken back

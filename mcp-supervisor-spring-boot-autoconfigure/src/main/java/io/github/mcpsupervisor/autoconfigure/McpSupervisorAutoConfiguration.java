@@ -22,6 +22,7 @@ import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
 import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
+import io.github.mcpsupervisor.supervisor.internal.ChangeableMcpSupervisors;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import io.github.mcpsupervisor.tool.McpToolNaming;
 import io.github.mcpsupervisor.tool.ToolCallObserver;
@@ -200,7 +201,7 @@ public final class McpSupervisorAutoConfiguration {
 			.stream()
 			.map(serverFactory::create)
 			.toList();
-		return new McpSupervisors(servers, serverFactory.listener());
+		return new ChangeableMcpSupervisors(servers, serverFactory.listener());
 	}
 
 	@Bean

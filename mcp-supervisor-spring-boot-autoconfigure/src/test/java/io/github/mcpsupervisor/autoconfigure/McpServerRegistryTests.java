@@ -1,6 +1,8 @@
 package io.github.mcpsupervisor.autoconfigure;
 
+import java.lang.reflect.Modifier;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -38,6 +40,25 @@ class McpServerRegistryTests {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(McpSupervisorAutoConfiguration.class))
 		.withPropertyValues("mcp.defaults.reconnect.enabled=false", "mcp.defaults.initialization-timeout=2s");
+
+	@Test
+	void theSupervisorsChangeOnlyThroughTheRegistry() throws NoSuchMethodException {
+		assertThat(Modifier.isPublic(McpSupervisors.class.getDeclaredMethod("remove", String.class).getModifiers()))
+			.isFalse();
+		assertThat(Modifier.isPublic(
+				McpSupervisors.class.getDeclaredMethod("add", McpSupervisors.SupervisedServer.class).getModifiers()))
+			.isFalse();
+	}
+
+	@Test
+	void runWithTheApplicationsOwnSupervisorsShouldRefuseToChangeThem() {
+		this.contextRunner.withBean(McpSupervisors.class, () -> new McpSupervisors(List.of())).run((context) -> {
+			McpServerRegistry registry = context.getBean(McpServerRegistry.class);
+			assertThatExceptionOfType(UnsupportedOperationException.class)
+				.isThrownBy(() -> registry.add("added", Map.of("command", MISSING)))
+				.withMessageContaining("own McpSupervisors bean");
+		});
+	}
 
 	@Test
 	void runWhenAServerIsAddedShouldInheritTheDefaultsAsAConfiguredOneDoes() {

@@ -14,10 +14,11 @@ import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
-import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
+import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.VirtualScheduler;
+import io.github.mcpsupervisor.supervisor.internal.ChangeableMcpSupervisors;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
@@ -95,7 +96,7 @@ class McpSupervisorToolCallbackProviderTests {
 
 	@Test
 	void aCallbackCapturedBeforeAReplaceCallsTheServerThatReplacedIt() {
-		McpSupervisors supervisors = supervisors(this.supervisor);
+		ChangeableMcpSupervisors supervisors = supervisors(this.supervisor);
 		McpSupervisorToolCallbackProvider provider = new McpSupervisorToolCallbackProvider(supervisors);
 		startUp();
 		ToolCallback echo = provider.getToolCallbacks()[0];
@@ -114,7 +115,7 @@ class McpSupervisorToolCallbackProviderTests {
 
 	@Test
 	void aCallbackCapturedBeforeAReplaceFailsClearlyWhenTheServerThatReplacedItLacksTheTool() {
-		McpSupervisors supervisors = supervisors(this.supervisor);
+		ChangeableMcpSupervisors supervisors = supervisors(this.supervisor);
 		McpSupervisorToolCallbackProvider provider = new McpSupervisorToolCallbackProvider(supervisors);
 		startUp();
 		ToolCallback echo = provider.getToolCallbacks()[0];
@@ -134,8 +135,9 @@ class McpSupervisorToolCallbackProviderTests {
 	@Test
 	void aCallbackCapturedBeforeARemovalFailsClearlyAndRecordsNothingUnderTheRemovedName() {
 		List<String> seen = new CopyOnWriteArrayList<>();
-		McpSupervisors supervisors = new McpSupervisors(
-				List.of(new SupervisedServer(this.supervisor, false, false, Duration.ZERO, Duration.ZERO)));
+		ChangeableMcpSupervisors supervisors = new ChangeableMcpSupervisors(
+				List.of(new SupervisedServer(this.supervisor, false, false, Duration.ZERO, Duration.ZERO)),
+				SupervisorListener.NONE);
 		McpSupervisorToolCallbackProvider provider = new McpSupervisorToolCallbackProvider(supervisors,
 				(server, serverTool, tool, outcome, duration) -> seen.add(server + " " + tool + " " + outcome));
 		startUp();
@@ -366,11 +368,11 @@ class McpSupervisorToolCallbackProviderTests {
 		return new McpSupervisorToolCallbackProvider(supervisors(supervisors));
 	}
 
-	private static McpSupervisors supervisors(McpServerSupervisor... supervisors) {
-		return new McpSupervisors(Arrays.stream(supervisors)
+	private static ChangeableMcpSupervisors supervisors(McpServerSupervisor... supervisors) {
+		return new ChangeableMcpSupervisors(Arrays.stream(supervisors)
 			.map((supervisor) -> new SupervisedServer(supervisor, false, false, Duration.ofSeconds(1),
 					Duration.ofSeconds(1)))
-			.toList());
+			.toList(), SupervisorListener.NONE);
 	}
 
 	private static List<String> namesOf(ToolCallback[] callbacks, String server) {
