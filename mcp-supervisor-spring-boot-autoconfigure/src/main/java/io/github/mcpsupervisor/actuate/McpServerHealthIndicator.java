@@ -2,6 +2,7 @@ package io.github.mcpsupervisor.actuate;
 
 import java.time.Clock;
 
+import io.github.mcpsupervisor.actuate.McpEndpoint.McpServerDetails;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerStatus;
 import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;

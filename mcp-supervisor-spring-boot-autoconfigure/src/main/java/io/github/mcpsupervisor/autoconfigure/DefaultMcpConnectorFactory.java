@@ -3,8 +3,9 @@ package io.github.mcpsupervisor.autoconfigure;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
+import io.github.mcpsupervisor.autoconfigure.internal.McpConnectorFactory;
 import io.github.mcpsupervisor.autoconfigure.properties.McpProtocol;
-import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettings;
 import io.github.mcpsupervisor.client.internal.McpClientFactory;
 import io.github.mcpsupervisor.client.internal.McpServerSessions;
 import io.github.mcpsupervisor.supervisor.McpConnector;

@@ -11,7 +11,7 @@ import io.github.mcpsupervisor.autoconfigure.properties.McpClientType;
  *
  * @since 0.1.0
  */
-public class McpClientTypeMismatchException extends IllegalStateException {
+class McpClientTypeMismatchException extends IllegalStateException {
 
 	private static final long serialVersionUID = 1L;
 
@@ -33,7 +33,7 @@ public class McpClientTypeMismatchException extends IllegalStateException {
 	 * Returns the configured client type.
 	 * @return the type
 	 */
-	public McpClientType getClientType() {
+	McpClientType getClientType() {
 		return this.clientType;
 	}
 
@@ -41,7 +41,7 @@ public class McpClientTypeMismatchException extends IllegalStateException {
 	 * Returns the customizers of the other type, as their classes.
 	 * @return their class names
 	 */
-	public List<String> getCustomizers() {
+	List<String> getCustomizers() {
 		return this.customizers;
 	}
 

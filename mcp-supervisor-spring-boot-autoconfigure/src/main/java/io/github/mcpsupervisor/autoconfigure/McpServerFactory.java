@@ -3,7 +3,8 @@ package io.github.mcpsupervisor.autoconfigure;
 import java.net.URI;
 import java.time.Duration;
 
-import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
+import io.github.mcpsupervisor.autoconfigure.internal.McpConnectorFactory;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettings;
 import io.github.mcpsupervisor.client.internal.McpServerSession;
 import io.github.mcpsupervisor.client.internal.McpServerSessions;
 import io.github.mcpsupervisor.client.internal.RequestGate;

@@ -8,11 +8,11 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.github.mcpsupervisor.autoconfigure.properties.McpPropertiesBinder;
-import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
-import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettingsResolver;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
-import io.github.mcpsupervisor.autoconfigure.properties.SettingOrigins;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpPropertiesBinder;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettings;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettingsResolver;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.SettingOrigins;
 import io.github.mcpsupervisor.client.internal.McpServerSession;
 import io.github.mcpsupervisor.client.internal.McpServerSessions;
 import io.github.mcpsupervisor.internal.CauseChain;
@@ -181,12 +181,13 @@ public final class McpServerRegistry {
 	}
 
 	/**
-	 * Returns the settings of a server as it runs, the defaults applied.
+	 * Returns the settings of a server as it runs: what it sets, and what it inherits
+	 * from {@code mcp.defaults} and the built-in values, each one set.
 	 * @param name the server's name
-	 * @return its settings, empty if no server has that name
+	 * @return its effective settings, empty if no server has that name
 	 */
-	public Optional<McpServerSettings> settings(String name) {
-		return Optional.ofNullable(this.settings.get(name));
+	public Optional<McpSupervisorProperties.Server> settings(String name) {
+		return Optional.ofNullable(this.settings.get(name)).map(McpServerSettings::server);
 	}
 
 	/**
@@ -199,7 +200,8 @@ public final class McpServerRegistry {
 	public Map<String, String> origins(String name) {
 		Map<String, String> origins = new LinkedHashMap<>(new SettingOrigins(this.environment).of(name));
 		if (this.given.containsKey(name)) {
-			settings(name).ifPresent((server) -> server.callTimeouts()
+			settings(name).ifPresent((server) -> server.call()
+				.timeouts()
 				.keySet()
 				.forEach((tool) -> origins.put(McpServerSettingsResolver.timeoutKey(tool), API_ORIGIN)));
 			origins.replaceAll((setting, origin) -> API_ORIGIN);

@@ -3,9 +3,9 @@ package io.github.mcpsupervisor.autoconfigure;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
-import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettingsResolver;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettings;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettingsResolver;
 import io.github.mcpsupervisor.internal.ConfigurationSanitizer;
 import io.github.mcpsupervisor.supervisor.McpServerStartupException;
 import io.github.mcpsupervisor.supervisor.McpServerStatus;

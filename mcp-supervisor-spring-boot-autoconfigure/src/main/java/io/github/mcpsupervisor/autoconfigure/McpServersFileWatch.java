@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 
-import io.github.mcpsupervisor.autoconfigure.properties.McpPropertiesBinder;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpPropertiesBinder;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import org.apache.commons.logging.Log;

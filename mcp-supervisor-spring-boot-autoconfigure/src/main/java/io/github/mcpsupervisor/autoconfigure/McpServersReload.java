@@ -1,7 +1,7 @@
 package io.github.mcpsupervisor.autoconfigure;
 
-import io.github.mcpsupervisor.autoconfigure.properties.McpPropertiesBinder;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpPropertiesBinder;
 import io.github.mcpsupervisor.internal.ServerText;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;

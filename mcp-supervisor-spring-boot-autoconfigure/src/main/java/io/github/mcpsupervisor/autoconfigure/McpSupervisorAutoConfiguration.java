@@ -7,10 +7,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 
+import io.github.mcpsupervisor.autoconfigure.internal.McpConnectorFactory;
 import io.github.mcpsupervisor.autoconfigure.properties.McpClientType;
-import io.github.mcpsupervisor.autoconfigure.properties.McpPropertyKeysCheck;
-import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettingsResolver;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpPropertyKeysCheck;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettingsResolver;
 import io.github.mcpsupervisor.client.McpServerClients;
 import io.github.mcpsupervisor.client.internal.McpClientFactory;
 import io.github.mcpsupervisor.client.internal.McpServerSessions;

@@ -14,7 +14,7 @@ import java.util.TreeSet;
  *
  * @since 0.1.0
  */
-public class SpringAiMcpClientConflictException extends IllegalStateException {
+class SpringAiMcpClientConflictException extends IllegalStateException {
 
 	private static final long serialVersionUID = 1L;
 
@@ -30,7 +30,7 @@ public class SpringAiMcpClientConflictException extends IllegalStateException {
 	 * configures them
 	 * @param duplicates the names that are also servers of {@code mcp.servers}
 	 */
-	public SpringAiMcpClientConflictException(Map<String, List<String>> connections, Set<String> duplicates) {
+	SpringAiMcpClientConflictException(Map<String, List<String>> connections, Set<String> duplicates) {
 		this(connections, duplicates, Map.of());
 	}
 
@@ -43,7 +43,7 @@ public class SpringAiMcpClientConflictException extends IllegalStateException {
 	 * {@code url} with its {@code endpoint}), masked, by connection name
 	 * @since 0.1.0
 	 */
-	public SpringAiMcpClientConflictException(Map<String, List<String>> connections, Set<String> duplicates,
+	SpringAiMcpClientConflictException(Map<String, List<String>> connections, Set<String> duplicates,
 			Map<String, String> urls) {
 		super("Spring AI's MCP client is active with connections of its own " + connections + "; also in mcp.servers: "
 				+ duplicates);
@@ -56,7 +56,7 @@ public class SpringAiMcpClientConflictException extends IllegalStateException {
 	 * Return the names of Spring AI's connections, by the property that configures them.
 	 * @return the connections
 	 */
-	public Map<String, List<String>> getConnections() {
+	Map<String, List<String>> getConnections() {
 		return this.connections;
 	}
 
@@ -65,7 +65,7 @@ public class SpringAiMcpClientConflictException extends IllegalStateException {
 	 * {@code mcp.servers}.
 	 * @return the duplicate names
 	 */
-	public Set<String> getDuplicates() {
+	Set<String> getDuplicates() {
 		return this.duplicates;
 	}
 
@@ -76,7 +76,7 @@ public class SpringAiMcpClientConflictException extends IllegalStateException {
 	 * @return the URLs by connection name
 	 * @since 0.1.0
 	 */
-	public Map<String, String> getUrls() {
+	Map<String, String> getUrls() {
 		return this.urls;
 	}
 

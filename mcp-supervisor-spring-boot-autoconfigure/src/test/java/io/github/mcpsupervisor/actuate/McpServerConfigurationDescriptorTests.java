@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import io.github.mcpsupervisor.actuate.McpEndpoint.McpServerConfiguration;
+import io.github.mcpsupervisor.actuate.McpEndpoint.McpServerConfigurationDescriptor;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.ElicitationLimits;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;

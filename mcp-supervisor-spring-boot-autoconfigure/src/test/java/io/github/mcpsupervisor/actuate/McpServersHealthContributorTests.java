@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import io.github.mcpsupervisor.actuate.McpEndpoint.McpServerDetails;
 import io.github.mcpsupervisor.supervisor.FakeConnector;
 import io.github.mcpsupervisor.supervisor.FakeConnector.Outcome;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;

@@ -6,9 +6,9 @@ import java.util.Locale;
 import java.util.Map;
 
 import io.github.mcpsupervisor.autoconfigure.properties.McpProtocol;
-import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
 import io.github.mcpsupervisor.autoconfigure.properties.McpTransportType;
-import io.github.mcpsupervisor.autoconfigure.properties.TestServerSettings;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettings;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.TestServerSettings;
 import io.github.mcpsupervisor.client.internal.McpClientFactory;
 import io.github.mcpsupervisor.client.internal.McpServerSession;
 import io.github.mcpsupervisor.client.internal.McpServerSessions;

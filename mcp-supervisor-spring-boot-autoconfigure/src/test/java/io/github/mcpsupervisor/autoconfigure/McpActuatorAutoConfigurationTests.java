@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.mcpsupervisor.actuate.McpEndpoint;
+import io.github.mcpsupervisor.actuate.McpEndpoint.McpServerAction;
+import io.github.mcpsupervisor.actuate.McpEndpoint.McpServerConfigurationDescriptor;
 import io.github.mcpsupervisor.actuate.McpEndpoint.McpServerDescriptor;
 import io.github.mcpsupervisor.actuate.McpEndpointWebExtension;
-import io.github.mcpsupervisor.actuate.McpServerAction;
-import io.github.mcpsupervisor.actuate.McpServerConfigurationDescriptor;
 import io.github.mcpsupervisor.actuate.McpServersHealthContributor;
 import io.github.mcpsupervisor.autoconfigure.endpoint.McpEndpointAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.health.McpHealthContributorAutoConfiguration;

@@ -9,9 +9,9 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import io.github.mcpsupervisor.autoconfigure.properties.McpHttpVersion;
-import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
-import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettingsResolver;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettings;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettingsResolver;
 import io.github.mcpsupervisor.transport.internal.http.HttpClientSettings;
 import io.github.mcpsupervisor.transport.internal.http.SharedHttpClients;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;

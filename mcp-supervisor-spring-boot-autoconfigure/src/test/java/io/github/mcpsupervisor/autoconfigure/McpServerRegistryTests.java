@@ -8,7 +8,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.tool.McpToolNaming;
@@ -66,7 +65,7 @@ class McpServerRegistryTests {
 			.run((context) -> {
 				McpServerRegistry registry = context.getBean(McpServerRegistry.class);
 				registry.add("added", Map.of("command", MISSING, "health-check.interval", "0s"));
-				McpServerSettings settings = registry.settings("added").orElseThrow();
+				McpSupervisorProperties.Server settings = registry.settings("added").orElseThrow();
 				assertThat(settings.requestTimeout()).isEqualTo(Duration.ofSeconds(7));
 				assertThat(settings.healthCheck().interval()).isZero();
 				assertThat(registry.toolNames("added")).isEqualTo(McpToolNaming.SPRING_AI);

@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 
-import io.github.mcpsupervisor.autoconfigure.properties.McpPropertiesBinder;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpPropertiesBinder;
 import io.github.mcpsupervisor.supervisor.VirtualScheduler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -5,9 +5,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.github.mcpsupervisor.actuate.McpServerDetails.Standby;
+import io.github.mcpsupervisor.actuate.McpEndpoint.McpServerDetails.Standby;
 import io.github.mcpsupervisor.actuate.McpServersHealthContributor;
 import io.github.mcpsupervisor.autoconfigure.health.McpHealthContributorAutoConfiguration;
+import io.github.mcpsupervisor.autoconfigure.internal.McpConnectorFactory;
 import io.github.mcpsupervisor.autoconfigure.metrics.McpMetricsAutoConfiguration;
 import io.github.mcpsupervisor.supervisor.FakeConnector;
 import io.github.mcpsupervisor.supervisor.McpServerState;

@@ -6,10 +6,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
-import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettingsResolver;
+import io.github.mcpsupervisor.autoconfigure.internal.McpConnectorFactory;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import io.github.mcpsupervisor.autoconfigure.properties.McpTransportType;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettings;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettingsResolver;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpServerState;

@@ -3,6 +3,7 @@ package io.github.mcpsupervisor.autoconfigure;
 import java.util.Arrays;
 import java.util.List;
 
+import io.github.mcpsupervisor.autoconfigure.internal.McpConnectorFactory;
 import io.github.mcpsupervisor.supervisor.FakeConnector;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import io.github.mcpsupervisor.tool.McpToolNamesException;

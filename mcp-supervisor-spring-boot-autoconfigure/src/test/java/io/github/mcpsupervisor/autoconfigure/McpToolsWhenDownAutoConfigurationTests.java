@@ -7,7 +7,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.github.mcpsupervisor.autoconfigure.properties.SettingOrigins;
+import io.github.mcpsupervisor.autoconfigure.internal.McpConnectorFactory;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.SettingOrigins;
 import io.github.mcpsupervisor.supervisor.FakeConnector;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;

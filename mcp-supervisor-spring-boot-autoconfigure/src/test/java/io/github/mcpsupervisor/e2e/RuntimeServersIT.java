@@ -17,7 +17,7 @@ import java.util.stream.Stream;
 import io.github.mcpsupervisor.autoconfigure.McpServerRegistry;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.metrics.McpMetricsAutoConfiguration;
-import io.github.mcpsupervisor.autoconfigure.properties.McpPropertiesBinder;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpPropertiesBinder;
 import io.github.mcpsupervisor.client.McpServerClients;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerStatus;

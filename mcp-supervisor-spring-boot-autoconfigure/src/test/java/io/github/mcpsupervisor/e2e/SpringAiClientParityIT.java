@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.github.mcpsupervisor.autoconfigure.McpClientTypeMismatchException;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.client.McpServerClient;
 import io.github.mcpsupervisor.client.McpServerClients;
@@ -202,7 +201,9 @@ class SpringAiClientParityIT {
 			.withPropertyValues("mcp.servers.everything.command=node",
 					"mcp.servers.everything.args[0]=" + TestServers.everythingScript())
 			.run((context) -> assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
-				.isInstanceOf(McpClientTypeMismatchException.class)
+				.isInstanceOf(IllegalStateException.class)
+				.satisfies(
+						(ex) -> assertThat(ex.getClass().getSimpleName()).isEqualTo("McpClientTypeMismatchException"))
 				.hasMessage("1 McpClientCustomizer<McpClient.AsyncSpec> bean(s) cannot be applied: mcp.client-type is"
 						+ " sync. Set mcp.client-type=async (as spring.ai.mcp.client.type chooses for Spring AI's"
 						+ " clients), or customize the other spec."));

@@ -15,8 +15,8 @@ import java.util.concurrent.TimeUnit;
 
 import com.sun.net.httpserver.HttpServer;
 import io.github.mcpsupervisor.actuate.McpEndpoint;
+import io.github.mcpsupervisor.actuate.McpEndpoint.McpServerConfigurationDescriptor;
 import io.github.mcpsupervisor.actuate.McpEndpoint.McpServerDescriptor;
-import io.github.mcpsupervisor.actuate.McpServerConfigurationDescriptor;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.endpoint.McpEndpointAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.health.McpHealthContributorAutoConfiguration;

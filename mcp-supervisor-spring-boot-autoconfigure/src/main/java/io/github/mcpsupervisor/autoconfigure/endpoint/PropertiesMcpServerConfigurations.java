@@ -4,12 +4,13 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 
-import io.github.mcpsupervisor.actuate.McpServerConfiguration;
-import io.github.mcpsupervisor.actuate.McpServerConfigurationDescriptor;
+import io.github.mcpsupervisor.actuate.McpEndpoint.McpServerConfiguration;
+import io.github.mcpsupervisor.actuate.McpEndpoint.McpServerConfigurationDescriptor;
 import io.github.mcpsupervisor.autoconfigure.McpServerRegistry;
-import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import io.github.mcpsupervisor.autoconfigure.properties.McpTransportType;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettings;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettingsResolver;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,7 +28,8 @@ final class PropertiesMcpServerConfigurations implements Function<String, @Nulla
 	@Override
 	public @Nullable McpServerConfiguration apply(String name) {
 		return this.registry.settings(name)
-			.map((server) -> configuration(server, this.registry.origins(name)))
+			.map((server) -> configuration(McpServerSettingsResolver.effective(name, server),
+					this.registry.origins(name)))
 			.orElse(null);
 	}
 

@@ -32,8 +32,8 @@ import org.springframework.validation.annotation.Validated;
  * property of one server or add a server, and {@code mcp.defaults.*}, the settings each
  * server inherits unless it sets them itself. Both bind one record, {@link Server}, in
  * which a setting not set is {@code null}: a server inherits it from the defaults, and
- * the defaults from the built-in values. Unknown keys are rejected. This is the binding
- * only: {@link McpServerSettingsResolver} merges each server with the defaults, once.
+ * the defaults from the built-in values, merged once by {@link #effective(Server)}.
+ * Unknown keys are rejected.
  *
  * @param enabled Whether MCP servers are supervised at all
  * @param defaults The settings every server inherits unless it sets them itself: those of
@@ -62,7 +62,7 @@ import org.springframework.validation.annotation.Validated;
 @ValidServers
 @ValidDelays
 public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @DefaultValue @Valid Server defaults,
-		@DefaultValue Map<@Pattern(regexp = NAME,
+		@DefaultValue Map<@Pattern(regexp = SERVER_NAME,
 				message = "must be 1 to 32 letters, digits, '_' or '-'") String, @Valid Server> servers,
 		@DefaultValue List<String> serversConfiguration, @DefaultValue("sync") McpClientType clientType,
 		@Nullable Path runtimeDirectory, @DefaultValue @Valid Reload reload) {
@@ -74,11 +74,11 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 */
 	static final long MAX_DAYS = 365;
 
+	/** The rule of a server's name: 1 to 32 letters, digits, '_' or '-'. */
+	public static final String SERVER_NAME = "[A-Za-z0-9_-]{1,32}";
+
 	/** Why a duration breaks the rule. */
 	static final String TOO_LONG = "must not exceed 365 days";
-
-	/** The rule of a server's name. */
-	static final String NAME = "[A-Za-z0-9_-]{1,32}";
 
 	/** The rule of an entry of inherit-env: a variable's name, '*' standing for any. */
 	static final String INHERITED_VARIABLE = "[A-Za-z0-9_.()*-]+";
@@ -98,6 +98,27 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	static final String INHERITED_VARIABLE_MESSAGE = "must be the name of an environment variable (letters, digits,"
 			+ " '_', '.', '-', '(' and ')'), a pattern in which '*' stands for any characters (e.g. AWS_*),"
 			+ " or '*' for all";
+
+	/**
+	 * Returns the settings every server inherits: {@code mcp.defaults}, and the built-in
+	 * value of each setting it does not set.
+	 * @return the defaults, each setting set but those a server only can set
+	 */
+	public Server effectiveDefaults() {
+		return Server.inheriting(this.defaults, BuiltInSettings.SERVER);
+	}
+
+	/**
+	 * Returns the settings a server has once it inherits what it does not set: from
+	 * {@code mcp.defaults}, and from the built-in values.
+	 * @param server a server as it is configured, in {@code mcp.servers} or given at
+	 * runtime
+	 * @return its effective settings, each one set but those it may leave unset
+	 * (working-directory, url, log-level, the proxy, the SSL bundle, OAuth's)
+	 */
+	public Server effective(Server server) {
+		return Server.inheriting(server, effectiveDefaults());
+	}
 
 	/**
 	 * One supervised MCP server ({@code mcp.servers.<name>}), or the settings every
@@ -206,6 +227,17 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 		 */
 		public McpTransportType transportOrDefault() {
 			return (this.transport != null) ? this.transport : McpTransportType.STDIO;
+		}
+
+		/**
+		 * Returns the settings of a server, or of the defaults, once they inherit what
+		 * they do not set.
+		 * @param own the settings that are set
+		 * @param inherited the settings inherited
+		 * @return the merged settings
+		 */
+		static Server inheriting(Server own, Server inherited) {
+			return Inheritance.inherit(own, inherited);
 		}
 
 	}

@@ -6,6 +6,7 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import java.util.Map;
+import java.util.TreeMap;
 
 import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;
@@ -39,8 +40,13 @@ import org.jspecify.annotations.Nullable;
 		public boolean isValid(McpSupervisorProperties properties, ConstraintValidatorContext context) {
 			context.disableDefaultConstraintViolation();
 			boolean valid = true;
-			McpSupervisorProperties.Reconnect defaults = McpServerSettingsResolver.defaults(properties).reconnect();
-			Map<String, McpSupervisorProperties.Reconnect> servers = McpServerSettingsResolver.reconnects(properties);
+			McpSupervisorProperties.Reconnect defaults = properties.effectiveDefaults().reconnect();
+			Map<String, McpSupervisorProperties.Reconnect> servers = new TreeMap<>();
+			properties.servers().forEach((name, server) -> {
+				if (server.isEnabled()) {
+					servers.put(name, properties.effective(server).reconnect());
+				}
+			});
 			for (Rule rule : Rule.values()) {
 				if (rule.broken(defaults)) {
 					valid = violation(context, rule, defaults, null);

@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.mcpsupervisor.actuate.McpEndpoint;
-import io.github.mcpsupervisor.actuate.McpServerDetails;
+import io.github.mcpsupervisor.actuate.McpEndpoint.McpServerDetails;
 import io.github.mcpsupervisor.authorization.McpAuthorizationException;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequiredEvent;

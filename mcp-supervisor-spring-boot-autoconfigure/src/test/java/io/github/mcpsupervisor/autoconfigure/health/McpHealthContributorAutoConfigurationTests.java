@@ -5,9 +5,9 @@ import java.util.Locale;
 import java.util.Map;
 
 import io.github.mcpsupervisor.actuate.McpServersHealthContributor;
-import io.github.mcpsupervisor.autoconfigure.McpConnectorFactory;
 import io.github.mcpsupervisor.autoconfigure.McpServerRegistry;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
+import io.github.mcpsupervisor.autoconfigure.internal.McpConnectorFactory;
 import io.github.mcpsupervisor.supervisor.FakeConnector;
 import io.github.mcpsupervisor.supervisor.FakeConnector.Outcome;
 import io.github.mcpsupervisor.supervisor.McpServerState;

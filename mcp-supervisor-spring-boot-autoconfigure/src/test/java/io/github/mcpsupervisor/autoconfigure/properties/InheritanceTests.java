@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Server;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpPropertiesBinder;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -3,6 +3,8 @@ package io.github.mcpsupervisor.autoconfigure.properties;
 import java.time.Duration;
 
 import io.github.mcpsupervisor.autoconfigure.StartupFailures;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettingsResolver;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.SettingOrigins;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy.Cooldown;
 import org.junit.jupiter.api.Test;

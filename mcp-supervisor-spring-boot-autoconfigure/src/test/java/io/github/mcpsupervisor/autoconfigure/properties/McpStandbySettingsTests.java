@@ -3,6 +3,9 @@ package io.github.mcpsupervisor.autoconfigure.properties;
 import java.util.List;
 
 import io.github.mcpsupervisor.autoconfigure.StartupFailures;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettings;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettingsResolver;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.SettingOrigins;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;

@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.autoconfigure.properties;
+package io.github.mcpsupervisor.autoconfigure.properties.internal;
 
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
@@ -15,6 +15,7 @@ import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;

@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.autoconfigure.properties;
+package io.github.mcpsupervisor.autoconfigure.properties.internal;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

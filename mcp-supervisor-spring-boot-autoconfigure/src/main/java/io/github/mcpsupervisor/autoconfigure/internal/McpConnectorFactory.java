@@ -1,6 +1,6 @@
-package io.github.mcpsupervisor.autoconfigure;
+package io.github.mcpsupervisor.autoconfigure.internal;
 
-import io.github.mcpsupervisor.autoconfigure.properties.McpServerSettings;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettings;
 import io.github.mcpsupervisor.supervisor.McpConnector;
 
 /**

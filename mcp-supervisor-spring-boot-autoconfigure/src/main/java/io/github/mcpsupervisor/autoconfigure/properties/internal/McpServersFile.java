@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.autoconfigure.properties;
+package io.github.mcpsupervisor.autoconfigure.properties.internal;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
@@ -119,7 +120,7 @@ final class McpServersFile {
 	}
 
 	private Map<String, String> entry(String name, JsonNode server) {
-		if (!name.matches(McpSupervisorProperties.NAME)) {
+		if (!name.matches(McpSupervisorProperties.SERVER_NAME)) {
 			throw fail(name,
 					"the name must be 1 to 32 letters, digits, '_' or '-' (it prefixes the server's tool names)");
 		}

@@ -1,13 +1,12 @@
-package io.github.mcpsupervisor.autoconfigure.properties;
+package io.github.mcpsupervisor.autoconfigure.properties.internal;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Reconnect;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Server;
 import io.github.mcpsupervisor.transport.internal.stdio.ProcessRecords;
 
@@ -33,10 +32,9 @@ public final class McpServerSettingsResolver {
 	 */
 	public static List<McpServerSettings> resolve(McpSupervisorProperties properties) {
 		List<McpServerSettings> settings = new ArrayList<>();
-		Server defaults = defaults(properties);
 		new TreeMap<>(properties.servers()).forEach((name, server) -> {
 			if (server.isEnabled()) {
-				settings.add(new McpServerSettings(name, Inheritance.inherit(server, defaults)));
+				settings.add(new McpServerSettings(name, properties.effective(server)));
 			}
 		});
 		return List.copyOf(settings);
@@ -57,33 +55,6 @@ public final class McpServerSettingsResolver {
 	}
 
 	/**
-	 * Returns the reconnect settings of each enabled server once the defaults are
-	 * applied, before they are checked against each other, in the order of the names.
-	 * @param properties the bound properties
-	 * @return the reconnect settings, by server
-	 */
-	static Map<String, Reconnect> reconnects(McpSupervisorProperties properties) {
-		Map<String, Reconnect> reconnects = new LinkedHashMap<>();
-		Server defaults = defaults(properties);
-		new TreeMap<>(properties.servers()).forEach((name, server) -> {
-			if (server.isEnabled()) {
-				reconnects.put(name, Inheritance.inherit(server, defaults).reconnect());
-			}
-		});
-		return reconnects;
-	}
-
-	/**
-	 * Returns the settings every server inherits: {@code mcp.defaults} merged with the
-	 * built-in values.
-	 * @param properties the bound properties
-	 * @return the defaults, each one set
-	 */
-	static Server defaults(McpSupervisorProperties properties) {
-		return Inheritance.inherit(properties.defaults(), BuiltInSettings.SERVER);
-	}
-
-	/**
 	 * Returns the effective settings of a server: its own, and for each one it does not
 	 * set, that of the defaults.
 	 * @param name the server's name
@@ -92,7 +63,18 @@ public final class McpServerSettingsResolver {
 	 * @return its effective settings
 	 */
 	public static McpServerSettings settings(String name, Server server, McpSupervisorProperties properties) {
-		return new McpServerSettings(name, Inheritance.inherit(server, defaults(properties)));
+		return new McpServerSettings(name, properties.effective(server));
+	}
+
+	/**
+	 * Returns the settings of a server read from its effective settings, as
+	 * {@code McpServerRegistry} gives them.
+	 * @param name the server's name
+	 * @param effective its settings once merged, each one set
+	 * @return its settings
+	 */
+	public static McpServerSettings effective(String name, Server effective) {
+		return new McpServerSettings(name, effective);
 	}
 
 	/**

@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.autoconfigure.properties;
+package io.github.mcpsupervisor.autoconfigure.properties.internal;
 
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import io.github.mcpsupervisor.internal.CauseChain;
 import io.github.mcpsupervisor.internal.ServerText;
 import jakarta.validation.ConstraintViolation;
@@ -181,7 +182,7 @@ public final class McpPropertiesBinder {
 	 * @throws IllegalArgumentException naming each broken rule
 	 */
 	public void validate(String name, McpSupervisorProperties.Server server, McpSupervisorProperties properties) {
-		if (!name.matches(McpSupervisorProperties.NAME)) {
+		if (!name.matches(McpSupervisorProperties.SERVER_NAME)) {
 			throw new IllegalArgumentException(
 					"Invalid MCP server name '" + name + "': must be 1 to 32 letters, digits, '_' or '-'");
 		}

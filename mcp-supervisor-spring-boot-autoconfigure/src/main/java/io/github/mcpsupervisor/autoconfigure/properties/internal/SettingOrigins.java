@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.autoconfigure.properties;
+package io.github.mcpsupervisor.autoconfigure.properties.internal;
 
 import java.util.LinkedHashMap;
 import java.util.List;

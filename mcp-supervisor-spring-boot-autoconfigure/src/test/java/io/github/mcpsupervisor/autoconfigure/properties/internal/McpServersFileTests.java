@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.autoconfigure.properties;
+package io.github.mcpsupervisor.autoconfigure.properties.internal;
 
 import java.io.IOException;
 import java.net.URI;
@@ -11,6 +11,8 @@ import java.util.stream.Collectors;
 
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.StartupFailures;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
+import io.github.mcpsupervisor.autoconfigure.properties.McpTransportType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;

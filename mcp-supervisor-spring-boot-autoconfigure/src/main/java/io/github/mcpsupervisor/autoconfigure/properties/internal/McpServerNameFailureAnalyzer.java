@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.autoconfigure.properties;
+package io.github.mcpsupervisor.autoconfigure.properties.internal;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;

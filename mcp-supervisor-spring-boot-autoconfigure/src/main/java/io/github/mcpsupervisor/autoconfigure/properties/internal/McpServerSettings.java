@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.autoconfigure.properties;
+package io.github.mcpsupervisor.autoconfigure.properties.internal;
 
 import java.net.URI;
 import java.nio.file.Path;
@@ -7,7 +7,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import io.github.mcpsupervisor.autoconfigure.properties.McpProtocol;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Server;
+import io.github.mcpsupervisor.autoconfigure.properties.McpTransportType;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.ElicitationLimits;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;

@@ -1,8 +1,11 @@
-package io.github.mcpsupervisor.autoconfigure.properties;
+package io.github.mcpsupervisor.autoconfigure.properties.internal;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+
+import io.github.mcpsupervisor.autoconfigure.properties.McpClientType;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 
 /**
  * The effective settings of a server given by its properties as written under
