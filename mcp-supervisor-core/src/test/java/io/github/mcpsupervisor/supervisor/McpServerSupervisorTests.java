@@ -11,12 +11,12 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.mcpsupervisor.supervisor.FakeConnector.FakeConnection;
 import io.github.mcpsupervisor.supervisor.FakeConnector.Outcome;
+import io.github.mcpsupervisor.testsupport.CapturedOutput;
+import io.github.mcpsupervisor.testsupport.OutputCaptureExtension;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import org.springframework.boot.test.system.CapturedOutput;
-import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.test.util.ReflectionTestUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -27,13 +27,12 @@ import io.github.mcpsupervisor.supervisor.ServerPhase.Event;
 import io.github.mcpsupervisor.supervisor.ServerPhase.Facts;
 import io.github.mcpsupervisor.supervisor.ServerPhase.Guard;
 import io.github.mcpsupervisor.supervisor.ServerPhase.Row;
+import io.github.mcpsupervisor.testsupport.CapturedOutput;
+import io.github.mcpsupervisor.testsupport.OutputCaptureExtension;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import org.springframework.boot.test.system.CapturedOutput;
-import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -54,8 +53,7 @@ class ServerLifecycleTests {
 
 	private static final int ATTEMPTS = 4;
 
-	private static final Path SOURCE = Path
-		.of("../mcp-supervisor-core/src/main/java/io/github/mcpsupervisor/supervisor/ServerLifecycle.java");
+	private static final Path SOURCE = Path.of("src/main/java/io/github/mcpsupervisor/supervisor/ServerLifecycle.java");
 
 	private static final Edge CONNECTED = new Edge(ServerPhase.STARTING_CONNECTING, Event.CONNECTED, ServerPhase.UP);
 

@@ -23,12 +23,11 @@ import io.github.mcpsupervisor.supervisor.StandbyTable.Event;
 import io.github.mcpsupervisor.supervisor.StandbyTable.Facts;
 import io.github.mcpsupervisor.supervisor.StandbyTable.Guard;
 import io.github.mcpsupervisor.supervisor.StandbyTable.Row;
+import io.github.mcpsupervisor.testsupport.CapturedOutput;
+import io.github.mcpsupervisor.testsupport.OutputCaptureExtension;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import org.springframework.boot.test.system.CapturedOutput;
-import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -47,8 +46,7 @@ class StandbyTests {
 
 	private static final int ATTEMPTS = 4;
 
-	private static final Path SOURCE = Path
-		.of("../mcp-supervisor-core/src/main/java/io/github/mcpsupervisor/supervisor/Standby.java");
+	private static final Path SOURCE = Path.of("src/main/java/io/github/mcpsupervisor/supervisor/Standby.java");
 
 	private static final Path HOW_IT_WORKS = Path.of("../docs/how-it-works.md");
 

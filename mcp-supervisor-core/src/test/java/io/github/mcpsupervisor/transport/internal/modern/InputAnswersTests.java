@@ -14,6 +14,8 @@ import io.github.mcpsupervisor.client.internal.RequestGate;
 import io.github.mcpsupervisor.client.internal.SamplingGate;
 import io.github.mcpsupervisor.supervisor.ElicitationLimits;
 import io.github.mcpsupervisor.supervisor.SamplingLimits;
+import io.github.mcpsupervisor.testsupport.CapturedOutput;
+import io.github.mcpsupervisor.testsupport.OutputCaptureExtension;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.modern.McpSchema.InputRequiredResult;
@@ -29,9 +31,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
-
-import org.springframework.boot.test.system.CapturedOutput;
-import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
