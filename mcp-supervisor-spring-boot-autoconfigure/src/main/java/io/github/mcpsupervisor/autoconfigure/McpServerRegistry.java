@@ -312,10 +312,12 @@ public final class McpServerRegistry {
 	}
 
 	private McpServerStatus add(McpServerSettings server) {
+		// refused before anything is made for the server
+		ChangeableMcpSupervisors supervisors = changeable();
 		SupervisedServer supervised = create(server);
 		McpServerStatus status;
 		try {
-			status = changeable().add(supervised);
+			status = supervisors.add(supervised);
 		}
 		catch (RuntimeException ex) {
 			this.sessions.remove(server.name());
@@ -328,9 +330,10 @@ public final class McpServerRegistry {
 	}
 
 	private McpServerStatus replace(McpServerSettings server) {
+		ChangeableMcpSupervisors supervisors = changeable();
 		SupervisedServer supervised = create(server);
 		this.settings.put(server.name(), server);
-		return changeable().replace(supervised);
+		return supervisors.replace(supervised);
 	}
 
 	// the session a failed creation gave the server is taken back

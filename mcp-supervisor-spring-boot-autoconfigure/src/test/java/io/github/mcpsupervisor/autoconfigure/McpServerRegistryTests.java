@@ -51,12 +51,22 @@ class McpServerRegistryTests {
 
 	@Test
 	void runWithTheApplicationsOwnSupervisorsShouldRefuseToChangeThem() {
-		this.contextRunner.withBean(McpSupervisors.class, () -> new McpSupervisors(List.of())).run((context) -> {
-			McpServerRegistry registry = context.getBean(McpServerRegistry.class);
-			assertThatExceptionOfType(UnsupportedOperationException.class)
-				.isThrownBy(() -> registry.add("added", Map.of("command", MISSING)))
-				.withMessageContaining("own McpSupervisors bean");
-		});
+		this.contextRunner.withBean(McpSupervisors.class, () -> new McpSupervisors(List.of()))
+			.withPropertyValues("mcp.servers.files.command=" + MISSING)
+			.run((context) -> {
+				McpServerRegistry registry = context.getBean(McpServerRegistry.class);
+				assertThatExceptionOfType(UnsupportedOperationException.class)
+					.isThrownBy(() -> registry.add("added", Map.of("command", MISSING)))
+					.withMessageContaining("own McpSupervisors bean");
+				assertThat(registry.settings("added")).isEmpty();
+				McpSupervisorProperties changed = bind(
+						Map.of("mcp.servers.files.command", MISSING, "mcp.servers.files.request-timeout", "9s"));
+				assertThat(registry.apply(changed, "a test")).isZero();
+				assertThat(registry.apply(changed, "a test")).as("tried again, as a change that failed").isZero();
+				assertThat(registry.settings("files").orElseThrow().requestTimeout())
+					.as("the settings in effect, not those refused")
+					.isEqualTo(Duration.ofSeconds(20));
+			});
 	}
 
 	@Test
@@ -233,6 +243,11 @@ class McpServerRegistryTests {
 			assertThat(registry.settings("one")).isEmpty();
 			assertThat(context.getBean(McpSupervisors.class).supervisors()).isEmpty();
 		});
+	}
+
+	private static McpSupervisorProperties bind(Map<String, String> properties) {
+		return new Binder(new MapConfigurationPropertySource(properties)).bind("mcp", McpSupervisorProperties.class)
+			.get();
 	}
 
 }

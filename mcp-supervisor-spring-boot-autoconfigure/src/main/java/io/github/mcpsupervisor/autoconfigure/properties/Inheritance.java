@@ -41,6 +41,23 @@ final class Inheritance {
 		return BeanUtils.instantiateClass(canonicalConstructor(own), values);
 	}
 
+	/**
+	 * Returns a record with some of its components replaced.
+	 * @param <T> the type of record
+	 * @param record the record
+	 * @param replaced the new values, by the names of the components
+	 * @return the record with those values
+	 */
+	static <T extends Record> T with(T record, Map<String, @Nullable Object> replaced) {
+		RecordComponent[] components = record.getClass().getRecordComponents();
+		Object[] values = new Object[components.length];
+		for (int i = 0; i < components.length; i++) {
+			String name = components[i].getName();
+			values[i] = replaced.containsKey(name) ? replaced.get(name) : value(components[i], record);
+		}
+		return BeanUtils.instantiateClass(canonicalConstructor(record), values);
+	}
+
 	@SuppressWarnings({ "unchecked", "rawtypes" })
 	private static @Nullable Object inherit(@Nullable Object own, @Nullable Object inherited) {
 		if (own == null) {

@@ -1,12 +1,17 @@
 package io.github.mcpsupervisor.autoconfigure.properties;
 
+import java.lang.reflect.RecordComponent;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
+import io.github.mcpsupervisor.internal.ConfigurationSanitizer;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.ToolsWhenDown;
 import io.github.mcpsupervisor.tool.McpToolNaming;
@@ -24,6 +29,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.ReflectionUtils;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -105,7 +111,16 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @return the defaults, each setting set but those a server only can set
 	 */
 	public Server effectiveDefaults() {
-		return Server.inheriting(this.defaults, BuiltInSettings.SERVER);
+		// a server's own settings are never inherited, even where nothing refuses them
+		// (without Bean Validation)
+		Map<String, @Nullable Object> own = new LinkedHashMap<>();
+		for (RecordComponent component : Server.class.getRecordComponents()) {
+			if (ValidServers.OWN_SETTINGS.contains(component.getName())) {
+				own.put(component.getName(),
+						ReflectionUtils.invokeMethod(component.getAccessor(), BuiltInSettings.SERVER));
+			}
+		}
+		return Server.inheriting(Inheritance.with(this.defaults, own), BuiltInSettings.SERVER);
 	}
 
 	/**
@@ -117,7 +132,11 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * (working-directory, url, log-level, the proxy, the SSL bundle, OAuth's)
 	 */
 	public Server effective(Server server) {
-		return Server.inheriting(server, effectiveDefaults());
+		Server effective = Server.inheriting(server, effectiveDefaults());
+		// a streamable-http server's process is not the application's: it has no standby,
+		// whatever the defaults say
+		return (effective.transportOrDefault() == McpTransportType.STDIO) ? effective
+				: Inheritance.with(effective, Map.of("standby", new Standby(false)));
 	}
 
 	/**
@@ -211,6 +230,53 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@Nullable McpToolNaming toolNames, @Nullable ToolsWhenDown toolsWhenDown,
 			@DefaultValue @Valid Standby standby) {
 
+		public Server {
+			args = (args != null) ? args : List.of();
+			env = (env != null) ? env : Map.of();
+			headers = (headers != null) ? headers : Map.of();
+			roots = (roots != null) ? roots : List.of();
+			reconnect = (reconnect != null) ? reconnect : new Reconnect(null, null, null, null, null, null);
+			call = (call != null) ? call : new Call(null, null, null, null, null);
+			healthCheck = (healthCheck != null) ? healthCheck : new HealthCheck(null, null, null);
+			sampling = (sampling != null) ? sampling : new Sampling(null, null, null);
+			elicitation = (elicitation != null) ? elicitation : new Elicitation(null, null);
+			oauth = (oauth != null) ? oauth : OAuth.NONE;
+			http = (http != null) ? http : new Http(null, null, null, null);
+			standby = (standby != null) ? standby : new Standby(null);
+		}
+
+		/**
+		 * Describes the server as it may be logged: the values of its environment
+		 * variables and headers masked, its command line and URL as everywhere else.
+		 * @return the description
+		 */
+		@Override
+		public String toString() {
+			List<String> commandLine = new ArrayList<>();
+			if (this.command != null) {
+				commandLine.add(this.command);
+			}
+			commandLine.addAll(this.args);
+			return "Server[enabled=" + this.enabled + ", transport=" + this.transport + ", commandLine="
+					+ ConfigurationSanitizer.maskCommandLine(commandLine) + ", env=" + masked(this.env)
+					+ ", workingDirectory=" + this.workingDirectory + ", url="
+					+ ((this.url != null) ? ConfigurationSanitizer.maskUrl(this.url) : null) + ", headers="
+					+ masked(this.headers) + ", roots=" + this.roots + ", requestTimeout=" + this.requestTimeout
+					+ ", initializationTimeout=" + this.initializationTimeout + ", terminationGracePeriod="
+					+ this.terminationGracePeriod + ", failOnStartupError=" + this.failOnStartupError + ", required="
+					+ this.required + ", reconnect=" + this.reconnect + ", call=" + this.call + ", healthCheck="
+					+ this.healthCheck + ", sampling=" + this.sampling + ", elicitation=" + this.elicitation
+					+ ", inheritEnv=" + this.inheritEnv + ", protocol=" + this.protocol + ", logLevel=" + this.logLevel
+					+ ", oauth=" + this.oauth + ", http=" + this.http + ", toolNames=" + this.toolNames
+					+ ", toolsWhenDown=" + this.toolsWhenDown + ", standby=" + this.standby + "]";
+		}
+
+		private static Map<String, String> masked(Map<String, String> values) {
+			Map<String, String> masked = new TreeMap<>();
+			values.keySet().forEach((key) -> masked.put(key, ConfigurationSanitizer.MASK));
+			return masked;
+		}
+
 		/**
 		 * Returns whether this server is supervised: unless {@code enabled} is
 		 * {@code false}.
@@ -260,6 +326,11 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@Nullable @DurationMin(nanos = 1, message = "must be positive") @DurationMax(days = MAX_DAYS,
 					message = TOO_LONG) Duration connectTimeout,
 			@Nullable McpHttpVersion version, @DefaultValue @Valid Ssl ssl, @DefaultValue @Valid Proxy proxy) {
+
+		public Http {
+			ssl = (ssl != null) ? ssl : new Ssl(null);
+			proxy = (proxy != null) ? proxy : new Proxy(null, null);
+		}
 
 		/**
 		 * Returns whether the server sets any HTTP client setting of its own.
@@ -348,6 +419,11 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@Nullable String clientSecret, @Nullable URI clientMetadataDocument,
 			@DefaultValue("mcp-supervisor") String clientName, @DefaultValue List<String> scopes,
 			@Nullable GrantType grantType, @Nullable String issuer) {
+
+		public OAuth {
+			clientName = (clientName != null) ? clientName : "mcp-supervisor";
+			scopes = (scopes != null) ? scopes : List.of();
+		}
 
 		/** No OAuth. */
 		public static final OAuth NONE = new OAuth(null, null, null, null, null, "mcp-supervisor", List.of(), null,
@@ -454,6 +530,10 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@DefaultValue Map<String, @DurationMin(nanos = 1, message = "must be positive") @DurationMax(
 					days = MAX_DAYS, message = TOO_LONG) Duration> timeouts) {
 
+		public Call {
+			timeouts = (timeouts != null) ? timeouts : Map.of();
+		}
+
 	}
 
 	/**
@@ -498,6 +578,10 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 					message = TOO_LONG) Duration maxDelay,
 			@Nullable @Min(1) Integer maxAttempts, @Nullable @DecimalMin("0.0") @DecimalMax("1.0") Double jitter,
 			@DefaultValue @Valid Cooldown cooldown) {
+
+		public Reconnect {
+			cooldown = (cooldown != null) ? cooldown : new Cooldown(null, null, null);
+		}
 
 	}
 

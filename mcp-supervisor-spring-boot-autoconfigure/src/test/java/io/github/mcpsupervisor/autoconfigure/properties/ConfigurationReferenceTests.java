@@ -15,12 +15,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.OAuth;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Server;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.SettingOrigins;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -123,6 +125,49 @@ class ConfigurationReferenceTests {
 				assertThat(metadata.get(name).get("defaultValue")).as(name).isNotNull();
 			}
 		});
+	}
+
+	@Test
+	void theMetadataMarksTheSettingsOfEachServerUnderTheDefaultsAsErrors() throws IOException {
+		Map<String, JsonNode> metadata = metadata();
+		builtIn("mcp.defaults.", true).keySet().forEach((name) -> {
+			JsonNode deprecation = metadata.get(name).get("deprecation");
+			if (isOwn(name.substring("mcp.defaults.".length()))) {
+				assertThat(deprecation).as(name).isNotNull();
+				assertThat(deprecation.get("level").asString()).as(name).isEqualTo("error");
+			}
+			else {
+				assertThat(deprecation).as(name).isNull();
+			}
+		});
+	}
+
+	@Test
+	void theOriginsAreGivenForEverySettingAServerInherits() {
+		Set<String> inherited = new TreeSet<>();
+		builtIn("", false).keySet().forEach((name) -> {
+			if (!isOwn(name) && !name.equals("call.timeouts")) {
+				// host and port are one setting
+				inherited.add(name.startsWith("http.proxy.") ? "http.proxy" : name);
+			}
+		});
+		assertThat(SettingOrigins.INHERITABLE).containsExactlyInAnyOrderElementsOf(inherited);
+	}
+
+	@Test
+	void everySettingOfAServerCanBeLeftUnset() {
+		// a primitive would be a value set wherever the binding leaves it out
+		assertNoPrimitive(Server.class);
+	}
+
+	private static void assertNoPrimitive(Class<?> record) {
+		for (RecordComponent component : record.getRecordComponents()) {
+			assertThat(component.getType().isPrimitive()).as(record.getSimpleName() + "." + component.getName())
+				.isFalse();
+			if (component.getType().isRecord()) {
+				assertNoPrimitive(component.getType());
+			}
+		}
 	}
 
 	// a setting of how a server is reached or authorized, which it does not inherit

@@ -52,6 +52,22 @@ class InheritanceTests {
 	}
 
 	@Test
+	void aProxySetReplacesTheInheritedOneAsAWhole() {
+		Server server = Inheritance
+			.inherit(server(Map.of("http.proxy.host", "[::1]", "http.proxy.port", "8080")), server(
+					Map.of("http.proxy.host", "proxy.example", "http.proxy.port", "3128", "http.ssl.bundle", "corp")));
+		assertThat(server.http().proxy()).isEqualTo(new McpSupervisorProperties.Proxy("[::1]", 8080));
+		assertThat(server.http().ssl().bundle()).isEqualTo("corp");
+	}
+
+	@Test
+	void theRetryToolsSetReplaceTheInheritedOnes() {
+		Server server = Inheritance.inherit(server(Map.of("call.retry-tools[0]", "search")),
+				server(Map.of("call.retry-tools[0]", "read", "call.retry-tools[1]", "list")));
+		assertThat(server.call().retryTools()).containsExactly("search");
+	}
+
+	@Test
 	void theBuiltInValuesLeaveNothingUnsetButWhatIsOptional() {
 		Server server = Inheritance.inherit(server(Map.of("command", "npx")), BuiltInSettings.SERVER);
 		assertThat(server.command()).isEqualTo("npx");

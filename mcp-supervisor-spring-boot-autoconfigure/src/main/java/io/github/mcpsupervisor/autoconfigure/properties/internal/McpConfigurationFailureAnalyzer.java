@@ -27,6 +27,7 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyState;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -110,7 +111,28 @@ class McpConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<BindExcept
 			return String.format("    %s%n    Rule: %s", error, error.getDefaultMessage());
 		}
 		List<ConfigurationProperty> bound = List.copyOf(errors.getBoundProperties());
-		return problem(name, lookup(name, bound), rejected, String.valueOf(error.getDefaultMessage()));
+		ConfigurationProperty property = lookup(name, bound);
+		if (property == null && setBelow(name, bound)) {
+			// a map, a list or a group: its entries are the values, never shown
+			return String.format(
+					"    Property: %s%n    Value: set by the properties under it (not shown)%n    Rule: %s",
+					ServerText.forLog(written(name)), error.getDefaultMessage());
+		}
+		return problem(name, property, rejected, String.valueOf(error.getDefaultMessage()));
+	}
+
+	private boolean setBelow(ConfigurationPropertyName name, List<ConfigurationProperty> bound) {
+		if (bound.stream().anyMatch((property) -> name.isAncestorOf(property.getName()))) {
+			return true;
+		}
+		if (this.environment != null) {
+			for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
+				if (source.containsDescendantOf(name) == ConfigurationPropertyState.PRESENT) {
+					return true;
+				}
+			}
+		}
+		return false;
 	}
 
 	// the property as the user wrote it: bound by this binding, or else looked up in the

@@ -24,7 +24,7 @@ public final class SettingOrigins {
 	 * The settings a server inherits unless it sets them itself; {@code http.proxy}'s
 	 * host and port are inherited together.
 	 */
-	static final List<String> INHERITABLE = List.of("request-timeout", "initialization-timeout",
+	public static final List<String> INHERITABLE = List.of("request-timeout", "initialization-timeout",
 			"termination-grace-period", "fail-on-startup-error", "required", "reconnect.enabled",
 			"reconnect.initial-delay", "reconnect.max-delay", "reconnect.max-attempts", "reconnect.jitter",
 			"call.wait-for-recovery", "call.retry", "call.trust-annotations", "call.retry-tools",

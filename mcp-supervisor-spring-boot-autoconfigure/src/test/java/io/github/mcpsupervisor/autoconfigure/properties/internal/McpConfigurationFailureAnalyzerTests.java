@@ -236,7 +236,8 @@ class McpConfigurationFailureAnalyzerTests {
 	void runWhenTheDefaultsSetASettingOfEachServerShouldNameItWithoutItsValue(CapturedOutput output) {
 		run("--mcp.servers.demo.command=npx", "--mcp.defaults.env.TOKEN=SECRET-KEY-3",
 				"--mcp.defaults.url=https://mcp.example.com/mcp?api_key=SECRET-KEY-4");
-		assertThat(output).contains("mcp.defaults.env")
+		assertThat(output).contains("Property: mcp.defaults.env")
+			.contains("Value: set by the properties under it (not shown)")
 			.contains("Property: mcp.defaults.url")
 			.contains("Rule: is a setting of each server, not inherited: set it under mcp.servers.<name>")
 			.doesNotContain("SECRET-KEY-3")
