@@ -14,8 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
-import io.github.mcpsupervisor.supervisor.McpStandbyState;
 import io.github.mcpsupervisor.supervisor.McpStandbyStatus;
+import io.github.mcpsupervisor.supervisor.McpStandbyStatus.McpStandbyState;
 import org.jspecify.annotations.Nullable;
 
 /** The chaos scenario's callers, killer and process monitor. */

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import io.github.mcpsupervisor.metrics.McpSupervisorMetrics;
-import io.github.mcpsupervisor.observation.McpRequestObservations;
+import io.github.mcpsupervisor.metrics.internal.McpSupervisorMetrics;
+import io.github.mcpsupervisor.observation.internal.McpRequestObservations;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;

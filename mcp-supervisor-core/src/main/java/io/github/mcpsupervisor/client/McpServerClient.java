@@ -10,7 +10,7 @@ import java.util.function.Function;
 import io.github.mcpsupervisor.client.internal.McpServerSession;
 import io.github.mcpsupervisor.client.internal.Pages;
 import io.github.mcpsupervisor.supervisor.McpCapabilityException;
-import io.github.mcpsupervisor.supervisor.McpServerRequests;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpServerRequests;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;

@@ -99,12 +99,21 @@ public class McpRequestObservationContext extends RequestReplySenderContext<Map<
 		return this.ended;
 	}
 
-	void attempt(int generation) {
+	/**
+	 * Records that the request is sent on a generation: once, and a second time when it
+	 * is retried on the next generation. Called by the observer of the requests.
+	 * @param generation the generation's number
+	 */
+	protected void attempt(int generation) {
 		this.generation = generation;
 		this.attempts++;
 	}
 
-	void ended() {
+	/**
+	 * Records that the request has its answer or failed. Called by the observer of the
+	 * requests.
+	 */
+	protected void ended() {
 		this.ended = true;
 	}
 

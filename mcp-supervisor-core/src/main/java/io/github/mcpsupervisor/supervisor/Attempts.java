@@ -2,7 +2,9 @@ package io.github.mcpsupervisor.supervisor;
 
 import java.util.function.IntConsumer;
 
-import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException.Kind;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnection;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

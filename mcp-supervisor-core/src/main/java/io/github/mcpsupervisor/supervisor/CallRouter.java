@@ -9,6 +9,10 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.github.mcpsupervisor.internal.CauseChain;
+import io.github.mcpsupervisor.internal.McpRequestObserver;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnection;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpServerRequests;
+import io.github.mcpsupervisor.supervisor.McpServerStatus.ExitStatus;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;

@@ -2,6 +2,7 @@ package io.github.mcpsupervisor.supervisor;
 
 import java.time.Instant;
 
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnection;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler.Cancellable;
 import org.jspecify.annotations.Nullable;
 

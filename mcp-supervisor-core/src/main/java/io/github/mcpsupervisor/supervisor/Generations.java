@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.supervisor;
 
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnection;
 import org.jspecify.annotations.Nullable;
 
 /**

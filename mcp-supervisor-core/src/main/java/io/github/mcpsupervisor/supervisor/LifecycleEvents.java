@@ -1,5 +1,8 @@
 package io.github.mcpsupervisor.supervisor;
 
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnection;
+import io.github.mcpsupervisor.supervisor.McpServerStatus.ExitStatus;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -3,6 +3,7 @@ package io.github.mcpsupervisor.supervisor;
 import java.util.concurrent.CompletableFuture;
 
 import io.github.mcpsupervisor.internal.ServerText;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnection;
 import io.github.mcpsupervisor.supervisor.ServerRecord.Level;
 import org.jspecify.annotations.Nullable;
 

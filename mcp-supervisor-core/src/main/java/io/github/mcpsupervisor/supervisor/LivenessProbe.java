@@ -2,6 +2,7 @@ package io.github.mcpsupervisor.supervisor;
 
 import java.time.Duration;
 
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnection;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

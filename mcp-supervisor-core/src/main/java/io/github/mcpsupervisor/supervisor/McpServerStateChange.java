@@ -1,6 +1,7 @@
 package io.github.mcpsupervisor.supervisor;
 
 import io.github.mcpsupervisor.internal.ServerText;
+import io.github.mcpsupervisor.supervisor.McpServerStatus.ExitStatus;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -3,7 +3,9 @@ package io.github.mcpsupervisor.supervisor;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
+import io.github.mcpsupervisor.internal.McpRequestObserver;
 import io.github.mcpsupervisor.internal.ServerText;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpServerRequests;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;

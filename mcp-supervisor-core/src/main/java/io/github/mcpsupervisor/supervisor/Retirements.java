@@ -1,5 +1,7 @@
 package io.github.mcpsupervisor.supervisor;
 
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnection;
+import io.github.mcpsupervisor.supervisor.McpServerStatus.ExitStatus;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

@@ -8,13 +8,17 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
-import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException.Kind;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnection;
+import io.github.mcpsupervisor.supervisor.McpServerStatus.ExitStatus;
 import io.github.mcpsupervisor.supervisor.ServerPhase.Edge;
 import io.github.mcpsupervisor.supervisor.ServerPhase.Event;
 import io.github.mcpsupervisor.supervisor.ServerPhase.Facts;
 import io.github.mcpsupervisor.supervisor.ServerPhase.Guard;
 import io.github.mcpsupervisor.supervisor.ServerPhase.Row;
 import io.github.mcpsupervisor.supervisor.ServerRecord.Level;
+import io.github.mcpsupervisor.supervisor.SupervisorListener.RestartCause;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -6,7 +6,11 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
 
-import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException.Kind;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnection;
+import io.github.mcpsupervisor.supervisor.McpServerStatus.ExitStatus;
+import io.github.mcpsupervisor.supervisor.McpStandbyStatus.McpStandbyState;
 import io.github.mcpsupervisor.supervisor.ServerRecord.Level;
 import io.github.mcpsupervisor.supervisor.StandbyTable.Edge;
 import io.github.mcpsupervisor.supervisor.StandbyTable.Event;

@@ -5,7 +5,8 @@ import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
-import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException.Kind;
+import io.github.mcpsupervisor.supervisor.McpStandbyStatus.McpStandbyState;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -13,7 +13,7 @@ import io.github.mcpsupervisor.client.internal.McpServerSession;
 import io.github.mcpsupervisor.supervisor.FakeConnector;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
-import io.github.mcpsupervisor.supervisor.SessionInfo;
+import io.github.mcpsupervisor.supervisor.ToolSet.SessionInfo;
 import io.github.mcpsupervisor.supervisor.VirtualScheduler;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.ClientCapabilities;

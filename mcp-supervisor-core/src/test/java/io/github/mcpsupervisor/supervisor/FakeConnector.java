@@ -11,7 +11,11 @@ import java.util.ServiceConfigurationError;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
-import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException.Kind;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnection;
+import io.github.mcpsupervisor.supervisor.McpServerStatus.ExitStatus;
+import io.github.mcpsupervisor.supervisor.ToolSet.SessionInfo;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;

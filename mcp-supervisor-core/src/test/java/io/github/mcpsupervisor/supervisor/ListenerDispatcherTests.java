@@ -8,6 +8,8 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
+import io.github.mcpsupervisor.internal.ListenerDispatcher;
+import io.github.mcpsupervisor.supervisor.SupervisorListener.RestartCause;
 import io.github.mcpsupervisor.testsupport.CapturedOutput;
 import io.github.mcpsupervisor.testsupport.OutputCaptureExtension;
 import io.modelcontextprotocol.spec.McpSchema.ResourceContents;

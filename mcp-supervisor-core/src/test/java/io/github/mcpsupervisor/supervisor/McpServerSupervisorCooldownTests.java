@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.github.mcpsupervisor.supervisor.FakeConnector.Outcome;
+import io.github.mcpsupervisor.supervisor.SupervisorListener.RestartCause;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.mcpsupervisor.supervisor.FakeConnector.FakeConnection;
 import io.github.mcpsupervisor.supervisor.FakeConnector.Outcome;
+import io.github.mcpsupervisor.supervisor.McpStandbyStatus.McpStandbyState;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;

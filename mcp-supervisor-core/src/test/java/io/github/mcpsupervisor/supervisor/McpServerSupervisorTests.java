@@ -11,6 +11,8 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.mcpsupervisor.supervisor.FakeConnector.FakeConnection;
 import io.github.mcpsupervisor.supervisor.FakeConnector.Outcome;
+import io.github.mcpsupervisor.supervisor.McpServerStatus.ExitStatus;
+import io.github.mcpsupervisor.supervisor.SupervisorListener.RestartCause;
 import io.github.mcpsupervisor.testsupport.CapturedOutput;
 import io.github.mcpsupervisor.testsupport.OutputCaptureExtension;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;

@@ -21,7 +21,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
 import io.github.mcpsupervisor.supervisor.FakeConnector.Outcome;
-import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException.Kind;
 import io.github.mcpsupervisor.supervisor.ServerPhase.Edge;
 import io.github.mcpsupervisor.supervisor.ServerPhase.Event;
 import io.github.mcpsupervisor.supervisor.ServerPhase.Facts;

@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import io.github.mcpsupervisor.supervisor.FakeConnector.Outcome;
-import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException.Kind;
+import io.github.mcpsupervisor.supervisor.McpStandbyStatus.McpStandbyState;
 import io.github.mcpsupervisor.supervisor.StandbyTable.Edge;
 import io.github.mcpsupervisor.supervisor.StandbyTable.Event;
 import io.github.mcpsupervisor.supervisor.StandbyTable.Facts;

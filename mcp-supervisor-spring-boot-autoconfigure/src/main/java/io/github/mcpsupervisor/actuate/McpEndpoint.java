@@ -20,18 +20,16 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
 import io.github.mcpsupervisor.internal.ConfigurationSanitizer;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
-import io.github.mcpsupervisor.supervisor.ElicitationLimits;
-import io.github.mcpsupervisor.supervisor.ExitStatus;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerStatus;
+import io.github.mcpsupervisor.supervisor.McpServerStatus.ExitStatus;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
-import io.github.mcpsupervisor.supervisor.McpStandbyState;
 import io.github.mcpsupervisor.supervisor.McpStandbyStatus;
+import io.github.mcpsupervisor.supervisor.McpStandbyStatus.McpStandbyState;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
-import io.github.mcpsupervisor.supervisor.SamplingLimits;
 import io.github.mcpsupervisor.supervisor.ToolsWhenDown;
 import io.github.mcpsupervisor.tool.McpToolNaming;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
@@ -276,8 +274,9 @@ public class McpEndpoint {
 			@Nullable StreamableHttpServerDefinition streamableHttp, boolean failOnStartupError, boolean required,
 			ReconnectPolicy reconnect, CallPolicy call, HealthCheckPolicy healthCheck, Map<String, String> origins,
 			McpServerConfigurationDescriptor.@Nullable Http http, McpToolNaming toolNames, boolean standby,
-			String protocol, @Nullable String logLevel, SamplingLimits sampling, ElicitationLimits elicitation,
-			ToolsWhenDown toolsWhenDown, List<URI> roots, McpServerConfigurationDescriptor.@Nullable OAuth oauth) {
+			String protocol, @Nullable String logLevel, McpServerConfigurationDescriptor.Sampling sampling,
+			McpServerConfigurationDescriptor.Elicitation elicitation, ToolsWhenDown toolsWhenDown, List<URI> roots,
+			McpServerConfigurationDescriptor.@Nullable OAuth oauth) {
 
 		public McpServerConfiguration {
 			origins = Map.copyOf(origins);
@@ -365,8 +364,8 @@ public class McpEndpoint {
 						HealthCheck.of(configuration.healthCheck()), sanitize(stdio.env(), sanitizer, showUnsanitized),
 						null, new TreeMap<>(configuration.origins()), null, toolNames(configuration),
 						configuration.standby(), stdio.inheritEnv(), configuration.protocol(), configuration.logLevel(),
-						Sampling.of(configuration.sampling()), Elicitation.of(configuration.elicitation()),
-						dashed(configuration.toolsWhenDown()), roots(configuration), null);
+						configuration.sampling(), configuration.elicitation(), dashed(configuration.toolsWhenDown()),
+						roots(configuration), null);
 			}
 			StreamableHttpServerDefinition http = configuration.streamableHttp();
 			return new McpServerConfigurationDescriptor("streamable-http", null, null,
@@ -376,9 +375,9 @@ public class McpEndpoint {
 					Call.of(configuration.call(), http.toolTimeouts()), HealthCheck.of(configuration.healthCheck()),
 					null, sanitize(http.headers(), sanitizer, showUnsanitized), new TreeMap<>(configuration.origins()),
 					configuration.http(), toolNames(configuration), null, null, configuration.protocol(),
-					configuration.logLevel(), Sampling.of(configuration.sampling()),
-					Elicitation.of(configuration.elicitation()), dashed(configuration.toolsWhenDown()),
-					roots(configuration), oauth(configuration.oauth(), sanitizer, showUnsanitized));
+					configuration.logLevel(), configuration.sampling(), configuration.elicitation(),
+					dashed(configuration.toolsWhenDown()), roots(configuration),
+					oauth(configuration.oauth(), sanitizer, showUnsanitized));
 		}
 
 		private static String toolNames(McpServerConfiguration configuration) {
@@ -505,10 +504,6 @@ public class McpEndpoint {
 		 */
 		public record Sampling(int maxConcurrent, int maxPerMinute, int maxTokens) {
 
-			static Sampling of(SamplingLimits limits) {
-				return new Sampling(limits.maxConcurrent(), limits.maxPerMinute(), limits.maxTokens());
-			}
-
 		}
 
 		/**
@@ -518,10 +513,6 @@ public class McpEndpoint {
 		 * @param maxPerMinute the requests admitted per minute
 		 */
 		public record Elicitation(int maxConcurrent, int maxPerMinute) {
-
-			static Elicitation of(ElicitationLimits limits) {
-				return new Elicitation(limits.maxConcurrent(), limits.maxPerMinute());
-			}
 
 		}
 

@@ -15,9 +15,9 @@ import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettin
 import io.github.mcpsupervisor.client.McpServerClients;
 import io.github.mcpsupervisor.client.internal.McpClientFactory;
 import io.github.mcpsupervisor.client.internal.McpServerSessions;
-import io.github.mcpsupervisor.event.McpSupervisorEventPublisher;
-import io.github.mcpsupervisor.supervisor.ListenerDispatcher;
-import io.github.mcpsupervisor.supervisor.McpRequestObserver;
+import io.github.mcpsupervisor.event.internal.McpSupervisorEventPublisher;
+import io.github.mcpsupervisor.internal.ListenerDispatcher;
+import io.github.mcpsupervisor.internal.McpRequestObserver;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
 import io.github.mcpsupervisor.supervisor.SupervisorListener;

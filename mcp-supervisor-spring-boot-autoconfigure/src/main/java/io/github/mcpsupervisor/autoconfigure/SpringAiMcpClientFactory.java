@@ -12,7 +12,7 @@ import io.github.mcpsupervisor.client.internal.ClientHandlers;
 import io.github.mcpsupervisor.client.internal.ClientSpecs;
 import io.github.mcpsupervisor.client.internal.McpClientFactory;
 import io.github.mcpsupervisor.client.internal.McpServerSession;
-import io.github.mcpsupervisor.supervisor.ListenerDispatcher;
+import io.github.mcpsupervisor.internal.ListenerDispatcher;
 import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;

@@ -8,10 +8,8 @@ import java.util.Map;
 import io.github.mcpsupervisor.actuate.McpEndpoint.McpServerConfiguration;
 import io.github.mcpsupervisor.actuate.McpEndpoint.McpServerConfigurationDescriptor;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
-import io.github.mcpsupervisor.supervisor.ElicitationLimits;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
-import io.github.mcpsupervisor.supervisor.SamplingLimits;
 import io.github.mcpsupervisor.supervisor.ToolsWhenDown;
 import io.github.mcpsupervisor.tool.McpToolNaming;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
@@ -45,8 +43,8 @@ class McpServerConfigurationDescriptorTests {
 		McpServerConfiguration configuration = new McpServerConfiguration(null, http, false, false,
 				ReconnectPolicy.defaults(), CallPolicy.defaults(), HealthCheckPolicy.defaults(), Map.of(),
 				new McpServerConfigurationDescriptor.Http(Duration.ofSeconds(10), "http-1-1", null, null, null),
-				McpToolNaming.PREFIXED, false, "auto", null, SamplingLimits.DEFAULT, ElicitationLimits.DEFAULT,
-				ToolsWhenDown.WITHDRAW, List.of(), OAUTH);
+				McpToolNaming.PREFIXED, false, "auto", null, new McpServerConfigurationDescriptor.Sampling(2, 10, 4096),
+				new McpServerConfigurationDescriptor.Elicitation(2, 10), ToolsWhenDown.WITHDRAW, List.of(), OAUTH);
 		return McpServerConfigurationDescriptor.of(configuration, new Sanitizer(List.of()), showUnsanitized);
 	}
 

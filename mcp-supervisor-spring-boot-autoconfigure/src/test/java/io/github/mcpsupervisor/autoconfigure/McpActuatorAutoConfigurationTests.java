@@ -15,7 +15,7 @@ import io.github.mcpsupervisor.actuate.McpServersHealthContributor;
 import io.github.mcpsupervisor.autoconfigure.endpoint.McpEndpointAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.health.McpHealthContributorAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.metrics.McpMetricsAutoConfiguration;
-import io.github.mcpsupervisor.metrics.McpSupervisorMetrics;
+import io.github.mcpsupervisor.metrics.internal.McpSupervisorMetrics;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.micrometer.core.instrument.MeterRegistry;

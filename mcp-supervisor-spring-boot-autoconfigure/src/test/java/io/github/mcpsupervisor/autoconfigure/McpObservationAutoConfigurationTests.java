@@ -1,10 +1,10 @@
 package io.github.mcpsupervisor.autoconfigure;
 
 import io.github.mcpsupervisor.autoconfigure.observation.McpObservationAutoConfiguration;
+import io.github.mcpsupervisor.internal.McpRequestObserver;
 import io.github.mcpsupervisor.observation.DefaultMcpRequestObservationConvention;
 import io.github.mcpsupervisor.observation.McpRequestObservationConvention;
-import io.github.mcpsupervisor.observation.McpRequestObservations;
-import io.github.mcpsupervisor.supervisor.McpRequestObserver;
+import io.github.mcpsupervisor.observation.internal.McpRequestObservations;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistryAssert;

@@ -13,7 +13,7 @@ import io.github.mcpsupervisor.autoconfigure.metrics.McpMetricsAutoConfiguration
 import io.github.mcpsupervisor.supervisor.FakeConnector;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
-import io.github.mcpsupervisor.supervisor.McpStandbyState;
+import io.github.mcpsupervisor.supervisor.McpStandbyStatus.McpStandbyState;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import io.micrometer.core.instrument.MeterRegistry;

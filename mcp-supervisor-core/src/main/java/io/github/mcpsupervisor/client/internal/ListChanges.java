@@ -8,7 +8,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 
 import io.github.mcpsupervisor.internal.ServerText;
-import io.github.mcpsupervisor.supervisor.McpServerRequests;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpServerRequests;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCNotification;

@@ -10,8 +10,6 @@ import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.function.UnaryOperator;
 
 import io.github.mcpsupervisor.internal.ServerText;
-import io.github.mcpsupervisor.supervisor.ElicitationLimits;
-import io.github.mcpsupervisor.supervisor.SamplingLimits;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpSchema.LoggingLevel;
 import io.modelcontextprotocol.spec.McpSchema.Root;

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.mcpsupervisor.supervisor.ElicitationLimits;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import io.github.mcpsupervisor.supervisor.SamplingLimits;
 import org.jspecify.annotations.Nullable;
 
 /**

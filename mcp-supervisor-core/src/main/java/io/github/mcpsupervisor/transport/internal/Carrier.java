@@ -3,8 +3,8 @@ package io.github.mcpsupervisor.transport.internal;
 import java.util.List;
 
 import io.github.mcpsupervisor.internal.CauseChain;
-import io.github.mcpsupervisor.supervisor.McpConnectException;
-import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException.Kind;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -7,12 +7,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import io.github.mcpsupervisor.supervisor.ExitStatus;
 import io.github.mcpsupervisor.supervisor.McpCapabilityException;
-import io.github.mcpsupervisor.supervisor.McpConnectException;
-import io.github.mcpsupervisor.supervisor.McpConnection;
-import io.github.mcpsupervisor.supervisor.McpServerRequests;
-import io.github.mcpsupervisor.supervisor.SessionInfo;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnection;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpServerRequests;
+import io.github.mcpsupervisor.supervisor.McpServerStatus.ExitStatus;
+import io.github.mcpsupervisor.supervisor.ToolSet.SessionInfo;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;

@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 
 import io.github.mcpsupervisor.internal.ServerText;
-import io.github.mcpsupervisor.supervisor.ExitStatus;
+import io.github.mcpsupervisor.supervisor.McpServerStatus.ExitStatus;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -7,8 +7,8 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 import io.github.mcpsupervisor.internal.CauseChain;
-import io.github.mcpsupervisor.supervisor.McpServerRequests;
-import io.github.mcpsupervisor.supervisor.SessionInfo;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpServerRequests;
+import io.github.mcpsupervisor.supervisor.ToolSet.SessionInfo;
 import io.github.mcpsupervisor.transport.internal.ToolListing.ToolListingException;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpError;
@@ -62,7 +62,8 @@ public interface RevisionClient {
 	 * @param method the MCP method, for messages
 	 * @param request what to send on the client
 	 * @return the result
-	 * @see io.github.mcpsupervisor.supervisor.McpConnection#request(String, Function)
+	 * @see io.github.mcpsupervisor.supervisor.McpConnector.McpConnection#request(String,
+	 * Function)
 	 */
 	<T> @Nullable T request(String method, Function<McpAsyncClient, Mono<T>> request);
 
@@ -72,7 +73,8 @@ public interface RevisionClient {
 	 * @param method the MCP method, for messages
 	 * @param request what to send
 	 * @return the result
-	 * @see io.github.mcpsupervisor.supervisor.McpConnection#send(String, Function)
+	 * @see io.github.mcpsupervisor.supervisor.McpConnector.McpConnection#send(String,
+	 * Function)
 	 */
 	<T> @Nullable T send(String method, Function<McpServerRequests, Mono<T>> request);
 

@@ -6,8 +6,8 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import io.github.mcpsupervisor.supervisor.McpServerRequests;
-import io.github.mcpsupervisor.supervisor.SessionInfo;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpServerRequests;
+import io.github.mcpsupervisor.supervisor.ToolSet.SessionInfo;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;

@@ -40,8 +40,11 @@ final class PropertiesMcpServerConfigurations implements Function<String, @Nulla
 				server.reconnect(), server.call(), server.healthCheck(), origins, stdio ? null : http(server.http()),
 				server.toolNames(), server.standby(), server.protocol().value(),
 				(server.logLevel() != null) ? server.logLevel().name().toLowerCase(Locale.ROOT) : null,
-				server.sampling(), server.elicitation(), server.toolsWhenDown(), server.roots(),
-				server.oauth().isEnabled() ? oauth(server.oauth()) : null);
+				new McpServerConfigurationDescriptor.Sampling(server.sampling().maxConcurrent(),
+						server.sampling().maxPerMinute(), server.sampling().maxTokens()),
+				new McpServerConfigurationDescriptor.Elicitation(server.elicitation().maxConcurrent(),
+						server.elicitation().maxPerMinute()),
+				server.toolsWhenDown(), server.roots(), server.oauth().isEnabled() ? oauth(server.oauth()) : null);
 	}
 
 	private static McpServerConfigurationDescriptor.OAuth oauth(McpSupervisorProperties.OAuth oauth) {

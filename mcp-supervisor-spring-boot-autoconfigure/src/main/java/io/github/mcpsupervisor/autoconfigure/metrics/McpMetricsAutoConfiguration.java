@@ -1,7 +1,7 @@
 package io.github.mcpsupervisor.autoconfigure.metrics;
 
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
-import io.github.mcpsupervisor.metrics.McpSupervisorMetrics;
+import io.github.mcpsupervisor.metrics.internal.McpSupervisorMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;

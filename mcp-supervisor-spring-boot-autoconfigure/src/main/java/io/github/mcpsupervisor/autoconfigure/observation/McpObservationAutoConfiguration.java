@@ -1,9 +1,9 @@
 package io.github.mcpsupervisor.autoconfigure.observation;
 
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
+import io.github.mcpsupervisor.internal.McpRequestObserver;
 import io.github.mcpsupervisor.observation.McpRequestObservationConvention;
-import io.github.mcpsupervisor.observation.McpRequestObservations;
-import io.github.mcpsupervisor.supervisor.McpRequestObserver;
+import io.github.mcpsupervisor.observation.internal.McpRequestObservations;
 import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;

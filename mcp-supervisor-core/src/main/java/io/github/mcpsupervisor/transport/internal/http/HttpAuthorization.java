@@ -2,7 +2,7 @@ package io.github.mcpsupervisor.transport.internal.http;
 
 import java.net.http.HttpHeaders;
 
-import io.github.mcpsupervisor.supervisor.McpConnectException;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException;
 import org.jspecify.annotations.Nullable;
 
 /**

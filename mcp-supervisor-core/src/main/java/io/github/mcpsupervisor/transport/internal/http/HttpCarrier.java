@@ -5,8 +5,8 @@ import java.time.Duration;
 import java.util.List;
 
 import io.github.mcpsupervisor.internal.CauseChain;
-import io.github.mcpsupervisor.supervisor.McpConnectException;
-import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException.Kind;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
 import io.github.mcpsupervisor.transport.internal.CallTimeouts;
 import io.github.mcpsupervisor.transport.internal.Carrier;

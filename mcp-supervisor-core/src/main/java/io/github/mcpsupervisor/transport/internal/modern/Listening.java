@@ -10,7 +10,7 @@ import java.util.function.Consumer;
 import io.github.mcpsupervisor.client.internal.ListChanges;
 import io.github.mcpsupervisor.client.internal.McpServerSession;
 import io.github.mcpsupervisor.internal.ServerText;
-import io.github.mcpsupervisor.supervisor.McpServerRequests;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpServerRequests;
 import io.modelcontextprotocol.modern.McpSchema.ServerCapabilities;
 import io.modelcontextprotocol.modern.McpSchema.SubscriptionFilter;
 import io.modelcontextprotocol.modern.client.McpAsyncClient;

@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.github.mcpsupervisor.supervisor.McpServerRequests;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpServerRequests;
 import io.modelcontextprotocol.modern.McpSchema.CompleteReference;
 import io.modelcontextprotocol.modern.McpSchema.PromptReference;
 import io.modelcontextprotocol.modern.McpSchema.ResourceReference;

@@ -2,8 +2,8 @@ package io.github.mcpsupervisor.transport.internal.modern;
 
 import java.util.concurrent.atomic.AtomicReference;
 
-import io.github.mcpsupervisor.supervisor.McpConnection;
 import io.github.mcpsupervisor.supervisor.McpConnector;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnection;
 import org.jspecify.annotations.Nullable;
 
 /**

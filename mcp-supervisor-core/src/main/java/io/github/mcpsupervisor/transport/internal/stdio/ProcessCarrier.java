@@ -6,9 +6,9 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 import io.github.mcpsupervisor.internal.CauseChain;
-import io.github.mcpsupervisor.supervisor.ExitStatus;
-import io.github.mcpsupervisor.supervisor.McpConnectException;
-import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException.Kind;
+import io.github.mcpsupervisor.supervisor.McpServerStatus.ExitStatus;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.internal.Carrier;
 import io.github.mcpsupervisor.transport.internal.GenerationLife;

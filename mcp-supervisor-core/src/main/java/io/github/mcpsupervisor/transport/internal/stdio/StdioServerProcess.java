@@ -15,7 +15,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.UnaryOperator;
 
 import io.github.mcpsupervisor.internal.RepeatedWarnings;
-import io.github.mcpsupervisor.supervisor.ExitStatus;
+import io.github.mcpsupervisor.supervisor.McpServerStatus.ExitStatus;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.internal.stdio.ProcessTree.Launch;
 import org.apache.commons.logging.Log;

@@ -9,11 +9,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
 import io.github.mcpsupervisor.client.internal.ClientHandlers;
+import io.github.mcpsupervisor.client.internal.ElicitationLimits;
 import io.github.mcpsupervisor.client.internal.McpServerSession;
 import io.github.mcpsupervisor.client.internal.RequestGate;
 import io.github.mcpsupervisor.client.internal.SamplingGate;
-import io.github.mcpsupervisor.supervisor.ElicitationLimits;
-import io.github.mcpsupervisor.supervisor.SamplingLimits;
+import io.github.mcpsupervisor.client.internal.SamplingLimits;
 import io.github.mcpsupervisor.testsupport.CapturedOutput;
 import io.github.mcpsupervisor.testsupport.OutputCaptureExtension;
 import io.modelcontextprotocol.json.McpJsonDefaults;

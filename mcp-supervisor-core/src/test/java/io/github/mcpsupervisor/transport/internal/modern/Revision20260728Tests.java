@@ -20,7 +20,7 @@ import java.util.function.UnaryOperator;
 import io.github.mcpsupervisor.client.internal.McpClientFactory;
 import io.github.mcpsupervisor.client.internal.McpServerSession;
 import io.github.mcpsupervisor.client.internal.SamplingGate;
-import io.github.mcpsupervisor.supervisor.SamplingLimits;
+import io.github.mcpsupervisor.client.internal.SamplingLimits;
 import io.github.mcpsupervisor.transport.internal.CallTimeouts;
 import io.github.mcpsupervisor.transport.internal.ClientSetup;
 import io.github.mcpsupervisor.transport.internal.GenerationLife;

@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import io.github.mcpsupervisor.supervisor.McpConnectException.Kind;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException.Kind;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;

@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import io.github.mcpsupervisor.supervisor.ExitStatus;
+import io.github.mcpsupervisor.supervisor.McpServerStatus.ExitStatus;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

@@ -25,9 +25,9 @@ import java.util.function.Consumer;
 
 import io.github.mcpsupervisor.authorization.McpAuthorizationException;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
-import io.github.mcpsupervisor.authorization.McpServerAuthorization;
+import io.github.mcpsupervisor.authorization.McpServerAuthorizations.McpServerAuthorization;
 import io.github.mcpsupervisor.internal.CauseChain;
-import io.github.mcpsupervisor.supervisor.McpConnectException;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException;
 import io.github.mcpsupervisor.transport.internal.http.AuthorizationConfigurationException;
 import io.github.mcpsupervisor.transport.internal.http.AuthorizationRequiredException;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorization;

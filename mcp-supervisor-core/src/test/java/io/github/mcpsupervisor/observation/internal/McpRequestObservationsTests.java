@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.observation;
+package io.github.mcpsupervisor.observation.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,6 +12,8 @@ import brave.Tracing;
 import brave.handler.MutableSpan;
 import brave.handler.SpanHandler;
 import brave.propagation.TraceContext;
+import io.github.mcpsupervisor.observation.DefaultMcpRequestObservationConvention;
+import io.github.mcpsupervisor.observation.McpRequestObservationContext;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.FakeConnector;
 import io.github.mcpsupervisor.supervisor.FakeConnector.FakeConnection;

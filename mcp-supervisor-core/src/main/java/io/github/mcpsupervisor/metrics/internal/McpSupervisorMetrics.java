@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.metrics;
+package io.github.mcpsupervisor.metrics.internal;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -12,8 +12,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerStateChange;
-import io.github.mcpsupervisor.supervisor.RestartCause;
 import io.github.mcpsupervisor.supervisor.SupervisorListener;
+import io.github.mcpsupervisor.supervisor.SupervisorListener.RestartCause;
 import io.github.mcpsupervisor.supervisor.ToolSet;
 import io.github.mcpsupervisor.tool.ToolCallObserver;
 import io.micrometer.core.instrument.Counter;

@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.supervisor;
+package io.github.mcpsupervisor.internal;
 
 import java.time.Duration;
 import java.util.concurrent.Executor;
@@ -61,7 +61,11 @@ public final class ListenerDispatcher implements AutoCloseable {
 		this(THREADS);
 	}
 
-	ListenerDispatcher(int threads) {
+	/**
+	 * Creates a dispatcher with the given number of threads.
+	 * @param threads how many callbacks run at once, of as many lanes
+	 */
+	public ListenerDispatcher(int threads) {
 		AtomicInteger count = new AtomicInteger();
 		// each lane queues at most one task here at a time: the queue is bounded by the
 		// lanes
@@ -84,7 +88,12 @@ public final class ListenerDispatcher implements AutoCloseable {
 		return newLane(name);
 	}
 
-	Lane newLane(String name) {
+	/**
+	 * Returns a new lane, with the operations of a server's lane.
+	 * @param name what the lane serves, for its warnings (a server's name)
+	 * @return the lane
+	 */
+	public Lane newLane(String name) {
 		return new Lane(name, this.scheduler.createWorker());
 	}
 
@@ -112,7 +121,11 @@ public final class ListenerDispatcher implements AutoCloseable {
 		return power == n;
 	}
 
-	static final class Lane implements Executor {
+	/**
+	 * A lane: its callbacks run one at a time, in the order given, and at most a bounded
+	 * number and size of them wait.
+	 */
+	public static final class Lane implements Executor {
 
 		private final String name;
 
@@ -139,7 +152,7 @@ public final class ListenerDispatcher implements AutoCloseable {
 		 * @param callback the callback
 		 * @param bytes the estimated bytes of what it holds
 		 */
-		void execute(Runnable callback, long bytes) {
+		public void execute(Runnable callback, long bytes) {
 			execute(callback, bytes, true);
 		}
 
@@ -148,7 +161,7 @@ public final class ListenerDispatcher implements AutoCloseable {
 		 * releases it, whatever waits before it.
 		 * @param callback the callback
 		 */
-		void executeLast(Runnable callback) {
+		public void executeLast(Runnable callback) {
 			execute(callback, 0, false);
 		}
 
@@ -185,13 +198,19 @@ public final class ListenerDispatcher implements AutoCloseable {
 			}
 		}
 
-		// Whether no callback waits: a callback that asks this from the lane itself is
-		// the last one given.
-		boolean idle() {
+		/**
+		 * Returns whether no callback waits: a callback that asks this from the lane
+		 * itself is the last one given.
+		 * @return whether the lane is idle
+		 */
+		public boolean idle() {
 			return this.waiting.get() == 0;
 		}
 
-		void dispose() {
+		/**
+		 * Releases the lane's worker.
+		 */
+		public void dispose() {
 			this.worker.dispose();
 		}
 

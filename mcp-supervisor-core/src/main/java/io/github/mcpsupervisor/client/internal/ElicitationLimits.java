@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.supervisor;
+package io.github.mcpsupervisor.client.internal;
 
 /**
  * The bounds of the elicitation requests ({@code elicitation/create}, form and URL) of

@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.supervisor;
+package io.github.mcpsupervisor.internal;
 
 import java.util.Map;
 

@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.tool;
+package io.github.mcpsupervisor.tool.internal;
 
 import java.util.Collections;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.metrics;
+package io.github.mcpsupervisor.metrics.internal;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -11,12 +11,12 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.github.mcpsupervisor.observation.McpRequestObservations;
+import io.github.mcpsupervisor.observation.internal.McpRequestObservations;
 import io.github.mcpsupervisor.supervisor.FakeConnector;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
-import io.github.mcpsupervisor.supervisor.SessionInfo;
+import io.github.mcpsupervisor.supervisor.ToolSet.SessionInfo;
 import io.github.mcpsupervisor.supervisor.VirtualScheduler;
 import io.github.mcpsupervisor.tool.ToolCallObserver.Outcome;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;

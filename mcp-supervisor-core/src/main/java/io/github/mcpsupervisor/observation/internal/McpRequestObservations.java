@@ -1,9 +1,13 @@
-package io.github.mcpsupervisor.observation;
+package io.github.mcpsupervisor.observation.internal;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import io.github.mcpsupervisor.supervisor.McpRequestObserver;
+import io.github.mcpsupervisor.internal.McpRequestObserver;
+import io.github.mcpsupervisor.observation.DefaultMcpRequestObservationConvention;
+import io.github.mcpsupervisor.observation.McpRequestObservationContext;
+import io.github.mcpsupervisor.observation.McpRequestObservationConvention;
+import io.github.mcpsupervisor.observation.McpRequestObservationDocumentation;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
@@ -50,8 +54,7 @@ public final class McpRequestObservations implements McpRequestObserver {
 		// only a tool call's _meta is ours to extend: the other requests are built by the
 		// SDK's clients
 		Map<String, Object> carrier = (tool != null) ? new LinkedHashMap<>((meta != null) ? meta : Map.of()) : null;
-		McpRequestObservationContext context = new McpRequestObservationContext(server, method, tool, carrier,
-				this.propagate);
+		RequestContext context = new RequestContext(server, method, tool, carrier, this.propagate);
 		Observation observation = McpRequestObservationDocumentation.MCP_REQUEST
 			.observation(this.convention, this.defaultConvention, () -> context, this.registry)
 			.start();
@@ -68,12 +71,12 @@ public final class McpRequestObservations implements McpRequestObserver {
 
 			@Override
 			public void attempt(int generation) {
-				context.attempt(generation);
+				context.attempted(generation);
 			}
 
 			@Override
 			public void end(@Nullable Object result, @Nullable Throwable error) {
-				context.ended();
+				context.end();
 				context.setResponse(result);
 				if (error != null) {
 					observation.error(error);
@@ -83,6 +86,24 @@ public final class McpRequestObservations implements McpRequestObserver {
 			}
 
 		};
+	}
+
+	/** The context of one request, which this observer records the attempts of. */
+	private static final class RequestContext extends McpRequestObservationContext {
+
+		RequestContext(String server, String method, @Nullable String tool, @Nullable Map<String, Object> meta,
+				boolean propagate) {
+			super(server, method, tool, meta, propagate);
+		}
+
+		void attempted(int generation) {
+			attempt(generation);
+		}
+
+		void end() {
+			ended();
+		}
+
 	}
 
 }

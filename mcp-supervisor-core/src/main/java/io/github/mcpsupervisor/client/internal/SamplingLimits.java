@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.supervisor;
+package io.github.mcpsupervisor.client.internal;
 
 /**
  * The bounds of the sampling requests ({@code sampling/createMessage}) of one server,

@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.metrics;
+package io.github.mcpsupervisor.metrics.internal;
 
 import java.time.Duration;
 import java.util.List;
@@ -9,7 +9,7 @@ import java.util.stream.IntStream;
 
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerStateChange;
-import io.github.mcpsupervisor.supervisor.RestartCause;
+import io.github.mcpsupervisor.supervisor.SupervisorListener.RestartCause;
 import io.github.mcpsupervisor.supervisor.ToolSet;
 import io.github.mcpsupervisor.tool.ToolCallObserver.Outcome;
 import io.micrometer.core.instrument.Meter;

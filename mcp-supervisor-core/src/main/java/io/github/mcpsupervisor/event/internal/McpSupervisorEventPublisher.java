@@ -1,7 +1,11 @@
-package io.github.mcpsupervisor.event;
+package io.github.mcpsupervisor.event.internal;
 
 import java.util.List;
 
+import io.github.mcpsupervisor.event.McpPromptsChangedEvent;
+import io.github.mcpsupervisor.event.McpResourcesChangedEvent;
+import io.github.mcpsupervisor.event.McpResourcesUpdatedEvent;
+import io.github.mcpsupervisor.event.McpServerStateChangedEvent;
 import io.github.mcpsupervisor.supervisor.McpServerStateChange;
 import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.ToolSet;
