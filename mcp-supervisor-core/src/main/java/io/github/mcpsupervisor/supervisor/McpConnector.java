@@ -25,12 +25,16 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
- * Creates the connection of each generation of one server.
+ * Creates the connection of each generation of one server: the contract of a transport,
+ * with the {@link McpConnection connections} it creates, their {@link McpConnectException
+ * failures} and the {@link McpServerRequests requests} they send. An application that
+ * builds its supervisors itself gets the connector of a server from
+ * {@code McpConnectors}.
  *
  * @since 0.1.0
  */
 @FunctionalInterface
-public interface McpConnector {
+public interface McpConnector extends AutoCloseable {
 
 	/**
 	 * Creates the connection of a new generation without opening it (cheap, no process
@@ -67,6 +71,7 @@ public interface McpConnector {
 	 * its registration with the server's authorization) once its supervisor has stopped
 	 * for good: the server was removed or replaced. No generation is created after.
 	 */
+	@Override
 	default void close() {
 	}
 

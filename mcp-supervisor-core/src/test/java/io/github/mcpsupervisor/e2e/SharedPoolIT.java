@@ -209,9 +209,7 @@ class SharedPoolIT {
 	}
 
 	private McpServerSupervisor start(String name, McpConnector connector, CallPolicy calls) {
-		if (connector instanceof AutoCloseable closeable) {
-			this.started.closeLater(closeable);
-		}
+		this.started.closeLater(connector);
 		return this.started.start(name, connector, calls, PROBE);
 	}
 

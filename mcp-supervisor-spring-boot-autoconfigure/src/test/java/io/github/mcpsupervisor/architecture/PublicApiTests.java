@@ -54,7 +54,7 @@ class PublicApiTests {
 			"io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties",
 			"io.github.mcpsupervisor.autoconfigure.properties.McpTransportType",
 			"io.github.mcpsupervisor.client.McpServerClient", "io.github.mcpsupervisor.client.McpServerClients",
-			"io.github.mcpsupervisor.event.McpPromptsChangedEvent",
+			"io.github.mcpsupervisor.connector.McpConnectors", "io.github.mcpsupervisor.event.McpPromptsChangedEvent",
 			"io.github.mcpsupervisor.event.McpResourcesChangedEvent",
 			"io.github.mcpsupervisor.event.McpResourcesUpdatedEvent",
 			"io.github.mcpsupervisor.event.McpServerStateChangedEvent",
