@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import io.github.mcpsupervisor.connector.McpConnectors;
+import io.github.mcpsupervisor.connector.McpConnectors.Protocol;
 import io.github.mcpsupervisor.metrics.internal.McpSupervisorMetrics;
 import io.github.mcpsupervisor.observation.internal.McpRequestObservations;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
@@ -20,7 +22,6 @@ import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
-import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
@@ -63,7 +64,7 @@ public final class DashboardPicture {
 		observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(registry));
 		StdioServerDefinition demo = BenchmarkServers.demo("demo", Map.of());
 		McpServerSupervisor supervisor = McpServerSupervisor
-			.builder("demo", new StdioConnector(demo, scheduler::execute), scheduler)
+			.builder("demo", McpConnectors.stdio(demo, scheduler, Protocol.V2025_11_25), scheduler)
 			.reconnect(ReconnectPolicy.builder().initialDelay(Duration.ofMillis(200)).build())
 			.calls(CallPolicy.defaults())
 			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))

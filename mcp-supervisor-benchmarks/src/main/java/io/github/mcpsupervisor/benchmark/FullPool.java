@@ -16,6 +16,8 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
+import io.github.mcpsupervisor.connector.McpConnectors;
+import io.github.mcpsupervisor.connector.McpConnectors.Protocol;
 import io.github.mcpsupervisor.demo.ServerCommands;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.McpConnector;
@@ -26,9 +28,6 @@ import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
-import io.github.mcpsupervisor.transport.internal.Revisions;
-import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
-import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
 
 /**
  * Scenario 10: the application's own tasks hold every worker of the common
@@ -64,14 +63,13 @@ final class FullPool {
 		try {
 			StdioServerDefinition demo = BenchmarkServers.demo("demo", Map.of());
 			StdioServerDefinition typeScript = BenchmarkServers.typeScript("ts", false);
-			measure("pool_stdio_2025", new StdioConnector(demo, this.scheduler::execute), true);
-			measure("pool_stdio_2026", new StdioConnector(typeScript, this.scheduler::execute, Revisions.V2026_07_28),
-					true);
-			try (StreamableHttpConnector everything = new StreamableHttpConnector(http(startEverything()))) {
+			measure("pool_stdio_2025", McpConnectors.stdio(demo, this.scheduler, Protocol.V2025_11_25), true);
+			measure("pool_stdio_2026", McpConnectors.stdio(typeScript, this.scheduler, Protocol.V2026_07_28), true);
+			try (McpConnector everything = McpConnectors.streamableHttp(http(startEverything()),
+					Protocol.V2025_11_25)) {
 				measure("pool_http_2025", everything, false);
 			}
-			try (StreamableHttpConnector modern = new StreamableHttpConnector(http(startModernHttp()),
-					Revisions.V2026_07_28)) {
+			try (McpConnector modern = McpConnectors.streamableHttp(http(startModernHttp()), Protocol.V2026_07_28)) {
 				measure("pool_http_2026", modern, false);
 			}
 		}

@@ -13,10 +13,13 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.mcpsupervisor.client.internal.McpClientFactory;
 import io.github.mcpsupervisor.client.internal.McpServerSession;
+import io.github.mcpsupervisor.connector.McpConnectors;
+import io.github.mcpsupervisor.connector.McpConnectors.Protocol;
 import io.github.mcpsupervisor.demo.ServerCommands;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.CallPolicy.Retry;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
+import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
@@ -75,7 +78,7 @@ final class HttpRecovery {
 			// against a server that has just started, as a recovering client meets it
 			stopServer();
 			startServer();
-			try (StreamableHttpConnector connector = new StreamableHttpConnector(definition)) {
+			try (McpConnector connector = McpConnectors.streamableHttp(definition, Protocol.V2025_11_25)) {
 				McpServerSupervisor fresh = supervisor(connector, SupervisorListener.NONE);
 				long started = System.nanoTime();
 				fresh.start().join();
@@ -90,7 +93,7 @@ final class HttpRecovery {
 		AppliedDelays delays = new AppliedDelays();
 		int reconnects = 0;
 		int callsFailed = 0;
-		try (StreamableHttpConnector connector = new StreamableHttpConnector(definition)) {
+		try (McpConnector connector = McpConnectors.streamableHttp(definition, Protocol.V2025_11_25)) {
 			McpServerSupervisor supervisor = supervisor(connector, delays);
 			supervisor.start().join();
 			for (int i = 0; i < this.kills; i++) {
@@ -181,7 +184,7 @@ final class HttpRecovery {
 		}
 	}
 
-	private McpServerSupervisor supervisor(StreamableHttpConnector connector, SupervisorListener listener) {
+	private McpServerSupervisor supervisor(McpConnector connector, SupervisorListener listener) {
 		return McpServerSupervisor.builder("remote", connector, this.scheduler)
 			.reconnect(ReconnectPolicy.builder()
 				.initialDelay(DELAY)

@@ -13,6 +13,8 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
 
+import io.github.mcpsupervisor.connector.McpConnectors;
+import io.github.mcpsupervisor.connector.McpConnectors.Protocol;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpConnector;
@@ -25,8 +27,6 @@ import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
-import io.github.mcpsupervisor.transport.internal.Revisions;
-import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -334,20 +334,20 @@ public final class McpSupervisorBenchmark {
 
 	private McpServerSupervisor supervisor(StdioServerDefinition definition, ReconnectPolicy reconnect, CallPolicy call,
 			SupervisorListener listener) {
-		return supervisor(new StdioConnector(definition, this.scheduler::execute), definition, reconnect, call,
-				listener, false);
+		return supervisor(McpConnectors.stdio(definition, this.scheduler, Protocol.V2025_11_25), definition, reconnect,
+				call, listener, false);
 	}
 
 	private McpServerSupervisor standbySupervisor(StdioServerDefinition definition, ReconnectPolicy reconnect,
 			CallPolicy call, SupervisorListener listener) {
-		return supervisor(new StdioConnector(definition, this.scheduler::execute), definition, reconnect, call,
-				listener, true);
+		return supervisor(McpConnectors.stdio(definition, this.scheduler, Protocol.V2025_11_25), definition, reconnect,
+				call, listener, true);
 	}
 
 	private McpServerSupervisor modernSupervisor(StdioServerDefinition definition, ReconnectPolicy reconnect,
 			CallPolicy call, SupervisorListener listener) {
-		return supervisor(new StdioConnector(definition, this.scheduler::execute, Revisions.V2026_07_28), definition,
-				reconnect, call, listener, false);
+		return supervisor(McpConnectors.stdio(definition, this.scheduler, Protocol.V2026_07_28), definition, reconnect,
+				call, listener, false);
 	}
 
 	private McpServerSupervisor supervisor(McpConnector connector, StdioServerDefinition definition,

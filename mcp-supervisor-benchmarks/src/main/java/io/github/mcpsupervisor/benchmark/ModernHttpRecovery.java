@@ -12,18 +12,19 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.github.mcpsupervisor.connector.McpConnectors;
+import io.github.mcpsupervisor.connector.McpConnectors.Protocol;
 import io.github.mcpsupervisor.demo.ServerCommands;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.CallPolicy.Retry;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
+import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
-import io.github.mcpsupervisor.transport.internal.Revisions;
-import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
 
 /**
  * Scenario 7 for revision 2026-07-28: the TypeScript SDK v2 test server over stateless
@@ -72,7 +73,7 @@ final class ModernHttpRecovery {
 			// against a server that has just started, as a recovering client meets it
 			stopServer();
 			startServer();
-			try (StreamableHttpConnector connector = new StreamableHttpConnector(definition, Revisions.V2026_07_28)) {
+			try (McpConnector connector = McpConnectors.streamableHttp(definition, Protocol.V2026_07_28)) {
 				McpServerSupervisor fresh = supervisor(connector, SupervisorListener.NONE);
 				long started = System.nanoTime();
 				fresh.start().join();
@@ -87,7 +88,7 @@ final class ModernHttpRecovery {
 		AppliedDelays delays = new AppliedDelays();
 		int reconnects = 0;
 		int callsFailed = 0;
-		try (StreamableHttpConnector connector = new StreamableHttpConnector(definition, Revisions.V2026_07_28)) {
+		try (McpConnector connector = McpConnectors.streamableHttp(definition, Protocol.V2026_07_28)) {
 			McpServerSupervisor supervisor = supervisor(connector, delays);
 			supervisor.start().join();
 			for (int i = 0; i < this.kills; i++) {
@@ -142,7 +143,7 @@ final class ModernHttpRecovery {
 		this.results.put("modern_http_kills", this.kills);
 	}
 
-	private McpServerSupervisor supervisor(StreamableHttpConnector connector, SupervisorListener listener) {
+	private McpServerSupervisor supervisor(McpConnector connector, SupervisorListener listener) {
 		return McpServerSupervisor.builder("remote", connector, this.scheduler)
 			.reconnect(ReconnectPolicy.builder()
 				.initialDelay(DELAY)
