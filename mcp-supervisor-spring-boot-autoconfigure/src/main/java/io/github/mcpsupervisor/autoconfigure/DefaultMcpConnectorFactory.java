@@ -4,7 +4,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 import io.github.mcpsupervisor.autoconfigure.internal.McpConnectorFactory;
-import io.github.mcpsupervisor.autoconfigure.properties.McpProtocol;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpProtocol;
 import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettings;
 import io.github.mcpsupervisor.client.internal.McpClientFactory;
 import io.github.mcpsupervisor.client.internal.McpServerSessions;

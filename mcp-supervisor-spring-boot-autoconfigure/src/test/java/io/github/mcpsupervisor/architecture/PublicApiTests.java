@@ -50,7 +50,6 @@ class PublicApiTests {
 			"io.github.mcpsupervisor.autoconfigure.observation.McpObservationProperties",
 			"io.github.mcpsupervisor.autoconfigure.properties.McpClientType",
 			"io.github.mcpsupervisor.autoconfigure.properties.McpHttpVersion",
-			"io.github.mcpsupervisor.autoconfigure.properties.McpProtocol",
 			"io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties",
 			"io.github.mcpsupervisor.autoconfigure.properties.McpTransportType",
 			"io.github.mcpsupervisor.client.McpServerClient", "io.github.mcpsupervisor.client.McpServerClients",

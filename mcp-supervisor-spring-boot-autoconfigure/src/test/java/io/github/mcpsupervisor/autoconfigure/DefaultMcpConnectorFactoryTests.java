@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import io.github.mcpsupervisor.autoconfigure.properties.McpProtocol;
 import io.github.mcpsupervisor.autoconfigure.properties.McpTransportType;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpProtocol;
 import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettings;
 import io.github.mcpsupervisor.autoconfigure.properties.internal.TestServerSettings;
 import io.github.mcpsupervisor.client.internal.McpClientFactory;

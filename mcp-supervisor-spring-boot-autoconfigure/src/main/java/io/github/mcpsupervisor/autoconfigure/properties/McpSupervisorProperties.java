@@ -97,6 +97,9 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	/** Why a proxy's host breaks the rule. */
 	static final String PROXY_HOST_MESSAGE = "must be a host name or an IP address, without a scheme or a port";
 
+	/** The values of a protocol, as they are written. */
+	public static final String PROTOCOLS = "auto|2025-11-25|2026-07-28";
+
 	/** Why a protocol is not one. */
 	static final String PROTOCOL_MESSAGE = "must be auto, 2025-11-25 or 2026-07-28";
 
@@ -225,7 +228,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@DefaultValue @Valid Sampling sampling, @DefaultValue @Valid Elicitation elicitation,
 			@Nullable List<@Pattern(regexp = INHERITED_VARIABLE,
 					message = INHERITED_VARIABLE_MESSAGE) String> inheritEnv,
-			@Nullable @Pattern(regexp = McpProtocol.VALUES, message = PROTOCOL_MESSAGE) String protocol,
+			@Nullable @Pattern(regexp = PROTOCOLS, message = PROTOCOL_MESSAGE) String protocol,
 			@Nullable LoggingLevel logLevel, @DefaultValue @Valid OAuth oauth, @DefaultValue @Valid Http http,
 			@Nullable McpToolNaming toolNames, @Nullable ToolsWhenDown toolsWhenDown,
 			@DefaultValue @Valid Standby standby) {

@@ -1,11 +1,13 @@
 package io.github.mcpsupervisor.autoconfigure.properties;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Server;
 import io.github.mcpsupervisor.autoconfigure.properties.internal.McpPropertiesBinder;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpProtocol;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -66,6 +68,12 @@ class McpSupervisorPropertiesTests {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> new McpPropertiesBinder().validate("java", server, properties(Map.of())))
 			.withMessageContaining("command is required when transport is stdio");
+	}
+
+	@Test
+	void theProtocolsAreTheValuesTheBindingTakes() {
+		assertThat(Arrays.stream(McpProtocol.values()).map(McpProtocol::value))
+			.containsExactly(McpSupervisorProperties.PROTOCOLS.split("\\|"));
 	}
 
 	private static McpSupervisorProperties properties(Map<String, ?> defaults) {

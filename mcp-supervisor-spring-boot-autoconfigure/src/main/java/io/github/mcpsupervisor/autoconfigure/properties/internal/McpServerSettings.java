@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-import io.github.mcpsupervisor.autoconfigure.properties.McpProtocol;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Server;
 import io.github.mcpsupervisor.autoconfigure.properties.McpTransportType;

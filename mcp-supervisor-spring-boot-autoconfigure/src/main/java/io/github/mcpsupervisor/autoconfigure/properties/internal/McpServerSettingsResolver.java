@@ -15,7 +15,7 @@ import org.springframework.core.env.Environment;
 /**
  * Resolves the bound {@link McpSupervisorProperties} into the effective settings of each
  * enabled server, merging each server once with {@code mcp.defaults}, themselves merged
- * with the built-in values, by the one rule of {@link Inheritance}.
+ * with the built-in values, by {@link McpSupervisorProperties#effective}.
  *
  * @since 0.1.0
  */

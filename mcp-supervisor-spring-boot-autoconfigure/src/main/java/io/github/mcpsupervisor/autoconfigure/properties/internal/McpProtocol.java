@@ -1,12 +1,14 @@
-package io.github.mcpsupervisor.autoconfigure.properties;
+package io.github.mcpsupervisor.autoconfigure.properties.internal;
 
 import java.util.Arrays;
 import java.util.Locale;
 
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
+
 /**
- * Which MCP revision a server is spoken to in.
- *
- * @since 0.1.0
+ * Which MCP revision a server is spoken to in: the values of
+ * {@code mcp.servers.<name>.protocol}, as {@link McpSupervisorProperties#PROTOCOLS}
+ * writes them.
  */
 public enum McpProtocol {
 
@@ -22,9 +24,6 @@ public enum McpProtocol {
 
 	/** The stateless revision 2026-07-28 only: server/discover, no session. */
 	V2026_07_28("2026-07-28");
-
-	/** How the values are written in the configuration. */
-	static final String VALUES = "auto|2025-11-25|2026-07-28";
 
 	private final String value;
 
