@@ -124,6 +124,8 @@ public final class McpConnectors {
 
 	/**
 	 * The MCP revision the generations of a server speak.
+	 *
+	 * @since 0.1.0
 	 */
 	public enum Protocol {
 

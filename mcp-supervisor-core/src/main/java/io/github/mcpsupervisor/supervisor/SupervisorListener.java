@@ -12,9 +12,10 @@ import org.apache.commons.logging.LogFactory;
 
 /**
  * Receives what a supervisor does, in order, outside its lock. Implementations must be
- * quick and must not throw; a failure is logged and ignored. The application's listeners
- * are {@link #dispatched} off the supervisor's threads, so that they may call the server
- * they hear from.
+ * quick and must not throw; a failure is logged and ignored. In a Spring Boot
+ * application, the application's listeners are {@link #dispatched} off the supervisor's
+ * threads, so that they may call the server they hear from; a listener given to a
+ * supervisor built without Boot is called on the supervisor's threads, and must not.
  *
  * @since 0.1.0
  */

@@ -15,7 +15,6 @@ import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.ToolSet;
 import io.github.mcpsupervisor.supervisor.ToolSet.SessionInfo;
-import io.github.mcpsupervisor.tool.internal.McpToolNamesException;
 import io.modelcontextprotocol.spec.McpSchema.ClientCapabilities;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.apache.commons.logging.Log;

@@ -17,7 +17,6 @@ import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.VirtualScheduler;
 import io.github.mcpsupervisor.testsupport.CapturedOutput;
 import io.github.mcpsupervisor.testsupport.OutputCaptureExtension;
-import io.github.mcpsupervisor.tool.internal.McpToolNamesException;
 import io.modelcontextprotocol.spec.McpSchema.ClientCapabilities;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package io.github.mcpsupervisor.autoconfigure;
 
 import java.util.stream.Collectors;
 
-import io.github.mcpsupervisor.tool.internal.McpToolNamesException;
+import io.github.mcpsupervisor.tool.McpToolNamesException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.diagnostics.FailureAnalysis;

@@ -77,8 +77,9 @@ class PublicApiTests {
 			"io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler",
 			"io.github.mcpsupervisor.supervisor.ToolSet", "io.github.mcpsupervisor.supervisor.ToolsWhenDown",
 			"io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider",
-			"io.github.mcpsupervisor.tool.McpToolNaming", "io.github.mcpsupervisor.tool.SupervisedToolCallback",
-			"io.github.mcpsupervisor.tool.ToolCallObserver", "io.github.mcpsupervisor.transport.StdioServerDefinition",
+			"io.github.mcpsupervisor.tool.McpToolNamesException", "io.github.mcpsupervisor.tool.McpToolNaming",
+			"io.github.mcpsupervisor.tool.SupervisedToolCallback", "io.github.mcpsupervisor.tool.ToolCallObserver",
+			"io.github.mcpsupervisor.transport.StdioServerDefinition",
 			"io.github.mcpsupervisor.transport.StreamableHttpServerDefinition");
 
 	@Test

@@ -6,7 +6,7 @@ import java.util.List;
 import io.github.mcpsupervisor.autoconfigure.internal.McpConnectorFactory;
 import io.github.mcpsupervisor.supervisor.FakeConnector;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
-import io.github.mcpsupervisor.tool.internal.McpToolNamesException;
+import io.github.mcpsupervisor.tool.McpToolNamesException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 

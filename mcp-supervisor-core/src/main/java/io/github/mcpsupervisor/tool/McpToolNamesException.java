@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.tool.internal;
+package io.github.mcpsupervisor.tool;
 
 import java.util.Collections;
 import java.util.List;
