@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.mcpsupervisor.actuate.McpEndpoint;
@@ -187,6 +188,37 @@ class OAuthSupervisionIT {
 			await().atMost(PATIENCE).until(supervisor::state, McpServerState.UP::equals);
 			assertThat(text(call(supervisor, "echo", "again"))).isEqualTo("echo: again");
 			assertEveryTokenIsBoundTo(path);
+			assertNothingLeaks(context, output);
+		});
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { ProtectedMcpServer.MODERN, ProtectedMcpServer.LEGACY })
+	void concurrentCallsOnARefusedTokenSendItsRotatingRefreshTokenOnce(String path, CapturedOutput output) {
+		contextRunner(path, revision(path), "person").run((context) -> {
+			McpServerSupervisor supervisor = supervisor(context);
+			McpServerAuthorizations authorizations = context.getBean(McpServerAuthorizations.class);
+			await().atMost(PATIENCE).until(() -> authorizations.pending().size() == 1);
+			authorizations.complete(authorize(authorizations.pending().get(0)));
+			await().atMost(PATIENCE).until(supervisor::state, McpServerState.UP::equals);
+			int replacedBefore = servers.authorization().refreshTokensReplaced();
+			int reusesBefore = servers.authorization().refreshTokenReuses();
+			for (int round = 0; round < 3; round++) {
+				int refreshedBefore = servers.authorization().tokensIssued("refresh_token");
+				servers.protectedServer().refuseTokensSeenSoFar();
+				List<CompletableFuture<String>> calls = new ArrayList<>();
+				for (int i = 0; i < 8; i++) {
+					String message = "round " + round + " call " + i;
+					calls.add(CompletableFuture.supplyAsync(() -> text(call(supervisor, "echo", message))));
+				}
+				for (int i = 0; i < calls.size(); i++) {
+					assertThat(calls.get(i).join()).isEqualTo("echo: round " + round + " call " + i);
+				}
+				assertThat(servers.authorization().tokensIssued("refresh_token")).as("one refresh for 8 calls")
+					.isEqualTo(refreshedBefore + 1);
+			}
+			assertThat(servers.authorization().refreshTokenReuses()).as("a replaced refresh token sent again").isZero();
+			assertThat(this.requested).as("the person is asked once").hasSize(1);
 			assertNothingLeaks(context, output);
 		});
 	}

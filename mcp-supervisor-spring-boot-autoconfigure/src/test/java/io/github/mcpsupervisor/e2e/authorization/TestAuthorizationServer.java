@@ -135,7 +135,11 @@ public final class TestAuthorizationServer implements AutoCloseable {
 					Map.entry(clients + "person.registration.scopes", "mcp:read,mcp:admin"),
 					Map.entry(clients + "person.require-proof-key", "true"),
 					Map.entry(clients + "person.require-authorization-consent", "false"),
-					Map.entry(clients + "person.token.access-token-time-to-live", accessTokenLifetime.toString())))
+					Map.entry(clients + "person.token.access-token-time-to-live", accessTokenLifetime.toString()),
+					// as Okta, Auth0 and Entra ID do: each refresh gives a new refresh
+					// token, and
+					// the one it replaces is refused from then on
+					Map.entry(clients + "person.token.reuse-refresh-tokens", "false")))
 			.run();
 		int port = ((WebServerApplicationContext) this.context).getWebServer().getPort();
 		this.issuer = "http://127.0.0.1:" + port;
@@ -164,6 +168,24 @@ public final class TestAuthorizationServer implements AutoCloseable {
 	 */
 	public int tokensIssued(String grantType) {
 		return this.context.getBean(Recorder.class).issued(grantType);
+	}
+
+	/**
+	 * Returns how many times a refresh token was presented again after a refresh had
+	 * replaced it: each time, the whole authorization it belonged to was revoked, as
+	 * identity providers that rotate refresh tokens do with a token they take as stolen.
+	 * @return the reuses of replaced refresh tokens
+	 */
+	public int refreshTokenReuses() {
+		return this.context.getBean(RevocableAuthorizationService.class).reuses.get();
+	}
+
+	/**
+	 * Returns how many refresh tokens a refresh replaced with a new one.
+	 * @return the refresh tokens replaced
+	 */
+	public int refreshTokensReplaced() {
+		return this.context.getBean(RevocableAuthorizationService.class).replaced.size();
 	}
 
 	/**
@@ -478,8 +500,20 @@ public final class TestAuthorizationServer implements AutoCloseable {
 
 		private final Set<String> credentials = ConcurrentHashMap.newKeySet();
 
+		// each refresh token a refresh replaced, and the authorization it belonged to
+		private final Map<String, String> replaced = new ConcurrentHashMap<>();
+
+		private final AtomicInteger reuses = new AtomicInteger();
+
 		@Override
 		public void save(OAuth2Authorization authorization) {
+			OAuth2Authorization previous = this.delegate.findById(authorization.getId());
+			if (previous != null && previous.getRefreshToken() != null && authorization.getRefreshToken() != null) {
+				String before = previous.getRefreshToken().getToken().getTokenValue();
+				if (!before.equals(authorization.getRefreshToken().getToken().getTokenValue())) {
+					this.replaced.put(before, authorization.getId());
+				}
+			}
 			this.delegate.save(authorization);
 			this.ids.add(authorization.getId());
 			Stream
@@ -502,6 +536,16 @@ public final class TestAuthorizationServer implements AutoCloseable {
 
 		@Override
 		public @Nullable OAuth2Authorization findByToken(String token, @Nullable OAuth2TokenType tokenType) {
+			String reused = this.replaced.get(token);
+			if (reused != null && (tokenType == null || OAuth2TokenType.REFRESH_TOKEN.equals(tokenType))) {
+				// a replaced refresh token presented again: the chain is revoked
+				this.reuses.incrementAndGet();
+				OAuth2Authorization chain = this.delegate.findById(reused);
+				if (chain != null) {
+					remove(chain);
+				}
+				return null;
+			}
 			return this.delegate.findByToken(token, tokenType);
 		}
 
