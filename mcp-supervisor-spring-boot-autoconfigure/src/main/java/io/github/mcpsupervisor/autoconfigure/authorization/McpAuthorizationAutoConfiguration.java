@@ -32,9 +32,12 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.integration.support.locks.LockRegistry;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
 import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
 
@@ -53,6 +56,9 @@ import org.springframework.security.oauth2.client.registration.ClientRegistratio
 @EnableConfigurationProperties(McpSupervisorProperties.class)
 public final class McpAuthorizationAutoConfiguration {
 
+	/** The key of a registration's renewal lock in the application's lock registry. */
+	static final String RENEWAL_LOCK_PREFIX = "mcp-oauth-renewal:";
+
 	@Bean
 	@ConditionalOnMissingBean
 	McpServerAuthorizations mcpServerAuthorizations(OAuthHttpAuthorizations authorizations) {
@@ -63,9 +69,13 @@ public final class McpAuthorizationAutoConfiguration {
 	OAuthHttpAuthorizations mcpHttpAuthorizations(McpSupervisorProperties properties,
 			ObjectProvider<ClientRegistrationRepository> registrations,
 			ObjectProvider<OAuth2AuthorizedClientService> clients, SupervisorScheduler scheduler,
-			ApplicationEventPublisher publisher, SharedHttpClients httpClients) {
+			ApplicationEventPublisher publisher, SharedHttpClients httpClients,
+			ObjectProvider<RenewalLocks> renewalLocks) {
 		Map<String, ServerAuthorization> servers = new LinkedHashMap<>();
-		Map<String, Lock> locks = new ConcurrentHashMap<>();
+		Map<String, Lock> ownLocks = new ConcurrentHashMap<>();
+		// one JVM's lock per registration, unless the fleet shares one
+		RenewalLocks locks = renewalLocks.getIfAvailable(
+				() -> (registration) -> ownLocks.computeIfAbsent(registration, (id) -> new ReentrantLock()));
 		for (McpServerSettings server : McpServerSettingsResolver.resolve(properties)) {
 			OAuth oauth = server.oauth();
 			// the server's own HTTP client: its TLS, proxy and timeouts reach its
@@ -96,11 +106,45 @@ public final class McpAuthorizationAutoConfiguration {
 						+ ".oauth.registration '" + registration + "', but the application has no client"
 						+ " registrations: set spring.security.oauth2.client.registration." + registration + ".*");
 			}
-			servers.put(server.name(), ServerAuthorization.registered(server.name(), server.url(), repository,
-					registration, service, httpClient.get(), server.requestTimeout(),
-					locks.computeIfAbsent(registration, (id) -> new ReentrantLock()), scheduler.clock(), requested));
+			servers.put(server.name(),
+					ServerAuthorization.registered(server.name(), server.url(), repository, registration, service,
+							httpClient.get(), server.requestTimeout(), locks.obtain(registration), scheduler.clock(),
+							requested));
 		}
 		return new OAuthHttpAuthorizations(servers);
+	}
+
+	/**
+	 * The lock of each registration's renewals from the application's
+	 * {@code LockRegistry} (Spring Integration's JDBC one shares it with every replica on
+	 * the database): one renewal per token chain in the whole fleet, so that a rotating
+	 * refresh token is sent once.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(LockRegistry.class)
+	static class FleetRenewalLocksConfiguration {
+
+		@Bean
+		@ConditionalOnSingleCandidate(LockRegistry.class)
+		RenewalLocks mcpRenewalLocks(LockRegistry<?> registry) {
+			return (registration) -> registry.obtain(RENEWAL_LOCK_PREFIX + registration);
+		}
+
+	}
+
+	/**
+	 * The lock that serialises the renewals of one registration's tokens.
+	 */
+	@FunctionalInterface
+	interface RenewalLocks {
+
+		/**
+		 * Returns the lock of a registration's renewals.
+		 * @param registration the id of the client registration
+		 * @return its lock
+		 */
+		Lock obtain(String registration);
+
 	}
 
 	/**

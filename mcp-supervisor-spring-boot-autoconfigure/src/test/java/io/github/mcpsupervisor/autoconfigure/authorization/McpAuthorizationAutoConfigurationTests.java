@@ -3,6 +3,8 @@ package io.github.mcpsupervisor.autoconfigure.authorization;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
 
 import io.github.mcpsupervisor.actuate.McpEndpoint;
 import io.github.mcpsupervisor.actuate.McpEndpoint.McpServerDetails;
@@ -36,6 +38,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ApplicationListener;
+import org.springframework.integration.support.locks.LockRegistry;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
 import org.springframework.web.util.UriComponentsBuilder;
 
@@ -71,6 +74,29 @@ class McpAuthorizationAutoConfigurationTests {
 				"spring.security.oauth2.client.registration.people.provider=people",
 				"spring.security.oauth2.client.provider.people.authorization-uri=http://127.0.0.1:2/authorize",
 				"spring.security.oauth2.client.provider.people.token-uri=http://127.0.0.1:2/token");
+
+	@Test
+	void runWithALockRegistryShouldSerialiseTheRenewalsOfARegistrationWithItsLock() {
+		Lock fleetLock = new ReentrantLock();
+		List<Object> keys = new CopyOnWriteArrayList<>();
+		LockRegistry<Lock> registry = (key) -> {
+			keys.add(key);
+			return fleetLock;
+		};
+		this.contextRunner.withBean(LockRegistry.class, () -> registry).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(McpAuthorizationAutoConfiguration.RenewalLocks.class).obtain("people"))
+				.isSameAs(fleetLock);
+			assertThat(keys).contains("mcp-oauth-renewal:people");
+		});
+	}
+
+	@Test
+	void runWithoutSpringIntegrationShouldSerialiseTheRenewalsInTheJvm() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(LockRegistry.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(McpAuthorizationAutoConfiguration.RenewalLocks.class));
+	}
 
 	@Test
 	void runWithAnAuthorizationCodeServerShouldWaitForAPersonAndShowTheRequest(CapturedOutput output) {

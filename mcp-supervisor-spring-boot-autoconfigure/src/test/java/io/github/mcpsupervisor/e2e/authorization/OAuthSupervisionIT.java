@@ -6,8 +6,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+
+import javax.sql.DataSource;
 
 import io.github.mcpsupervisor.actuate.McpEndpoint;
 import io.github.mcpsupervisor.authorization.McpAuthorizationException;
@@ -46,6 +49,18 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.integration.jdbc.lock.DefaultLockRepository;
+import org.springframework.integration.jdbc.lock.JdbcLockRegistry;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.SimpleDriverDataSource;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
+import org.springframework.security.oauth2.client.JdbcOAuth2AuthorizedClientService;
+import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
+import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -223,6 +238,49 @@ class OAuthSupervisionIT {
 		});
 	}
 
+	@Test
+	void replicasOnOneDatabaseAskThePersonOnceAndRenewATokenChainOnce(CapturedOutput output) {
+		DataSource database = database();
+		ApplicationContextRunner replica = contextRunner(ProtectedMcpServer.LEGACY, "2025-11-25", "person")
+			.withBean(DataSource.class, () -> database)
+			.withUserConfiguration(Replica.class);
+		replica.run((first) -> {
+			McpServerSupervisor one = supervisor(first);
+			McpServerAuthorizations authorizations = first.getBean(McpServerAuthorizations.class);
+			await().atMost(PATIENCE).until(() -> authorizations.pending().size() == 1);
+			authorizations.complete(authorize(authorizations.pending().get(0)));
+			await().atMost(PATIENCE).until(one::state, McpServerState.UP::equals);
+			replica.run((second) -> {
+				McpServerSupervisor two = supervisor(second);
+				await().atMost(PATIENCE).until(two::state, McpServerState.UP::equals);
+				assertThat(this.requested).as("the person is asked once for both replicas").hasSize(1);
+				int replacedBefore = servers.authorization().refreshTokensReplaced();
+				int reusesBefore = servers.authorization().refreshTokenReuses();
+				for (int round = 0; round < 3; round++) {
+					int refreshedBefore = servers.authorization().tokensIssued("refresh_token");
+					servers.protectedServer().refuseTokensSeenSoFar();
+					List<CompletableFuture<String>> calls = new ArrayList<>();
+					for (int i = 0; i < 8; i++) {
+						McpServerSupervisor supervisor = (i % 2 == 0) ? one : two;
+						String message = "round " + round + " call " + i;
+						calls.add(CompletableFuture.supplyAsync(() -> text(call(supervisor, "echo", message))));
+					}
+					for (int i = 0; i < calls.size(); i++) {
+						assertThat(calls.get(i).join()).isEqualTo("echo: round " + round + " call " + i);
+					}
+					assertThat(servers.authorization().tokensIssued("refresh_token"))
+						.as("one refresh for both replicas")
+						.isEqualTo(refreshedBefore + 1);
+				}
+				assertThat(servers.authorization().refreshTokensReplaced()).isEqualTo(replacedBefore + 3);
+				assertThat(servers.authorization().refreshTokenReuses()).as("a replaced refresh token sent again")
+					.isEqualTo(reusesBefore);
+				assertNothingLeaks(second, output);
+			});
+			assertThat(this.requested).hasSize(1);
+		});
+	}
+
 	@ParameterizedTest
 	@ValueSource(strings = { ProtectedMcpServer.MODERN, ProtectedMcpServer.LEGACY })
 	void aServerThatAsksForAScopeGetsATokenWithItOnceAndIsNotAskedInALoop(String path, CapturedOutput output) {
@@ -326,6 +384,18 @@ class OAuthSupervisionIT {
 			assertEveryTokenIsBoundTo(path);
 			assertNothingLeaks(context, output);
 		});
+	}
+
+	// a database both replicas use: Spring Security's authorized clients, Spring
+	// Integration's locks
+	private static DataSource database() {
+		SimpleDriverDataSource database = new SimpleDriverDataSource(new org.h2.Driver(),
+				"jdbc:h2:mem:replicas-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+		new ResourceDatabasePopulator(
+				new ClassPathResource("org/springframework/security/oauth2/client/oauth2-client-schema.sql"),
+				new ClassPathResource("org/springframework/integration/jdbc/schema-h2.sql"))
+			.execute(database);
+		return database;
 	}
 
 	private static String revision(String path) {
@@ -443,6 +513,36 @@ class OAuthSupervisionIT {
 		@Override
 		public void onApplicationEvent(McpAuthorizationRequiredEvent event) {
 			this.requests.add(event.getRequest());
+		}
+
+	}
+
+	/**
+	 * What a replica of a fleet on one database defines: the tokens in the database, and
+	 * a lock registry on it.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class Replica {
+
+		@Bean
+		OAuth2AuthorizedClientService authorizedClientService(DataSource database,
+				ClientRegistrationRepository registrations) {
+			return new JdbcOAuth2AuthorizedClientService(new JdbcTemplate(database), registrations);
+		}
+
+		@Bean
+		DataSourceTransactionManager transactionManager(DataSource database) {
+			return new DataSourceTransactionManager(database);
+		}
+
+		@Bean
+		DefaultLockRepository lockRepository(DataSource database) {
+			return new DefaultLockRepository(database);
+		}
+
+		@Bean
+		JdbcLockRegistry lockRegistry(DefaultLockRepository locks) {
+			return new JdbcLockRegistry(locks, Duration.ofMinutes(1));
 		}
 
 	}
