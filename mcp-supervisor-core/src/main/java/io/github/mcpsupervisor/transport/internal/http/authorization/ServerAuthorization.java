@@ -91,6 +91,12 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	/** How long a person has to answer an authorization request. */
 	static final Duration REQUEST_LIFETIME = Duration.ofMinutes(10);
 
+	/**
+	 * How long before its expiry a token is renewed: the clock skew of Spring Security's
+	 * providers, with which the manager renews it.
+	 */
+	private static final Duration RENEWAL_MARGIN = Duration.ofSeconds(60);
+
 	private static final Log logger = LogFactory.getLog(ServerAuthorization.class);
 
 	// as Spring Security makes the state of the requests it resolves
@@ -248,6 +254,12 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 
 	@Override
 	public @Nullable String authorization() {
+		// a valid token is read without the lock, which replicas may share: only a
+		// renewal (or a first token) takes it
+		OAuth2AccessToken valid = validStoredToken();
+		if (valid != null) {
+			return bearer(valid);
+		}
 		this.lock.lock();
 		try {
 			if (this.registration == null) {
@@ -258,6 +270,23 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	// The stored token while it is valid beyond the margin within which Spring
+	// Security's providers renew it; null when a renewal may be due.
+	private @Nullable OAuth2AccessToken validStoredToken() {
+		ClientRegistration registration = this.registration;
+		if (registration == null) {
+			return null;
+		}
+		OAuth2AuthorizedClient client = this.clients.loadAuthorizedClient(registration.getRegistrationId(),
+				this.principal);
+		if (client == null) {
+			return null;
+		}
+		Instant expiresAt = client.getAccessToken().getExpiresAt();
+		return (expiresAt != null && expiresAt.minus(RENEWAL_MARGIN).isAfter(this.clock.instant()))
+				? client.getAccessToken() : null;
 	}
 
 	// Under the lock: a valid token, refreshed or obtained as needed.

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 
 import com.sun.net.httpserver.HttpServer;
@@ -30,14 +32,18 @@ import io.github.mcpsupervisor.transport.internal.http.AuthorizationRequiredExce
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.oauth2.client.InMemoryOAuth2AuthorizedClientService;
+import org.springframework.security.oauth2.client.OAuth2AuthorizedClient;
 import org.springframework.security.oauth2.client.registration.ClientRegistration;
 import org.springframework.security.oauth2.client.registration.InMemoryClientRegistrationRepository;
 import org.springframework.security.oauth2.core.AuthorizationGrantType;
+import org.springframework.security.oauth2.core.OAuth2AccessToken;
 import org.springframework.web.util.UriComponentsBuilder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * Tests for {@link ServerAuthorization} where no authorization server is needed: what a
@@ -50,6 +56,12 @@ class ServerAuthorizationTests {
 	private final VirtualScheduler time = new VirtualScheduler();
 
 	private final Clock clock = this.time.clock();
+
+	private Lock lock = new ReentrantLock();
+
+	private InMemoryOAuth2AuthorizedClientService clients;
+
+	private ClientRegistration registration;
 
 	private ServerAuthorization authorization(AuthorizationGrantType grant, String... scopes) {
 		return authorization("http://127.0.0.1:1/token", grant, scopes);
@@ -69,10 +81,43 @@ class ServerAuthorizationTests {
 		if (grant.equals(AuthorizationGrantType.AUTHORIZATION_CODE)) {
 			builder.authorizationUri("http://127.0.0.1:1/authorize").redirectUri("http://127.0.0.1:8080/authorized");
 		}
-		InMemoryClientRegistrationRepository registrations = new InMemoryClientRegistrationRepository(builder.build());
+		this.registration = builder.build();
+		InMemoryClientRegistrationRepository registrations = new InMemoryClientRegistrationRepository(
+				this.registration);
+		this.clients = new InMemoryOAuth2AuthorizedClientService(registrations);
 		return ServerAuthorization.registered("remote", URI.create("http://127.0.0.1:1/mcp"), registrations, "people",
-				new InMemoryOAuth2AuthorizedClientService(registrations), HttpClient.newHttpClient(),
-				Duration.ofSeconds(2), new ReentrantLock(), this.clock, this.requested::add);
+				this.clients, HttpClient.newHttpClient(), Duration.ofSeconds(2), this.lock, this.clock,
+				this.requested::add);
+	}
+
+	@Test
+	void aValidTokenIsSentWithoutTheLockThatOnlyRenewalsTake() {
+		// replicas may share the lock: a request must not wait for it, nor for the others
+		List<String> locked = new CopyOnWriteArrayList<>();
+		this.lock = new ReentrantLock() {
+
+			@Override
+			public void lock() {
+				locked.add("lock");
+				super.lock();
+			}
+
+		};
+		ServerAuthorization authorization = authorization(AuthorizationGrantType.CLIENT_CREDENTIALS, "mcp:read");
+		Instant now = this.clock.instant();
+		this.clients
+			.saveAuthorizedClient(
+					new OAuth2AuthorizedClient(this.registration, "mcp-server:remote",
+							new OAuth2AccessToken(OAuth2AccessToken.TokenType.BEARER, "t-4711", now,
+									now.plusSeconds(300))),
+					new UsernamePasswordAuthenticationToken("mcp-server:remote", null));
+		assertThat(authorization.authorization()).isEqualTo("Bearer t-4711");
+		assertThat(locked).isEmpty();
+		this.time.advance(Duration.ofSeconds(241));
+		// within the renewal margin: the renewal takes the lock (and fails here, no
+		// authorization server listening)
+		assertThat(catchThrowable(authorization::authorization)).isNotNull();
+		assertThat(locked).hasSize(1);
 	}
 
 	@Test
