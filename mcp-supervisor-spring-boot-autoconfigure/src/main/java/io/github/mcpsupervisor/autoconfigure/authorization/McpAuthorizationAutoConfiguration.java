@@ -1,6 +1,7 @@
 package io.github.mcpsupervisor.autoconfigure.authorization;
 
 import java.net.http.HttpClient;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -74,8 +75,8 @@ public final class McpAuthorizationAutoConfiguration {
 		Map<String, ServerAuthorization> servers = new LinkedHashMap<>();
 		Map<String, Lock> ownLocks = new ConcurrentHashMap<>();
 		// one JVM's lock per registration, unless the fleet shares one
-		RenewalLocks locks = renewalLocks.getIfAvailable(
-				() -> (registration) -> ownLocks.computeIfAbsent(registration, (id) -> new ReentrantLock()));
+		RenewalLocks locks = renewalLocks.getIfAvailable(() -> (registration, holdAtMost) -> ownLocks
+			.computeIfAbsent(registration, (id) -> new ReentrantLock()));
 		for (McpServerSettings server : McpServerSettingsResolver.resolve(properties)) {
 			OAuth oauth = server.oauth();
 			// the server's own HTTP client: its TLS, proxy and timeouts reach its
@@ -108,10 +109,16 @@ public final class McpAuthorizationAutoConfiguration {
 			}
 			servers.put(server.name(),
 					ServerAuthorization.registered(server.name(), server.url(), repository, registration, service,
-							httpClient.get(), server.requestTimeout(), locks.obtain(registration), scheduler.clock(),
-							requested));
+							httpClient.get(), server.requestTimeout(), locks.obtain(registration, holdAtMost(server)),
+							scheduler.clock(), requested));
 		}
 		return new OAuthHttpAuthorizations(servers);
+	}
+
+	// A renewal sends one token request (a refusal's, at most two), each bounded by the
+	// connect timeout and the request timeout; the lock outlives them with a margin.
+	static Duration holdAtMost(McpServerSettings server) {
+		return server.http().connectTimeout().plus(server.requestTimeout()).multipliedBy(2).plusSeconds(10);
 	}
 
 	/**
@@ -127,7 +134,8 @@ public final class McpAuthorizationAutoConfiguration {
 		@Bean
 		@ConditionalOnSingleCandidate(LockRegistry.class)
 		RenewalLocks mcpRenewalLocks(LockRegistry<?> registry) {
-			return (registration) -> registry.obtain(RENEWAL_LOCK_PREFIX + registration);
+			return (registration, holdAtMost) -> new FleetRenewalLock(
+					registry.obtain(RENEWAL_LOCK_PREFIX + registration), registration, holdAtMost);
 		}
 
 	}
@@ -141,9 +149,11 @@ public final class McpAuthorizationAutoConfiguration {
 		/**
 		 * Returns the lock of a registration's renewals.
 		 * @param registration the id of the client registration
+		 * @param holdAtMost the longest a renewal holds it: a lock the fleet shares
+		 * expires after that, whatever its registry's default
 		 * @return its lock
 		 */
-		Lock obtain(String registration);
+		Lock obtain(String registration, Duration holdAtMost);
 
 	}
 

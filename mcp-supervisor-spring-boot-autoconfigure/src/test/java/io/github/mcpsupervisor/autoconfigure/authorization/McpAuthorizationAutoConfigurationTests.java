@@ -1,8 +1,12 @@
 package io.github.mcpsupervisor.autoconfigure.authorization;
 
+import java.time.Duration;
+import java.util.ConcurrentModificationException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -17,6 +21,9 @@ import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.authorization.McpAuthorizationAutoConfiguration.OAuthHttpAuthorizations;
 import io.github.mcpsupervisor.autoconfigure.endpoint.McpEndpointAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.health.McpHealthContributorAutoConfiguration;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettings;
+import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettingsResolver;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.transport.internal.http.authorization.ServerAuthorization;
@@ -38,6 +45,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ApplicationListener;
+import org.springframework.integration.support.locks.DistributedLock;
 import org.springframework.integration.support.locks.LockRegistry;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
 import org.springframework.web.util.UriComponentsBuilder;
@@ -85,10 +93,77 @@ class McpAuthorizationAutoConfigurationTests {
 		};
 		this.contextRunner.withBean(LockRegistry.class, () -> registry).run((context) -> {
 			assertThat(context).hasNotFailed();
-			assertThat(context.getBean(McpAuthorizationAutoConfiguration.RenewalLocks.class).obtain("people"))
-				.isSameAs(fleetLock);
+			Lock lock = context.getBean(McpAuthorizationAutoConfiguration.RenewalLocks.class)
+				.obtain("people", Duration.ofSeconds(70));
+			lock.lock();
+			assertThat(fleetLock.tryLock()).as("held by the renewal").isTrue();
+			fleetLock.unlock();
+			lock.unlock();
 			assertThat(keys).contains("mcp-oauth-renewal:people");
 		});
+	}
+
+	@Test
+	void aDistributedLockIsHeldForAsLongAsARenewalMayTakeAndItsExpiryIsNotThrown(CapturedOutput output) {
+		List<Duration> held = new CopyOnWriteArrayList<>();
+		DistributedLock expiring = new DistributedLock() {
+
+			@Override
+			public void lock(Duration ttl) {
+				held.add(ttl);
+			}
+
+			@Override
+			public boolean tryLock(Duration waitTime, Duration ttl) {
+				return true;
+			}
+
+			@Override
+			public void lock() {
+				held.add(Duration.ZERO);
+			}
+
+			@Override
+			public void lockInterruptibly() {
+			}
+
+			@Override
+			public boolean tryLock() {
+				return true;
+			}
+
+			@Override
+			public boolean tryLock(long time, TimeUnit unit) {
+				return true;
+			}
+
+			@Override
+			public void unlock() {
+				throw new ConcurrentModificationException("Lock was released in the store due to expiration");
+			}
+
+			@Override
+			public Condition newCondition() {
+				throw new UnsupportedOperationException();
+			}
+
+		};
+		this.contextRunner.withBean(LockRegistry.class, () -> (LockRegistry<DistributedLock>) (key) -> expiring)
+			.withPropertyValues("mcp.servers.remote.request-timeout=30s", "mcp.servers.remote.http.connect-timeout=5s")
+			.run((context) -> {
+				McpServerSettings server = McpServerSettingsResolver
+					.resolve(context.getBean(McpSupervisorProperties.class))
+					.get(0);
+				Duration holdAtMost = McpAuthorizationAutoConfiguration.holdAtMost(server);
+				assertThat(holdAtMost).isEqualTo(Duration.ofSeconds(80));
+				Lock lock = context.getBean(McpAuthorizationAutoConfiguration.RenewalLocks.class)
+					.obtain("people", holdAtMost);
+				lock.lock();
+				// the server's own attempt takes it too, for as long
+				assertThat(held).isNotEmpty().allMatch(Duration.ofSeconds(80)::equals);
+				lock.unlock();
+				assertThat(output).contains("The renewal lock of client registration 'people' expired after 80000 ms");
+			});
 	}
 
 	@Test

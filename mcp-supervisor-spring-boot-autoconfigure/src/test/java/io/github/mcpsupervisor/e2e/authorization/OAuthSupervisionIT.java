@@ -542,7 +542,8 @@ class OAuthSupervisionIT {
 
 		@Bean
 		JdbcLockRegistry lockRegistry(DefaultLockRepository locks) {
-			return new JdbcLockRegistry(locks, Duration.ofMinutes(1));
+			// its own default time to live, shorter than a renewal may take
+			return new JdbcLockRegistry(locks);
 		}
 
 	}
