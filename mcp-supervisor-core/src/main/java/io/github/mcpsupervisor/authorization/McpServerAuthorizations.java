@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.authorization;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -122,6 +123,29 @@ public class McpServerAuthorizations {
 		 * @throws McpAuthorizationException if the answer cannot be used
 		 */
 		void complete(String state, String code, @Nullable String issuer);
+
+		/**
+		 * Returns what operators see of the authorization: where it is kept, and its
+		 * current token's times (never the token).
+		 * @return its state
+		 */
+		McpAuthorizationState state();
+
+	}
+
+	/**
+	 * What operators see of a server's authorization.
+	 *
+	 * @param store where it is kept: {@code memory} for this JVM only, {@code jdbc} in
+	 * the database that the application's replicas share
+	 * @param renewedAt when its current access token was issued: its last renewal, by
+	 * whichever replica made it
+	 * @param expiresAt when the current access token expires
+	 * @param refreshable whether a refresh token renews it without a person
+	 * @since 0.1.0
+	 */
+	public record McpAuthorizationState(String store, @Nullable Instant renewedAt, @Nullable Instant expiresAt,
+			boolean refreshable) {
 
 	}
 

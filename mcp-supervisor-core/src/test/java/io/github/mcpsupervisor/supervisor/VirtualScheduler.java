@@ -57,6 +57,14 @@ public final class VirtualScheduler implements SupervisorScheduler {
 		return this.now;
 	}
 
+	/**
+	 * Returns how many tasks wait for their time, cancelled ones left out.
+	 * @return the number of tasks
+	 */
+	public synchronized long scheduledTasks() {
+		return this.queue.stream().filter((task) -> !task.cancelled).count();
+	}
+
 	/** Runs every task that is due now, including those they add for now. */
 	public void runReady() {
 		advance(Duration.ZERO);

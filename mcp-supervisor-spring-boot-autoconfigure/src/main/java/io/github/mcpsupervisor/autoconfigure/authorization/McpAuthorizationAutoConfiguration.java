@@ -12,6 +12,7 @@ import java.util.function.Supplier;
 
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequiredEvent;
+import io.github.mcpsupervisor.authorization.McpAuthorizationStore;
 import io.github.mcpsupervisor.authorization.McpServerAuthorizations;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
@@ -26,6 +27,7 @@ import io.github.mcpsupervisor.transport.internal.http.HttpClientSettings;
 import io.github.mcpsupervisor.transport.internal.http.SharedHttpClients;
 import io.github.mcpsupervisor.transport.internal.http.authorization.DiscoverySettings;
 import io.github.mcpsupervisor.transport.internal.http.authorization.ServerAuthorization;
+import io.github.mcpsupervisor.transport.internal.http.authorization.ServerAuthorization.Surroundings;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -38,7 +40,9 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.integration.support.locks.LockRegistry;
+import org.springframework.security.oauth2.client.InMemoryOAuth2AuthorizedClientService;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
 import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
 
@@ -46,15 +50,22 @@ import org.springframework.security.oauth2.client.registration.ClientRegistratio
  * Auto-configuration of the OAuth 2.1 authorization of streamable-http servers, when
  * Spring Security's OAuth2 client is on the class path: each server with
  * {@code mcp.servers.<name>.oauth.registration} gets its tokens from that client
- * registration, kept in the application's {@link OAuth2AuthorizedClientService}.
+ * registration, kept in the application's {@link OAuth2AuthorizedClientService}, and each
+ * server that names its authorization server finds it. The requests that wait for a
+ * person, the clients registered dynamically and the tokens are kept in an
+ * {@link McpAuthorizationStore}: the application's database when it has one, which its
+ * replicas then share.
  *
  * @since 0.1.0
  */
 @AutoConfiguration(before = McpSupervisorAutoConfiguration.class,
-		afterName = "org.springframework.boot.security.oauth2.client.autoconfigure.OAuth2ClientAutoConfiguration")
+		afterName = { "org.springframework.boot.security.oauth2.client.autoconfigure.OAuth2ClientAutoConfiguration",
+				"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+				"org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration" })
 @ConditionalOnClass(OAuth2AuthorizedClientService.class)
 @ConditionalOnBooleanProperty(name = "mcp.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(McpSupervisorProperties.class)
+@Import(McpAuthorizationStoreConfiguration.class)
 public final class McpAuthorizationAutoConfiguration {
 
 	/** The key of a registration's renewal lock in the application's lock registry. */
@@ -71,12 +82,18 @@ public final class McpAuthorizationAutoConfiguration {
 			ObjectProvider<ClientRegistrationRepository> registrations,
 			ObjectProvider<OAuth2AuthorizedClientService> clients, SupervisorScheduler scheduler,
 			ApplicationEventPublisher publisher, SharedHttpClients httpClients,
-			ObjectProvider<RenewalLocks> renewalLocks) {
+			ObjectProvider<RenewalLocks> renewalLocks, ObjectProvider<McpAuthorizationStore> stores) {
+		McpAuthorizationStore store = stores
+			.getIfAvailable(() -> McpAuthorizationStoreConfiguration.inMemory(properties));
 		Map<String, ServerAuthorization> servers = new LinkedHashMap<>();
 		Map<String, Lock> ownLocks = new ConcurrentHashMap<>();
 		// one JVM's lock per registration, unless the fleet shares one
 		RenewalLocks locks = renewalLocks.getIfAvailable(() -> (registration, holdAtMost) -> ownLocks
 			.computeIfAbsent(registration, (id) -> new ReentrantLock()));
+		Consumer<McpAuthorizationRequest> requested = (request) -> scheduler
+			.execute(() -> publisher.publishEvent(new McpAuthorizationRequiredEvent(request.server(), request)));
+		Surroundings surroundings = new Surroundings(store, scheduler, properties.authorization().watchInterval(),
+				requested);
 		for (McpServerSettings server : McpServerSettingsResolver.resolve(properties)) {
 			OAuth oauth = server.oauth();
 			// the server's own HTTP client: its TLS, proxy and timeouts reach its
@@ -85,15 +102,14 @@ public final class McpAuthorizationAutoConfiguration {
 					server.http().version().version(), server.http().proxy().host(), server.http().proxy().port(),
 					server.http().ssl().bundle());
 			Supplier<HttpClient> httpClient = () -> httpClients.client(server.name(), settings).httpClient();
-			Consumer<McpAuthorizationRequest> requested = (request) -> scheduler
-				.execute(() -> publisher.publishEvent(new McpAuthorizationRequiredEvent(request.server(), request)));
 			if (oauth.isDiscovered()) {
 				servers.put(server.name(), ServerAuthorization.discovered(server.name(), server.url(),
 						new DiscoverySettings(oauth.grantType() == GrantType.CLIENT_CREDENTIALS, oauth.redirectUri(),
 								oauth.clientId(), oauth.clientSecret(), oauth.clientMetadataDocument(),
 								oauth.clientName(), oauth.scopes(), oauth.issuer()),
-						McpJsonDefaults.getMapper(), httpClient.get(), server.requestTimeout(), scheduler.clock(),
-						requested));
+						McpJsonDefaults.getMapper(), httpClient.get(), server.requestTimeout(),
+						locks.obtain(ServerAuthorization.discoveredRegistrationId(server.name()), holdAtMost(server)),
+						surroundings));
 				continue;
 			}
 			String registration = oauth.registration();
@@ -102,6 +118,11 @@ public final class McpAuthorizationAutoConfiguration {
 			}
 			ClientRegistrationRepository repository = registrations.getIfAvailable();
 			OAuth2AuthorizedClientService service = clients.getIfAvailable();
+			if (repository != null && store.isShared()
+					&& (service == null || service instanceof InMemoryOAuth2AuthorizedClientService)) {
+				// Boot's default keeps tokens in this JVM: the store's are the replicas'
+				service = store.authorizedClients(repository);
+			}
 			if (repository == null || service == null) {
 				throw new IllegalStateException("MCP server '" + server.name() + "' has mcp.servers." + server.name()
 						+ ".oauth.registration '" + registration + "', but the application has no client"
@@ -110,7 +131,7 @@ public final class McpAuthorizationAutoConfiguration {
 			servers.put(server.name(),
 					ServerAuthorization.registered(server.name(), server.url(), repository, registration, service,
 							httpClient.get(), server.requestTimeout(), locks.obtain(registration, holdAtMost(server)),
-							scheduler.clock(), requested));
+							surroundings));
 		}
 		return new OAuthHttpAuthorizations(servers);
 	}

@@ -61,6 +61,8 @@ import org.springframework.validation.annotation.Validated;
  * and working directory under java.io.tmpdir
  * @param reload How changes of the servers' configuration are applied while the
  * application runs
+ * @param authorization Where the OAuth authorizations of the servers are kept, which the
+ * application's replicas share when it is their database
  * @since 0.1.0
  */
 @ConfigurationProperties(prefix = "mcp", ignoreUnknownFields = false)
@@ -71,7 +73,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 		@DefaultValue Map<@Pattern(regexp = SERVER_NAME,
 				message = "must be 1 to 32 letters, digits, '_' or '-'") String, @Valid Server> servers,
 		@DefaultValue List<String> serversConfiguration, @DefaultValue("sync") McpClientType clientType,
-		@Nullable Path runtimeDirectory, @DefaultValue @Valid Reload reload) {
+		@Nullable Path runtimeDirectory, @DefaultValue @Valid Reload reload,
+		@DefaultValue @Valid Authorization authorization) {
 
 	/**
 	 * The longest duration of any setting, in days: far beyond any timeout or delay that
@@ -641,6 +644,90 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 */
 	public record Reload(@DefaultValue("true") boolean enabled, @DefaultValue("2s") @DurationMin(nanos = 1,
 			message = "must be positive") @DurationMax(days = MAX_DAYS, message = TOO_LONG) Duration interval) {
+
+	}
+
+	/**
+	 * Where the OAuth authorizations of the servers are kept: the requests that wait for
+	 * a person, the clients registered dynamically, and the tokens.
+	 *
+	 * @param store Where they are kept: 'auto' (in the application's database when it has
+	 * one DataSource, else in memory), 'jdbc' (the database; the application fails to
+	 * start without one) or 'memory' (this JVM only: each replica and each start
+	 * authorizes on its own)
+	 * @param watchInterval How often a server that waits for a person looks in a shared
+	 * store for an authorization completed through another replica
+	 * @param jdbc The tables of the 'jdbc' store
+	 * @since 0.1.0
+	 */
+	public record Authorization(@DefaultValue("auto") Store store, @DefaultValue("2s") @DurationMin(nanos = 1,
+			message = "must be positive") @DurationMax(days = MAX_DAYS, message = TOO_LONG) Duration watchInterval,
+			@DefaultValue @Valid Jdbc jdbc) {
+
+		/** The values as nothing is set. */
+		public static final Authorization DEFAULTS = new Authorization(Store.AUTO, Duration.ofSeconds(2),
+				new Jdbc(SchemaInitialization.EMBEDDED, Jdbc.DEFAULT_SCHEMA, null));
+
+		/**
+		 * Where authorizations are kept.
+		 *
+		 * @since 0.1.0
+		 */
+		public enum Store {
+
+			/**
+			 * In the application's database when it has one DataSource, else in memory.
+			 */
+			AUTO,
+
+			/** In the application's database. */
+			JDBC,
+
+			/** In this JVM's memory. */
+			MEMORY
+
+		}
+
+		/**
+		 * When the tables are created at a start, as Spring Boot's
+		 * {@code DatabaseInitializationMode} has it.
+		 *
+		 * @since 0.1.0
+		 */
+		public enum SchemaInitialization {
+
+			/** At every start (the scripts keep the tables that exist). */
+			ALWAYS,
+
+			/** At every start on an embedded database (H2, HSQLDB, Derby). */
+			EMBEDDED,
+
+			/**
+			 * Never: the tables are the application's to create (Flyway, Liquibase).
+			 */
+			NEVER
+
+		}
+
+		/**
+		 * The tables of the 'jdbc' store.
+		 *
+		 * @param initializeSchema When the tables are created: 'embedded' (on an embedded
+		 * database), 'always' or 'never' (the application creates them, e.g. with Flyway
+		 * or Liquibase from the same scripts)
+		 * @param schema The script that creates them; '@@platform@@' stands for the
+		 * database's platform (h2, postgresql)
+		 * @param platform The platform in the script's name; default the one of the
+		 * DataSource's driver
+		 * @since 0.1.0
+		 */
+		public record Jdbc(@DefaultValue("embedded") SchemaInitialization initializeSchema,
+				@DefaultValue(DEFAULT_SCHEMA) String schema, @Nullable String platform) {
+
+			/** The scripts of the supported databases. */
+			public static final String DEFAULT_SCHEMA = "classpath:io/github/mcpsupervisor/authorization/schema-@@platform@@.sql";
+
+		}
 
 	}
 

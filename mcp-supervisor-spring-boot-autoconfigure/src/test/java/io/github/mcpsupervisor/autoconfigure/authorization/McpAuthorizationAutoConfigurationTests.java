@@ -4,17 +4,23 @@ import java.time.Duration;
 import java.util.ConcurrentModificationException;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 
+import javax.sql.DataSource;
+
 import io.github.mcpsupervisor.actuate.McpEndpoint;
 import io.github.mcpsupervisor.actuate.McpEndpoint.McpServerDetails;
+import io.github.mcpsupervisor.authorization.InMemoryMcpAuthorizationStore;
+import io.github.mcpsupervisor.authorization.JdbcMcpAuthorizationStore;
 import io.github.mcpsupervisor.authorization.McpAuthorizationException;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequiredEvent;
+import io.github.mcpsupervisor.authorization.McpAuthorizationStore;
 import io.github.mcpsupervisor.authorization.McpServerAuthorizations;
 import io.github.mcpsupervisor.autoconfigure.McpServerRegistry;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
@@ -47,6 +53,8 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ApplicationListener;
 import org.springframework.integration.support.locks.DistributedLock;
 import org.springframework.integration.support.locks.LockRegistry;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
 import org.springframework.web.util.UriComponentsBuilder;
 
@@ -164,6 +172,80 @@ class McpAuthorizationAutoConfigurationTests {
 				lock.unlock();
 				assertThat(output).contains("The renewal lock of client registration 'people' expired after 80000 ms");
 			});
+	}
+
+	@Test
+	void runWithoutADataSourceShouldKeepTheAuthorizationsInMemory() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasNotFailed().doesNotHaveBean(McpAuthorizationStore.class);
+			assertThat(context.getBean(OAuthHttpAuthorizations.class).servers().get("remote").state().store())
+				.isEqualTo("memory");
+		});
+	}
+
+	@Test
+	void runWithADataSourceShouldKeepTheAuthorizationsTokensAndLocksInItsDatabase() {
+		DataSource database = h2();
+		this.contextRunner.withBean(DataSource.class, () -> database).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(McpAuthorizationStore.class)).isInstanceOf(JdbcMcpAuthorizationStore.class);
+			// the embedded database's tables created at the start
+			JdbcTemplate jdbc = new JdbcTemplate(database);
+			assertThat(jdbc.queryForList("SELECT LOWER(TABLE_NAME) FROM INFORMATION_SCHEMA.TABLES", String.class))
+				.contains("mcp_authorization_request", "mcp_dynamic_client", "oauth2_authorized_client", "int_lock");
+			// the renewals serialised by Spring Integration's locks on the same database
+			Lock lock = context.getBean(McpAuthorizationAutoConfiguration.RenewalLocks.class)
+				.obtain("people", Duration.ofSeconds(70));
+			lock.lock();
+			try {
+				assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM INT_LOCK WHERE REGION = 'mcp-supervisor'",
+						Integer.class))
+					.isOne();
+			}
+			finally {
+				lock.unlock();
+			}
+			// Boot's in-memory service replaced by the store's for the server's tokens
+			ServerAuthorization authorization = context.getBean(OAuthHttpAuthorizations.class).servers().get("remote");
+			assertThat(authorization.state().store()).isEqualTo("jdbc");
+		});
+	}
+
+	@Test
+	void runWithTheMemoryStoreShouldKeepTheAuthorizationsInMemoryDespiteADataSource() {
+		this.contextRunner.withBean(DataSource.class, McpAuthorizationAutoConfigurationTests::h2)
+			.withPropertyValues("mcp.authorization.store=memory")
+			.run((context) -> {
+				assertThat(context).hasNotFailed().doesNotHaveBean(McpAuthorizationStore.class);
+				assertThat(context.getBean(OAuthHttpAuthorizations.class).servers().get("remote").state().store())
+					.isEqualTo("memory");
+			});
+	}
+
+	@Test
+	void runWithTheJdbcStoreAndNoDataSourceShouldFailNamingWhy() {
+		this.contextRunner.withPropertyValues("mcp.authorization.store=jdbc")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("mcp.authorization.store is jdbc, but the application has no DataSource"));
+	}
+
+	@Test
+	void runWithAStoreOfTheApplicationsShouldUseIt() {
+		McpAuthorizationStore own = new InMemoryMcpAuthorizationStore();
+		this.contextRunner.withBean(DataSource.class, McpAuthorizationAutoConfigurationTests::h2)
+			.withBean(McpAuthorizationStore.class, () -> own)
+			.run((context) -> {
+				assertThat(context).hasNotFailed().getBean(McpAuthorizationStore.class).isSameAs(own);
+				assertThat(context.getBean(OAuthHttpAuthorizations.class).servers().get("remote").state().store())
+					.isEqualTo("memory");
+			});
+	}
+
+	private static DataSource h2() {
+		return new SimpleDriverDataSource(new org.h2.Driver(),
+				"jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
 	}
 
 	@Test

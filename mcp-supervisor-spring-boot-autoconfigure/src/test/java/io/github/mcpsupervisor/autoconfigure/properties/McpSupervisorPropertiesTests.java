@@ -78,7 +78,8 @@ class McpSupervisorPropertiesTests {
 
 	private static McpSupervisorProperties properties(Map<String, ?> defaults) {
 		return new McpSupervisorProperties(true, server(defaults), Map.of(), List.of(), McpClientType.SYNC, null,
-				new McpSupervisorProperties.Reload(true, Duration.ofSeconds(2)));
+				new McpSupervisorProperties.Reload(true, Duration.ofSeconds(2)),
+				McpSupervisorProperties.Authorization.DEFAULTS);
 	}
 
 	private static Server server(Map<String, ?> properties) {

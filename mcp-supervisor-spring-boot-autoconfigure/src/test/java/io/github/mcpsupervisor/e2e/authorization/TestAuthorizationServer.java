@@ -171,6 +171,14 @@ public final class TestAuthorizationServer implements AutoCloseable {
 	}
 
 	/**
+	 * Returns how many clients registered themselves (RFC 7591).
+	 * @return the clients registered dynamically
+	 */
+	public int clientsRegistered() {
+		return ((NoConsentForPublicClients) this.context.getBean(RegisteredClientRepository.class)).registered.get();
+	}
+
+	/**
 	 * Returns how many times a refresh token was presented again after a refresh had
 	 * replaced it: each time, the whole authorization it belonged to was revoked, as
 	 * identity providers that rotate refresh tokens do with a token they take as stolen.
@@ -414,8 +422,13 @@ public final class TestAuthorizationServer implements AutoCloseable {
 			this.delegate = delegate;
 		}
 
+		private final AtomicInteger registered = new AtomicInteger();
+
 		@Override
 		public void save(RegisteredClient client) {
+			if (this.delegate.findById(client.getId()) == null) {
+				this.registered.incrementAndGet();
+			}
 			if (client.getClientAuthenticationMethods().contains(ClientAuthenticationMethod.NONE)) {
 				client = RegisteredClient.from(client)
 					.clientSettings(ClientSettings.withSettings(client.getClientSettings().getSettings())

@@ -25,7 +25,8 @@ public final class TestServerSettings {
 	public static McpServerSettings of(String name, Map<String, ?> properties) {
 		McpSupervisorProperties configuration = new McpSupervisorProperties(true, McpPropertiesBinder.server(Map.of()),
 				Map.of(), List.of(), McpClientType.SYNC, null,
-				new McpSupervisorProperties.Reload(true, Duration.ofSeconds(2)));
+				new McpSupervisorProperties.Reload(true, Duration.ofSeconds(2)),
+				McpSupervisorProperties.Authorization.DEFAULTS);
 		return McpServerSettingsResolver.settings(name, McpPropertiesBinder.server(properties), configuration);
 	}
 

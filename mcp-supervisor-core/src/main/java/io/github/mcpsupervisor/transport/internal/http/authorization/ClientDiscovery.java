@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import io.github.mcpsupervisor.authorization.McpAuthorizationStore;
+import io.github.mcpsupervisor.authorization.McpAuthorizationStore.DynamicClient;
 import io.github.mcpsupervisor.internal.ServerText;
 import io.github.mcpsupervisor.transport.internal.http.authorization.BoundedExchange.Answer;
 import io.github.mcpsupervisor.transport.internal.http.authorization.MetadataDiscovery.AuthorizationServer;
@@ -28,6 +30,10 @@ import org.springframework.security.oauth2.core.ClientAuthenticationMethod;
  * authorization server that does not offer it is refused), or, for a service, for the
  * client credentials grant with the client the authorization server gave (an
  * authorization server that lists its grants without that one is refused).
+ * <p>
+ * A client registered dynamically is kept in the {@link McpAuthorizationStore}, by server
+ * and issuer, and used again by the next discovery, of this JVM or a replica, while its
+ * redirect URI is the configured one.
  */
 final class ClientDiscovery {
 
@@ -37,15 +43,21 @@ final class ClientDiscovery {
 
 	private final DiscoverySettings settings;
 
-	ClientDiscovery(BoundedExchange exchange, DiscoverySettings settings) {
+	private final String server;
+
+	private final McpAuthorizationStore store;
+
+	ClientDiscovery(BoundedExchange exchange, DiscoverySettings settings, String server, McpAuthorizationStore store) {
 		this.metadata = new MetadataDiscovery(exchange);
 		this.exchange = exchange;
 		this.settings = settings;
+		this.server = server;
+		this.store = store;
 	}
 
 	/**
 	 * Finds the registration of a server.
-	 * @param server the server's name, the registration's id
+	 * @param server the registration's id
 	 * @param url the server's URL
 	 * @param challenge the challenge of its {@code 401}, if any
 	 * @return the registration, with the authorization server's metadata in its provider
@@ -155,6 +167,14 @@ final class ClientDiscovery {
 			return new Client(document.toString(), null, ClientAuthenticationMethod.NONE,
 					"its Client ID Metadata Document");
 		}
+		URI redirectUri = Objects.requireNonNull(this.settings.redirectUri());
+		DynamicClient kept = this.store.dynamicClient(this.server, authorizationServer.issuer()).orElse(null);
+		if (kept != null && kept.redirectUri().equals(redirectUri)) {
+			return client(kept, "dynamic client registration, kept");
+		}
+		if (kept != null) {
+			this.store.forget(this.server, authorizationServer.issuer());
+		}
 		URI endpoint = authorizationServer.registrationEndpoint();
 		if (endpoint == null) {
 			throw new AuthorizationDiscoveryException("the authorization server " + authorizationServer.issuer()
@@ -162,7 +182,16 @@ final class ClientDiscovery {
 					+ ((document != null) ? " Client ID Metadata Documents" : " a client for this application")
 					+ ": set the client-id it gave this application");
 		}
-		return register(endpoint, authorizationServer);
+		Client registered = register(endpoint, authorizationServer);
+		// a replica that registered at the same time: the first kept serves all
+		DynamicClient first = this.store.keepIfAbsent(new DynamicClient(this.server, authorizationServer.issuer(),
+				redirectUri, registered.id(), registered.secret(), registered.authentication().getValue()));
+		return client(first, registered.how());
+	}
+
+	private static Client client(DynamicClient kept, String how) {
+		return new Client(kept.clientId(), kept.clientSecret(),
+				new ClientAuthenticationMethod(kept.authenticationMethod()), how);
 	}
 
 	// RFC 7591: a public client unless the server insists on a secret

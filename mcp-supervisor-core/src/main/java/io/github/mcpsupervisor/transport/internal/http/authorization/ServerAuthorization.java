@@ -19,15 +19,21 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 import io.github.mcpsupervisor.authorization.McpAuthorizationException;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
+import io.github.mcpsupervisor.authorization.McpAuthorizationStore;
+import io.github.mcpsupervisor.authorization.McpAuthorizationStore.PendingAuthorization;
+import io.github.mcpsupervisor.authorization.McpServerAuthorizations.McpAuthorizationState;
 import io.github.mcpsupervisor.authorization.McpServerAuthorizations.McpServerAuthorization;
 import io.github.mcpsupervisor.internal.CauseChain;
 import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException;
+import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.transport.internal.http.AuthorizationConfigurationException;
 import io.github.mcpsupervisor.transport.internal.http.AuthorizationRequiredException;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorization;
@@ -42,7 +48,6 @@ import org.springframework.security.crypto.keygen.Base64StringKeyGenerator;
 import org.springframework.security.crypto.keygen.StringKeyGenerator;
 import org.springframework.security.oauth2.client.AuthorizedClientServiceOAuth2AuthorizedClientManager;
 import org.springframework.security.oauth2.client.ClientAuthorizationRequiredException;
-import org.springframework.security.oauth2.client.InMemoryOAuth2AuthorizedClientService;
 import org.springframework.security.oauth2.client.OAuth2AuthorizeRequest;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClient;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClientProviderBuilder;
@@ -59,6 +64,7 @@ import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationExch
 import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationRequest;
 import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationResponse;
 import org.springframework.security.oauth2.core.endpoint.OAuth2ParameterNames;
+import org.springframework.security.oauth2.core.endpoint.PkceParameterNames;
 import org.springframework.web.client.HttpServerErrorException;
 import org.springframework.web.client.ResourceAccessException;
 
@@ -82,6 +88,11 @@ import org.springframework.web.client.ResourceAccessException;
  * {@value #MAX_STEP_UPS} times in the server's life, and never when it names no new
  * scope. Every token request is bound to the server ({@code resource}) and serialised
  * with the other requests of the same registration (a refresh token may be used once).
+ * <p>
+ * The requests that wait for a person, and the tokens, are kept in an
+ * {@link McpAuthorizationStore}: when replicas share it, any of them completes a request,
+ * and the others, watching the store while their server waits, connect within a
+ * {@linkplain Surroundings#watchInterval() watch interval}.
  */
 public final class ServerAuthorization implements HttpAuthorization, McpServerAuthorization {
 
@@ -127,7 +138,9 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 
 	private final Clock clock;
 
-	private final Consumer<McpAuthorizationRequest> requested;
+	private final Surroundings surroundings;
+
+	private final McpAuthorizationStore store;
 
 	private final List<Runnable> authorized = new CopyOnWriteArrayList<>();
 
@@ -136,11 +149,21 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 
 	private int stepUps;
 
-	private volatile @Nullable Pending pending;
+	// the request this JVM's supervisors of the server wait on, and the token they were
+	// refused with (null for none), to know an authorization completed elsewhere
+	private volatile @Nullable String awaitedState;
+
+	private volatile @Nullable String refusedToken;
+
+	private final AtomicBoolean watching = new AtomicBoolean();
+
+	private final AtomicLong renewals = new AtomicLong();
+
+	private final AtomicLong alreadyRenewed = new AtomicLong();
 
 	private ServerAuthorization(String server, URI url, @Nullable ClientRegistration registration,
 			@Nullable ClientDiscovery discovery, @Nullable OAuth2AuthorizedClientService clients, HttpClient httpClient,
-			Duration timeout, Lock lock, Clock clock, Consumer<McpAuthorizationRequest> requested) {
+			Duration timeout, Lock lock, Surroundings surroundings) {
 		this.server = server;
 		this.url = url;
 		this.registration = registration;
@@ -148,8 +171,10 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		this.principal = "mcp-server:" + server;
 		this.resource = ResourceIndicator.of(url);
 		this.lock = lock;
-		this.clock = clock;
-		this.requested = requested;
+		this.surroundings = surroundings;
+		this.store = surroundings.store();
+		this.clock = surroundings.scheduler().clock();
+		Clock clock = this.clock;
 		this.tokens = new TokenEndpoint(httpClient, timeout, () -> this.resource, () -> this.steppedUpScopes);
 		// the one registration of this server, known at once or once discovered
 		ClientRegistrationRepository own = (id) -> {
@@ -157,8 +182,8 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 			return (current != null && current.getRegistrationId().equals(id)) ? current : null;
 		};
 		// a discovered registration is the application's to know only: its tokens are
-		// kept here, in memory
-		this.clients = (clients != null) ? clients : new InMemoryOAuth2AuthorizedClientService(own);
+		// kept in the store, under the server's registration id
+		this.clients = (clients != null) ? clients : this.store.authorizedClients(own);
 		this.manager = new AuthorizedClientServiceOAuth2AuthorizedClientManager(own, this.clients);
 		this.manager.setAuthorizedClientProvider(OAuth2AuthorizedClientProviderBuilder.builder()
 			.authorizationCode()
@@ -178,13 +203,12 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	 * @param httpClient the client of the token requests
 	 * @param timeout the timeout of each token request's answer
 	 * @param lock serialises the token requests of the registration
-	 * @param clock the time
-	 * @param requested told of each request a person must answer
+	 * @param surroundings where requests are kept, the time, and who is told of them
 	 * @return the authorization
 	 */
 	public static ServerAuthorization registered(String server, URI url, ClientRegistrationRepository registrations,
 			String registrationId, OAuth2AuthorizedClientService clients, HttpClient httpClient, Duration timeout,
-			Lock lock, Clock clock, Consumer<McpAuthorizationRequest> requested) {
+			Lock lock, Surroundings surroundings) {
 		ClientRegistration registration = registrations.findByRegistrationId(registrationId);
 		if (registration == null) {
 			throw new IllegalStateException("MCP server '" + server + "' has mcp.servers." + server
@@ -204,8 +228,8 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 					+ " application's redirect endpoint (a template such as {baseUrl} is expanded only within a"
 					+ " request, and the supervisor asks outside of one)");
 		}
-		return new ServerAuthorization(server, url, registration, null, clients, httpClient, timeout, lock, clock,
-				requested);
+		return new ServerAuthorization(server, url, registration, null, clients, httpClient, timeout, lock,
+				surroundings);
 	}
 
 	/**
@@ -218,16 +242,26 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	 * @param jsonMapper reads the metadata
 	 * @param httpClient the client of the discovery and token requests
 	 * @param timeout the timeout of each request's answer
-	 * @param clock the time
-	 * @param requested told of each request a person must answer
+	 * @param lock serialises the token requests of the server's registration
+	 * @param surroundings where clients, requests and tokens are kept, the time, and who
+	 * is told of requests
 	 * @return the authorization
 	 */
 	public static ServerAuthorization discovered(String server, URI url, DiscoverySettings settings,
-			McpJsonMapper jsonMapper, HttpClient httpClient, Duration timeout, Clock clock,
-			Consumer<McpAuthorizationRequest> requested) {
-		ClientDiscovery discovery = new ClientDiscovery(new BoundedExchange(httpClient, jsonMapper, timeout), settings);
-		return new ServerAuthorization(server, url, null, discovery, null, httpClient, timeout, new ReentrantLock(),
-				clock, requested);
+			McpJsonMapper jsonMapper, HttpClient httpClient, Duration timeout, Lock lock, Surroundings surroundings) {
+		ClientDiscovery discovery = new ClientDiscovery(new BoundedExchange(httpClient, jsonMapper, timeout), settings,
+				server, surroundings.store());
+		return new ServerAuthorization(server, url, null, discovery, null, httpClient, timeout, lock, surroundings);
+	}
+
+	/**
+	 * Returns the id of the client registration of a server whose authorization server is
+	 * discovered.
+	 * @param server the server's name
+	 * @return the registration's id, the key of its tokens and lock
+	 */
+	public static String discoveredRegistrationId(String server) {
+		return "mcp-server-" + server;
 	}
 
 	@Override
@@ -265,6 +299,12 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 			if (this.registration == null) {
 				return null; // the server's first 401 names its authorization server
 			}
+			OAuth2AccessToken renewed = validStoredToken();
+			if (renewed != null) {
+				// renewed while this request waited for the lock, here or on a replica
+				this.alreadyRenewed.incrementAndGet();
+				return bearer(renewed);
+			}
 			return bearer(token());
 		}
 		finally {
@@ -291,6 +331,22 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 
 	// Under the lock: a valid token, refreshed or obtained as needed.
 	private OAuth2AccessToken token() {
+		String before = storedTokenValue();
+		OAuth2AccessToken token = authorizedToken();
+		if (!token.getTokenValue().equals(before)) {
+			this.renewals.incrementAndGet();
+		}
+		return token;
+	}
+
+	private @Nullable String storedTokenValue() {
+		ClientRegistration registration = this.registration;
+		OAuth2AuthorizedClient client = (registration != null)
+				? this.clients.loadAuthorizedClient(registration.getRegistrationId(), this.principal) : null;
+		return (client != null) ? client.getAccessToken().getTokenValue() : null;
+	}
+
+	private OAuth2AccessToken authorizedToken() {
 		OAuth2AuthorizedClient client;
 		try {
 			client = this.manager
@@ -347,20 +403,80 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		return needsPerson(why, committedScopes());
 	}
 
-	// Under the lock: a request for the scopes, made unless one is awaited already.
+	// Under the lock: a request for the scopes, made unless one is awaited already, by
+	// this JVM or a replica.
 	private AuthorizationRequiredException needsPerson(String why, List<String> scopes) {
-		Pending current = this.pending;
-		if (current == null || !current.expiresAt.isAfter(this.clock.instant())) {
-			current = newRequest(scopes);
-			this.pending = current;
-			McpAuthorizationRequest request = current.request;
-			logger.warn("MCP server '" + this.server + "' needs a person to authorize client registration '"
-					+ registration().getRegistrationId() + "' (" + why + "); the authorization URL is in the mcp"
-					+ " endpoint and the McpAuthorizationRequiredEvent");
-			this.requested.accept(request);
+		PendingAuthorization asked = newRequest(scopes);
+		PendingAuthorization awaited = this.store.awaitIfAbsent(asked, this.clock.instant());
+		if (awaited == asked) {
+			asked(why, asked);
 		}
+		awaitPerson(awaited);
 		return new AuthorizationRequiredException("a person must authorize client registration '"
 				+ registration().getRegistrationId() + "' (" + why + ")");
+	}
+
+	private void asked(String why, PendingAuthorization request) {
+		logger.warn("MCP server '" + this.server + "' needs a person to authorize client registration '"
+				+ registration().getRegistrationId() + "' (" + why + "); the authorization URL is in the mcp"
+				+ " endpoint and the McpAuthorizationRequiredEvent");
+		this.surroundings.requested().accept(request.request());
+	}
+
+	// This JVM's supervisors of the server wait for a request: a replica may complete it.
+	private void awaitPerson(PendingAuthorization awaited) {
+		this.refusedToken = storedTokenValue();
+		this.awaitedState = awaited.state();
+		if (this.store.isShared() && this.watching.compareAndSet(false, true)) {
+			watchLater();
+		}
+	}
+
+	private void watchLater() {
+		try {
+			this.surroundings.scheduler().schedule(this.surroundings.watchInterval(), this::watch);
+		}
+		catch (RejectedExecutionException ex) {
+			this.watching.set(false); // the application stops
+		}
+	}
+
+	// Looks in the store for the authorization this JVM waits on, completed by a replica.
+	private void watch() {
+		String state = this.awaitedState;
+		if (state != null && !this.authorized.isEmpty()) {
+			boolean completed;
+			try {
+				completed = completedElsewhere(state);
+			}
+			catch (RuntimeException ex) {
+				logger.debug("MCP server '" + this.server + "': the authorization store cannot be read now", ex);
+				completed = false;
+			}
+			if (!completed) {
+				watchLater();
+				return;
+			}
+			if (this.awaitedState == state) {
+				this.awaitedState = null;
+				logger.info("MCP server '" + this.server + "' is authorized, through another replica");
+				this.authorized.forEach(Runnable::run);
+			}
+		}
+		this.watching.set(false);
+		if (this.awaitedState != null && !this.authorized.isEmpty() && this.watching.compareAndSet(false, true)) {
+			watchLater();
+		}
+	}
+
+	// Whether the request is no longer awaited and the store has another token than the
+	// one refused.
+	private boolean completedElsewhere(String state) {
+		if (this.store.pending(this.server).filter((kept) -> kept.state().equals(state)).isPresent()) {
+			return false;
+		}
+		String token = storedTokenValue();
+		return token != null && !token.equals(this.refusedToken);
 	}
 
 	private List<String> committedScopes() {
@@ -372,7 +488,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		return (registered != null) ? new ArrayList<>(registered) : new ArrayList<>();
 	}
 
-	private Pending newRequest(List<String> scopes) {
+	private PendingAuthorization newRequest(List<String> scopes) {
 		String state = STATES.generateKey();
 		OAuth2AuthorizationRequest.Builder builder = OAuth2AuthorizationRequest.authorizationCode()
 			.authorizationUri(registration().getProviderDetails().getAuthorizationUri())
@@ -386,10 +502,27 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		// S256, its verifier kept in the request's attributes for the token request
 		OAuth2AuthorizationRequestCustomizers.withPkce().accept(builder);
 		OAuth2AuthorizationRequest request = builder.build();
-		Instant expiresAt = this.clock.instant().plus(REQUEST_LIFETIME);
-		return new Pending(state, request, expiresAt,
-				new McpAuthorizationRequest(this.server, registration().getRegistrationId(),
-						URI.create(request.getAuthorizationRequestUri()), scopes, expiresAt));
+		String verifier = Objects.requireNonNull(request.getAttribute(PkceParameterNames.CODE_VERIFIER));
+		return new PendingAuthorization(this.server, registration().getRegistrationId(), state, verifier,
+				URI.create(request.getAuthorizationRequestUri()), URI.create(registration().getRedirectUri()), scopes,
+				this.clock.instant().plus(REQUEST_LIFETIME));
+	}
+
+	// The request as Spring Security's token request takes it, on whichever replica
+	// completes it.
+	private OAuth2AuthorizationRequest authorizationRequest(PendingAuthorization pending) {
+		return OAuth2AuthorizationRequest.authorizationCode()
+			.authorizationUri(registration().getProviderDetails().getAuthorizationUri())
+			.clientId(registration().getClientId())
+			.redirectUri(pending.redirectUri().toString())
+			.scopes(new LinkedHashSet<>(pending.scopes()))
+			.state(pending.state())
+			.authorizationRequestUri(pending.authorizationUri().toString())
+			.attributes((attributes) -> {
+				attributes.put(OAuth2ParameterNames.REGISTRATION_ID, pending.registration());
+				attributes.put(PkceParameterNames.CODE_VERIFIER, pending.codeVerifier());
+			})
+			.build();
 	}
 
 	/**
@@ -398,22 +531,22 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	 */
 	@Override
 	public Optional<McpAuthorizationRequest> pending() {
-		Pending current = this.pending;
-		if (current != null && !current.expiresAt.isAfter(this.clock.instant())) {
+		PendingAuthorization current = this.store.pending(this.server).orElse(null);
+		if (current != null && current.isExpired(this.clock.instant())) {
 			// still awaited: a new request replaces the expired one
 			this.lock.lock();
 			try {
-				Pending expired = this.pending;
-				if (expired != null && !expired.expiresAt.isAfter(this.clock.instant())) {
-					needsPerson("the previous request expired", expired.request.scopes());
+				PendingAuthorization expired = this.store.pending(this.server).orElse(null);
+				if (expired != null && expired.isExpired(this.clock.instant())) {
+					needsPerson("the previous request expired", expired.scopes());
 				}
-				current = this.pending;
+				current = this.store.pending(this.server).orElse(null);
 			}
 			finally {
 				this.lock.unlock();
 			}
 		}
-		return (current != null) ? Optional.of(current.request) : Optional.empty();
+		return (current != null) ? Optional.of(current.request()) : Optional.empty();
 	}
 
 	/**
@@ -423,8 +556,11 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	 */
 	@Override
 	public boolean awaits(String state) {
-		Pending current = this.pending;
-		return current != null && MessageDigest.isEqual(current.state.getBytes(StandardCharsets.UTF_8),
+		return this.store.pending(this.server).filter((current) -> isState(current, state)).isPresent();
+	}
+
+	private static boolean isState(PendingAuthorization pending, String state) {
+		return MessageDigest.isEqual(pending.state().getBytes(StandardCharsets.UTF_8),
 				state.getBytes(StandardCharsets.UTF_8));
 	}
 
@@ -441,13 +577,15 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	public void complete(String state, String code, @Nullable String issuer) {
 		this.lock.lock();
 		try {
-			Pending current = this.pending;
-			if (current == null || !awaits(state)) {
+			PendingAuthorization current = this.store.pending(this.server)
+				.filter((kept) -> isState(kept, state))
+				.orElse(null);
+			if (current == null) {
 				throw new McpAuthorizationException(
 						"MCP server '" + this.server + "' awaits no authorization with this state");
 			}
-			if (!current.expiresAt.isAfter(this.clock.instant())) {
-				needsPerson("the previous request expired", current.request.scopes());
+			if (current.isExpired(this.clock.instant())) {
+				needsPerson("the previous request expired", current.scopes());
 				throw new McpAuthorizationException(
 						"the authorization request of MCP server '" + this.server + "' expired; a new one was made");
 			}
@@ -456,14 +594,14 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 				throw new McpAuthorizationException("MCP server '" + this.server + "': " + refusal);
 			}
 			OAuth2AuthorizationResponse response = OAuth2AuthorizationResponse.success(code)
-				.redirectUri(registration().getRedirectUri())
+				.redirectUri(current.redirectUri().toString())
 				.state(state)
 				.build();
 			OAuth2AccessTokenResponse tokens;
 			try {
 				tokens = this.tokens.authorizationCode()
 					.getTokenResponse(new OAuth2AuthorizationCodeGrantRequest(registration(),
-							new OAuth2AuthorizationExchange(current.authorizationRequest, response)));
+							new OAuth2AuthorizationExchange(authorizationRequest(current), response)));
 			}
 			catch (OAuth2AuthorizationException ex) {
 				throw new McpAuthorizationException("the authorization server refused the code for MCP server '"
@@ -473,11 +611,12 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 				throw new McpAuthorizationException("the authorization server of MCP server '" + this.server
 						+ "' cannot be reached: " + CauseChain.rootMessage(ex), ex);
 			}
-			this.pending = null;
 			// the scopes of a step-up hold once the person gave them
-			this.steppedUpScopes = current.request.scopes();
+			this.steppedUpScopes = current.scopes();
 			this.clients.saveAuthorizedClient(new OAuth2AuthorizedClient(registration(), this.principal,
 					tokens.getAccessToken(), tokens.getRefreshToken()), owner());
+			this.store.complete(this.server, state);
+			this.awaitedState = null;
 		}
 		finally {
 			this.lock.unlock();
@@ -514,6 +653,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 			OAuth2AuthorizedClient client = this.clients.loadAuthorizedClient(registration().getRegistrationId(),
 					this.principal);
 			if (client != null && sent != null && !sent.equals(bearer(client.getAccessToken()))) {
+				this.alreadyRenewed.incrementAndGet();
 				return true; // another request has renewed it since
 			}
 			if (client != null) {
@@ -561,7 +701,11 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		this.registration = found.registration();
 		// sent as the metadata publishes it, which may be a prefix of the server's URL
 		this.resource = found.resource();
-		this.pending = null;
+		// a request kept for another authorization server cannot be completed
+		String endpoint = found.registration().getProviderDetails().getAuthorizationUri() + "?";
+		this.store.pending(this.server)
+			.filter((kept) -> !kept.authorizationUri().toString().startsWith(endpoint))
+			.ifPresent((stale) -> this.store.complete(this.server, stale.state()));
 		logger.info("MCP server '" + this.server + "' is authorized by "
 				+ found.registration().getProviderDetails().getIssuerUri() + ", with a client from " + found.how());
 	}
@@ -595,6 +739,15 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 					+ " lacks: not asking again");
 			return false;
 		}
+		// the token in hand still serves the other calls until the person authorizes; a
+		// request for these scopes kept already (by a replica) is the one awaited
+		PendingAuthorization kept = isAuthorizationCode() ? this.store.pending(this.server)
+			.filter((request) -> !request.isExpired(this.clock.instant()) && request.scopes().containsAll(union))
+			.orElse(null) : null;
+		if (kept != null) {
+			awaitPerson(kept);
+			return false;
+		}
 		if (this.stepUps >= MAX_STEP_UPS) {
 			logger.warn("MCP server '" + this.server + "' asked for more scopes " + MAX_STEP_UPS
 					+ " times: not asking again until the application restarts");
@@ -602,9 +755,10 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		}
 		this.stepUps++;
 		if (isAuthorizationCode()) {
-			// the token in hand still serves the other calls until the person authorizes
-			this.pending = null;
-			needsPerson("the server asks for the scopes " + union, union);
+			PendingAuthorization asked = newRequest(union);
+			this.store.await(asked);
+			asked("the server asks for the scopes " + union, asked);
+			awaitPerson(asked);
 			return false;
 		}
 		this.steppedUpScopes = union;
@@ -695,8 +849,46 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		return "Bearer " + token.getTokenValue();
 	}
 
-	private record Pending(String state, OAuth2AuthorizationRequest authorizationRequest, Instant expiresAt,
-			McpAuthorizationRequest request) {
+	@Override
+	public McpAuthorizationState state() {
+		ClientRegistration registration = this.registration;
+		OAuth2AuthorizedClient client = (registration != null)
+				? this.clients.loadAuthorizedClient(registration.getRegistrationId(), this.principal) : null;
+		OAuth2AccessToken token = (client != null) ? client.getAccessToken() : null;
+		return new McpAuthorizationState(this.store.kind(), (token != null) ? token.getIssuedAt() : null,
+				(token != null) ? token.getExpiresAt() : null, client != null && client.getRefreshToken() != null);
+	}
+
+	/**
+	 * Returns how many tokens this JVM obtained for the server: its renewals, and its
+	 * first tokens.
+	 * @return the number of tokens obtained
+	 */
+	public long renewals() {
+		return this.renewals.get();
+	}
+
+	/**
+	 * Returns how many times a request of this JVM found the token it came to renew
+	 * renewed already, by another request or a replica: the renewals a lock saved.
+	 * @return the number of renewals found done
+	 */
+	public long alreadyRenewed() {
+		return this.alreadyRenewed.get();
+	}
+
+	/**
+	 * What an authorization needs around it, the same for every server of an application.
+	 *
+	 * @param store where requests, clients and tokens are kept
+	 * @param scheduler the time, and the timers that watch a shared store
+	 * @param watchInterval how often a server waiting for a person looks in a shared
+	 * store for an authorization that a replica completed
+	 * @param requested told of each request a person must answer, once, by the JVM that
+	 * made it
+	 */
+	public record Surroundings(McpAuthorizationStore store, SupervisorScheduler scheduler, Duration watchInterval,
+			Consumer<McpAuthorizationRequest> requested) {
 
 	}
 

@@ -14,6 +14,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import com.sun.net.httpserver.HttpServer;
+import io.github.mcpsupervisor.authorization.InMemoryMcpAuthorizationStore;
+import io.github.mcpsupervisor.authorization.McpAuthorizationStore;
+import io.github.mcpsupervisor.authorization.McpAuthorizationStore.DynamicClient;
 import io.github.mcpsupervisor.transport.internal.http.authorization.ClientDiscovery.Discovered;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import org.junit.jupiter.api.AfterEach;
@@ -90,10 +93,13 @@ class ClientDiscoveryTests {
 						+ "\"offline_access\"]" + extra + "}");
 	}
 
+	private final McpAuthorizationStore store = new InMemoryMcpAuthorizationStore();
+
 	private Discovered discover(DiscoverySettings settings) {
+		// a new discovery each time, as a replica or a restart makes it
 		ClientDiscovery discovery = new ClientDiscovery(
 				new BoundedExchange(HttpClient.newHttpClient(), McpJsonDefaults.getMapper(), Duration.ofSeconds(5)),
-				settings);
+				settings, "remote", this.store);
 		return discovery.discover("remote", URI.create(this.base + "/mcp"), null);
 	}
 
@@ -122,6 +128,59 @@ class ClientDiscoveryTests {
 	}
 
 	@Test
+	void aClientRegisteredDynamicallyIsKeptAndServesTheNextDiscoveryWithoutRegisteringAgain() {
+		authorizationServer(",\"registration_endpoint\":\"" + this.base
+				+ "/register\",\"token_endpoint_auth_methods_supported\":[\"client_secret_post\"]");
+		this.registered = "{\"client_id\":\"dynamic-1\",\"client_secret\":\"REGISTERED-SECRET\","
+				+ "\"token_endpoint_auth_method\":\"client_secret_post\"}";
+		discover(settings());
+		this.registered = "{\"client_id\":\"dynamic-2\"}";
+		Discovered again = discover(settings());
+		assertThat(this.registrations).hasSize(1);
+		assertThat(again.how()).isEqualTo("dynamic client registration, kept");
+		assertThat(again.registration().getClientId()).isEqualTo("dynamic-1");
+		assertThat(again.registration().getClientSecret()).isEqualTo("REGISTERED-SECRET");
+		assertThat(again.registration().getClientAuthenticationMethod())
+			.isEqualTo(ClientAuthenticationMethod.CLIENT_SECRET_POST);
+		assertThat(this.store.dynamicClient("remote", this.base + "/as")).get()
+			.hasToString("DynamicClient[server=remote, issuer=" + this.base
+					+ "/as, clientId=dynamic-1, clientSecret=******]");
+	}
+
+	@Test
+	void aKeptClientOfAnotherRedirectUriIsReplacedByANewRegistration() {
+		authorizationServer(",\"registration_endpoint\":\"" + this.base + "/register\"");
+		this.store.keepIfAbsent(new DynamicClient("remote", this.base + "/as",
+				URI.create("http://127.0.0.1:9/elsewhere"), "old-client", null, "none"));
+		Discovered discovered = discover(settings());
+		assertThat(this.registrations).hasSize(1);
+		assertThat(discovered.registration().getClientId()).isEqualTo("dynamic-1");
+		assertThat(this.store.dynamicClient("remote", this.base + "/as")).get()
+			.extracting(DynamicClient::clientId, DynamicClient::redirectUri)
+			.containsExactly("dynamic-1", REDIRECT);
+	}
+
+	@Test
+	void theFirstClientKeptServesAReplicaThatRegisteredAtTheSameTime() {
+		authorizationServer(",\"registration_endpoint\":\"" + this.base + "/register\"");
+		// kept by a replica while this discovery registered its own
+		McpAuthorizationStore racing = new InMemoryMcpAuthorizationStore() {
+
+			@Override
+			public DynamicClient keepIfAbsent(DynamicClient client) {
+				return super.keepIfAbsent(new DynamicClient(client.server(), client.issuer(), client.redirectUri(),
+						"replica-client", null, "none"));
+			}
+
+		};
+		ClientDiscovery discovery = new ClientDiscovery(
+				new BoundedExchange(HttpClient.newHttpClient(), McpJsonDefaults.getMapper(), Duration.ofSeconds(5)),
+				settings(), "remote", racing);
+		assertThat(discovery.discover("remote", URI.create(this.base + "/mcp"), null).registration().getClientId())
+			.isEqualTo("replica-client");
+	}
+
+	@Test
 	void theResourceIsTheOneTheMetadataPublishesExactly() {
 		authorizationServer(",\"registration_endpoint\":\"" + this.base + "/register\"");
 		this.documents.put("/.well-known/oauth-protected-resource/mcp",
@@ -136,11 +195,13 @@ class ClientDiscoveryTests {
 		this.registered = "{\"client_id\":\"dynamic-2\",\"client_secret\":\"SECRET-7\"}";
 		assertThat(discover(settings()).registration().getClientAuthenticationMethod())
 			.isEqualTo(ClientAuthenticationMethod.CLIENT_SECRET_POST);
+		this.store.forget("remote", this.base + "/as");
 		this.registered = "{\"client_id\":\"dynamic-2\",\"client_secret\":\"SECRET-7\","
 				+ "\"token_endpoint_auth_method\":\"none\"}";
 		assertThat(discover(settings()).registration().getClientAuthenticationMethod())
 			.as("a secret the server registered the client without")
 			.isEqualTo(ClientAuthenticationMethod.NONE);
+		this.store.forget("remote", this.base + "/as");
 		this.registered = "{\"client_id\":\"dynamic-2\",\"client_secret\":\"SECRET-7\","
 				+ "\"token_endpoint_auth_method\":\"client_secret_basic\"}";
 		ClientRegistration registration = discover(settings()).registration();

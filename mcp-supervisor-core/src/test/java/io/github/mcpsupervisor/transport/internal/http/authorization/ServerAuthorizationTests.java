@@ -23,12 +23,15 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 
 import com.sun.net.httpserver.HttpServer;
+import io.github.mcpsupervisor.authorization.InMemoryMcpAuthorizationStore;
 import io.github.mcpsupervisor.authorization.McpAuthorizationException;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
+import io.github.mcpsupervisor.authorization.McpAuthorizationStore;
 import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException.Kind;
 import io.github.mcpsupervisor.supervisor.VirtualScheduler;
 import io.github.mcpsupervisor.transport.internal.http.AuthorizationConfigurationException;
 import io.github.mcpsupervisor.transport.internal.http.AuthorizationRequiredException;
+import io.github.mcpsupervisor.transport.internal.http.authorization.ServerAuthorization.Surroundings;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import org.junit.jupiter.api.Test;
 
@@ -59,6 +62,8 @@ class ServerAuthorizationTests {
 
 	private Lock lock = new ReentrantLock();
 
+	private McpAuthorizationStore store = new InMemoryMcpAuthorizationStore();
+
 	private InMemoryOAuth2AuthorizedClientService clients;
 
 	private ClientRegistration registration;
@@ -86,8 +91,11 @@ class ServerAuthorizationTests {
 				this.registration);
 		this.clients = new InMemoryOAuth2AuthorizedClientService(registrations);
 		return ServerAuthorization.registered("remote", URI.create("http://127.0.0.1:1/mcp"), registrations, "people",
-				this.clients, HttpClient.newHttpClient(), Duration.ofSeconds(2), this.lock, this.clock,
-				this.requested::add);
+				this.clients, HttpClient.newHttpClient(), Duration.ofSeconds(2), this.lock, surroundings());
+	}
+
+	private Surroundings surroundings() {
+		return new Surroundings(this.store, this.time, Duration.ofSeconds(2), this.requested::add);
 	}
 
 	@Test
@@ -145,10 +153,14 @@ class ServerAuthorizationTests {
 		assertThat(authorization.refused(403, challenge, "Bearer old")).isFalse();
 		assertThat(authorization.pending().orElseThrow().scopes()).containsExactly("mcp:read", "offline_access",
 				"mcp:admin");
-		// not given yet: the next refusal asks again instead of giving up on "no new
-		// scope"
+		// not given yet: the next refusal waits for the same request (made here or by a
+		// replica) instead of giving up on "no new scope", or asking again
+		McpAuthorizationRequest asked = authorization.pending().orElseThrow();
 		assertThat(authorization.refused(403, challenge, "Bearer old")).isFalse();
-		assertThat(this.requested).hasSize(2);
+		assertThat(authorization.refused(403, challenge, "Bearer old")).isFalse();
+		assertThat(authorization.refused(403, challenge, "Bearer old")).isFalse();
+		assertThat(this.requested).containsExactly(asked);
+		assertThat(authorization.pending()).contains(asked);
 	}
 
 	@Test
@@ -202,8 +214,8 @@ class ServerAuthorizationTests {
 			for (String path : List.of("/unavailable", "/silent")) {
 				ServerAuthorization authorization = ServerAuthorization.discovered("remote", URI.create(base + "/mcp"),
 						new DiscoverySettings(true, null, "service", "SECRET-12", null, "app", List.of(), null),
-						McpJsonDefaults.getMapper(), HttpClient.newHttpClient(), Duration.ofMillis(300), this.clock,
-						this.requested::add);
+						McpJsonDefaults.getMapper(), HttpClient.newHttpClient(), Duration.ofMillis(300),
+						new ReentrantLock(), surroundings());
 				HttpHeaders challenge = HttpHeaders.of(
 						Map.of("WWW-Authenticate", List.of("Bearer resource_metadata=\"" + base + path + "\"")),
 						(name, value) -> true);
@@ -234,8 +246,8 @@ class ServerAuthorizationTests {
 			ServerAuthorization authorization = ServerAuthorization.discovered("remote", URI.create(base + "/mcp"),
 					new DiscoverySettings(false, URI.create("http://127.0.0.1:9/authorized"), null, null, null, "app",
 							List.of(), null),
-					McpJsonDefaults.getMapper(), HttpClient.newHttpClient(), Duration.ofMillis(300), this.clock,
-					this.requested::add);
+					McpJsonDefaults.getMapper(), HttpClient.newHttpClient(), Duration.ofMillis(300),
+					new ReentrantLock(), surroundings());
 			assertThatExceptionOfType(AuthorizationConfigurationException.class)
 				.isThrownBy(() -> authorization.refused(401, HttpHeaders.of(Map.of(), (name, value) -> true), null))
 				.withMessageContaining("cannot be used")
@@ -261,8 +273,7 @@ class ServerAuthorizationTests {
 		assertThatExceptionOfType(IllegalStateException.class)
 			.isThrownBy(() -> ServerAuthorization.registered("remote", URI.create("http://127.0.0.1:1/mcp"),
 					registrations, "people", new InMemoryOAuth2AuthorizedClientService(registrations),
-					HttpClient.newHttpClient(), Duration.ofSeconds(2), new ReentrantLock(), this.clock,
-					this.requested::add))
+					HttpClient.newHttpClient(), Duration.ofSeconds(2), new ReentrantLock(), surroundings()))
 			.withMessageContaining("a template such as {baseUrl} is expanded only within a request");
 	}
 

@@ -1,0 +1,165 @@
+package io.github.mcpsupervisor.authorization;
+
+import java.net.URI;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.JdbcOperations;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.security.oauth2.client.JdbcOAuth2AuthorizedClientService;
+import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
+import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
+
+/**
+ * An {@link McpAuthorizationStore} in a database that the application's replicas share:
+ * its own tables {@code mcp_authorization_request} and {@code mcp_dynamic_client}, and
+ * Spring Security's {@code oauth2_authorized_client} through its
+ * {@link JdbcOAuth2AuthorizedClientService}. The schemas are
+ * {@code io/github/mcpsupervisor/authorization/schema-h2.sql} and
+ * {@code schema-postgresql.sql}.
+ * <p>
+ * Each operation is one statement, or an insert that a unique key settles against another
+ * replica's: no transaction is needed. The times are kept as epoch milliseconds, whatever
+ * the time zone of each replica.
+ *
+ * @since 0.1.0
+ */
+public class JdbcMcpAuthorizationStore implements McpAuthorizationStore {
+
+	private final JdbcOperations jdbcOperations;
+
+	private final JdbcClient jdbc;
+
+	private final Clock clock;
+
+	/**
+	 * Creates a store on a database.
+	 * @param jdbcOperations the database's operations
+	 * @param clock the time of the clients' registrations
+	 */
+	public JdbcMcpAuthorizationStore(JdbcOperations jdbcOperations, Clock clock) {
+		this.jdbcOperations = jdbcOperations;
+		this.jdbc = JdbcClient.create(jdbcOperations);
+		this.clock = clock;
+	}
+
+	@Override
+	public String kind() {
+		return "jdbc";
+	}
+
+	@Override
+	public boolean isShared() {
+		return true;
+	}
+
+	@Override
+	public Optional<PendingAuthorization> pending(String server) {
+		return this.jdbc
+			.sql("SELECT server, registration_id, state, code_verifier, authorization_uri, redirect_uri, scopes,"
+					+ " expires_at FROM mcp_authorization_request WHERE server = ?")
+			.param(server)
+			.query(JdbcMcpAuthorizationStore::pending)
+			.optional();
+	}
+
+	@Override
+	public PendingAuthorization awaitIfAbsent(PendingAuthorization request, Instant now) {
+		this.jdbc.sql("DELETE FROM mcp_authorization_request WHERE server = ? AND expires_at <= ?")
+			.params(request.server(), now.toEpochMilli())
+			.update();
+		try {
+			insert(request);
+			return request;
+		}
+		catch (DuplicateKeyException ex) {
+			// another replica asked first: its request is the fleet's
+			return pending(request.server()).orElseGet(() -> awaitIfAbsent(request, now));
+		}
+	}
+
+	@Override
+	public void await(PendingAuthorization request) {
+		this.jdbc.sql("DELETE FROM mcp_authorization_request WHERE server = ?").param(request.server()).update();
+		try {
+			insert(request);
+		}
+		catch (DuplicateKeyException ex) {
+			await(request);
+		}
+	}
+
+	private void insert(PendingAuthorization request) {
+		this.jdbc
+			.sql("INSERT INTO mcp_authorization_request (server, registration_id, state, code_verifier,"
+					+ " authorization_uri, redirect_uri, scopes, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+			.params(request.server(), request.registration(), request.state(), request.codeVerifier(),
+					request.authorizationUri().toString(), request.redirectUri().toString(),
+					String.join(" ", request.scopes()), request.expiresAt().toEpochMilli())
+			.update();
+	}
+
+	@Override
+	public boolean complete(String server, String state) {
+		return this.jdbc.sql("DELETE FROM mcp_authorization_request WHERE server = ? AND state = ?")
+			.params(server, state)
+			.update() > 0;
+	}
+
+	@Override
+	public Optional<DynamicClient> dynamicClient(String server, String issuer) {
+		return this.jdbc
+			.sql("SELECT server, issuer, redirect_uri, client_id, client_secret, authentication_method"
+					+ " FROM mcp_dynamic_client WHERE server = ? AND issuer = ?")
+			.params(server, issuer)
+			.query(JdbcMcpAuthorizationStore::dynamicClient)
+			.optional();
+	}
+
+	@Override
+	public DynamicClient keepIfAbsent(DynamicClient client) {
+		try {
+			this.jdbc
+				.sql("INSERT INTO mcp_dynamic_client (server, issuer, redirect_uri, client_id, client_secret,"
+						+ " authentication_method, registered_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+				.params(client.server(), client.issuer(), client.redirectUri().toString(), client.clientId(),
+						client.clientSecret(), client.authenticationMethod(), this.clock.millis())
+				.update();
+			return client;
+		}
+		catch (DuplicateKeyException ex) {
+			return dynamicClient(client.server(), client.issuer()).orElseGet(() -> keepIfAbsent(client));
+		}
+	}
+
+	@Override
+	public void forget(String server, String issuer) {
+		this.jdbc.sql("DELETE FROM mcp_dynamic_client WHERE server = ? AND issuer = ?").params(server, issuer).update();
+	}
+
+	@Override
+	public OAuth2AuthorizedClientService authorizedClients(ClientRegistrationRepository registrations) {
+		return new JdbcOAuth2AuthorizedClientService(this.jdbcOperations, registrations);
+	}
+
+	private static PendingAuthorization pending(ResultSet row, int number) throws SQLException {
+		String scopes = row.getString("scopes");
+		List<String> list = scopes.isEmpty() ? List.of() : Arrays.asList(scopes.split(" "));
+		return new PendingAuthorization(row.getString("server"), row.getString("registration_id"),
+				row.getString("state"), row.getString("code_verifier"), URI.create(row.getString("authorization_uri")),
+				URI.create(row.getString("redirect_uri")), list, Instant.ofEpochMilli(row.getLong("expires_at")));
+	}
+
+	private static DynamicClient dynamicClient(ResultSet row, int number) throws SQLException {
+		return new DynamicClient(row.getString("server"), row.getString("issuer"),
+				URI.create(row.getString("redirect_uri")), row.getString("client_id"), row.getString("client_secret"),
+				row.getString("authentication_method"));
+	}
+
+}

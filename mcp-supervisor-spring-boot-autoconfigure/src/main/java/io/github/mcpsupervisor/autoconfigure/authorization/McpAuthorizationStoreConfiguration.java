@@ -1,0 +1,153 @@
+package io.github.mcpsupervisor.autoconfigure.authorization;
+
+import java.util.List;
+
+import javax.sql.DataSource;
+
+import io.github.mcpsupervisor.authorization.InMemoryMcpAuthorizationStore;
+import io.github.mcpsupervisor.authorization.JdbcMcpAuthorizationStore;
+import io.github.mcpsupervisor.authorization.McpAuthorizationStore;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Authorization.Jdbc;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Authorization.Store;
+import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
+import org.springframework.boot.jdbc.init.PlatformPlaceholderDatabaseDriverResolver;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.boot.sql.init.DatabaseInitializationSettings;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.ConfigurationCondition;
+import org.springframework.context.annotation.Import;
+import org.springframework.integration.jdbc.lock.DefaultLockRepository;
+import org.springframework.integration.jdbc.lock.JdbcLockRegistry;
+import org.springframework.integration.support.locks.LockRegistry;
+import org.springframework.jdbc.core.JdbcOperations;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.util.StringUtils;
+
+/**
+ * Where the servers' authorizations are kept: the application's own
+ * {@link McpAuthorizationStore} bean, else its database when it has one
+ * {@link DataSource} (and {@code mcp.authorization.store} is not {@code memory}), else
+ * this JVM's memory ({@link #inMemory}). The database's tables are created as Spring Boot
+ * creates those of its own JDBC stores
+ * ({@code mcp.authorization.jdbc.initialize-schema}).
+ */
+@Configuration(proxyBeanMethods = false)
+@Import(McpAuthorizationStoreConfiguration.JdbcStoreConfiguration.class)
+class McpAuthorizationStoreConfiguration {
+
+	/** The region of the renewal locks in Spring Integration's lock table. */
+	static final String LOCK_REGION = "mcp-supervisor";
+
+	/**
+	 * Returns the store of an application without one in its database.
+	 * @param properties the configuration
+	 * @return a store in this JVM's memory
+	 */
+	static McpAuthorizationStore inMemory(McpSupervisorProperties properties) {
+		if (properties.authorization().store() == Store.JDBC) {
+			throw new IllegalStateException("mcp.authorization.store is jdbc, but the application has no"
+					+ " DataSource to keep the authorizations in (or several, none of them primary)");
+		}
+		return new InMemoryMcpAuthorizationStore();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ JdbcOperations.class, DataSource.class })
+	@ConditionalOnSingleCandidate(DataSource.class)
+	@ConditionalOnMissingBean(McpAuthorizationStore.class)
+	@Conditional(StoreInDatabaseCondition.class)
+	static class JdbcStoreConfiguration {
+
+		@Bean
+		@DependsOnDatabaseInitialization
+		JdbcMcpAuthorizationStore mcpAuthorizationStore(DataSource dataSource,
+				ObjectProvider<JdbcOperations> jdbcOperations, SupervisorScheduler scheduler) {
+			return new JdbcMcpAuthorizationStore(jdbcOperations.getIfUnique(() -> new JdbcTemplate(dataSource)),
+					scheduler.clock());
+		}
+
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(DataSourceScriptDatabaseInitializer.class)
+		static class SchemaConfiguration {
+
+			@Bean
+			@ConditionalOnMissingBean(name = "mcpAuthorizationScriptDatabaseInitializer")
+			DataSourceScriptDatabaseInitializer mcpAuthorizationScriptDatabaseInitializer(DataSource dataSource,
+					McpSupervisorProperties properties) {
+				Jdbc jdbc = properties.authorization().jdbc();
+				PlatformPlaceholderDatabaseDriverResolver platforms = new PlatformPlaceholderDatabaseDriverResolver();
+				List<String> locations = StringUtils.hasText(jdbc.platform())
+						? platforms.resolveAll(jdbc.platform(), jdbc.schema())
+						: platforms.resolveAll(dataSource, jdbc.schema());
+				DatabaseInitializationSettings settings = new DatabaseInitializationSettings();
+				settings.setSchemaLocations(locations);
+				settings.setMode(DatabaseInitializationMode.valueOf(jdbc.initializeSchema().name()));
+				return new DataSourceScriptDatabaseInitializer(dataSource, settings);
+			}
+
+		}
+
+		/**
+		 * Spring Integration's JDBC locks on the same database, for the renewals, when
+		 * the application has no {@link LockRegistry} of its own.
+		 */
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(JdbcLockRegistry.class)
+		@ConditionalOnMissingBean(LockRegistry.class)
+		static class RenewalLocksConfiguration {
+
+			@Bean
+			DefaultLockRepository mcpRenewalLockRepository(DataSource dataSource) {
+				DefaultLockRepository repository = new DefaultLockRepository(dataSource);
+				repository.setRegion(LOCK_REGION);
+				repository.setTransactionManager(new DataSourceTransactionManager(dataSource));
+				return repository;
+			}
+
+			@Bean
+			McpAuthorizationAutoConfiguration.RenewalLocks mcpRenewalLocks(DefaultLockRepository repository) {
+				JdbcLockRegistry registry = new JdbcLockRegistry(repository);
+				return (registration, holdAtMost) -> new FleetRenewalLock(
+						registry.obtain(McpAuthorizationAutoConfiguration.RENEWAL_LOCK_PREFIX + registration),
+						registration, holdAtMost);
+			}
+
+		}
+
+	}
+
+	/**
+	 * {@code mcp.authorization.store} is {@code auto} (or not set) or {@code jdbc}.
+	 */
+	static final class StoreInDatabaseCondition extends AnyNestedCondition {
+
+		StoreInDatabaseCondition() {
+			super(ConfigurationCondition.ConfigurationPhase.REGISTER_BEAN);
+		}
+
+		@ConditionalOnProperty(name = "mcp.authorization.store", havingValue = "auto", matchIfMissing = true)
+		static final class Auto {
+
+		}
+
+		@ConditionalOnProperty(name = "mcp.authorization.store", havingValue = "jdbc")
+		static final class Jdbc {
+
+		}
+
+	}
+
+}
