@@ -15,6 +15,7 @@ import io.github.mcpsupervisor.authorization.McpAuthorizationRequiredEvent;
 import io.github.mcpsupervisor.authorization.McpServerAuthorizations;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.authorization.McpAuthorizationAutoConfiguration;
+import io.github.mcpsupervisor.e2e.database.PostgreSqlServer;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
@@ -32,6 +33,7 @@ import org.springframework.boot.security.oauth2.client.autoconfigure.OAuth2Clien
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationListener;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -53,10 +55,13 @@ class ReplicasIT {
 	@RegisterExtension
 	static final OAuthServers servers = new OAuthServers();
 
+	@RegisterExtension
+	static final PostgreSqlServer postgresql = new PostgreSqlServer();
+
 	@ParameterizedTest
-	@ValueSource(strings = { "h2" })
+	@ValueSource(strings = { "h2", "postgresql" })
 	void threeReplicasAskOnePersonOnceThroughAnyOfThemAndRenewEachTokenChainOnce(String database) {
-		DataSource dataSource = database(database);
+		Database dataSource = database(database);
 		List<Replica> replicas = List.of(new Replica(), new Replica(), new Replica());
 		ApplicationContextRunner registered = registered(servers.protectedServer().url(ProtectedMcpServer.LEGACY));
 		replicas.get(0).runner(registered, dataSource).run((a) -> {
@@ -108,9 +113,9 @@ class ReplicasIT {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "h2" })
+	@ValueSource(strings = { "h2", "postgresql" })
 	void aClientRegisteredDynamicallyServesEveryReplicaAndTheNextStart(String database) {
-		DataSource dataSource = database(database);
+		Database dataSource = database(database);
 		List<Replica> replicas = List.of(new Replica(), new Replica());
 		int registeredBefore = servers.authorization().clientsRegistered();
 		ApplicationContextRunner discovered = new ApplicationContextRunner().withPropertyValues(
@@ -192,9 +197,17 @@ class ReplicasIT {
 				"mcp.servers.remote.protocol=2025-11-25");
 	}
 
-	private static DataSource database(String kind) {
-		return new SimpleDriverDataSource(new org.h2.Driver(),
-				"jdbc:h2:mem:replicas-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+	// An embedded database whose tables are created at the start, as by default, or a
+	// database server whose tables the application creates (initialize-schema=always)
+	private static Database database(String kind) {
+		if (kind.equals("h2")) {
+			return new Database(new SimpleDriverDataSource(new org.h2.Driver(),
+					"jdbc:h2:mem:replicas-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1"));
+		}
+		DataSource dataSource = postgresql.dataSource();
+		new JdbcTemplate(dataSource).execute("DROP TABLE IF EXISTS mcp_authorization_request, mcp_dynamic_client,"
+				+ " oauth2_authorized_client, int_lock");
+		return new Database(dataSource, "mcp.authorization.jdbc.initialize-schema=always");
 	}
 
 	private static McpServerSupervisor supervisor(AssertableApplicationContext context) {
@@ -216,6 +229,16 @@ class ReplicasIT {
 	}
 
 	/**
+	 * The database the replicas share, and what the application sets for it.
+	 *
+	 * @param dataSource its data source
+	 * @param properties the application's properties for it
+	 */
+	record Database(DataSource dataSource, String... properties) {
+
+	}
+
+	/**
 	 * One replica: the requests it published for a person.
 	 */
 	static final class Replica implements ApplicationListener<McpAuthorizationRequiredEvent> {
@@ -228,11 +251,12 @@ class ReplicasIT {
 		}
 
 		// the application on the database, as the documentation configures it
-		ApplicationContextRunner runner(ApplicationContextRunner server, DataSource database) {
+		ApplicationContextRunner runner(ApplicationContextRunner server, Database database) {
 			return server
 				.withConfiguration(AutoConfigurations.of(OAuth2ClientAutoConfiguration.class,
 						McpAuthorizationAutoConfiguration.class, McpSupervisorAutoConfiguration.class))
-				.withBean(DataSource.class, () -> database)
+				.withBean(DataSource.class, database::dataSource)
+				.withPropertyValues(database.properties())
 				.withBean(Replica.class, () -> this)
 				.withPropertyValues("mcp.servers.remote.transport=streamable-http", "mcp.servers.remote.required=true",
 						"mcp.servers.remote.reconnect.initial-delay=100ms",

@@ -10,6 +10,7 @@ import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashSet;
@@ -406,6 +407,8 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	// Under the lock: a request for the scopes, made unless one is awaited already, by
 	// this JVM or a replica.
 	private AuthorizationRequiredException needsPerson(String why, List<String> scopes) {
+		// kept to the millisecond, as a database keeps it: the event's request is the
+		// one every replica reads
 		PendingAuthorization asked = newRequest(scopes);
 		PendingAuthorization awaited = this.store.awaitIfAbsent(asked, this.clock.instant());
 		if (awaited == asked) {
@@ -505,7 +508,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		String verifier = Objects.requireNonNull(request.getAttribute(PkceParameterNames.CODE_VERIFIER));
 		return new PendingAuthorization(this.server, registration().getRegistrationId(), state, verifier,
 				URI.create(request.getAuthorizationRequestUri()), URI.create(registration().getRedirectUri()), scopes,
-				this.clock.instant().plus(REQUEST_LIFETIME));
+				this.clock.instant().plus(REQUEST_LIFETIME).truncatedTo(ChronoUnit.MILLIS));
 	}
 
 	// The request as Spring Security's token request takes it, on whichever replica
