@@ -18,6 +18,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonInclude.Include;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
+import io.github.mcpsupervisor.authorization.McpServerAuthorizations.McpAuthorizationState;
+import io.github.mcpsupervisor.authorization.McpServerAuthorizations.McpServerAuthorization;
 import io.github.mcpsupervisor.internal.ConfigurationSanitizer;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
@@ -68,7 +70,7 @@ public class McpEndpoint {
 
 	private final Clock clock;
 
-	private final Function<String, Optional<McpAuthorizationRequest>> authorizations;
+	private final Function<String, Optional<McpServerAuthorization>> authorizations;
 
 	/**
 	 * Creates the endpoint.
@@ -94,11 +96,11 @@ public class McpEndpoint {
 	 * headers when their values may be shown
 	 * @param showValues when to show the values of environment variables and headers
 	 * @param clock the clock of the supervisors
-	 * @param authorizations the authorization each server awaits from a person, by name
+	 * @param authorizations the OAuth authorization of each server that has one, by name
 	 */
 	public McpEndpoint(McpSupervisors supervisors, Function<String, @Nullable McpServerConfiguration> configurations,
 			Iterable<SanitizingFunction> sanitizingFunctions, Show showValues, Clock clock,
-			Function<String, Optional<McpAuthorizationRequest>> authorizations) {
+			Function<String, Optional<McpServerAuthorization>> authorizations) {
 		this.authorizations = authorizations;
 		this.supervisors = supervisors;
 		this.configurations = configurations;
@@ -117,7 +119,7 @@ public class McpEndpoint {
 		for (SupervisedServer server : this.supervisors.servers()) {
 			McpServerStatus status = server.supervisor().status();
 			servers.put(status.name(), McpServerDetails.of(status, server.required(), 0, this.clock,
-					this.authorizations.apply(status.name()).orElse(null)));
+					this.authorizations.apply(status.name()).orElse(null), true));
 		}
 		return new McpServersDescriptor(servers);
 	}
@@ -160,7 +162,7 @@ public class McpEndpoint {
 		McpServerConfiguration configuration = this.configurations.apply(server);
 		return new McpServerDescriptor(status.name(),
 				McpServerDetails.of(status, supervised.required(), Integer.MAX_VALUE, this.clock,
-						this.authorizations.apply(status.name()).orElse(null)),
+						this.authorizations.apply(status.name()).orElse(null), true),
 				status.tools(), (configuration != null)
 						? McpServerConfigurationDescriptor.of(configuration, this.sanitizer, showUnsanitized) : null);
 	}
@@ -563,6 +565,8 @@ public class McpEndpoint {
 	 * 2026-07-28), absent while none is connected
 	 * @param authorization the authorization a person must give, while one is awaited
 	 * (endpoint only: whoever opens its URL first authorizes the server as themselves)
+	 * @param oauth where the server's OAuth authorization is kept and when its token was
+	 * last renewed, for a server that has one (never a token)
 	 * @param cooldown the cooldown a FAILED server waits out before it tries again with a
 	 * fresh outage budget ({@code nextAttemptIn} is what is left of it), absent when no
 	 * attempt is planned
@@ -573,8 +577,8 @@ public class McpEndpoint {
 	public record McpServerDetails(McpServerState state, boolean required, int generation, @Nullable Long pid,
 			@Nullable Duration uptime, int attempts, int maxAttempts, @Nullable Duration nextAttemptIn,
 			@Nullable Exit lastExit, @Nullable String lastError, @Nullable List<String> stderr, int tools,
-			@Nullable String protocol, @Nullable Authorization authorization, @Nullable Duration cooldown,
-			@Nullable Standby standby) {
+			@Nullable String protocol, @Nullable Authorization authorization, @Nullable OAuth oauth,
+			@Nullable Duration cooldown, @Nullable Standby standby) {
 
 		/** Stderr lines shown in health details. */
 		static final int HEALTH_STDERR_LINES = 5;
@@ -588,20 +592,24 @@ public class McpEndpoint {
 		 * @return the details
 		 */
 		static McpServerDetails of(McpServerStatus status, boolean required, int stderrLines, Clock clock) {
-			return of(status, required, stderrLines, clock, null);
+			return of(status, required, stderrLines, clock, null, false);
 		}
 
 		/**
-		 * Describes a server's state and counters, and the authorization it awaits.
+		 * Describes a server's state and counters, and its OAuth authorization.
 		 * @param status the server's status
 		 * @param required whether the server is required
 		 * @param stderrLines how many of the last stderr lines to show (none when 0)
 		 * @param clock the clock of the supervisor
-		 * @param authorization the authorization awaited, if any
+		 * @param oauth the server's OAuth authorization, if it has one
+		 * @param showAwaited whether to show the request a person must answer (its URL
+		 * authorizes whoever opens it first)
 		 * @return the details
 		 */
 		static McpServerDetails of(McpServerStatus status, boolean required, int stderrLines, Clock clock,
-				@Nullable McpAuthorizationRequest authorization) {
+				@Nullable McpServerAuthorization oauth, boolean showAwaited) {
+			McpAuthorizationRequest authorization = (oauth != null && showAwaited) ? oauth.pending().orElse(null)
+					: null;
 			Instant now = clock.instant();
 			Duration uptime = (status.upSince() != null) ? Duration.between(status.upSince(), now) : null;
 			Duration nextAttemptIn = (status.nextAttemptAt() != null) ? until(now, status.nextAttemptAt()) : null;
@@ -612,7 +620,8 @@ public class McpEndpoint {
 			return new McpServerDetails(status.state(), required, status.generation(), status.pid(), uptime,
 					status.attemptsUsed(), status.maxAttempts(), nextAttemptIn, lastExit, status.lastError(), shown,
 					status.tools().size(), status.protocol(),
-					(authorization != null) ? Authorization.of(authorization, now) : null, status.cooldown(),
+					(authorization != null) ? Authorization.of(authorization, now) : null,
+					(oauth != null) ? OAuth.of(oauth.state(), now) : null, status.cooldown(),
 					(status.standby() != null) ? Standby.of(status.standby(), now) : null);
 		}
 
@@ -637,6 +646,7 @@ public class McpEndpoint {
 			details.put("tools", this.tools);
 			putIfPresent(details, "protocol", this.protocol);
 			putIfPresent(details, "authorization", this.authorization);
+			putIfPresent(details, "oauth", this.oauth);
 			putIfPresent(details, "cooldown", this.cooldown);
 			putIfPresent(details, "standby", this.standby);
 			return details;
@@ -690,6 +700,27 @@ public class McpEndpoint {
 
 			static Authorization of(McpAuthorizationRequest request, Instant now) {
 				return new Authorization(request.authorizationUri(), request.scopes(), until(now, request.expiresAt()));
+			}
+
+		}
+
+		/**
+		 * Where a server's OAuth authorization is kept, and its token's times.
+		 *
+		 * @param store {@code memory} (this JVM only) or {@code jdbc} (the database the
+		 * application's replicas share)
+		 * @param renewedAt when the current access token was issued, by whichever replica
+		 * obtained it
+		 * @param tokenExpiresIn how long the current access token is valid
+		 * @param refreshable whether a refresh token renews it without a person
+		 */
+		@JsonInclude(Include.NON_NULL)
+		public record OAuth(String store, @Nullable Instant renewedAt, @Nullable Duration tokenExpiresIn,
+				boolean refreshable) {
+
+			static OAuth of(McpAuthorizationState state, Instant now) {
+				return new OAuth(state.store(), state.renewedAt(),
+						(state.expiresAt() != null) ? until(now, state.expiresAt()) : null, state.refreshable());
 			}
 
 		}

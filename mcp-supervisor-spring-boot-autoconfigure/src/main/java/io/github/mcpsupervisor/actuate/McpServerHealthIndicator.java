@@ -3,9 +3,11 @@ package io.github.mcpsupervisor.actuate;
 import java.time.Clock;
 
 import io.github.mcpsupervisor.actuate.McpEndpoint.McpServerDetails;
+import io.github.mcpsupervisor.authorization.McpServerAuthorizations.McpServerAuthorization;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerStatus;
 import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -22,16 +24,19 @@ final class McpServerHealthIndicator implements HealthIndicator {
 
 	private final Clock clock;
 
-	McpServerHealthIndicator(SupervisedServer server, Clock clock) {
+	private final @Nullable McpServerAuthorization authorization;
+
+	McpServerHealthIndicator(SupervisedServer server, Clock clock, @Nullable McpServerAuthorization authorization) {
 		this.server = server;
 		this.clock = clock;
+		this.authorization = authorization;
 	}
 
 	@Override
 	public Health health() {
 		McpServerStatus status = this.server.supervisor().status();
 		McpServerDetails details = McpServerDetails.of(status, this.server.required(),
-				McpServerDetails.HEALTH_STDERR_LINES, this.clock);
+				McpServerDetails.HEALTH_STDERR_LINES, this.clock, this.authorization, false);
 		return Health.status(status(status.state(), this.server.required())).withDetails(details.asMap()).build();
 	}
 

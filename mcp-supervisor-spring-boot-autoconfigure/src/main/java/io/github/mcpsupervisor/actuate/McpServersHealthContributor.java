@@ -1,8 +1,11 @@
 package io.github.mcpsupervisor.actuate;
 
 import java.time.Clock;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
+import io.github.mcpsupervisor.authorization.McpServerAuthorizations.McpServerAuthorization;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
 import org.jspecify.annotations.Nullable;
@@ -33,21 +36,36 @@ public class McpServersHealthContributor implements CompositeHealthContributor {
 
 	private final Clock clock;
 
+	private final Function<String, Optional<McpServerAuthorization>> authorizations;
+
 	/**
 	 * Creates the health component of the servers.
 	 * @param supervisors the supervised servers, read at every request
 	 * @param clock the clock of the supervisors
 	 */
 	public McpServersHealthContributor(McpSupervisors supervisors, Clock clock) {
+		this(supervisors, clock, (server) -> Optional.empty());
+	}
+
+	/**
+	 * Creates the health component of the servers, with where the OAuth authorization of
+	 * each is kept and when its token was last renewed.
+	 * @param supervisors the supervised servers, read at every request
+	 * @param clock the clock of the supervisors
+	 * @param authorizations the OAuth authorization of each server that has one, by name
+	 */
+	public McpServersHealthContributor(McpSupervisors supervisors, Clock clock,
+			Function<String, Optional<McpServerAuthorization>> authorizations) {
 		this.supervisors = supervisors;
 		this.clock = clock;
+		this.authorizations = authorizations;
 	}
 
 	@Override
 	public @Nullable HealthContributor getContributor(String name) {
 		for (SupervisedServer server : this.supervisors.servers()) {
 			if (server.supervisor().name().equals(name)) {
-				return new McpServerHealthIndicator(server, this.clock);
+				return indicator(server);
 			}
 		}
 		return null;
@@ -57,7 +75,12 @@ public class McpServersHealthContributor implements CompositeHealthContributor {
 	public Stream<Entry> stream() {
 		return this.supervisors.servers()
 			.stream()
-			.map((server) -> new Entry(server.supervisor().name(), new McpServerHealthIndicator(server, this.clock)));
+			.map((server) -> new Entry(server.supervisor().name(), indicator(server)));
+	}
+
+	private McpServerHealthIndicator indicator(SupervisedServer server) {
+		return new McpServerHealthIndicator(server, this.clock,
+				this.authorizations.apply(server.supervisor().name()).orElse(null));
 	}
 
 }

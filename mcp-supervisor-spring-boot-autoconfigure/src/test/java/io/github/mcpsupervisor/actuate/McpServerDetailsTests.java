@@ -8,12 +8,17 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 import io.github.mcpsupervisor.actuate.McpEndpoint.McpServerDetails;
+import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
+import io.github.mcpsupervisor.authorization.McpServerAuthorizations.McpAuthorizationState;
+import io.github.mcpsupervisor.authorization.McpServerAuthorizations.McpServerAuthorization;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerStatus;
 import io.github.mcpsupervisor.supervisor.McpStandbyStatus;
 import io.github.mcpsupervisor.supervisor.McpStandbyStatus.McpStandbyState;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -91,6 +96,7 @@ class McpServerDetailsTests {
 				"lost", List.of("boom"), 2, "2025-11-25",
 				new McpServerDetails.Authorization(URI.create("http://127.0.0.1:2/authorize"), List.of("mcp:read"),
 						Duration.ofMinutes(10)),
+				new McpServerDetails.OAuth("jdbc", Instant.parse("2026-12-05T10:00:00Z"), Duration.ofMinutes(4), true),
 				Duration.ofMinutes(5),
 				new McpServerDetails.Standby(McpStandbyState.READY, 5, 4343L, 0, 10, null, null, 3));
 		JsonMapper json = JsonMapper.builder().build();
@@ -100,6 +106,42 @@ class McpServerDetailsTests {
 			.toArray(String[]::new));
 		McpServerDetails few = McpServerDetails.of(failed(null, null), false, 0, this.clock);
 		assertThat((JsonNode) json.valueToTree(few.asMap())).isEqualTo(json.valueToTree(few));
+	}
+
+	@Test
+	void anOAuthServerShowsWhereItsAuthorizationIsKeptAndItsLastRenewalButTheAwaitedUrlOnlyWhereAsked() {
+		Instant renewed = NOW.minus(Duration.ofMinutes(2));
+		McpAuthorizationRequest awaited = new McpAuthorizationRequest("flaky", "people",
+				URI.create("http://127.0.0.1:2/authorize?state=s"), List.of("mcp:read"), NOW.plusSeconds(600));
+		McpServerAuthorization oauth = new McpServerAuthorization() {
+
+			@Override
+			public Optional<McpAuthorizationRequest> pending() {
+				return Optional.of(awaited);
+			}
+
+			@Override
+			public boolean awaits(String state) {
+				return false;
+			}
+
+			@Override
+			public void complete(String state, String code, @Nullable String issuer) {
+			}
+
+			@Override
+			public McpAuthorizationState state() {
+				return new McpAuthorizationState("jdbc", renewed, NOW.plusSeconds(180), true);
+			}
+
+		};
+		McpServerDetails health = McpServerDetails.of(failed(null, null), true, 5, this.clock, oauth, false);
+		assertThat(health.authorization()).isNull();
+		assertThat(health.oauth()).isEqualTo(new McpServerDetails.OAuth("jdbc", renewed, Duration.ofMinutes(3), true));
+		McpServerDetails endpoint = McpServerDetails.of(failed(null, null), true, 0, this.clock, oauth, true);
+		assertThat(endpoint.authorization()).isNotNull();
+		assertThat(endpoint.authorization().uri()).isEqualTo(awaited.authorizationUri());
+		assertThat(endpoint.oauth()).isEqualTo(health.oauth());
 	}
 
 	private static McpServerStatus failed(Instant nextAttemptAt, Duration cooldown) {

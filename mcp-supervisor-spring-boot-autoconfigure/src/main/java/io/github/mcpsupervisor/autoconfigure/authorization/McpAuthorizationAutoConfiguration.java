@@ -28,6 +28,8 @@ import io.github.mcpsupervisor.transport.internal.http.SharedHttpClients;
 import io.github.mcpsupervisor.transport.internal.http.authorization.DiscoverySettings;
 import io.github.mcpsupervisor.transport.internal.http.authorization.ServerAuthorization;
 import io.github.mcpsupervisor.transport.internal.http.authorization.ServerAuthorization.Surroundings;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -70,6 +72,9 @@ public final class McpAuthorizationAutoConfiguration {
 
 	/** The key of a registration's renewal lock in the application's lock registry. */
 	static final String RENEWAL_LOCK_PREFIX = "mcp-oauth-renewal:";
+
+	/** The counter of each server's token renewals. */
+	static final String RENEWALS_METER = "mcp.authorization.renewals";
 
 	@Bean
 	@ConditionalOnMissingBean
@@ -157,6 +162,31 @@ public final class McpAuthorizationAutoConfiguration {
 		RenewalLocks mcpRenewalLocks(LockRegistry<?> registry) {
 			return (registration, holdAtMost) -> new FleetRenewalLock(
 					registry.obtain(RENEWAL_LOCK_PREFIX + registration), registration, holdAtMost);
+		}
+
+	}
+
+	/**
+	 * The renewals of each server's tokens, as Micrometer counters: those this JVM made,
+	 * and those it found made already (by another request or a replica) once it held the
+	 * renewal lock.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MeterBinder.class)
+	static class RenewalMetersConfiguration {
+
+		@Bean
+		MeterBinder mcpAuthorizationRenewalMeters(OAuthHttpAuthorizations authorizations) {
+			return (registry) -> authorizations.servers().forEach((server, authorization) -> {
+				FunctionCounter.builder(RENEWALS_METER, authorization, ServerAuthorization::renewals)
+					.description("Tokens obtained for the server by this JVM")
+					.tags("server", server, "result", "renewed")
+					.register(registry);
+				FunctionCounter.builder(RENEWALS_METER, authorization, ServerAuthorization::alreadyRenewed)
+					.description("Renewals found made already, by another request or a replica")
+					.tags("server", server, "result", "already-renewed")
+					.register(registry);
+			});
 		}
 
 	}

@@ -5,7 +5,6 @@ import java.util.Optional;
 import io.github.mcpsupervisor.actuate.McpEndpoint;
 import io.github.mcpsupervisor.actuate.McpEndpointWebExtension;
 import io.github.mcpsupervisor.authorization.McpServerAuthorizations;
-import io.github.mcpsupervisor.authorization.McpServerAuthorizations.McpServerAuthorization;
 import io.github.mcpsupervisor.autoconfigure.McpServerRegistry;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
@@ -45,8 +44,7 @@ public final class McpEndpointAutoConfiguration {
 		McpServerAuthorizations awaited = authorizations.getIfAvailable();
 		return new McpEndpoint(supervisors, new PropertiesMcpServerConfigurations(registry),
 				sanitizingFunctions.orderedStream().toList(), endpointProperties.showValues(), scheduler.clock(),
-				(server) -> (awaited != null) ? awaited.server(server).flatMap(McpServerAuthorization::pending)
-						: Optional.empty());
+				(server) -> (awaited != null) ? awaited.server(server) : Optional.empty());
 	}
 
 	@Bean

@@ -1,10 +1,14 @@
 package io.github.mcpsupervisor.autoconfigure.health;
 
+import java.util.Optional;
+
 import io.github.mcpsupervisor.actuate.McpServersHealthContributor;
+import io.github.mcpsupervisor.authorization.McpServerAuthorizations;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -27,8 +31,11 @@ public final class McpHealthContributorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = { "mcpHealthIndicator", "mcpHealthContributor" })
-	McpServersHealthContributor mcpHealthContributor(McpSupervisors supervisors, SupervisorScheduler scheduler) {
-		return new McpServersHealthContributor(supervisors, scheduler.clock());
+	McpServersHealthContributor mcpHealthContributor(McpSupervisors supervisors, SupervisorScheduler scheduler,
+			ObjectProvider<McpServerAuthorizations> authorizations) {
+		McpServerAuthorizations oauth = authorizations.getIfAvailable();
+		return new McpServersHealthContributor(supervisors, scheduler.clock(),
+				(server) -> (oauth != null) ? oauth.server(server) : Optional.empty());
 	}
 
 }

@@ -1,6 +1,7 @@
 package io.github.mcpsupervisor.e2e.authorization;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,12 +14,16 @@ import javax.sql.DataSource;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequiredEvent;
 import io.github.mcpsupervisor.authorization.McpServerAuthorizations;
+import io.github.mcpsupervisor.authorization.McpServerAuthorizations.McpAuthorizationState;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.authorization.McpAuthorizationAutoConfiguration;
 import io.github.mcpsupervisor.e2e.database.PostgreSqlServer;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
@@ -87,7 +92,18 @@ class ReplicasIT {
 					logger.info("Every replica UP " + Duration.ofNanos(System.nanoTime() - completed).toMillis()
 							+ " ms after the completion through one");
 					assertThat(servers.authorization().tokensIssued("authorization_code")).isEqualTo(codesBefore + 1);
+					List<MeterRegistry> meters = contexts.stream().map(ReplicasIT::meters).toList();
 					callsOnEveryReplicaRenewTheRefusedTokenOnce(supervisors);
+					// what operators see: one renewal per round for the fleet, the others
+					// found it made; where the authorization is kept, and when renewed
+					assertThat(renewals(meters, "renewed")).isEqualTo(3);
+					assertThat(renewals(meters, "already-renewed")).isPositive();
+					contexts.forEach((context) -> {
+						McpAuthorizationState state = authorizations(context).server("remote").orElseThrow().state();
+						assertThat(state.store()).isEqualTo("jdbc");
+						assertThat(state.renewedAt()).isAfter(Instant.now().minus(PATIENCE));
+						assertThat(state.refreshable()).isTrue();
+					});
 				});
 				// a replica restarts while the others serve: it asks no one
 				replicas.get(2).runner(registered, dataSource).run((restarted) -> {
@@ -168,6 +184,21 @@ class ReplicasIT {
 				.isEqualTo(refreshedBefore + 1);
 		}
 		assertThat(servers.authorization().refreshTokensReplaced()).isEqualTo(replacedBefore + 3);
+	}
+
+	private static MeterRegistry meters(AssertableApplicationContext context) {
+		MeterRegistry registry = new SimpleMeterRegistry();
+		context.getBean("mcpAuthorizationRenewalMeters", MeterBinder.class).bindTo(registry);
+		return registry;
+	}
+
+	private static double renewals(List<MeterRegistry> replicas, String result) {
+		return replicas.stream()
+			.mapToDouble((registry) -> registry.get("mcp.authorization.renewals")
+				.tags("server", "remote", "result", result)
+				.functionCounter()
+				.count())
+			.sum();
 	}
 
 	private static McpAuthorizationRequest onlyRequest(List<Replica> replicas) {
