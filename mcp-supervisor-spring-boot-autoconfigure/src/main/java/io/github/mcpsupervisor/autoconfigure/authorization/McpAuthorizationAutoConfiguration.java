@@ -31,6 +31,8 @@ import io.github.mcpsupervisor.transport.internal.http.authorization.ServerAutho
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.modelcontextprotocol.json.McpJsonDefaults;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -70,6 +72,8 @@ import org.springframework.security.oauth2.client.registration.ClientRegistratio
 @Import(McpAuthorizationStoreConfiguration.class)
 public final class McpAuthorizationAutoConfiguration {
 
+	private static final Log logger = LogFactory.getLog(McpAuthorizationAutoConfiguration.class);
+
 	/** The key of a registration's renewal lock in the application's lock registry. */
 	static final String RENEWAL_LOCK_PREFIX = "mcp-oauth-renewal:";
 
@@ -93,8 +97,9 @@ public final class McpAuthorizationAutoConfiguration {
 		Map<String, ServerAuthorization> servers = new LinkedHashMap<>();
 		Map<String, Lock> ownLocks = new ConcurrentHashMap<>();
 		// one JVM's lock per registration, unless the fleet shares one
-		RenewalLocks locks = renewalLocks.getIfAvailable(() -> (registration, holdAtMost) -> ownLocks
-			.computeIfAbsent(registration, (id) -> new ReentrantLock()));
+		RenewalLocks fleetLocks = renewalLocks.getIfAvailable();
+		RenewalLocks locks = (fleetLocks != null) ? fleetLocks
+				: (registration, holdAtMost) -> ownLocks.computeIfAbsent(registration, (id) -> new ReentrantLock());
 		Consumer<McpAuthorizationRequest> requested = (request) -> scheduler
 			.execute(() -> publisher.publishEvent(new McpAuthorizationRequiredEvent(request.server(), request)));
 		Surroundings surroundings = new Surroundings(store, scheduler, properties.authorization().watchInterval(),
@@ -137,6 +142,12 @@ public final class McpAuthorizationAutoConfiguration {
 					ServerAuthorization.registered(server.name(), server.url(), repository, registration, service,
 							httpClient.get(), server.requestTimeout(), locks.obtain(registration, holdAtMost(server)),
 							surroundings));
+		}
+		if (fleetLocks == null && store.isShared() && !servers.isEmpty()) {
+			logger.warn("The OAuth authorizations of the MCP servers are shared in the database, but their renewals are"
+					+ " serialised in this JVM only: replicas may send a rotating refresh token twice, and its"
+					+ " authorization server then revokes the chain. Add spring-integration-jdbc, or define a"
+					+ " LockRegistry bean");
 		}
 		return new OAuthHttpAuthorizations(servers);
 	}

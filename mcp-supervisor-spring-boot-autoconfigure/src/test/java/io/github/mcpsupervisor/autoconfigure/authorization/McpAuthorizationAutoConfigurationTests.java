@@ -51,6 +51,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ApplicationListener;
+import org.springframework.integration.jdbc.lock.JdbcLockRegistry;
 import org.springframework.integration.support.locks.DistributedLock;
 import org.springframework.integration.support.locks.LockRegistry;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -209,6 +210,17 @@ class McpAuthorizationAutoConfigurationTests {
 			ServerAuthorization authorization = context.getBean(OAuthHttpAuthorizations.class).servers().get("remote");
 			assertThat(authorization.state().store()).isEqualTo("jdbc");
 		});
+	}
+
+	@Test
+	void runWithADataSourceButNoLockOfTheFleetShouldWarnThatRenewalsAreSerialisedPerJvm(CapturedOutput output) {
+		this.contextRunner.withBean(DataSource.class, McpAuthorizationAutoConfigurationTests::h2)
+			.withClassLoader(new FilteredClassLoader(JdbcLockRegistry.class))
+			.run((context) -> {
+				assertThat(context).hasNotFailed()
+					.doesNotHaveBean(McpAuthorizationAutoConfiguration.RenewalLocks.class);
+				assertThat(output).contains("renewals are serialised in this JVM only");
+			});
 	}
 
 	@Test
