@@ -2,6 +2,8 @@ package io.github.mcpsupervisor.e2e.authorization;
 
 import java.time.Duration;
 
+import io.github.mcpsupervisor.demo.oauth.DemoAuthorizationServer;
+import io.github.mcpsupervisor.demo.oauth.ProtectedDemoMcpServer;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -16,13 +18,13 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 final class OAuthServers implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
 
-	private @Nullable TestAuthorizationServer authorization;
+	private @Nullable DemoAuthorizationServer authorization;
 
-	private @Nullable ProtectedMcpServer mcp;
+	private @Nullable ProtectedDemoMcpServer mcp;
 
 	@Override
 	public void beforeAll(ExtensionContext context) {
-		this.authorization = new TestAuthorizationServer(Duration.ofMinutes(5));
+		this.authorization = new DemoAuthorizationServer(Duration.ofMinutes(5));
 	}
 
 	@Override
@@ -32,7 +34,7 @@ final class OAuthServers implements BeforeAllCallback, AfterAllCallback, BeforeE
 
 	@Override
 	public void beforeEach(ExtensionContext context) throws Exception {
-		this.mcp = new ProtectedMcpServer(authorization());
+		this.mcp = new ProtectedDemoMcpServer(authorization());
 	}
 
 	@Override
@@ -40,16 +42,16 @@ final class OAuthServers implements BeforeAllCallback, AfterAllCallback, BeforeE
 		protectedServer().close();
 	}
 
-	TestAuthorizationServer authorization() {
-		TestAuthorizationServer current = this.authorization;
+	DemoAuthorizationServer authorization() {
+		DemoAuthorizationServer current = this.authorization;
 		if (current == null) {
 			throw new IllegalStateException("the authorization server starts before the test class");
 		}
 		return current;
 	}
 
-	ProtectedMcpServer protectedServer() {
-		ProtectedMcpServer current = this.mcp;
+	ProtectedDemoMcpServer protectedServer() {
+		ProtectedDemoMcpServer current = this.mcp;
 		if (current == null) {
 			throw new IllegalStateException("the protected MCP server starts before each test");
 		}

@@ -21,7 +21,9 @@ import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.authorization.McpAuthorizationAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.endpoint.McpEndpointAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.health.McpHealthContributorAutoConfiguration;
-import io.github.mcpsupervisor.e2e.authorization.ProtectedMcpServer.Received;
+import io.github.mcpsupervisor.demo.oauth.DemoAuthorizationServer;
+import io.github.mcpsupervisor.demo.oauth.ProtectedDemoMcpServer;
+import io.github.mcpsupervisor.demo.oauth.ProtectedDemoMcpServer.Received;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
@@ -169,7 +171,7 @@ class OAuthSupervisionIT {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { ProtectedMcpServer.MODERN, ProtectedMcpServer.LEGACY })
+	@ValueSource(strings = { ProtectedDemoMcpServer.MODERN, ProtectedDemoMcpServer.LEGACY })
 	void aRefusedTokenIsRefreshedAndARevokedRefreshTokenAsksThePersonAgain(String path, CapturedOutput output) {
 		contextRunner(path, revision(path), "person").run((context) -> {
 			McpServerSupervisor supervisor = supervisor(context);
@@ -208,7 +210,7 @@ class OAuthSupervisionIT {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { ProtectedMcpServer.MODERN, ProtectedMcpServer.LEGACY })
+	@ValueSource(strings = { ProtectedDemoMcpServer.MODERN, ProtectedDemoMcpServer.LEGACY })
 	void concurrentCallsOnARefusedTokenSendItsRotatingRefreshTokenOnce(String path, CapturedOutput output) {
 		contextRunner(path, revision(path), "person").run((context) -> {
 			McpServerSupervisor supervisor = supervisor(context);
@@ -241,7 +243,7 @@ class OAuthSupervisionIT {
 	@Test
 	void replicasOnOneDatabaseAskThePersonOnceAndRenewATokenChainOnce(CapturedOutput output) {
 		DataSource database = database();
-		ApplicationContextRunner replica = contextRunner(ProtectedMcpServer.LEGACY, "2025-11-25", "person")
+		ApplicationContextRunner replica = contextRunner(ProtectedDemoMcpServer.LEGACY, "2025-11-25", "person")
 			.withBean(DataSource.class, () -> database)
 			.withUserConfiguration(Replica.class);
 		replica.run((first) -> {
@@ -282,7 +284,7 @@ class OAuthSupervisionIT {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { ProtectedMcpServer.MODERN, ProtectedMcpServer.LEGACY })
+	@ValueSource(strings = { ProtectedDemoMcpServer.MODERN, ProtectedDemoMcpServer.LEGACY })
 	void aServerThatAsksForAScopeGetsATokenWithItOnceAndIsNotAskedInALoop(String path, CapturedOutput output) {
 		contextRunner(path, revision(path), "service").run((context) -> {
 			McpServerSupervisor supervisor = supervisor(context);
@@ -310,7 +312,7 @@ class OAuthSupervisionIT {
 	void anAuthorizationServerThatIsOutIsRetriedLikeAnyOutage(CapturedOutput output) {
 		servers.authorization().tokenEndpointUnavailable(true);
 		try {
-			contextRunner(ProtectedMcpServer.MODERN, "2026-07-28", "service").run((context) -> {
+			contextRunner(ProtectedDemoMcpServer.MODERN, "2026-07-28", "service").run((context) -> {
 				McpServerSupervisor supervisor = supervisor(context);
 				await().atMost(PATIENCE).until(() -> servers.authorization().tokenRequestsRefused() >= 2);
 				assertThat(supervisor.state()).isIn(McpServerState.STARTING, McpServerState.RECONNECTING);
@@ -327,13 +329,13 @@ class OAuthSupervisionIT {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { ProtectedMcpServer.MODERN, ProtectedMcpServer.LEGACY })
+	@ValueSource(strings = { ProtectedDemoMcpServer.MODERN, ProtectedDemoMcpServer.LEGACY })
 	void aServiceGivenItsClientConnectsToAServerThatNamesNoScope(String path, CapturedOutput output) {
 		List<Set<String>> scopesBefore = servers.authorization().scopes();
 		application(path, revision(path))
 			.withPropertyValues(OAUTH + "grant-type=client-credentials",
-					OAUTH + "client-id=" + TestAuthorizationServer.SERVICE_CLIENT,
-					OAUTH + "client-secret=" + TestAuthorizationServer.SERVICE_SECRET,
+					OAUTH + "client-id=" + DemoAuthorizationServer.SERVICE_CLIENT,
+					OAUTH + "client-secret=" + DemoAuthorizationServer.SERVICE_SECRET,
 					OAUTH + "issuer=" + servers.authorization().issuer())
 			.run((context) -> {
 				McpServerSupervisor supervisor = supervisor(context);
@@ -354,10 +356,10 @@ class OAuthSupervisionIT {
 			CapturedOutput output) {
 		boolean given = client.equals("given");
 		ApplicationContextRunner runner = application(path, revision(path))
-			.withPropertyValues(OAUTH + "redirect-uri=" + TestAuthorizationServer.REDIRECT_URI);
+			.withPropertyValues(OAUTH + "redirect-uri=" + DemoAuthorizationServer.REDIRECT_URI);
 		if (given) {
-			runner = runner.withPropertyValues(OAUTH + "client-id=" + TestAuthorizationServer.PERSON_CLIENT,
-					OAUTH + "client-secret=" + TestAuthorizationServer.PERSON_SECRET,
+			runner = runner.withPropertyValues(OAUTH + "client-id=" + DemoAuthorizationServer.PERSON_CLIENT,
+					OAUTH + "client-secret=" + DemoAuthorizationServer.PERSON_SECRET,
 					OAUTH + "issuer=" + servers.authorization().issuer());
 		}
 		runner.run((context) -> {
@@ -369,13 +371,13 @@ class OAuthSupervisionIT {
 			String query = request.authorizationUri().getRawQuery();
 			assertThat(query).doesNotContain("scope=");
 			if (given) {
-				assertThat(query).contains("client_id=" + TestAuthorizationServer.PERSON_CLIENT + "&");
+				assertThat(query).contains("client_id=" + DemoAuthorizationServer.PERSON_CLIENT + "&");
 			}
 			else {
 				// a client it registered itself
 				assertThat(query).contains("client_id=")
-					.doesNotContain("client_id=" + TestAuthorizationServer.PERSON_CLIENT + "&")
-					.doesNotContain("client_id=" + TestAuthorizationServer.SERVICE_CLIENT + "&");
+					.doesNotContain("client_id=" + DemoAuthorizationServer.PERSON_CLIENT + "&")
+					.doesNotContain("client_id=" + DemoAuthorizationServer.SERVICE_CLIENT + "&");
 			}
 			assertThat(authorizations.complete(authorize(request))).isEqualTo("remote");
 			await().atMost(PATIENCE).until(supervisor::state, McpServerState.UP::equals);
@@ -399,7 +401,7 @@ class OAuthSupervisionIT {
 	}
 
 	private static String revision(String path) {
-		return (path.equals(ProtectedMcpServer.MODERN)) ? "2026-07-28" : "2025-11-25";
+		return (path.equals(ProtectedDemoMcpServer.MODERN)) ? "2026-07-28" : "2025-11-25";
 	}
 
 	private ApplicationContextRunner contextRunner(String path, String protocol, String registration) {
@@ -408,10 +410,10 @@ class OAuthSupervisionIT {
 		return application(path, protocol).withPropertyValues(client + "provider=test",
 				client + "client-id=" + registration,
 				client + "client-secret="
-						+ (person ? TestAuthorizationServer.PERSON_SECRET : TestAuthorizationServer.SERVICE_SECRET),
+						+ (person ? DemoAuthorizationServer.PERSON_SECRET : DemoAuthorizationServer.SERVICE_SECRET),
 				client + "client-authentication-method=client_secret_basic",
 				client + "authorization-grant-type=" + (person ? "authorization_code" : "client_credentials"),
-				client + "scope=mcp:read", client + "redirect-uri=" + TestAuthorizationServer.REDIRECT_URI,
+				client + "scope=mcp:read", client + "redirect-uri=" + DemoAuthorizationServer.REDIRECT_URI,
 				"spring.security.oauth2.client.provider.test.issuer-uri=" + servers.authorization().issuer(),
 				OAUTH + "registration=" + registration);
 	}
@@ -482,8 +484,8 @@ class OAuthSupervisionIT {
 
 	private void assertNothingLeaks(AssertableApplicationContext context, CapturedOutput output) {
 		List<String> secrets = new ArrayList<>();
-		secrets.add(TestAuthorizationServer.SERVICE_SECRET);
-		secrets.add(TestAuthorizationServer.PERSON_SECRET);
+		secrets.add(DemoAuthorizationServer.SERVICE_SECRET);
+		secrets.add(DemoAuthorizationServer.PERSON_SECRET);
 		secrets.addAll(servers.protectedServer().requestsByToken().keySet());
 		secrets.addAll(servers.authorization().credentials());
 		secrets.addAll(this.codes);

@@ -17,6 +17,8 @@ import io.github.mcpsupervisor.authorization.McpServerAuthorizations;
 import io.github.mcpsupervisor.authorization.McpServerAuthorizations.McpAuthorizationState;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.authorization.McpAuthorizationAutoConfiguration;
+import io.github.mcpsupervisor.demo.oauth.DemoAuthorizationServer;
+import io.github.mcpsupervisor.demo.oauth.ProtectedDemoMcpServer;
 import io.github.mcpsupervisor.e2e.database.PostgreSqlServer;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
@@ -68,7 +70,7 @@ class ReplicasIT {
 	void threeReplicasAskOnePersonOnceThroughAnyOfThemAndRenewEachTokenChainOnce(String database) {
 		Database dataSource = database(database);
 		List<Replica> replicas = List.of(new Replica(), new Replica(), new Replica());
-		ApplicationContextRunner registered = registered(servers.protectedServer().url(ProtectedMcpServer.LEGACY));
+		ApplicationContextRunner registered = registered(servers.protectedServer().url(ProtectedDemoMcpServer.LEGACY));
 		replicas.get(0).runner(registered, dataSource).run((a) -> {
 			replicas.get(1).runner(registered, dataSource).run((b) -> {
 				replicas.get(2).runner(registered, dataSource).run((c) -> {
@@ -135,8 +137,8 @@ class ReplicasIT {
 		List<Replica> replicas = List.of(new Replica(), new Replica());
 		int registeredBefore = servers.authorization().clientsRegistered();
 		ApplicationContextRunner discovered = new ApplicationContextRunner().withPropertyValues(
-				"mcp.servers.remote.oauth.redirect-uri=" + TestAuthorizationServer.REDIRECT_URI,
-				"mcp.servers.remote.url=" + servers.protectedServer().url(ProtectedMcpServer.MODERN),
+				"mcp.servers.remote.oauth.redirect-uri=" + DemoAuthorizationServer.REDIRECT_URI,
+				"mcp.servers.remote.url=" + servers.protectedServer().url(ProtectedDemoMcpServer.MODERN),
 				"mcp.servers.remote.protocol=2026-07-28");
 		replicas.get(0).runner(discovered, dataSource).run((a) -> {
 			replicas.get(1).runner(discovered, dataSource).run((b) -> {
@@ -219,10 +221,10 @@ class ReplicasIT {
 	private static ApplicationContextRunner registered(String url) {
 		String client = "spring.security.oauth2.client.registration.person.";
 		return new ApplicationContextRunner().withPropertyValues(client + "provider=test", client + "client-id=person",
-				client + "client-secret=" + TestAuthorizationServer.PERSON_SECRET,
+				client + "client-secret=" + DemoAuthorizationServer.PERSON_SECRET,
 				client + "client-authentication-method=client_secret_basic",
 				client + "authorization-grant-type=authorization_code", client + "scope=mcp:read",
-				client + "redirect-uri=" + TestAuthorizationServer.REDIRECT_URI,
+				client + "redirect-uri=" + DemoAuthorizationServer.REDIRECT_URI,
 				"spring.security.oauth2.client.provider.test.issuer-uri=" + servers.authorization().issuer(),
 				"mcp.servers.remote.oauth.registration=person", "mcp.servers.remote.url=" + url,
 				"mcp.servers.remote.protocol=2025-11-25");

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.authorization.McpAuthorizationAutoConfiguration;
+import io.github.mcpsupervisor.demo.oauth.DemoAuthorizationServer;
 import io.github.mcpsupervisor.e2e.FullCommonPool;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
@@ -59,7 +60,7 @@ class SharedPoolOAuthIT {
 			.withConfiguration(AutoConfigurations.of(OAuth2ClientAutoConfiguration.class,
 					McpAuthorizationAutoConfiguration.class, McpSupervisorAutoConfiguration.class))
 			.withPropertyValues(client + "provider=test", client + "client-id=service",
-					client + "client-secret=" + TestAuthorizationServer.SERVICE_SECRET,
+					client + "client-secret=" + DemoAuthorizationServer.SERVICE_SECRET,
 					client + "client-authentication-method=client_secret_basic",
 					client + "authorization-grant-type=client_credentials", client + "scope=mcp:read",
 					"spring.security.oauth2.client.provider.test.issuer-uri=" + servers.authorization().issuer(),

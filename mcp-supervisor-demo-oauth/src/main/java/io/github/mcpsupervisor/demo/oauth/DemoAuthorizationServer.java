@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.e2e.authorization;
+package io.github.mcpsupervisor.demo.oauth;
 
 import java.io.IOException;
 import java.net.CookieManager;
@@ -78,7 +78,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * 8707 {@code resource} (Spring Authorization Server has no resource indicators of its
  * own); it counts its token requests and can revoke every authorization it granted.
  */
-public final class TestAuthorizationServer implements AutoCloseable {
+public final class DemoAuthorizationServer implements AutoCloseable {
 
 	/** The client_credentials client. */
 	public static final String SERVICE_CLIENT = "service";
@@ -110,7 +110,7 @@ public final class TestAuthorizationServer implements AutoCloseable {
 	 * Starts an authorization server whose access tokens live for the given time.
 	 * @param accessTokenLifetime the access tokens' time to live
 	 */
-	public TestAuthorizationServer(Duration accessTokenLifetime) {
+	public DemoAuthorizationServer(Duration accessTokenLifetime) {
 		String clients = "spring.security.oauth2.authorizationserver.client.";
 		this.context = new SpringApplicationBuilder(AuthorizationServerApplication.class)
 			.web(WebApplicationType.SERVLET)

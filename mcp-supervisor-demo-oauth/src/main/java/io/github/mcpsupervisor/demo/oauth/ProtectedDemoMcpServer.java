@@ -1,4 +1,4 @@
-package io.github.mcpsupervisor.e2e.authorization;
+package io.github.mcpsupervisor.demo.oauth;
 
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
@@ -74,7 +74,7 @@ import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
  * and can be told to refuse every token it has seen so far (as if they had expired or
  * were revoked at the resource).
  */
-public final class ProtectedMcpServer implements AutoCloseable {
+public final class ProtectedDemoMcpServer implements AutoCloseable {
 
 	/** The path of the revision 2026-07-28 endpoint. */
 	public static final String MODERN = "/mcp";
@@ -113,7 +113,7 @@ public final class ProtectedMcpServer implements AutoCloseable {
 	 * Starts the server.
 	 * @param authorizationServer the authorization server whose tokens it takes
 	 */
-	public ProtectedMcpServer(TestAuthorizationServer authorizationServer) throws IOException, LifecycleException {
+	public ProtectedDemoMcpServer(DemoAuthorizationServer authorizationServer) throws IOException, LifecycleException {
 		this.issuer = authorizationServer.issuer();
 		this.decoder = NimbusJwtDecoder.withJwkSetUri(authorizationServer.jwkSetUri()).build();
 		this.decoder.setJwtValidator(JwtValidators.createDefaultWithIssuer(this.issuer));
@@ -312,8 +312,8 @@ public final class ProtectedMcpServer implements AutoCloseable {
 			String endpoint = request.getRequestURI().substring(METADATA.length());
 			response.setContentType("application/json");
 			response.getWriter()
-				.write(ProtectedMcpServer.this.json.writeValueAsString(Map.of("resource", url(endpoint),
-						"authorization_servers", List.of(ProtectedMcpServer.this.issuer))));
+				.write(ProtectedDemoMcpServer.this.json.writeValueAsString(Map.of("resource", url(endpoint),
+						"authorization_servers", List.of(ProtectedDemoMcpServer.this.issuer))));
 		}
 
 	}
@@ -333,14 +333,14 @@ public final class ProtectedMcpServer implements AutoCloseable {
 				// RFC 9728, naming no scope (no scopes_supported), as many servers do
 				response.setContentType("application/json");
 				response.getWriter()
-					.write(ProtectedMcpServer.this.json
+					.write(ProtectedDemoMcpServer.this.json
 						.writeValueAsString(Map.of("resource", url(path.substring(METADATA.length())),
-								"authorization_servers", List.of(ProtectedMcpServer.this.issuer))));
+								"authorization_servers", List.of(ProtectedDemoMcpServer.this.issuer))));
 				return;
 			}
 			String resource = url(path);
 			byte[] body = request.getInputStream().readAllBytes();
-			JsonNode message = (body.length > 0) ? ProtectedMcpServer.this.json.readTree(body) : null;
+			JsonNode message = (body.length > 0) ? ProtectedDemoMcpServer.this.json.readTree(body) : null;
 			String method = (message != null && message.hasNonNull("method")) ? message.get("method").asString() : null;
 			String authorization = request.getHeader("Authorization");
 			String token = (authorization != null && authorization.startsWith("Bearer "))
@@ -350,18 +350,18 @@ public final class ProtectedMcpServer implements AutoCloseable {
 						"Bearer resource_metadata=\"" + metadata(path) + "\"");
 				return;
 			}
-			ProtectedMcpServer.this.requestsByToken.computeIfAbsent(token, (key) -> new AtomicInteger())
+			ProtectedDemoMcpServer.this.requestsByToken.computeIfAbsent(token, (key) -> new AtomicInteger())
 				.incrementAndGet();
 			Jwt jwt;
 			try {
-				jwt = ProtectedMcpServer.this.decoder.decode(token);
+				jwt = ProtectedDemoMcpServer.this.decoder.decode(token);
 			}
 			catch (JwtException ex) {
 				refuse(response, path, method, token, List.of(), 401, invalidToken(path));
 				return;
 			}
 			List<String> audience = (jwt.getAudience() != null) ? jwt.getAudience() : List.of();
-			if (!audience.contains(resource) || ProtectedMcpServer.this.refused.contains(token)) {
+			if (!audience.contains(resource) || ProtectedDemoMcpServer.this.refused.contains(token)) {
 				refuse(response, path, method, token, audience, 401, invalidToken(path));
 				return;
 			}
@@ -381,13 +381,13 @@ public final class ProtectedMcpServer implements AutoCloseable {
 								+ "\"");
 				return;
 			}
-			ProtectedMcpServer.this.received.add(new Received(path, method, token, audience, 0));
+			ProtectedDemoMcpServer.this.received.add(new Received(path, method, token, audience, 0));
 			chain.doFilter(new CachedBodyRequest(request, body), response);
 		}
 
 		private void refuse(HttpServletResponse response, String path, @Nullable String method, @Nullable String token,
 				List<String> audience, int status, String challenge) throws IOException {
-			ProtectedMcpServer.this.received.add(new Received(path, method, token, audience, status));
+			ProtectedDemoMcpServer.this.received.add(new Received(path, method, token, audience, status));
 			response.setHeader("WWW-Authenticate", challenge);
 			response.sendError(status);
 		}
