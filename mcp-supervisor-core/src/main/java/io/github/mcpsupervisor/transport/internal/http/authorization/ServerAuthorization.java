@@ -104,8 +104,8 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	static final Duration REQUEST_LIFETIME = Duration.ofMinutes(10);
 
 	/**
-	 * How long before its expiry a token is renewed: the clock skew of Spring Security's
-	 * providers, with which the manager renews it.
+	 * How long before its expiry a token is renewed at most: the clock skew of Spring
+	 * Security's providers, within which the manager renews it once asked.
 	 */
 	private static final Duration RENEWAL_MARGIN = Duration.ofSeconds(60);
 
@@ -326,8 +326,26 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 			return null;
 		}
 		Instant expiresAt = client.getAccessToken().getExpiresAt();
-		return (expiresAt != null && expiresAt.minus(RENEWAL_MARGIN).isAfter(this.clock.instant()))
-				? client.getAccessToken() : null;
+		return (expiresAt != null
+				&& expiresAt.minus(renewalMargin(client.getAccessToken())).isAfter(this.clock.instant()))
+						? client.getAccessToken() : null;
+	}
+
+	/**
+	 * Returns how long before its expiry a token is renewed: a minute, or a quarter of
+	 * its lifetime if that is shorter, so that a token that lives seconds is renewed once
+	 * per lifetime and not before every request.
+	 * @param token the token
+	 * @return its renewal margin
+	 */
+	static Duration renewalMargin(OAuth2AccessToken token) {
+		Instant issuedAt = token.getIssuedAt();
+		Instant expiresAt = token.getExpiresAt();
+		if (issuedAt == null || expiresAt == null || !expiresAt.isAfter(issuedAt)) {
+			return RENEWAL_MARGIN;
+		}
+		Duration quarter = Duration.between(issuedAt, expiresAt).dividedBy(4);
+		return (quarter.compareTo(RENEWAL_MARGIN) < 0) ? quarter : RENEWAL_MARGIN;
 	}
 
 	// Under the lock: a valid token, refreshed or obtained as needed.

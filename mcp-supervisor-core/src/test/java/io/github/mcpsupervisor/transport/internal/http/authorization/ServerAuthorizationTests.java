@@ -129,6 +129,35 @@ class ServerAuthorizationTests {
 	}
 
 	@Test
+	void aTokenThatLivesSecondsIsRenewedOncePerLifetimeNotBeforeEveryRequest() {
+		List<String> locked = new CopyOnWriteArrayList<>();
+		this.lock = new ReentrantLock() {
+
+			@Override
+			public void lock() {
+				locked.add("lock");
+				super.lock();
+			}
+
+		};
+		ServerAuthorization authorization = authorization(AuthorizationGrantType.CLIENT_CREDENTIALS, "mcp:read");
+		Instant now = this.clock.instant();
+		this.clients.saveAuthorizedClient(
+				new OAuth2AuthorizedClient(this.registration, "mcp-server:remote",
+						new OAuth2AccessToken(OAuth2AccessToken.TokenType.BEARER, "t-8s", now, now.plusSeconds(8))),
+				new UsernamePasswordAuthenticationToken("mcp-server:remote", null));
+		assertThat(authorization.authorization()).isEqualTo("Bearer t-8s");
+		this.time.advance(Duration.ofSeconds(5));
+		// 3 s left, beyond a quarter of its life: still sent as it is
+		assertThat(authorization.authorization()).isEqualTo("Bearer t-8s");
+		assertThat(locked).isEmpty();
+		this.time.advance(Duration.ofMillis(1500));
+		// 1.5 s left: renewed (and failing here, no authorization server listening)
+		assertThat(catchThrowable(authorization::authorization)).isNotNull();
+		assertThat(locked).hasSize(1);
+	}
+
+	@Test
 	void anExpiredRequestIsReplacedWhileTheServerStillWaits() {
 		ServerAuthorization authorization = authorization(AuthorizationGrantType.AUTHORIZATION_CODE, "mcp:read");
 		assertThatExceptionOfType(AuthorizationRequiredException.class).isThrownBy(authorization::authorization);
