@@ -49,6 +49,16 @@ public class JdbcMcpAuthorizationStore implements McpAuthorizationStore {
 		this.clock = clock;
 	}
 
+	/**
+	 * Checks that the store's tables exist, as a start does before a server needs them.
+	 * @throws org.springframework.dao.DataAccessException if one cannot be read
+	 */
+	public void checkTables() {
+		for (String table : List.of("mcp_authorization_request", "mcp_dynamic_client", "oauth2_authorized_client")) {
+			this.jdbc.sql("SELECT COUNT(*) FROM " + table + " WHERE 1 = 0").query(Integer.class).single();
+		}
+	}
+
 	@Override
 	public String kind() {
 		return "jdbc";

@@ -45,13 +45,13 @@ CREATE TABLE IF NOT EXISTS oauth2_authorized_client (
 );
 
 -- The locks that serialise each token chain's renewals across replicas, when the
--- application has no LockRegistry of its own: Spring Integration's JdbcLockRegistry table
--- (region mcp-supervisor).
-CREATE TABLE IF NOT EXISTS INT_LOCK (
+-- application has no LockRegistry of its own: a Spring Integration JdbcLockRegistry on a
+-- table of the same shape as its INT_LOCK, under the prefix MCP_.
+CREATE TABLE IF NOT EXISTS MCP_LOCK (
   LOCK_KEY CHAR(36) NOT NULL,
   REGION VARCHAR(100) NOT NULL,
   CLIENT_ID CHAR(36),
   CREATED_DATE TIMESTAMP NOT NULL,
   EXPIRED_AFTER TIMESTAMP NOT NULL,
-  constraint INT_LOCK_PK primary key (LOCK_KEY, REGION)
+  constraint MCP_LOCK_PK primary key (LOCK_KEY, REGION)
 );

@@ -608,8 +608,7 @@ public class McpEndpoint {
 		 */
 		static McpServerDetails of(McpServerStatus status, boolean required, int stderrLines, Clock clock,
 				@Nullable McpServerAuthorization oauth, boolean showAwaited) {
-			McpAuthorizationRequest authorization = (oauth != null && showAwaited) ? oauth.pending().orElse(null)
-					: null;
+			McpAuthorizationRequest authorization = (oauth != null && showAwaited) ? awaited(oauth) : null;
 			Instant now = clock.instant();
 			Duration uptime = (status.upSince() != null) ? Duration.between(status.upSince(), now) : null;
 			Duration nextAttemptIn = (status.nextAttemptAt() != null) ? until(now, status.nextAttemptAt()) : null;
@@ -620,9 +619,8 @@ public class McpEndpoint {
 			return new McpServerDetails(status.state(), required, status.generation(), status.pid(), uptime,
 					status.attemptsUsed(), status.maxAttempts(), nextAttemptIn, lastExit, status.lastError(), shown,
 					status.tools().size(), status.protocol(),
-					(authorization != null) ? Authorization.of(authorization, now) : null,
-					(oauth != null) ? OAuth.of(oauth.state(), now) : null, status.cooldown(),
-					(status.standby() != null) ? Standby.of(status.standby(), now) : null);
+					(authorization != null) ? Authorization.of(authorization, now) : null, oauth(oauth, now),
+					status.cooldown(), (status.standby() != null) ? Standby.of(status.standby(), now) : null);
 		}
 
 		/**
@@ -650,6 +648,30 @@ public class McpEndpoint {
 			putIfPresent(details, "cooldown", this.cooldown);
 			putIfPresent(details, "standby", this.standby);
 			return details;
+		}
+
+		// A store that cannot be read now (a database the replicas share) leaves the
+		// request and the token's times out: health and the endpoint answer whatever the
+		// store does.
+		private static @Nullable McpAuthorizationRequest awaited(McpServerAuthorization oauth) {
+			try {
+				return oauth.pending().orElse(null);
+			}
+			catch (RuntimeException ex) {
+				return null;
+			}
+		}
+
+		private static @Nullable OAuth oauth(@Nullable McpServerAuthorization oauth, Instant now) {
+			if (oauth == null) {
+				return null;
+			}
+			try {
+				return OAuth.of(oauth.state(), now);
+			}
+			catch (RuntimeException ex) {
+				return null;
+			}
 		}
 
 		private static void putIfPresent(Map<String, Object> details, String name, @Nullable Object value) {

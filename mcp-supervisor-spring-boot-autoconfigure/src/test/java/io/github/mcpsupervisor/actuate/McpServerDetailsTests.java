@@ -144,6 +144,36 @@ class McpServerDetailsTests {
 		assertThat(endpoint.oauth()).isEqualTo(health.oauth());
 	}
 
+	@Test
+	void aStoreThatCannotBeReadLeavesTheAuthorizationOutInsteadOfFailingHealth() {
+		McpServerAuthorization unreadable = new McpServerAuthorization() {
+
+			@Override
+			public Optional<McpAuthorizationRequest> pending() {
+				throw new IllegalStateException("the database is down");
+			}
+
+			@Override
+			public boolean awaits(String state) {
+				return false;
+			}
+
+			@Override
+			public void complete(String state, String code, @Nullable String issuer) {
+			}
+
+			@Override
+			public McpAuthorizationState state() {
+				throw new IllegalStateException("the database is down");
+			}
+
+		};
+		McpServerDetails details = McpServerDetails.of(failed(null, null), true, 0, this.clock, unreadable, true);
+		assertThat(details.authorization()).isNull();
+		assertThat(details.oauth()).isNull();
+		assertThat(details.state()).isEqualTo(McpServerState.FAILED);
+	}
+
 	private static McpServerStatus failed(Instant nextAttemptAt, Duration cooldown) {
 		return new McpServerStatus("flaky", McpServerState.FAILED, 3, null, null, 3, 3, nextAttemptAt, null,
 				"gave up after 3 attempts", List.of(), List.of(), null, cooldown, null);

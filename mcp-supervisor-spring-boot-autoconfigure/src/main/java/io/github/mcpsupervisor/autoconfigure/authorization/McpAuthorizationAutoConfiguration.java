@@ -10,6 +10,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
+import io.github.mcpsupervisor.authorization.JdbcMcpAuthorizationStore;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequiredEvent;
 import io.github.mcpsupervisor.authorization.McpAuthorizationStore;
@@ -20,6 +21,7 @@ import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.OAuth.GrantType;
 import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettings;
 import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettingsResolver;
+import io.github.mcpsupervisor.internal.CauseChain;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorization;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorizations;
@@ -42,9 +44,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.dao.DataAccessException;
 import org.springframework.integration.support.locks.LockRegistry;
 import org.springframework.security.oauth2.client.InMemoryOAuth2AuthorizedClientService;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
@@ -143,6 +147,9 @@ public final class McpAuthorizationAutoConfiguration {
 							httpClient.get(), server.requestTimeout(), locks.obtain(registration, holdAtMost(server)),
 							surroundings));
 		}
+		if (!servers.isEmpty() && store instanceof JdbcMcpAuthorizationStore jdbc) {
+			checkTables(jdbc);
+		}
 		if (fleetLocks == null && store.isShared() && !servers.isEmpty()) {
 			logger.warn("The OAuth authorizations of the MCP servers are shared in the database, but their renewals are"
 					+ " serialised in this JVM only: replicas may send a rotating refresh token twice, and its"
@@ -150,6 +157,22 @@ public final class McpAuthorizationAutoConfiguration {
 					+ " LockRegistry bean");
 		}
 		return new OAuthHttpAuthorizations(servers);
+	}
+
+	// The tables missing from a database the application did not let the starter
+	// initialize (not an embedded one): a start that says so, not a failure at the first
+	// token.
+	private static void checkTables(JdbcMcpAuthorizationStore store) {
+		try {
+			store.checkTables();
+		}
+		catch (DataAccessException ex) {
+			throw new IllegalStateException("The OAuth authorizations of the MCP servers are kept in the application's"
+					+ " database (mcp.authorization.store=auto with a DataSource), but its tables cannot be read ("
+					+ CauseChain.rootMessage(ex) + "): create them with mcp.authorization.jdbc.initialize-schema=always"
+					+ " or from io/github/mcpsupervisor/authorization/schema-<platform>.sql in the application's"
+					+ " migrations, or keep them in memory with mcp.authorization.store=memory", ex);
+		}
 	}
 
 	// A renewal sends one token request (a refusal's, at most two), each bounded by the
@@ -222,12 +245,32 @@ public final class McpAuthorizationAutoConfiguration {
 	/**
 	 * The authorizations by server, as the connectors take them.
 	 */
-	static final class OAuthHttpAuthorizations implements HttpAuthorizations {
+	static final class OAuthHttpAuthorizations implements HttpAuthorizations, SmartLifecycle {
 
 		private final Map<String, ServerAuthorization> servers;
 
+		private volatile boolean running;
+
 		OAuthHttpAuthorizations(Map<String, ServerAuthorization> servers) {
 			this.servers = servers;
+		}
+
+		// the watches of a shared store end as the application stops: no timer is left
+		@Override
+		public void start() {
+			this.servers.values().forEach(ServerAuthorization::start);
+			this.running = true;
+		}
+
+		@Override
+		public void stop() {
+			this.servers.values().forEach(ServerAuthorization::stop);
+			this.running = false;
+		}
+
+		@Override
+		public boolean isRunning() {
+			return this.running;
 		}
 
 		Map<String, ServerAuthorization> servers() {

@@ -22,6 +22,7 @@ import org.springframework.boot.jdbc.init.DataSourceScriptDatabaseInitializer;
 import org.springframework.boot.jdbc.init.PlatformPlaceholderDatabaseDriverResolver;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
 import org.springframework.boot.sql.init.DatabaseInitializationSettings;
+import org.springframework.boot.sql.init.dependency.DatabaseInitializationDependencyConfigurer;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -51,6 +52,9 @@ class McpAuthorizationStoreConfiguration {
 	/** The region of the renewal locks in Spring Integration's lock table. */
 	static final String LOCK_REGION = "mcp-supervisor";
 
+	/** The prefix of the renewal locks' table, {@code MCP_LOCK}. */
+	static final String LOCK_TABLE_PREFIX = "MCP_";
+
 	/**
 	 * Returns the store of an application without one in its database.
 	 * @param properties the configuration
@@ -69,6 +73,7 @@ class McpAuthorizationStoreConfiguration {
 	@ConditionalOnSingleCandidate(DataSource.class)
 	@ConditionalOnMissingBean(McpAuthorizationStore.class)
 	@Conditional(StoreInDatabaseCondition.class)
+	@Import(DatabaseInitializationDependencyConfigurer.class)
 	static class JdbcStoreConfiguration {
 
 		@Bean
@@ -88,13 +93,16 @@ class McpAuthorizationStoreConfiguration {
 			DataSourceScriptDatabaseInitializer mcpAuthorizationScriptDatabaseInitializer(DataSource dataSource,
 					McpSupervisorProperties properties) {
 				Jdbc jdbc = properties.authorization().jdbc();
-				PlatformPlaceholderDatabaseDriverResolver platforms = new PlatformPlaceholderDatabaseDriverResolver();
-				List<String> locations = StringUtils.hasText(jdbc.platform())
-						? platforms.resolveAll(jdbc.platform(), jdbc.schema())
-						: platforms.resolveAll(dataSource, jdbc.schema());
 				DatabaseInitializationSettings settings = new DatabaseInitializationSettings();
-				settings.setSchemaLocations(locations);
 				settings.setMode(DatabaseInitializationMode.valueOf(jdbc.initializeSchema().name()));
+				if (settings.getMode() != DatabaseInitializationMode.NEVER) {
+					// the platform is asked of the database only when a script may run
+					PlatformPlaceholderDatabaseDriverResolver platforms = new PlatformPlaceholderDatabaseDriverResolver();
+					List<String> locations = StringUtils.hasText(jdbc.platform())
+							? platforms.resolveAll(jdbc.platform(), jdbc.schema())
+							: platforms.resolveAll(dataSource, jdbc.schema());
+					settings.setSchemaLocations(locations);
+				}
 				return new DataSourceScriptDatabaseInitializer(dataSource, settings);
 			}
 
@@ -112,7 +120,12 @@ class McpAuthorizationStoreConfiguration {
 			@Bean
 			DefaultLockRepository mcpRenewalLockRepository(DataSource dataSource) {
 				DefaultLockRepository repository = new DefaultLockRepository(dataSource);
+				// a table of the starter's own: Spring Integration's INT_LOCK, of its own
+				// version, may be the application's; checked with the store's at the
+				// start
+				repository.setPrefix(LOCK_TABLE_PREFIX);
 				repository.setRegion(LOCK_REGION);
+				repository.setCheckDatabaseOnStart(false);
 				repository.setTransactionManager(new DataSourceTransactionManager(dataSource));
 				return repository;
 			}

@@ -193,13 +193,14 @@ class McpAuthorizationAutoConfigurationTests {
 			// the embedded database's tables created at the start
 			JdbcTemplate jdbc = new JdbcTemplate(database);
 			assertThat(jdbc.queryForList("SELECT LOWER(TABLE_NAME) FROM INFORMATION_SCHEMA.TABLES", String.class))
-				.contains("mcp_authorization_request", "mcp_dynamic_client", "oauth2_authorized_client", "int_lock");
+				.contains("mcp_authorization_request", "mcp_dynamic_client", "oauth2_authorized_client", "mcp_lock")
+				.doesNotContain("int_lock");
 			// the renewals serialised by Spring Integration's locks on the same database
 			Lock lock = context.getBean(McpAuthorizationAutoConfiguration.RenewalLocks.class)
 				.obtain("people", Duration.ofSeconds(70));
 			lock.lock();
 			try {
-				assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM INT_LOCK WHERE REGION = 'mcp-supervisor'",
+				assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM MCP_LOCK WHERE REGION = 'mcp-supervisor'",
 						Integer.class))
 					.isOne();
 			}
@@ -221,6 +222,42 @@ class McpAuthorizationAutoConfigurationTests {
 					.doesNotHaveBean(McpAuthorizationAutoConfiguration.RenewalLocks.class);
 				assertThat(output).contains("renewals are serialised in this JVM only");
 			});
+	}
+
+	@Test
+	void runWithADatabaseWithoutTheTablesShouldFailTheStartNamingHowToCreateThem() {
+		// as PostgreSQL with the default initialize-schema (embedded databases only)
+		this.contextRunner.withBean(DataSource.class, McpAuthorizationAutoConfigurationTests::h2)
+			.withPropertyValues("mcp.authorization.jdbc.initialize-schema=never")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining(
+						"IllegalStateException: The OAuth authorizations of the MCP servers are kept in"
+								+ " the application's database")
+				.hasStackTraceContaining("tables cannot be read")
+				.hasStackTraceContaining("mcp.authorization.jdbc.initialize-schema=always")
+				.hasStackTraceContaining("mcp.authorization.store=memory"));
+	}
+
+	@Test
+	void runWithADatabaseWithoutTheTablesAndNoOAuthServerShouldStartAsBefore() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(OAuth2ClientAutoConfiguration.class,
+					McpAuthorizationAutoConfiguration.class, McpSupervisorAutoConfiguration.class))
+			.withBean(DataSource.class, McpAuthorizationAutoConfigurationTests::h2)
+			.withPropertyValues("mcp.authorization.jdbc.initialize-schema=never",
+					"mcp.servers.remote.transport=streamable-http", "mcp.servers.remote.url=http://127.0.0.1:1/mcp")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void stopShouldEndTheWatchesOfTheStore() {
+		this.contextRunner.withBean(DataSource.class, McpAuthorizationAutoConfigurationTests::h2).run((context) -> {
+			OAuthHttpAuthorizations authorizations = context.getBean(OAuthHttpAuthorizations.class);
+			assertThat(authorizations.isRunning()).isTrue();
+			context.stop();
+			assertThat(authorizations.isRunning()).isFalse();
+		});
 	}
 
 	@Test

@@ -186,7 +186,8 @@ final class ClientDiscovery {
 		// a replica that registered at the same time: the first kept serves all
 		DynamicClient first = this.store.keepIfAbsent(new DynamicClient(this.server, authorizationServer.issuer(),
 				redirectUri, registered.id(), registered.secret(), registered.authentication().getValue()));
-		return client(first, registered.how());
+		// a replica's client of another redirect URI (a rolling change) serves it only
+		return first.redirectUri().equals(redirectUri) ? client(first, registered.how()) : registered;
 	}
 
 	private static Client client(DynamicClient kept, String how) {

@@ -23,6 +23,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Consumer;
 
@@ -35,6 +36,7 @@ import io.github.mcpsupervisor.authorization.McpServerAuthorizations.McpServerAu
 import io.github.mcpsupervisor.internal.CauseChain;
 import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
+import io.github.mcpsupervisor.supervisor.SupervisorScheduler.Cancellable;
 import io.github.mcpsupervisor.transport.internal.http.AuthorizationConfigurationException;
 import io.github.mcpsupervisor.transport.internal.http.AuthorizationRequiredException;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorization;
@@ -66,6 +68,7 @@ import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationRequ
 import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationResponse;
 import org.springframework.security.oauth2.core.endpoint.OAuth2ParameterNames;
 import org.springframework.security.oauth2.core.endpoint.PkceParameterNames;
+import org.springframework.web.client.HttpClientErrorException;
 import org.springframework.web.client.HttpServerErrorException;
 import org.springframework.web.client.ResourceAccessException;
 
@@ -152,11 +155,20 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 
 	// the request this JVM's supervisors of the server wait on, and the token they were
 	// refused with (null for none), to know an authorization completed elsewhere
-	private volatile @Nullable String awaitedState;
+	private final AtomicReference<@Nullable String> awaitedState = new AtomicReference<>();
 
 	private volatile @Nullable String refusedToken;
 
 	private final AtomicBoolean watching = new AtomicBoolean();
+
+	// the application stopped: no watch until it starts again
+	private volatile boolean stopped;
+
+	private volatile @Nullable Cancellable nextWatch;
+
+	// the last token read or obtained: a request sends it while it is valid beyond its
+	// margin without reading the store (a database the replicas share)
+	private volatile @Nullable OAuth2AccessToken cachedToken;
 
 	private final AtomicLong renewals = new AtomicLong();
 
@@ -176,7 +188,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		this.store = surroundings.store();
 		this.clock = surroundings.scheduler().clock();
 		Clock clock = this.clock;
-		this.tokens = new TokenEndpoint(httpClient, timeout, () -> this.resource, () -> this.steppedUpScopes);
+		this.tokens = new TokenEndpoint(httpClient, timeout, () -> this.resource, this::steppedUpScopes);
 		// the one registration of this server, known at once or once discovered
 		ClientRegistrationRepository own = (id) -> {
 			ClientRegistration current = this.registration;
@@ -291,6 +303,10 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	public @Nullable String authorization() {
 		// a valid token is read without the lock, which replicas may share: only a
 		// renewal (or a first token) takes it
+		OAuth2AccessToken cached = this.cachedToken;
+		if (cached != null && isValid(cached)) {
+			return bearer(cached);
+		}
 		OAuth2AccessToken valid = validStoredToken();
 		if (valid != null) {
 			return bearer(valid);
@@ -325,10 +341,17 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		if (client == null) {
 			return null;
 		}
-		Instant expiresAt = client.getAccessToken().getExpiresAt();
-		return (expiresAt != null
-				&& expiresAt.minus(renewalMargin(client.getAccessToken())).isAfter(this.clock.instant()))
-						? client.getAccessToken() : null;
+		OAuth2AccessToken token = client.getAccessToken();
+		if (!isValid(token)) {
+			return null;
+		}
+		this.cachedToken = token;
+		return token;
+	}
+
+	private boolean isValid(OAuth2AccessToken token) {
+		Instant expiresAt = token.getExpiresAt();
+		return expiresAt != null && expiresAt.minus(renewalMargin(token)).isAfter(this.clock.instant());
 	}
 
 	/**
@@ -351,10 +374,12 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	// Under the lock: a valid token, refreshed or obtained as needed.
 	private OAuth2AccessToken token() {
 		String before = storedTokenValue();
+		this.cachedToken = null;
 		OAuth2AccessToken token = authorizedToken();
 		if (!token.getTokenValue().equals(before)) {
 			this.renewals.incrementAndGet();
 		}
+		this.cachedToken = token;
 		return token;
 	}
 
@@ -410,6 +435,16 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 
 	private RuntimeException refusal(OAuth2AuthorizationException ex) {
 		String code = ex.getError().getErrorCode();
+		if (this.discovery != null && isClientRefused(ex)) {
+			// a client the authorization server no longer knows (deleted, expired, its
+			// registrations lost): forgotten, so that the next attempt registers anew
+			ClientRegistration forgotten = registration();
+			this.store.forget(this.server, String.valueOf(forgotten.getProviderDetails().getIssuerUri()));
+			this.registration = null;
+			String message = "the authorization server of MCP server '" + this.server
+					+ "' no longer knows its client (invalid_client): it is registered again";
+			return new UncheckedIOException(message, new IOException(message, ex));
+		}
 		if (isAuthorizationCode()) {
 			// the manager removed a refused refresh token: a person authorizes again
 			return needsPerson("the authorization server refused the refresh token (" + code + ")");
@@ -447,25 +482,52 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	// This JVM's supervisors of the server wait for a request: a replica may complete it.
 	private void awaitPerson(PendingAuthorization awaited) {
 		this.refusedToken = storedTokenValue();
-		this.awaitedState = awaited.state();
-		if (this.store.isShared() && this.watching.compareAndSet(false, true)) {
+		this.awaitedState.set(awaited.state());
+		startWatching();
+	}
+
+	private void startWatching() {
+		if (this.store.isShared() && !this.stopped && this.watching.compareAndSet(false, true)) {
 			watchLater();
 		}
 	}
 
 	private void watchLater() {
 		try {
-			this.surroundings.scheduler().schedule(this.surroundings.watchInterval(), this::watch);
+			this.nextWatch = this.surroundings.scheduler().schedule(this.surroundings.watchInterval(), this::watch);
 		}
 		catch (RejectedExecutionException ex) {
 			this.watching.set(false); // the application stops
 		}
 	}
 
+	/**
+	 * Stops watching the store, as the application stops: no timer is left.
+	 */
+	public void stop() {
+		this.stopped = true;
+		Cancellable next = this.nextWatch;
+		if (next != null) {
+			next.cancel();
+		}
+		this.watching.set(false);
+	}
+
+	/**
+	 * Watches the store again, as the application starts again, if a server of this JVM
+	 * waits for a person.
+	 */
+	public void start() {
+		this.stopped = false;
+		if (this.awaitedState.get() != null && !this.authorized.isEmpty()) {
+			startWatching();
+		}
+	}
+
 	// Looks in the store for the authorization this JVM waits on, completed by a replica.
 	private void watch() {
-		String state = this.awaitedState;
-		if (state != null && !this.authorized.isEmpty()) {
+		String state = this.awaitedState.get();
+		if (state != null && !this.authorized.isEmpty() && !this.stopped) {
 			boolean completed;
 			try {
 				completed = completedElsewhere(state);
@@ -478,35 +540,59 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 				watchLater();
 				return;
 			}
-			if (this.awaitedState == state) {
-				this.awaitedState = null;
+			if (this.awaitedState.compareAndSet(state, null)) {
+				this.cachedToken = null;
 				logger.info("MCP server '" + this.server + "' is authorized, through another replica");
 				this.authorized.forEach(Runnable::run);
 			}
 		}
 		this.watching.set(false);
-		if (this.awaitedState != null && !this.authorized.isEmpty() && this.watching.compareAndSet(false, true)) {
-			watchLater();
+		if (this.awaitedState.get() != null && !this.authorized.isEmpty()) {
+			startWatching();
 		}
 	}
 
-	// Whether the request is no longer awaited and the store has another token than the
-	// one refused.
+	// Whether no request is awaited any longer (an expired one replaced is awaited
+	// still) and the store has another token than the one refused.
 	private boolean completedElsewhere(String state) {
-		if (this.store.pending(this.server).filter((kept) -> kept.state().equals(state)).isPresent()) {
+		if (this.store.pending(this.server).isPresent()) {
 			return false;
 		}
 		String token = storedTokenValue();
 		return token != null && !token.equals(this.refusedToken);
 	}
 
-	private List<String> committedScopes() {
+	// The scopes of a client credentials token request beyond the registration's: those
+	// of a step-up, made here or on a replica whose token the store keeps; null for the
+	// registration's own.
+	private @Nullable List<String> steppedUpScopes() {
 		if (this.steppedUpScopes != null) {
-			return this.steppedUpScopes;
+			return committedScopes();
 		}
-		// null for a registration that names none on Spring Security 7.0 (Boot 4.0)
+		List<String> committed = committedScopes();
 		Set<String> registered = registration().getScopes();
-		return (registered != null) ? new ArrayList<>(registered) : new ArrayList<>();
+		return (committed.isEmpty() || (registered != null && registered.containsAll(committed))) ? null : committed;
+	}
+
+	private List<String> committedScopes() {
+		LinkedHashSet<String> scopes = new LinkedHashSet<>();
+		if (this.steppedUpScopes != null) {
+			scopes.addAll(this.steppedUpScopes);
+		}
+		else {
+			// null for a registration that names none on Spring Security 7.0 (Boot 4.0)
+			Set<String> registered = registration().getScopes();
+			if (registered != null) {
+				scopes.addAll(registered);
+			}
+		}
+		// what a step-up gave, here or on a replica, as the stored token says
+		OAuth2AuthorizedClient client = this.clients.loadAuthorizedClient(registration().getRegistrationId(),
+				this.principal);
+		if (client != null && client.getAccessToken().getScopes() != null) {
+			scopes.addAll(client.getAccessToken().getScopes());
+		}
+		return new ArrayList<>(scopes);
 	}
 
 	private PendingAuthorization newRequest(List<String> scopes) {
@@ -554,6 +640,9 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	public Optional<McpAuthorizationRequest> pending() {
 		PendingAuthorization current = this.store.pending(this.server).orElse(null);
 		if (current != null && current.isExpired(this.clock.instant())) {
+			if (this.registration == null) {
+				return Optional.empty(); // a replica whose server has not met its own yet
+			}
 			// still awaited: a new request replaces the expired one
 			this.lock.lock();
 			try {
@@ -605,6 +694,19 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 				throw new McpAuthorizationException(
 						"MCP server '" + this.server + "' awaits no authorization with this state");
 			}
+			if (this.registration == null) {
+				// a replica whose server has not been refused yet: its authorization
+				// server
+				// found now, from the server's metadata, as the replica that asked found
+				// it
+				try {
+					discover(null);
+				}
+				catch (RuntimeException ex) {
+					throw new McpAuthorizationException("the authorization of MCP server '" + this.server
+							+ "' cannot be discovered now: " + CauseChain.rootMessage(ex), ex);
+				}
+			}
 			if (current.isExpired(this.clock.instant())) {
 				needsPerson("the previous request expired", current.scopes());
 				throw new McpAuthorizationException(
@@ -625,6 +727,9 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 							new OAuth2AuthorizationExchange(authorizationRequest(current), response)));
 			}
 			catch (OAuth2AuthorizationException ex) {
+				if (this.discovery != null && isClientRefused(ex)) {
+					this.store.forget(this.server, String.valueOf(registration().getProviderDetails().getIssuerUri()));
+				}
 				throw new McpAuthorizationException("the authorization server refused the code for MCP server '"
 						+ this.server + "': " + ex.getError().getErrorCode(), ex);
 			}
@@ -637,7 +742,8 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 			this.clients.saveAuthorizedClient(new OAuth2AuthorizedClient(registration(), this.principal,
 					tokens.getAccessToken(), tokens.getRefreshToken()), owner());
 			this.store.complete(this.server, state);
-			this.awaitedState = null;
+			this.cachedToken = null;
+			this.awaitedState.set(null);
 		}
 		finally {
 			this.lock.unlock();
@@ -661,6 +767,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	@Override
 	public boolean refused(int status, HttpHeaders headers, @Nullable String sent) {
 		BearerChallenge challenge = BearerChallenge.of(headers.allValues("WWW-Authenticate")).orElse(null);
+		this.cachedToken = null;
 		this.lock.lock();
 		try {
 			if (this.registration == null) {
@@ -668,12 +775,15 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 				token(); // a person must authorize: throws
 				return true;
 			}
-			if (status == 403) {
-				return (challenge != null && challenge.isInsufficientScope()) && stepUp(challenge);
-			}
 			OAuth2AuthorizedClient client = this.clients.loadAuthorizedClient(registration().getRegistrationId(),
 					this.principal);
-			if (client != null && sent != null && !sent.equals(bearer(client.getAccessToken()))) {
+			boolean replaced = client != null && sent != null && !sent.equals(bearer(client.getAccessToken()));
+			if (status == 403) {
+				// a token with the scopes may have replaced the one refused (a step-up
+				// given through another replica): sent again first
+				return replaced || ((challenge != null && challenge.isInsufficientScope()) && stepUp(challenge));
+			}
+			if (replaced) {
 				this.alreadyRenewed.incrementAndGet();
 				return true; // another request has renewed it since
 			}
@@ -723,9 +833,9 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		// sent as the metadata publishes it, which may be a prefix of the server's URL
 		this.resource = found.resource();
 		// a request kept for another authorization server cannot be completed
-		String endpoint = found.registration().getProviderDetails().getAuthorizationUri() + "?";
+		URI endpoint = URI.create(found.registration().getProviderDetails().getAuthorizationUri());
 		this.store.pending(this.server)
-			.filter((kept) -> !kept.authorizationUri().toString().startsWith(endpoint))
+			.filter((kept) -> !sameEndpoint(kept.authorizationUri(), endpoint))
 			.ifPresent((stale) -> this.store.complete(this.server, stale.state()));
 		logger.info("MCP server '" + this.server + "' is authorized by "
 				+ found.registration().getProviderDetails().getIssuerUri() + ", with a client from " + found.how());
@@ -763,11 +873,16 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		// the token in hand still serves the other calls until the person authorizes; a
 		// request for these scopes kept already (by a replica) is the one awaited
 		PendingAuthorization kept = isAuthorizationCode() ? this.store.pending(this.server)
-			.filter((request) -> !request.isExpired(this.clock.instant()) && request.scopes().containsAll(union))
+			.filter((request) -> !request.isExpired(this.clock.instant()))
 			.orElse(null) : null;
-		if (kept != null) {
-			awaitPerson(kept);
+		if (kept != null && kept.scopes().containsAll(union)) {
 			return false;
+		}
+		if (kept != null) {
+			// another replica's step-up asks for scopes of its own: the person gives both
+			LinkedHashSet<String> both = new LinkedHashSet<>(kept.scopes());
+			both.addAll(union);
+			union = new ArrayList<>(both);
 		}
 		if (this.stepUps >= MAX_STEP_UPS) {
 			logger.warn("MCP server '" + this.server + "' asked for more scopes " + MAX_STEP_UPS
@@ -779,7 +894,8 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 			PendingAuthorization asked = newRequest(union);
 			this.store.await(asked);
 			asked("the server asks for the scopes " + union, asked);
-			awaitPerson(asked);
+			// the server serves with the token in hand meanwhile: nothing waits to be
+			// woken, and the token with the scopes is read from the store once given
 			return false;
 		}
 		this.steppedUpScopes = union;
@@ -864,6 +980,20 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		catch (IllegalArgumentException ex) {
 			return false;
 		}
+	}
+
+	// invalid_client: in a 400's body, which Spring Security reads, or as a 401, which it
+	// reports as an invalid_token_response (RFC 6749 5.2)
+	private static boolean isClientRefused(OAuth2AuthorizationException ex) {
+		HttpClientErrorException refused = CauseChain.cause(ex, HttpClientErrorException.class);
+		return "invalid_client".equals(ex.getError().getErrorCode())
+				|| (refused != null && refused.getStatusCode().value() == 401);
+	}
+
+	private static boolean sameEndpoint(URI request, URI endpoint) {
+		return Objects.equals(request.getScheme(), endpoint.getScheme())
+				&& Objects.equals(request.getRawAuthority(), endpoint.getRawAuthority())
+				&& Objects.equals(request.getRawPath(), endpoint.getRawPath());
 	}
 
 	private static String bearer(OAuth2AccessToken token) {

@@ -3,12 +3,10 @@ package io.github.mcpsupervisor.transport.internal.http.authorization;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.net.http.HttpClient;
-import java.net.http.HttpHeaders;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -133,26 +131,6 @@ class SharedAuthorizationTests {
 		forget.run(); // the server removed, or the application stopping
 		this.time.advance(WATCH);
 		assertThat(this.time.scheduledTasks()).isZero();
-	}
-
-	@Test
-	void aTokenRenewedByAReplicaDoesNotWakeAServerThatWaitsForAStepUp() {
-		// the token in hand is refreshed by a replica while the person has not given
-		// the new scopes yet: still waiting
-		ServerAuthorization waiting = replica();
-		AtomicInteger woken = new AtomicInteger();
-		waiting.whenAuthorized(woken::incrementAndGet);
-		save("in-hand");
-		HttpHeaders challenge = HttpHeaders.of(
-				Map.of("WWW-Authenticate", List.of("Bearer error=\"insufficient_scope\", scope=\"mcp:admin\"")),
-				(name, value) -> true);
-		assertThat(waiting.refused(403, challenge, "Bearer in-hand")).isFalse();
-		save("refreshed-by-a-replica");
-		this.time.advance(WATCH.multipliedBy(2));
-		assertThat(woken).hasValue(0);
-		completeElsewhere(waiting.pending().orElseThrow());
-		this.time.advance(WATCH);
-		assertThat(woken).hasValue(1);
 	}
 
 	@Test
