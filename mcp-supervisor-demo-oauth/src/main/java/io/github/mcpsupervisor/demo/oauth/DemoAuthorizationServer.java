@@ -68,15 +68,20 @@ import org.springframework.security.web.util.matcher.MediaTypeRequestMatcher;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * A real Spring Authorization Server on a free loopback port, in a Spring Boot context of
- * its own (only the auto-configurations it needs, no property source but its own): a
- * confidential client_credentials client ({@value #SERVICE_CLIENT}, client_secret_basic,
- * scopes {@code mcp:read mcp:admin}) and a confidential authorization_code client with
- * PKCE and refresh tokens ({@value #PERSON_CLIENT}, no consent), open dynamic client
- * registration (RFC 7591, public clients, no consent), a user {@value #USER} who logs in
- * with a form. Its access tokens are JWTs whose {@code aud} is the token request's RFC
- * 8707 {@code resource} (Spring Authorization Server has no resource indicators of its
- * own); it counts its token requests and can revoke every authorization it granted.
+ * A real Spring Authorization Server on a loopback port (a free one unless given), in a
+ * Spring Boot context of its own (only the auto-configurations it needs, no property
+ * source but its own): a confidential client_credentials client
+ * ({@value #SERVICE_CLIENT}, client_secret_basic, scopes {@code mcp:read mcp:admin}) and
+ * a confidential authorization_code client with PKCE and refresh tokens
+ * ({@value #PERSON_CLIENT}, no consent), open dynamic client registration (RFC 7591,
+ * public clients, no consent), a user {@value #USER} who logs in with a form (password
+ * {@value #PASSWORD}). The {@value #PERSON_CLIENT} client's redirect URI is
+ * {@value #REDIRECT_URI}; as OAuth 2.1 and RFC 8252 ask of a loopback IP address, a
+ * redirect URI on {@code 127.0.0.1} is taken with any port, so that it serves an
+ * application on {@code http://127.0.0.1:8080/authorized/mcp} too. Its access tokens are
+ * JWTs whose {@code aud} is the token request's RFC 8707 {@code resource} (Spring
+ * Authorization Server has no resource indicators of its own); it counts its token
+ * requests and can revoke every authorization it granted.
  */
 public final class DemoAuthorizationServer implements AutoCloseable {
 
@@ -98,7 +103,8 @@ public final class DemoAuthorizationServer implements AutoCloseable {
 	/** The user who authorizes. */
 	public static final String USER = "ada";
 
-	private static final String PASSWORD = "password-8c41";
+	/** The password of the user who authorizes (a demo's, to type in its login form). */
+	public static final String PASSWORD = "password-8c41";
 
 	private static final Pattern CSRF = Pattern.compile("name=\"_csrf\"[^>]*value=\"([^\"]+)\"");
 
@@ -111,15 +117,25 @@ public final class DemoAuthorizationServer implements AutoCloseable {
 	 * @param accessTokenLifetime the access tokens' time to live
 	 */
 	public DemoAuthorizationServer(Duration accessTokenLifetime) {
+		this(accessTokenLifetime, 0);
+	}
+
+	/**
+	 * Starts an authorization server whose access tokens live for the given time, on a
+	 * given loopback port.
+	 * @param accessTokenLifetime the access tokens' time to live
+	 * @param port the port to listen on, {@code 0} for a free one
+	 */
+	public DemoAuthorizationServer(Duration accessTokenLifetime, int port) {
 		String clients = "spring.security.oauth2.authorizationserver.client.";
 		this.context = new SpringApplicationBuilder(AuthorizationServerApplication.class)
 			.web(WebApplicationType.SERVLET)
 			.bannerMode(Banner.Mode.OFF)
 			.logStartupInfo(false)
 			.properties(Map.ofEntries(Map.entry("spring.config.location", "optional:classpath:/nothing/"),
-					Map.entry("spring.main.register-shutdown-hook", "false"), Map.entry("server.port", "0"),
-					Map.entry("server.address", "127.0.0.1"), Map.entry("spring.security.user.name", USER),
-					Map.entry("spring.security.user.password", PASSWORD),
+					Map.entry("spring.main.register-shutdown-hook", "false"),
+					Map.entry("server.port", Integer.toString(port)), Map.entry("server.address", "127.0.0.1"),
+					Map.entry("spring.security.user.name", USER), Map.entry("spring.security.user.password", PASSWORD),
 					Map.entry(clients + "service.registration.client-id", SERVICE_CLIENT),
 					Map.entry(clients + "service.registration.client-secret", "{noop}" + SERVICE_SECRET),
 					Map.entry(clients + "service.registration.client-authentication-methods", "client_secret_basic"),
@@ -141,8 +157,7 @@ public final class DemoAuthorizationServer implements AutoCloseable {
 					// the one it replaces is refused from then on
 					Map.entry(clients + "person.token.reuse-refresh-tokens", "false")))
 			.run();
-		int port = ((WebServerApplicationContext) this.context).getWebServer().getPort();
-		this.issuer = "http://127.0.0.1:" + port;
+		this.issuer = "http://127.0.0.1:" + ((WebServerApplicationContext) this.context).getWebServer().getPort();
 	}
 
 	/**
@@ -250,8 +265,8 @@ public final class DemoAuthorizationServer implements AutoCloseable {
 
 	/**
 	 * Acts as the person: logs in with a form, follows the authorization request to the
-	 * redirect to the client, and returns that redirect's query parameters. It never
-	 * follows the redirect itself.
+	 * redirect to the client (the request's {@code redirect_uri}), and returns that
+	 * redirect's query parameters. It never follows the redirect itself.
 	 * @param authorizationUri the authorization URL the client made
 	 * @return the query parameters of the redirect ({@code code}, {@code state}, …)
 	 */
@@ -279,7 +294,8 @@ public final class DemoAuthorizationServer implements AutoCloseable {
 		String saved = expectRedirect(loggedIn, "/oauth2/authorize");
 		HttpResponse<String> toClient = browser.send(page(URI.create(this.issuer).resolve(saved)).build(),
 				HttpResponse.BodyHandlers.ofString());
-		return query(URI.create(expectRedirect(toClient, REDIRECT_URI)));
+		String redirectUri = query(authorizationUri).getOrDefault("redirect_uri", REDIRECT_URI);
+		return query(URI.create(expectRedirect(toClient, redirectUri)));
 	}
 
 	@Override

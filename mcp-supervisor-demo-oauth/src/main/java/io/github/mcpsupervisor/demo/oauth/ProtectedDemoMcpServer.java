@@ -4,9 +4,11 @@ import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.BindException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
@@ -23,6 +25,7 @@ import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.modern.McpSchema.CallToolOutcome;
 import io.modelcontextprotocol.modern.McpSchema.Implementation;
+import io.modelcontextprotocol.modern.server.HmacRequestStateCodec;
 import io.modelcontextprotocol.modern.server.McpRequestContext;
 import io.modelcontextprotocol.modern.server.McpServer;
 import io.modelcontextprotocol.modern.server.McpSyncResponse;
@@ -50,7 +53,9 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import org.apache.catalina.LifecycleException;
+import org.apache.catalina.LifecycleState;
 import org.apache.catalina.connector.Connector;
+import org.apache.catalina.core.StandardContext;
 import org.apache.catalina.startup.Tomcat;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -62,17 +67,17 @@ import org.springframework.security.oauth2.jwt.JwtValidators;
 import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
 
 /**
- * An MCP server protected by OAuth, in an embedded Tomcat on a free loopback port: it
- * serves revision 2026-07-28 at {@value #MODERN} and revision 2025-11-25 at
- * {@value #LEGACY}, each with the tools {@code echo}, {@code admin} (which needs the
- * scope {@code mcp:admin}) and {@code locked} (refused for a scope the token already
- * has). A filter in front of both checks the {@code Authorization: Bearer} JWT against
- * the authorization server's keys, its issuer and its audience (the endpoint's canonical
- * URL), and answers {@code 401 invalid_token} or {@code 403 insufficient_scope} as the
- * MCP authorization specification says; it serves each endpoint's protected resource
- * metadata, which names no scope. It records the tokens it received and their audiences,
- * and can be told to refuse every token it has seen so far (as if they had expired or
- * were revoked at the resource).
+ * An MCP server protected by OAuth, in an embedded Tomcat on a loopback port (a free one
+ * unless given): it serves revision 2026-07-28 at {@value #MODERN} and revision
+ * 2025-11-25 at {@value #LEGACY}, each with the tools {@code echo}, {@code admin} (which
+ * needs the scope {@code mcp:admin}) and {@code locked} (refused for a scope the token
+ * already has). A filter in front of both checks the {@code Authorization: Bearer} JWT
+ * against the authorization server's keys, its issuer and its audience (the endpoint's
+ * canonical URL), and answers {@code 401 invalid_token} or {@code 403 insufficient_scope}
+ * as the MCP authorization specification says; it serves each endpoint's protected
+ * resource metadata, which names no scope. It records the tokens it received and their
+ * audiences, and can be told to refuse every token it has seen so far (as if they had
+ * expired or were revoked at the resource).
  */
 public final class ProtectedDemoMcpServer implements AutoCloseable {
 
@@ -114,6 +119,16 @@ public final class ProtectedDemoMcpServer implements AutoCloseable {
 	 * @param authorizationServer the authorization server whose tokens it takes
 	 */
 	public ProtectedDemoMcpServer(DemoAuthorizationServer authorizationServer) throws IOException, LifecycleException {
+		this(authorizationServer, 0);
+	}
+
+	/**
+	 * Starts the server on a given loopback port.
+	 * @param authorizationServer the authorization server whose tokens it takes
+	 * @param port the port to listen on, {@code 0} for a free one
+	 */
+	public ProtectedDemoMcpServer(DemoAuthorizationServer authorizationServer, int port)
+			throws IOException, LifecycleException {
 		this.issuer = authorizationServer.issuer();
 		this.decoder = NimbusJwtDecoder.withJwkSetUri(authorizationServer.jwkSetUri()).build();
 		this.decoder.setJwtValidator(JwtValidators.createDefaultWithIssuer(this.issuer));
@@ -122,6 +137,9 @@ public final class ProtectedDemoMcpServer implements AutoCloseable {
 			.serverInfo(Implementation.builder("protected", "1.0.0").build())
 			.jsonMapper(jsonMapper)
 			.feature(ToolsFeature.ofSync(modernTools()))
+			// a key of its own, given: one server needs none shared, and the SDK warns
+			// when it makes one up
+			.requestStateCodec(HmacRequestStateCodec.builder().key(randomKey()).build())
 			.build();
 		HttpServletMcpTransport modernTransport = HttpServletMcpTransport.builder(this.modern)
 			.jsonMapper(jsonMapper)
@@ -131,6 +149,9 @@ public final class ProtectedDemoMcpServer implements AutoCloseable {
 			.builder()
 			.jsonMapper(jsonMapper)
 			.mcpEndpoint(LEGACY)
+			// no sweeper of idle sessions: its thread (Reactor's newSingle, no daemon) is
+			// never disposed, and would keep alive a JVM whose main thread has ended
+			.sessionSweepInterval(null)
 			.build();
 		this.legacy = io.modelcontextprotocol.server.McpServer.sync(legacyTransport)
 			.serverInfo("protected", "1.0.0")
@@ -142,10 +163,17 @@ public final class ProtectedDemoMcpServer implements AutoCloseable {
 		this.tomcat = new Tomcat();
 		this.tomcat.setBaseDir(this.baseDir.toString());
 		Connector connector = new Connector();
-		connector.setPort(0);
+		connector.setPort(port);
 		connector.setProperty("address", "127.0.0.1");
 		this.tomcat.setConnector(connector);
-		this.tomcat.addContext("", this.baseDir.toString()).addServletContainerInitializer((classes, context) -> {
+		StandardContext webapp = (StandardContext) this.tomcat.addContext("", this.baseDir.toString());
+		// as in Spring Boot's Tomcat: the application's class loader above the context's
+		// (its checks at the stop read Tomcat's classes through it, in an executable jar
+		// too), and no leak checks that need the JDK opened
+		webapp.setParentClassLoader(ProtectedDemoMcpServer.class.getClassLoader());
+		webapp.setClearReferencesRmiTargets(false);
+		webapp.setClearReferencesThreadLocals(false);
+		webapp.addServletContainerInitializer((classes, context) -> {
 			FilterRegistration.Dynamic bearer = context.addFilter("bearer", new BearerFilter());
 			bearer.setAsyncSupported(true);
 			bearer.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
@@ -159,6 +187,11 @@ public final class ProtectedDemoMcpServer implements AutoCloseable {
 			legacyServlet.addMapping(LEGACY);
 		}, null);
 		this.tomcat.start();
+		if (connector.getState() != LifecycleState.STARTED) {
+			// Tomcat logs a port it cannot bind, and starts without its connector
+			close();
+			throw new BindException("Cannot listen on 127.0.0.1:" + port);
+		}
 		this.port = connector.getLocalPort();
 	}
 
@@ -226,6 +259,12 @@ public final class ProtectedDemoMcpServer implements AutoCloseable {
 				paths.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
 			}
 		}
+	}
+
+	private static byte[] randomKey() {
+		byte[] key = new byte[32];
+		new SecureRandom().nextBytes(key);
+		return key;
 	}
 
 	private McpSyncToolRepository modernTools() {
