@@ -76,7 +76,9 @@ class ModernHttpDemo implements SmartApplicationListener {
 	@Override
 	public void onApplicationEvent(ApplicationEvent event) {
 		if (event instanceof ApplicationPreparedEvent prepared) {
-			start(prepared.getApplicationContext());
+			if (SampleApplication.isSample(prepared.getSpringApplication())) {
+				start(prepared.getApplicationContext());
+			}
 		}
 		else if (this.stopper != null) {
 			// a context whose refresh failed stops no lifecycle
