@@ -9,6 +9,7 @@ import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import io.github.mcpsupervisor.actuate.McpEndpoint.McpServerDetails;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
@@ -113,28 +114,8 @@ class McpServerDetailsTests {
 		Instant renewed = NOW.minus(Duration.ofMinutes(2));
 		McpAuthorizationRequest awaited = new McpAuthorizationRequest("flaky", "people",
 				URI.create("http://127.0.0.1:2/authorize?state=s"), List.of("mcp:read"), NOW.plusSeconds(600));
-		McpServerAuthorization oauth = new McpServerAuthorization() {
-
-			@Override
-			public Optional<McpAuthorizationRequest> pending() {
-				return Optional.of(awaited);
-			}
-
-			@Override
-			public boolean awaits(String state) {
-				return false;
-			}
-
-			@Override
-			public void complete(String state, String code, @Nullable String issuer) {
-			}
-
-			@Override
-			public McpAuthorizationState state() {
-				return new McpAuthorizationState("jdbc", renewed, NOW.plusSeconds(180), true);
-			}
-
-		};
+		McpServerAuthorization oauth = authorization(() -> Optional.of(awaited),
+				() -> new McpAuthorizationState("jdbc", renewed, NOW.plusSeconds(180), true));
 		McpServerDetails health = McpServerDetails.of(failed(null, null), true, 5, this.clock, oauth, false);
 		assertThat(health.authorization()).isNull();
 		assertThat(health.oauth()).isEqualTo(new McpServerDetails.OAuth("jdbc", renewed, Duration.ofMinutes(3), true));
@@ -146,32 +127,41 @@ class McpServerDetailsTests {
 
 	@Test
 	void aStoreThatCannotBeReadLeavesTheAuthorizationOutInsteadOfFailingHealth() {
-		McpServerAuthorization unreadable = new McpServerAuthorization() {
-
-			@Override
-			public Optional<McpAuthorizationRequest> pending() {
-				throw new IllegalStateException("the database is down");
-			}
-
-			@Override
-			public boolean awaits(String state) {
-				return false;
-			}
-
-			@Override
-			public void complete(String state, String code, @Nullable String issuer) {
-			}
-
-			@Override
-			public McpAuthorizationState state() {
-				throw new IllegalStateException("the database is down");
-			}
-
-		};
+		McpServerAuthorization unreadable = authorization(() -> {
+			throw new IllegalStateException("the database is down");
+		}, () -> {
+			throw new IllegalStateException("the database is down");
+		});
 		McpServerDetails details = McpServerDetails.of(failed(null, null), true, 0, this.clock, unreadable, true);
 		assertThat(details.authorization()).isNull();
 		assertThat(details.oauth()).isNull();
 		assertThat(details.state()).isEqualTo(McpServerState.FAILED);
+	}
+
+	private static McpServerAuthorization authorization(Supplier<Optional<McpAuthorizationRequest>> pending,
+			Supplier<McpAuthorizationState> state) {
+		return new McpServerAuthorization() {
+
+			@Override
+			public Optional<McpAuthorizationRequest> pending() {
+				return pending.get();
+			}
+
+			@Override
+			public boolean awaits(String awaited) {
+				return false;
+			}
+
+			@Override
+			public void complete(String awaited, String code, @Nullable String issuer) {
+			}
+
+			@Override
+			public McpAuthorizationState state() {
+				return state.get();
+			}
+
+		};
 	}
 
 	private static McpServerStatus failed(Instant nextAttemptAt, Duration cooldown) {

@@ -373,6 +373,87 @@ class FleetAuthorizationTests {
 		}
 	}
 
+	@Test
+	void replicasThatNeedAPersonAtOnceAskWithOneRequest() {
+		ServerAuthorization first = registeredReplica();
+		ServerAuthorization second = registeredReplica();
+		assertThatExceptionOfType(AuthorizationRequiredException.class).isThrownBy(first::authorization);
+		assertThatExceptionOfType(AuthorizationRequiredException.class).isThrownBy(second::authorization);
+		assertThat(this.requested).hasSize(1);
+		McpAuthorizationRequest asked = this.requested.get(0);
+		assertThat(first.pending()).contains(asked);
+		assertThat(second.pending()).contains(asked);
+		String state = state(asked);
+		assertThat(first.awaits(state)).isTrue();
+		assertThat(second.awaits(state)).isTrue();
+	}
+
+	@Test
+	void aReplicaWhoseServerWaitsConnectsOnceAnotherCompletedTheRequest() {
+		ServerAuthorization waiting = registeredReplica();
+		AtomicInteger woken = new AtomicInteger();
+		waiting.whenAuthorized(woken::incrementAndGet);
+		assertThatExceptionOfType(AuthorizationRequiredException.class).isThrownBy(waiting::authorization);
+		McpAuthorizationRequest asked = waiting.pending().orElseThrow();
+		this.time.advance(WATCH.multipliedBy(3));
+		assertThat(woken).hasValue(0);
+		completeElsewhere(asked);
+		this.time.advance(WATCH);
+		assertThat(woken).hasValue(1);
+		assertThat(waiting.pending()).isEmpty();
+		assertThat(waiting.authorization()).isEqualTo("Bearer completed-elsewhere");
+		// quiescent once woken: no timer left
+		assertThat(this.time.scheduledTasks()).isZero();
+	}
+
+	@Test
+	void aReplicaStopsWatchingOnceNoSupervisorWaits() {
+		ServerAuthorization waiting = registeredReplica();
+		Runnable forget = waiting.whenAuthorized(() -> {
+		});
+		assertThatExceptionOfType(AuthorizationRequiredException.class).isThrownBy(waiting::authorization);
+		assertThat(this.time.scheduledTasks()).isOne();
+		forget.run(); // the server removed, or the application stopping
+		this.time.advance(WATCH);
+		assertThat(this.time.scheduledTasks()).isZero();
+	}
+
+	@Test
+	void theStoreKeepsOneRequestPerServerUntilItExpires() {
+		Instant now = this.time.clock().instant();
+		PendingAuthorization first = pending("s-1", now.plusSeconds(60));
+		assertThat(this.store.awaitIfAbsent(first, now)).isEqualTo(first);
+		assertThat(this.store.awaitIfAbsent(pending("s-2", now.plusSeconds(60)), now)).isEqualTo(first);
+		PendingAuthorization third = pending("s-3", now.plusSeconds(120));
+		assertThat(this.store.awaitIfAbsent(third, now.plusSeconds(60))).as("the first expired").isEqualTo(third);
+		assertThat(this.store.complete("remote", "s-1")).isFalse();
+		assertThat(this.store.complete("remote", "s-3")).isTrue();
+		assertThat(this.store.complete("remote", "s-3")).as("completed once").isFalse();
+		assertThat(this.store.pending("remote")).isEmpty();
+	}
+
+	@Test
+	void theStateShowsTheStoreAndTheLastRenewalOfTheFleet() {
+		ServerAuthorization replica = registeredReplica();
+		assertThat(replica.state().store()).isEqualTo("jdbc");
+		assertThat(replica.state().renewedAt()).isNull();
+		save("renewed");
+		assertThat(replica.state().renewedAt()).isEqualTo(this.time.clock().instant());
+		assertThat(replica.state().refreshable()).isTrue();
+	}
+
+	private PendingAuthorization pending(String state, Instant expiresAt) {
+		return new PendingAuthorization("remote", "people", state, "verifier-" + state,
+				URI.create("http://127.0.0.1:1/authorize?state=" + state),
+				URI.create("http://127.0.0.1:8080/authorized"), List.of("mcp:read"), expiresAt);
+	}
+
+	// What a replica's completion leaves: the request gone, a new token.
+	private void completeElsewhere(McpAuthorizationRequest request) {
+		save("completed-elsewhere");
+		assertThat(this.store.complete("remote", state(request))).isTrue();
+	}
+
 	private static HttpHeaders challenge(String scope) {
 		return HttpHeaders.of(
 				Map.of("WWW-Authenticate", List.of("Bearer error=\"insufficient_scope\", scope=\"" + scope + "\"")),
