@@ -48,8 +48,8 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import org.springframework.dao.DataAccessException;
 import org.springframework.integration.support.locks.LockRegistry;
+import org.springframework.jdbc.BadSqlGrammarException;
 import org.springframework.security.oauth2.client.InMemoryOAuth2AuthorizedClientService;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
 import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
@@ -148,7 +148,12 @@ public final class McpAuthorizationAutoConfiguration {
 							surroundings));
 		}
 		if (!servers.isEmpty() && store instanceof JdbcMcpAuthorizationStore jdbc) {
-			checkTables(jdbc);
+			checkTables(() -> {
+				jdbc.checkTables();
+				if (fleetLocks != null) {
+					fleetLocks.checkTables();
+				}
+			});
 		}
 		if (fleetLocks == null && store.isShared() && !servers.isEmpty()) {
 			logger.warn("The OAuth authorizations of the MCP servers are shared in the database, but their renewals are"
@@ -162,11 +167,11 @@ public final class McpAuthorizationAutoConfiguration {
 	// The tables missing from a database the application did not let the starter
 	// initialize (not an embedded one): a start that says so, not a failure at the first
 	// token.
-	private static void checkTables(JdbcMcpAuthorizationStore store) {
+	private static void checkTables(Runnable check) {
 		try {
-			store.checkTables();
+			check.run();
 		}
-		catch (DataAccessException ex) {
+		catch (BadSqlGrammarException ex) {
 			throw new IllegalStateException("The OAuth authorizations of the MCP servers are kept in the application's"
 					+ " database (mcp.authorization.store=auto with a DataSource), but its tables cannot be read ("
 					+ CauseChain.rootMessage(ex) + "): create them with mcp.authorization.jdbc.initialize-schema=always"
@@ -239,6 +244,13 @@ public final class McpAuthorizationAutoConfiguration {
 		 * @return its lock
 		 */
 		Lock obtain(String registration, Duration holdAtMost);
+
+		/**
+		 * Checks that the tables of the locks exist, when they are the starter's.
+		 * @throws org.springframework.dao.DataAccessException if they cannot be read
+		 */
+		default void checkTables() {
+		}
 
 	}
 

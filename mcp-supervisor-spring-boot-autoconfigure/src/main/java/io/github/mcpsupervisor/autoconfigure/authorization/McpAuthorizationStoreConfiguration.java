@@ -1,6 +1,8 @@
 package io.github.mcpsupervisor.autoconfigure.authorization;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.locks.Lock;
 
 import javax.sql.DataSource;
 
@@ -131,11 +133,25 @@ class McpAuthorizationStoreConfiguration {
 			}
 
 			@Bean
-			McpAuthorizationAutoConfiguration.RenewalLocks mcpRenewalLocks(DefaultLockRepository repository) {
+			McpAuthorizationAutoConfiguration.RenewalLocks mcpRenewalLocks(DefaultLockRepository repository,
+					DataSource dataSource) {
 				JdbcLockRegistry registry = new JdbcLockRegistry(repository);
-				return (registration, holdAtMost) -> new FleetRenewalLock(
-						registry.obtain(McpAuthorizationAutoConfiguration.RENEWAL_LOCK_PREFIX + registration),
-						registration, holdAtMost);
+				return new McpAuthorizationAutoConfiguration.RenewalLocks() {
+
+					@Override
+					public Lock obtain(String registration, Duration holdAtMost) {
+						return new FleetRenewalLock(
+								registry.obtain(McpAuthorizationAutoConfiguration.RENEWAL_LOCK_PREFIX + registration),
+								registration, holdAtMost);
+					}
+
+					@Override
+					public void checkTables() {
+						new JdbcTemplate(dataSource).queryForObject(
+								"SELECT COUNT(*) FROM " + LOCK_TABLE_PREFIX + "LOCK WHERE 1 = 0", Integer.class);
+					}
+
+				};
 			}
 
 		}

@@ -240,6 +240,22 @@ class McpAuthorizationAutoConfigurationTests {
 	}
 
 	@Test
+	void runWithADatabaseWithoutTheLockTableShouldFailTheStartNamingHowToCreateIt() {
+		DataSource database = h2();
+		// migrations that create the store's tables but not the locks'
+		new JdbcTemplate(database).execute("CREATE TABLE mcp_authorization_request (server varchar(64))");
+		new JdbcTemplate(database).execute("CREATE TABLE mcp_dynamic_client (server varchar(64))");
+		new JdbcTemplate(database)
+			.execute("CREATE TABLE oauth2_authorized_client (client_registration_id varchar(100))");
+		this.contextRunner.withBean(DataSource.class, () -> database)
+			.withPropertyValues("mcp.authorization.jdbc.initialize-schema=never")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("tables cannot be read")
+				.hasStackTraceContaining("MCP_LOCK"));
+	}
+
+	@Test
 	void runWithADatabaseWithoutTheTablesAndNoOAuthServerShouldStartAsBefore() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(OAuth2ClientAutoConfiguration.class,

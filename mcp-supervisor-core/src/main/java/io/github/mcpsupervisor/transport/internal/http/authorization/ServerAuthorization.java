@@ -170,6 +170,14 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	// margin without reading the store (a database the replicas share)
 	private volatile @Nullable OAuth2AccessToken cachedToken;
 
+	// changed whenever the cache is cleared or replaced: a read of the store that began
+	// before does not overwrite it
+	private final AtomicLong cacheGeneration = new AtomicLong();
+
+	// whether the discovered registration's client was registered dynamically, the only
+	// kind an invalid_client makes the supervisor register again
+	private volatile boolean dynamicClient;
+
 	private final AtomicLong renewals = new AtomicLong();
 
 	private final AtomicLong alreadyRenewed = new AtomicLong();
@@ -307,8 +315,12 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		if (cached != null && isValid(cached)) {
 			return bearer(cached);
 		}
+		long generation = this.cacheGeneration.get();
 		OAuth2AccessToken valid = validStoredToken();
 		if (valid != null) {
+			if (this.cacheGeneration.compareAndSet(generation, generation + 1)) {
+				this.cachedToken = valid;
+			}
 			return bearer(valid);
 		}
 		this.lock.lock();
@@ -319,6 +331,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 			OAuth2AccessToken renewed = validStoredToken();
 			if (renewed != null) {
 				// renewed while this request waited for the lock, here or on a replica
+				cache(renewed);
 				this.alreadyRenewed.incrementAndGet();
 				return bearer(renewed);
 			}
@@ -342,11 +355,13 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 			return null;
 		}
 		OAuth2AccessToken token = client.getAccessToken();
-		if (!isValid(token)) {
-			return null;
-		}
+		return isValid(token) ? token : null;
+	}
+
+	// Under the lock, or after it: the token just read or obtained, or none.
+	private void cache(@Nullable OAuth2AccessToken token) {
+		this.cacheGeneration.incrementAndGet();
 		this.cachedToken = token;
-		return token;
 	}
 
 	private boolean isValid(OAuth2AccessToken token) {
@@ -374,12 +389,12 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	// Under the lock: a valid token, refreshed or obtained as needed.
 	private OAuth2AccessToken token() {
 		String before = storedTokenValue();
-		this.cachedToken = null;
+		cache(null);
 		OAuth2AccessToken token = authorizedToken();
 		if (!token.getTokenValue().equals(before)) {
 			this.renewals.incrementAndGet();
 		}
-		this.cachedToken = token;
+		cache(token);
 		return token;
 	}
 
@@ -435,11 +450,11 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 
 	private RuntimeException refusal(OAuth2AuthorizationException ex) {
 		String code = ex.getError().getErrorCode();
-		if (this.discovery != null && isClientRefused(ex)) {
+		if (this.dynamicClient && isClientRefused(ex)) {
 			// a client the authorization server no longer knows (deleted, expired, its
-			// registrations lost): forgotten, so that the next attempt registers anew
-			ClientRegistration forgotten = registration();
-			this.store.forget(this.server, String.valueOf(forgotten.getProviderDetails().getIssuerUri()));
+			// registrations lost): forgotten, with its tokens, so that the next attempt
+			// registers anew
+			forgetClient(registration());
 			this.registration = null;
 			String message = "the authorization server of MCP server '" + this.server
 					+ "' no longer knows its client (invalid_client): it is registered again";
@@ -493,6 +508,10 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	}
 
 	private void watchLater() {
+		if (this.stopped) {
+			this.watching.set(false);
+			return;
+		}
 		try {
 			this.nextWatch = this.surroundings.scheduler().schedule(this.surroundings.watchInterval(), this::watch);
 		}
@@ -530,7 +549,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		if (state != null && !this.authorized.isEmpty() && !this.stopped) {
 			boolean completed;
 			try {
-				completed = completedElsewhere(state);
+				completed = completedElsewhere();
 			}
 			catch (RuntimeException ex) {
 				logger.debug("MCP server '" + this.server + "': the authorization store cannot be read now", ex);
@@ -541,7 +560,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 				return;
 			}
 			if (this.awaitedState.compareAndSet(state, null)) {
-				this.cachedToken = null;
+				cache(null);
 				logger.info("MCP server '" + this.server + "' is authorized, through another replica");
 				this.authorized.forEach(Runnable::run);
 			}
@@ -552,14 +571,17 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		}
 	}
 
-	// Whether no request is awaited any longer (an expired one replaced is awaited
-	// still) and the store has another token than the one refused.
-	private boolean completedElsewhere(String state) {
-		if (this.store.pending(this.server).isPresent()) {
-			return false;
-		}
-		String token = storedTokenValue();
-		return token != null && !token.equals(this.refusedToken);
+	// Whether the store has a valid token other than the one this JVM was refused: a
+	// person authorized through a replica (whatever request is kept since, such as a
+	// replica's step-up). A server waits for a person when it has no token it may use,
+	// so no renewal makes one; one refused after its renewal may be woken by a replica's
+	// renewal, and is refused again once at worst.
+	private boolean completedElsewhere() {
+		ClientRegistration registration = this.registration;
+		OAuth2AuthorizedClient client = (registration != null)
+				? this.clients.loadAuthorizedClient(registration.getRegistrationId(), this.principal) : null;
+		return client != null && !client.getAccessToken().getTokenValue().equals(this.refusedToken)
+				&& !isExpired(client.getAccessToken());
 	}
 
 	// The scopes of a client credentials token request beyond the registration's: those
@@ -727,8 +749,9 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 							new OAuth2AuthorizationExchange(authorizationRequest(current), response)));
 			}
 			catch (OAuth2AuthorizationException ex) {
-				if (this.discovery != null && isClientRefused(ex)) {
-					this.store.forget(this.server, String.valueOf(registration().getProviderDetails().getIssuerUri()));
+				if (this.dynamicClient && isClientRefused(ex)) {
+					forgetClient(registration());
+					this.registration = null;
 				}
 				throw new McpAuthorizationException("the authorization server refused the code for MCP server '"
 						+ this.server + "': " + ex.getError().getErrorCode(), ex);
@@ -742,7 +765,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 			this.clients.saveAuthorizedClient(new OAuth2AuthorizedClient(registration(), this.principal,
 					tokens.getAccessToken(), tokens.getRefreshToken()), owner());
 			this.store.complete(this.server, state);
-			this.cachedToken = null;
+			cache(null);
 			this.awaitedState.set(null);
 		}
 		finally {
@@ -767,7 +790,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	@Override
 	public boolean refused(int status, HttpHeaders headers, @Nullable String sent) {
 		BearerChallenge challenge = BearerChallenge.of(headers.allValues("WWW-Authenticate")).orElse(null);
-		this.cachedToken = null;
+		cache(null);
 		this.lock.lock();
 		try {
 			if (this.registration == null) {
@@ -779,6 +802,9 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 					this.principal);
 			boolean replaced = client != null && sent != null && !sent.equals(bearer(client.getAccessToken()));
 			if (status == 403) {
+				// replaced with the scopes asked for (a step-up given through a replica)
+				replaced = replaced && challenge != null && !challenge.scopes().isEmpty()
+						&& client.getAccessToken().getScopes().containsAll(challenge.scopes());
 				// a token with the scopes may have replaced the one refused (a step-up
 				// given through another replica): sent again first
 				return replaced || ((challenge != null && challenge.isInsufficientScope()) && stepUp(challenge));
@@ -830,6 +856,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 					+ "' cannot be used: " + ex.getMessage() + "; fix it, then reset the server", ex);
 		}
 		this.registration = found.registration();
+		this.dynamicClient = found.how().startsWith("dynamic client registration");
 		// sent as the metadata publishes it, which may be a prefix of the server's URL
 		this.resource = found.resource();
 		// a request kept for another authorization server cannot be completed
@@ -947,7 +974,9 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	}
 
 	private boolean isAuthorizationCode() {
-		return AuthorizationGrantType.AUTHORIZATION_CODE.equals(registration().getAuthorizationGrantType());
+		// null once a client the authorization server forgot is to be registered again
+		ClientRegistration current = this.registration;
+		return current != null && AuthorizationGrantType.AUTHORIZATION_CODE.equals(current.getAuthorizationGrantType());
 	}
 
 	private boolean isExpired(OAuth2AccessToken token) {
@@ -980,6 +1009,17 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		catch (IllegalArgumentException ex) {
 			return false;
 		}
+	}
+
+	// A client registered dynamically that the authorization server refused: forgotten
+	// in the store unless a replica kept another in its place, its tokens with it.
+	private void forgetClient(ClientRegistration refused) {
+		String issuer = String.valueOf(refused.getProviderDetails().getIssuerUri());
+		this.store.dynamicClient(this.server, issuer)
+			.filter((kept) -> kept.clientId().equals(refused.getClientId()))
+			.ifPresent((kept) -> this.store.forget(this.server, issuer));
+		this.clients.removeAuthorizedClient(refused.getRegistrationId(), this.principal);
+		cache(null);
 	}
 
 	// invalid_client: in a 400's body, which Spring Security reads, or as a 401, which it

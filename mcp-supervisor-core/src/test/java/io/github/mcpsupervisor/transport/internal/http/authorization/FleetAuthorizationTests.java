@@ -224,28 +224,59 @@ class FleetAuthorizationTests {
 		ServerAuthorization a = registeredReplica();
 		save("in-hand");
 		assertThat(a.refused(403, challenge("mcp:admin"), "Bearer in-hand")).isFalse();
-		save("with-admin"); // the person gave the scopes through another replica
+		save("with-admin", "mcp:read", "mcp:admin"); // the person gave them through
+														// another replica
 		assertThat(a.refused(403, challenge("mcp:admin"), "Bearer in-hand")).isTrue();
 		assertThat(a.authorization()).isEqualTo("Bearer with-admin");
 		assertThat(this.requested).hasSize(1);
 	}
 
 	@Test
-	void aWaitingReplicaIsWokenByACompletionNotByARequestReplacedAfterItExpired() {
+	void aWaitingReplicaIsWokenByANewTokenNotByARequestReplacedAfterItExpired() {
 		ServerAuthorization waiting = registeredReplica();
 		AtomicInteger woken = new AtomicInteger();
 		waiting.whenAuthorized(woken::incrementAndGet);
 		assertThatExceptionOfType(AuthorizationRequiredException.class).isThrownBy(waiting::authorization);
 		this.time.advance(ServerAuthorization.REQUEST_LIFETIME.plus(WATCH));
 		McpAuthorizationRequest replaced = registeredReplica().pending().orElseThrow();
-		save("not-from-a-person"); // a token the store holds while a request is awaited
 		this.time.advance(WATCH.multipliedBy(3));
-		assertThat(woken).hasValue(0);
+		assertThat(woken).as("a replaced request is no authorization").hasValue(0);
+		// the person completed it through a replica, whose server then asked for more
+		// scopes at once: a request is kept, and the token serves all the same
 		assertThat(this.store.complete("remote", state(replaced))).isTrue();
 		save("from-the-person");
+		registeredReplica().refused(403, challenge("mcp:admin"), "Bearer from-the-person");
+		assertThat(this.store.pending("remote")).isPresent();
 		this.time.advance(WATCH);
 		assertThat(woken).hasValue(1);
 		assertThat(this.time.scheduledTasks()).isZero();
+	}
+
+	@Test
+	void aTokenReplacedWithoutTheScopesAskedForIsSteppedUpRatherThanSentAgain() {
+		ServerAuthorization a = registeredReplica();
+		save("renewed-by-a-replica"); // mcp:read only
+		assertThat(a.refused(403, challenge("mcp:admin"), "Bearer in-hand")).isFalse();
+		assertThat(this.requested).singleElement()
+			.satisfies((request) -> assertThat(request.scopes()).contains("mcp:admin"));
+	}
+
+	@Test
+	void aClientTheApplicationWasGivenIsNotRegisteredAgainWhenRefused() {
+		authorizationServer("/as/authorize");
+		this.time.advance(Duration.between(this.time.clock().instant(), Instant.now()));
+		ServerAuthorization replica = ServerAuthorization.discovered("remote", URI.create(this.base + "/mcp"),
+				new DiscoverySettings(false, URI.create("http://127.0.0.1:8080/authorized"), "given", "SECRET", null,
+						"app", List.of(), this.base + "/as"),
+				McpJsonDefaults.getMapper(), HttpClient.newHttpClient(), Duration.ofSeconds(5), new ReentrantLock(),
+				new Surroundings(this.store, this.time, WATCH, this.requested::add));
+		assertThatExceptionOfType(AuthorizationRequiredException.class)
+			.isThrownBy(() -> replica.refused(401, NONE, null));
+		replica.complete(this.store.pending("remote").orElseThrow().state(), "code", null);
+		this.time.advance(Duration.ofHours(2));
+		this.tokenError = "invalid_client"; // a wrong secret: no new registration helps
+		assertThatExceptionOfType(AuthorizationRequiredException.class).isThrownBy(replica::authorization);
+		assertThat(this.registered).hasValue(0);
 	}
 
 	@Test
@@ -461,11 +492,15 @@ class FleetAuthorizationTests {
 	}
 
 	private void save(String token) {
+		save(token, "mcp:read");
+	}
+
+	private void save(String token, String... scopes) {
 		Instant now = this.time.clock().instant();
 		this.clients.saveAuthorizedClient(
 				new OAuth2AuthorizedClient(this.registration, "mcp-server:remote",
 						new OAuth2AccessToken(OAuth2AccessToken.TokenType.BEARER, token, now, now.plusSeconds(36000),
-								Set.of("mcp:read")),
+								Set.of(scopes)),
 						new OAuth2RefreshToken("refresh-" + token, now)),
 				UsernamePasswordAuthenticationToken.unauthenticated("mcp-server:remote", null));
 	}
