@@ -96,6 +96,7 @@ public final class McpSupervisorBenchmark {
 		scenario("fleet", () -> new FleetHerd(this.results).run());
 		scenario("scale", this::scale);
 		scenario("pool", () -> new FullPool(this.scheduler, this.results).run());
+		scenario("authorization", () -> new FleetAuthorization(this.options.authorizationLoad(), this.results).run());
 		this.scheduler.close();
 	}
 

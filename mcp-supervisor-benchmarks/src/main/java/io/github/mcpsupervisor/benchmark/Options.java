@@ -13,23 +13,25 @@ import java.util.Set;
  * {@value CallOverhead#BATCH} calls per client.
  */
 record Options(int kills, int overheadBatches, Duration chaos, int scale, List<Integer> fixtureScales, int httpKills,
-		Set<String> only) {
+		Duration authorizationLoad, Set<String> only) {
 
 	static final List<String> SCENARIOS = List.of("recovery", "standby", "inflight", "overhead", "chaos", "scale",
-			"http", "modern", "fleet", "pool");
+			"http", "modern", "fleet", "pool", "authorization");
 
 	private static final String USAGE = "options: --kills=N --overhead-batches=N (at least 2, of " + CallOverhead.BATCH
-			+ " calls per client each) --chaos=SECONDS --scale=N --fixture-scale=N,N " + "--http-kills=N --only="
-			+ String.join(",", SCENARIOS);
+			+ " calls per client each) --chaos=SECONDS --scale=N --fixture-scale=N,N "
+			+ "--http-kills=N --authorization-load=SECONDS --only=" + String.join(",", SCENARIOS);
 
 	static Options parse(String[] args) {
-		// the defaults keep a full run within 10 minutes on 2 cores
+		// the defaults keep a full run within 12 minutes on 2 cores, 2 of them the calls
+		// on the replicas of authorization
 		int kills = 10;
 		int overheadBatches = 15;
 		long chaos = 30;
 		int scale = 5;
 		List<Integer> fixtureScales = List.of(50, 200);
 		int httpKills = 5;
+		long authorizationLoad = 120;
 		Set<String> only = new LinkedHashSet<>(SCENARIOS);
 		for (String arg : String.join(" ", args).trim().split("\\s+")) {
 			if (arg.isBlank()) {
@@ -61,6 +63,9 @@ record Options(int kills, int overheadBatches, Duration chaos, int scale, List<I
 				case "http-kills" -> {
 					httpKills = Integer.parseInt(pair[1]);
 				}
+				case "authorization-load" -> {
+					authorizationLoad = Long.parseLong(pair[1]);
+				}
 				case "only" -> {
 					only = new LinkedHashSet<>(Arrays.asList(pair[1].split(",")));
 				}
@@ -73,7 +78,8 @@ record Options(int kills, int overheadBatches, Duration chaos, int scale, List<I
 		if (overheadBatches < 2) {
 			throw new IllegalArgumentException("--overhead-batches must be at least 2 (one of each order); " + USAGE);
 		}
-		return new Options(kills, overheadBatches, Duration.ofSeconds(chaos), scale, fixtureScales, httpKills, only);
+		return new Options(kills, overheadBatches, Duration.ofSeconds(chaos), scale, fixtureScales, httpKills,
+				Duration.ofSeconds(authorizationLoad), only);
 	}
 
 	boolean runs(String scenario) {
