@@ -10,7 +10,6 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
-import io.github.mcpsupervisor.authorization.JdbcMcpAuthorizationStore;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequiredEvent;
 import io.github.mcpsupervisor.authorization.McpAuthorizationStore;
@@ -21,7 +20,6 @@ import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.OAuth.GrantType;
 import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettings;
 import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettingsResolver;
-import io.github.mcpsupervisor.internal.CauseChain;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorization;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorizations;
@@ -35,6 +33,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -49,7 +48,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.integration.support.locks.LockRegistry;
-import org.springframework.jdbc.BadSqlGrammarException;
 import org.springframework.security.oauth2.client.InMemoryOAuth2AuthorizedClientService;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
 import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
@@ -95,7 +93,8 @@ public final class McpAuthorizationAutoConfiguration {
 			ObjectProvider<ClientRegistrationRepository> registrations,
 			ObjectProvider<OAuth2AuthorizedClientService> clients, SupervisorScheduler scheduler,
 			ApplicationEventPublisher publisher, SharedHttpClients httpClients,
-			ObjectProvider<RenewalLocks> renewalLocks, ObjectProvider<McpAuthorizationStore> stores) {
+			ObjectProvider<RenewalLocks> renewalLocks, ObjectProvider<McpAuthorizationStore> stores,
+			ObjectProvider<StoreTables> storeTables) {
 		McpAuthorizationStore store = stores
 			.getIfAvailable(() -> McpAuthorizationStoreConfiguration.inMemory(properties));
 		Map<String, ServerAuthorization> servers = new LinkedHashMap<>();
@@ -147,13 +146,9 @@ public final class McpAuthorizationAutoConfiguration {
 							httpClient.get(), server.requestTimeout(), locks.obtain(registration, holdAtMost(server)),
 							surroundings));
 		}
-		if (!servers.isEmpty() && store instanceof JdbcMcpAuthorizationStore jdbc) {
-			checkTables(() -> {
-				jdbc.checkTables();
-				if (fleetLocks != null) {
-					fleetLocks.checkTables();
-				}
-			});
+		StoreTables tables = storeTables.getIfAvailable();
+		if (!servers.isEmpty() && tables != null) {
+			tables.check(store, fleetLocks);
 		}
 		if (fleetLocks == null && store.isShared() && !servers.isEmpty()) {
 			logger.warn("The OAuth authorizations of the MCP servers are shared in the database, but their renewals are"
@@ -162,22 +157,6 @@ public final class McpAuthorizationAutoConfiguration {
 					+ " LockRegistry bean");
 		}
 		return new OAuthHttpAuthorizations(servers);
-	}
-
-	// The tables missing from a database the application did not let the starter
-	// initialize (not an embedded one): a start that says so, not a failure at the first
-	// token.
-	private static void checkTables(Runnable check) {
-		try {
-			check.run();
-		}
-		catch (BadSqlGrammarException ex) {
-			throw new IllegalStateException("The OAuth authorizations of the MCP servers are kept in the application's"
-					+ " database (mcp.authorization.store=auto with a DataSource), but its tables cannot be read ("
-					+ CauseChain.rootMessage(ex) + "): create them with mcp.authorization.jdbc.initialize-schema=always"
-					+ " or from io/github/mcpsupervisor/authorization/schema-<platform>.sql in the application's"
-					+ " migrations, or keep them in memory with mcp.authorization.store=memory", ex);
-		}
 	}
 
 	// A renewal sends one token request (a refusal's, at most two), each bounded by the
@@ -227,6 +206,25 @@ public final class McpAuthorizationAutoConfiguration {
 					.register(registry);
 			});
 		}
+
+	}
+
+	/**
+	 * Checks at the start that the tables of a store in the application's database exist,
+	 * when a server needs them: a start that says what to do, not a failure at the first
+	 * token. Its implementation, which needs Spring's JDBC support, is defined only with
+	 * it.
+	 */
+	@FunctionalInterface
+	interface StoreTables {
+
+		/**
+		 * Checks the tables of the store and of the renewal locks in use.
+		 * @param store the store in use
+		 * @param locks the renewal locks the fleet shares, if any
+		 * @throws IllegalStateException naming how to create them, if some are missing
+		 */
+		void check(McpAuthorizationStore store, @Nullable RenewalLocks locks);
 
 	}
 

@@ -12,6 +12,7 @@ import io.github.mcpsupervisor.authorization.McpAuthorizationStore;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Authorization.Jdbc;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Authorization.Store;
+import io.github.mcpsupervisor.internal.CauseChain;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -34,6 +35,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.integration.jdbc.lock.DefaultLockRepository;
 import org.springframework.integration.jdbc.lock.JdbcLockRegistry;
 import org.springframework.integration.support.locks.LockRegistry;
+import org.springframework.jdbc.BadSqlGrammarException;
 import org.springframework.jdbc.core.JdbcOperations;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -84,6 +86,29 @@ class McpAuthorizationStoreConfiguration {
 				ObjectProvider<JdbcOperations> jdbcOperations, SupervisorScheduler scheduler) {
 			return new JdbcMcpAuthorizationStore(jdbcOperations.getIfUnique(() -> new JdbcTemplate(dataSource)),
 					scheduler.clock());
+		}
+
+		@Bean
+		McpAuthorizationAutoConfiguration.StoreTables mcpAuthorizationStoreTables() {
+			return (store, locks) -> {
+				if (!(store instanceof JdbcMcpAuthorizationStore jdbc)) {
+					return;
+				}
+				try {
+					jdbc.checkTables();
+					if (locks != null) {
+						locks.checkTables();
+					}
+				}
+				catch (BadSqlGrammarException ex) {
+					throw new IllegalStateException("The OAuth authorizations of the MCP servers are kept in the"
+							+ " application's database (mcp.authorization.store=auto with a DataSource), but its tables"
+							+ " cannot be read (" + CauseChain.rootMessage(ex) + "): create them with"
+							+ " mcp.authorization.jdbc.initialize-schema=always or from"
+							+ " io/github/mcpsupervisor/authorization/schema-<platform>.sql in the application's"
+							+ " migrations, or keep them in memory with mcp.authorization.store=memory", ex);
+				}
+			};
 		}
 
 		@Configuration(proxyBeanMethods = false)
