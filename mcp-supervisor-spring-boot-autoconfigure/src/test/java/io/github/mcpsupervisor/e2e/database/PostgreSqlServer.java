@@ -26,6 +26,8 @@ import java.util.stream.Stream;
 
 import javax.sql.DataSource;
 
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -455,20 +457,16 @@ public final class PostgreSqlServer implements BeforeAllCallback, AfterAllCallba
 	 * alive.
 	 */
 	private static boolean exited(ProcessHandle process) {
-		long deadline = System.nanoTime() + EXIT_TIMEOUT.toNanos();
-		while (process.isAlive() && !isZombie(process)) {
-			if (System.nanoTime() - deadline > 0) {
-				return false;
-			}
-			try {
-				Thread.sleep(10);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IllegalStateException("Interrupted while waiting for process " + process.pid(), ex);
-			}
+		try {
+			Awaitility.await()
+				.atMost(EXIT_TIMEOUT)
+				.pollInterval(Duration.ofMillis(10))
+				.until(() -> !process.isAlive() || isZombie(process));
+			return true;
 		}
-		return true;
+		catch (ConditionTimeoutException ex) {
+			return false;
+		}
 	}
 
 	/**

@@ -345,17 +345,20 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	// The stored token while it is valid beyond the margin within which Spring
 	// Security's providers renew it; null when a renewal may be due.
 	private @Nullable OAuth2AccessToken validStoredToken() {
-		ClientRegistration registration = this.registration;
-		if (registration == null) {
-			return null;
-		}
-		OAuth2AuthorizedClient client = this.clients.loadAuthorizedClient(registration.getRegistrationId(),
-				this.principal);
+		OAuth2AuthorizedClient client = storedClient();
 		if (client == null) {
 			return null;
 		}
 		OAuth2AccessToken token = client.getAccessToken();
 		return isValid(token) ? token : null;
+	}
+
+	// The authorized client the store keeps for the server, once its registration is
+	// known.
+	private @Nullable OAuth2AuthorizedClient storedClient() {
+		ClientRegistration registration = this.registration;
+		return (registration != null)
+				? this.clients.loadAuthorizedClient(registration.getRegistrationId(), this.principal) : null;
 	}
 
 	// Under the lock, or after it: the token just read or obtained, or none.
@@ -399,9 +402,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	}
 
 	private @Nullable String storedTokenValue() {
-		ClientRegistration registration = this.registration;
-		OAuth2AuthorizedClient client = (registration != null)
-				? this.clients.loadAuthorizedClient(registration.getRegistrationId(), this.principal) : null;
+		OAuth2AuthorizedClient client = storedClient();
 		return (client != null) ? client.getAccessToken().getTokenValue() : null;
 	}
 
@@ -577,9 +578,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	// so no renewal makes one; one refused after its renewal may be woken by a replica's
 	// renewal, and is refused again once at worst.
 	private boolean completedElsewhere() {
-		ClientRegistration registration = this.registration;
-		OAuth2AuthorizedClient client = (registration != null)
-				? this.clients.loadAuthorizedClient(registration.getRegistrationId(), this.principal) : null;
+		OAuth2AuthorizedClient client = storedClient();
 		return client != null && !client.getAccessToken().getTokenValue().equals(this.refusedToken)
 				&& !isExpired(client.getAccessToken());
 	}
@@ -1042,9 +1041,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 
 	@Override
 	public McpAuthorizationState state() {
-		ClientRegistration registration = this.registration;
-		OAuth2AuthorizedClient client = (registration != null)
-				? this.clients.loadAuthorizedClient(registration.getRegistrationId(), this.principal) : null;
+		OAuth2AuthorizedClient client = storedClient();
 		OAuth2AccessToken token = (client != null) ? client.getAccessToken() : null;
 		return new McpAuthorizationState(this.store.kind(), (token != null) ? token.getIssuedAt() : null,
 				(token != null) ? token.getExpiresAt() : null, client != null && client.getRefreshToken() != null);
