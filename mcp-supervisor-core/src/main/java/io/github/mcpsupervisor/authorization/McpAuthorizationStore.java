@@ -19,7 +19,9 @@ import org.springframework.security.oauth2.client.registration.ClientRegistratio
  * needs no one while the refresh token lives.
  * <p>
  * The values are keyed by the server's name, which the replicas of one application share.
- * Implementations are thread-safe.
+ * A server that acts for each user of the application awaits, besides its own request,
+ * one request per user, keyed by the server's name and the user's principal name: any
+ * replica completes either. Implementations are thread-safe.
  *
  * @since 0.1.0
  */
@@ -40,16 +42,35 @@ public interface McpAuthorizationStore {
 	boolean isShared();
 
 	/**
-	 * Returns the request a server awaits, expired or not.
+	 * Returns the server's own request, expired or not (not one of its users').
 	 * @param server the server's name
 	 * @return the request, if one is kept
 	 */
 	Optional<PendingAuthorization> pending(String server);
 
 	/**
-	 * Keeps a request for a person unless the server awaits another that has not expired;
+	 * Returns the request a server awaits from one of its users, expired or not.
+	 * @param server the server's name
+	 * @param user the user's principal name
+	 * @return the request, if one is kept
+	 */
+	Optional<PendingAuthorization> pending(String server, String user);
+
+	/**
+	 * Returns the request of a server, its own or one of its users', whose state is the
+	 * given one, expired or not: the request an authorization response answers.
+	 * @param server the server's name
+	 * @param state the state of an authorization response
+	 * @return the request, if one is kept
+	 */
+	Optional<PendingAuthorization> pendingWithState(String server, String state);
+
+	/**
+	 * Keeps a request for a person unless the server awaits another that has not expired
+	 * (from the same user, for a user's request: {@link PendingAuthorization#user()});
 	 * either way, returns the one the server awaits, so that replicas asking at once ask
-	 * with one request.
+	 * with one request. A user's request never replaces the server's own nor another
+	 * user's.
 	 * @param request the new request
 	 * @param now the time
 	 * @return the request the server awaits: the given one, or the one kept before
@@ -57,14 +78,14 @@ public interface McpAuthorizationStore {
 	PendingAuthorization awaitIfAbsent(PendingAuthorization request, Instant now);
 
 	/**
-	 * Keeps a request for a person in place of any other the server awaits (the scopes of
-	 * a step-up).
+	 * Keeps a request for a person in place of any other the server awaits (from the same
+	 * user, for a user's request): the scopes of a step-up.
 	 * @param request the new request
 	 */
 	void await(PendingAuthorization request);
 
 	/**
-	 * Forgets a server's request, once completed.
+	 * Forgets a server's request, its own or one of its users', once completed.
 	 * @param server the server's name
 	 * @param state the completed request's state
 	 * @return whether the request was kept (false when another completed it first)
@@ -115,13 +136,31 @@ public interface McpAuthorizationStore {
 	 * @param redirectUri where the authorization server sends the person back
 	 * @param scopes the scopes asked for
 	 * @param expiresAt when it stops being accepted
+	 * @param user the principal name of the user the request is for, for a server that
+	 * acts for each user; null for the server's own request
 	 * @since 0.1.0
 	 */
 	record PendingAuthorization(String server, String registration, String state, String codeVerifier,
-			URI authorizationUri, URI redirectUri, List<String> scopes, Instant expiresAt) {
+			URI authorizationUri, URI redirectUri, List<String> scopes, Instant expiresAt, @Nullable String user) {
 
 		public PendingAuthorization {
 			scopes = List.copyOf(scopes);
+		}
+
+		/**
+		 * Creates the server's own request.
+		 * @param server the server's name
+		 * @param registration the id of the client registration it is for
+		 * @param state the request's state
+		 * @param codeVerifier the PKCE code verifier of its challenge (a secret)
+		 * @param authorizationUri the URL a person opens
+		 * @param redirectUri where the authorization server sends the person back
+		 * @param scopes the scopes asked for
+		 * @param expiresAt when it stops being accepted
+		 */
+		public PendingAuthorization(String server, String registration, String state, String codeVerifier,
+				URI authorizationUri, URI redirectUri, List<String> scopes, Instant expiresAt) {
+			this(server, registration, state, codeVerifier, authorizationUri, redirectUri, scopes, expiresAt, null);
 		}
 
 		/**
@@ -139,9 +178,10 @@ public interface McpAuthorizationStore {
 		 */
 		public McpAuthorizationRequest request() {
 			return new McpAuthorizationRequest(this.server, this.registration, this.authorizationUri, this.scopes,
-					this.expiresAt);
+					this.expiresAt, this.user);
 		}
 
+		// neither the verifier, a secret, nor the user, a person's name, is written out
 		@Override
 		public String toString() {
 			return "PendingAuthorization[server=" + this.server + ", registration=" + this.registration + ", scopes="

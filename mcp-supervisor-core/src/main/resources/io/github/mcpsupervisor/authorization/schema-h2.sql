@@ -2,8 +2,8 @@
 -- replicas (JdbcMcpAuthorizationStore). Each statement may run again: a table that
 -- exists is kept.
 
--- A request that waits for a person: one per server. The code verifier completes it on
--- any replica.
+-- A request that waits for a person: one per server, its own. The code verifier
+-- completes it on any replica.
 CREATE TABLE IF NOT EXISTS mcp_authorization_request (
   server varchar(64) NOT NULL,
   registration_id varchar(100) NOT NULL,
@@ -14,6 +14,22 @@ CREATE TABLE IF NOT EXISTS mcp_authorization_request (
   scopes varchar(1000) NOT NULL,
   expires_at bigint NOT NULL,
   PRIMARY KEY (server)
+);
+
+-- A request that waits for a user, for a server that acts for each user of the
+-- application: one per server and user (the user's principal name), besides the
+-- server's own. The code verifier completes it on any replica.
+CREATE TABLE IF NOT EXISTS mcp_user_authorization_request (
+  server varchar(64) NOT NULL,
+  principal_name varchar(200) NOT NULL,
+  registration_id varchar(100) NOT NULL,
+  state varchar(200) NOT NULL,
+  code_verifier varchar(200) NOT NULL,
+  authorization_uri varchar(4000) NOT NULL,
+  redirect_uri varchar(1000) NOT NULL,
+  scopes varchar(1000) NOT NULL,
+  expires_at bigint NOT NULL,
+  PRIMARY KEY (server, principal_name)
 );
 
 -- A client that an authorization server registered dynamically (RFC 7591) for a server.

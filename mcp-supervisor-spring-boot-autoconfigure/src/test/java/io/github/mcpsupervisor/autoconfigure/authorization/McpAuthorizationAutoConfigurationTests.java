@@ -193,7 +193,8 @@ class McpAuthorizationAutoConfigurationTests {
 			// the embedded database's tables created at the start
 			JdbcTemplate jdbc = new JdbcTemplate(database);
 			assertThat(jdbc.queryForList("SELECT LOWER(TABLE_NAME) FROM INFORMATION_SCHEMA.TABLES", String.class))
-				.contains("mcp_authorization_request", "mcp_dynamic_client", "oauth2_authorized_client", "mcp_lock")
+				.contains("mcp_authorization_request", "mcp_user_authorization_request", "mcp_dynamic_client",
+						"oauth2_authorized_client", "mcp_lock")
 				.doesNotContain("int_lock");
 			// the renewals serialised by Spring Integration's locks on the same database
 			Lock lock = context.getBean(McpAuthorizationAutoConfiguration.RenewalLocks.class)
@@ -244,6 +245,7 @@ class McpAuthorizationAutoConfigurationTests {
 		DataSource database = h2();
 		// migrations that create the store's tables but not the locks'
 		new JdbcTemplate(database).execute("CREATE TABLE mcp_authorization_request (server varchar(64))");
+		new JdbcTemplate(database).execute("CREATE TABLE mcp_user_authorization_request (server varchar(64))");
 		new JdbcTemplate(database).execute("CREATE TABLE mcp_dynamic_client (server varchar(64))");
 		new JdbcTemplate(database)
 			.execute("CREATE TABLE oauth2_authorized_client (client_registration_id varchar(100))");

@@ -238,8 +238,8 @@ class ReplicasIT {
 					"jdbc:h2:mem:replicas-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1"));
 		}
 		DataSource dataSource = postgresql.dataSource();
-		new JdbcTemplate(dataSource).execute("DROP TABLE IF EXISTS mcp_authorization_request, mcp_dynamic_client,"
-				+ " oauth2_authorized_client, int_lock");
+		new JdbcTemplate(dataSource).execute("DROP TABLE IF EXISTS mcp_authorization_request,"
+				+ " mcp_user_authorization_request, mcp_dynamic_client, oauth2_authorized_client, int_lock");
 		return new Database(dataSource, "mcp.authorization.jdbc.initialize-schema=always");
 	}
 
