@@ -34,7 +34,6 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration;
-import org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration;
 import org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration;
 import org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration;
 import org.springframework.boot.security.oauth2.server.authorization.autoconfigure.servlet.OAuth2AuthorizationServerAutoConfiguration;
@@ -50,6 +49,7 @@ import org.springframework.core.annotation.Order;
 import org.springframework.http.MediaType;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.core.userdetails.User;
 import org.springframework.security.oauth2.core.ClientAuthenticationMethod;
 import org.springframework.security.oauth2.server.authorization.InMemoryOAuth2AuthorizationService;
 import org.springframework.security.oauth2.server.authorization.OAuth2Authorization;
@@ -62,6 +62,7 @@ import org.springframework.security.oauth2.server.authorization.client.Registere
 import org.springframework.security.oauth2.server.authorization.settings.ClientSettings;
 import org.springframework.security.oauth2.server.authorization.token.JwtEncodingContext;
 import org.springframework.security.oauth2.server.authorization.token.OAuth2TokenCustomizer;
+import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.LoginUrlAuthenticationEntryPoint;
 import org.springframework.security.web.util.matcher.MediaTypeRequestMatcher;
@@ -74,14 +75,19 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * ({@value #SERVICE_CLIENT}, client_secret_basic, scopes {@code mcp:read mcp:admin}) and
  * a confidential authorization_code client with PKCE and refresh tokens
  * ({@value #PERSON_CLIENT}, no consent), open dynamic client registration (RFC 7591,
- * public clients, no consent), a user {@value #USER} who logs in with a form (password
- * {@value #PASSWORD}). The {@value #PERSON_CLIENT} client's redirect URI is
- * {@value #REDIRECT_URI}; as OAuth 2.1 and RFC 8252 ask of a loopback IP address, a
- * redirect URI on {@code 127.0.0.1} is taken with any port, so that it serves an
- * application on {@code http://127.0.0.1:8080/authorized/mcp} too. Its access tokens are
- * JWTs whose {@code aud} is the token request's RFC 8707 {@code resource} (Spring
- * Authorization Server has no resource indicators of its own); it counts its token
- * requests and can revoke every authorization it granted.
+ * public clients, no consent), two users who log in with a form, {@value #USER} (password
+ * {@value #PASSWORD}) and {@value #SECOND_USER} (password {@value #SECOND_PASSWORD}). The
+ * {@value #PERSON_CLIENT} client's redirect URI is {@value #REDIRECT_URI}; as OAuth 2.1
+ * and RFC 8252 ask of a loopback IP address, a redirect URI on {@code 127.0.0.1} is taken
+ * with any port, so that it serves an application on
+ * {@code http://127.0.0.1:8080/authorized/mcp} too. Its access tokens are JWTs whose
+ * {@code aud} is the token request's RFC 8707 {@code resource} (Spring Authorization
+ * Server has no resource indicators of its own), and whose {@code sub} is the user's name
+ * for an authorization_code grant and the client's id for a client_credentials grant.
+ * Clients revoke their tokens at its RFC 7009 revocation endpoint
+ * ({@code /oauth2/revoke}, its metadata's {@code revocation_endpoint}); a refresh token
+ * revoked there is refused from then on ({@code invalid_grant}). It counts its token and
+ * revocation requests and can revoke every authorization it granted.
  */
 public final class DemoAuthorizationServer implements AutoCloseable {
 
@@ -105,6 +111,12 @@ public final class DemoAuthorizationServer implements AutoCloseable {
 
 	/** The password of the user who authorizes (a demo's, to type in its login form). */
 	public static final String PASSWORD = "password-8c41";
+
+	/** Another user, who authorizes for herself. */
+	public static final String SECOND_USER = "grace";
+
+	/** The password of the other user (a demo's, to type in its login form). */
+	public static final String SECOND_PASSWORD = "password-3b97";
 
 	private static final Pattern CSRF = Pattern.compile("name=\"_csrf\"[^>]*value=\"([^\"]+)\"");
 
@@ -135,7 +147,6 @@ public final class DemoAuthorizationServer implements AutoCloseable {
 			.properties(Map.ofEntries(Map.entry("spring.config.location", "optional:classpath:/nothing/"),
 					Map.entry("spring.main.register-shutdown-hook", "false"),
 					Map.entry("server.port", Integer.toString(port)), Map.entry("server.address", "127.0.0.1"),
-					Map.entry("spring.security.user.name", USER), Map.entry("spring.security.user.password", PASSWORD),
 					Map.entry(clients + "service.registration.client-id", SERVICE_CLIENT),
 					Map.entry(clients + "service.registration.client-secret", "{noop}" + SERVICE_SECRET),
 					Map.entry(clients + "service.registration.client-authentication-methods", "client_secret_basic"),
@@ -183,6 +194,16 @@ public final class DemoAuthorizationServer implements AutoCloseable {
 	 */
 	public int tokensIssued(String grantType) {
 		return this.context.getBean(Recorder.class).issued(grantType);
+	}
+
+	/**
+	 * Returns how many token revocation requests (RFC 7009) it answered with success:
+	 * those that revoked a token, and those with a token it did not know or no longer
+	 * takes, which RFC 7009 answers alike.
+	 * @return the successful revocation requests
+	 */
+	public int revocations() {
+		return this.context.getBean(Recorder.class).revocations.get();
 	}
 
 	/**
@@ -264,13 +285,27 @@ public final class DemoAuthorizationServer implements AutoCloseable {
 	}
 
 	/**
-	 * Acts as the person: logs in with a form, follows the authorization request to the
-	 * redirect to the client (the request's {@code redirect_uri}), and returns that
-	 * redirect's query parameters. It never follows the redirect itself.
+	 * Acts as the person {@value #USER}: logs in with a form, follows the authorization
+	 * request to the redirect to the client (the request's {@code redirect_uri}), and
+	 * returns that redirect's query parameters. It never follows the redirect itself.
 	 * @param authorizationUri the authorization URL the client made
 	 * @return the query parameters of the redirect ({@code code}, {@code state}, …)
 	 */
 	public Map<String, String> authorize(URI authorizationUri) throws IOException, InterruptedException {
+		return authorize(authorizationUri, USER, PASSWORD);
+	}
+
+	/**
+	 * Acts as a person: logs in with a form as the given user, follows the authorization
+	 * request to the redirect to the client (the request's {@code redirect_uri}), and
+	 * returns that redirect's query parameters. It never follows the redirect itself.
+	 * @param authorizationUri the authorization URL the client made
+	 * @param user the user who logs in, {@value #USER} or {@value #SECOND_USER}
+	 * @param password the user's password
+	 * @return the query parameters of the redirect ({@code code}, {@code state}, …)
+	 */
+	public Map<String, String> authorize(URI authorizationUri, String user, String password)
+			throws IOException, InterruptedException {
 		// a browser of its own per authorization: a new login each time
 		HttpClient browser = HttpClient.newBuilder()
 			.cookieHandler(new CookieManager())
@@ -286,7 +321,7 @@ public final class DemoAuthorizationServer implements AutoCloseable {
 		if (!csrf.find()) {
 			throw new IllegalStateException("no CSRF token on the login page: " + loginPage.body());
 		}
-		String form = "username=" + encode(USER) + "&password=" + encode(PASSWORD) + "&_csrf=" + encode(csrf.group(1));
+		String form = "username=" + encode(user) + "&password=" + encode(password) + "&_csrf=" + encode(csrf.group(1));
 		HttpResponse<String> loggedIn = browser
 			.send(page(URI.create(this.issuer + "/login")).header("Content-Type", "application/x-www-form-urlencoded")
 				.POST(HttpRequest.BodyPublishers.ofString(form))
@@ -342,8 +377,8 @@ public final class DemoAuthorizationServer implements AutoCloseable {
 	@Configuration(proxyBeanMethods = false)
 	@ImportAutoConfiguration({ TomcatServletWebServerAutoConfiguration.class, DispatcherServletAutoConfiguration.class,
 			SecurityAutoConfiguration.class, ServletWebSecurityAutoConfiguration.class,
-			SecurityFilterAutoConfiguration.class, UserDetailsServiceAutoConfiguration.class,
-			OAuth2AuthorizationServerAutoConfiguration.class, OAuth2AuthorizationServerJwtAutoConfiguration.class })
+			SecurityFilterAutoConfiguration.class, OAuth2AuthorizationServerAutoConfiguration.class,
+			OAuth2AuthorizationServerJwtAutoConfiguration.class })
 	static class AuthorizationServerApplication {
 
 		/** Where clients register themselves (RFC 7591), without an initial token. */
@@ -353,11 +388,18 @@ public final class DemoAuthorizationServer implements AutoCloseable {
 		// them, with open dynamic client registration
 		@Bean
 		@Order(1)
-		SecurityFilterChain authorizationServerSecurityFilterChain(HttpSecurity http) throws Exception {
+		SecurityFilterChain authorizationServerSecurityFilterChain(HttpSecurity http, Recorder recorder)
+				throws Exception {
 			http.oauth2AuthorizationServer((server) -> {
 				http.securityMatcher(server.getEndpointsMatcher());
 				server.oidc(Customizer.withDefaults());
 				server.clientRegistrationEndpoint((registration) -> registration.openRegistrationAllowed(true));
+				// the endpoint's own answer (200, no body), counted
+				server.tokenRevocationEndpoint(
+						(revocation) -> revocation.revocationResponseHandler((request, response, authentication) -> {
+							recorder.revocations.incrementAndGet();
+							response.setStatus(HttpServletResponse.SC_OK);
+						}));
 			})
 				.authorizeHttpRequests((requests) -> requests.requestMatchers(REGISTRATION_ENDPOINT)
 					.permitAll()
@@ -390,6 +432,13 @@ public final class DemoAuthorizationServer implements AutoCloseable {
 							? new NoConsentForPublicClients(repository) : bean;
 				}
 			};
+		}
+
+		// the users who log in with the form (Boot's spring.security.user.* makes one)
+		@Bean
+		InMemoryUserDetailsManager users() {
+			return new InMemoryUserDetailsManager(User.withUsername(USER).password("{noop}" + PASSWORD).build(),
+					User.withUsername(SECOND_USER).password("{noop}" + SECOND_PASSWORD).build());
 		}
 
 		@Bean
@@ -477,6 +526,8 @@ public final class DemoAuthorizationServer implements AutoCloseable {
 		private final List<String> resources = new CopyOnWriteArrayList<>();
 
 		private final List<Set<String>> scopes = new CopyOnWriteArrayList<>();
+
+		private final AtomicInteger revocations = new AtomicInteger();
 
 		void issued(String grantType, String resource, Set<String> scopes) {
 			this.issued.computeIfAbsent(grantType, (key) -> new AtomicInteger()).incrementAndGet();

@@ -13,6 +13,7 @@ import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -21,6 +22,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
 
+import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.modern.McpSchema.CallToolOutcome;
@@ -37,6 +39,8 @@ import io.modelcontextprotocol.modern.server.transport.HttpServletMcpTransport;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.modelcontextprotocol.spec.HttpHeaders;
+import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
@@ -52,6 +56,7 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpServletResponseWrapper;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.LifecycleState;
 import org.apache.catalina.connector.Connector;
@@ -70,14 +75,21 @@ import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
  * An MCP server protected by OAuth, in an embedded Tomcat on a loopback port (a free one
  * unless given): it serves revision 2026-07-28 at {@value #MODERN} and revision
  * 2025-11-25 at {@value #LEGACY}, each with the tools {@code echo}, {@code admin} (which
- * needs the scope {@code mcp:admin}) and {@code locked} (refused for a scope the token
- * already has). A filter in front of both checks the {@code Authorization: Bearer} JWT
- * against the authorization server's keys, its issuer and its audience (the endpoint's
- * canonical URL), and answers {@code 401 invalid_token} or {@code 403 insufficient_scope}
- * as the MCP authorization specification says; it serves each endpoint's protected
- * resource metadata, which names no scope. It records the tokens it received and their
- * audiences, and can be told to refuse every token it has seen so far (as if they had
- * expired or were revoked at the resource).
+ * needs the scope {@code mcp:admin}), {@code locked} (refused for a scope the token
+ * already has) and {@code whoami} (which answers {@code subject: } and the {@code sub} of
+ * the token that very request carried, {@code subject: none} without one). A filter in
+ * front of both checks the {@code Authorization: Bearer} JWT against the authorization
+ * server's keys, its issuer and its audience (the endpoint's canonical URL), and answers
+ * {@code 401 invalid_token} or {@code 403 insufficient_scope} as the MCP authorization
+ * specification says; it serves each endpoint's protected resource metadata, which names
+ * no scope. It records the tokens it received, their audiences and subjects, and can be
+ * told to refuse every token it has seen so far (as if they had expired or were revoked
+ * at the resource). Two options, off unless set: it can let requests without an
+ * {@code Authorization} header through but for {@code tools/call} (a server that lets
+ * anyone discover and list, but acts only for a user), and it can bind each
+ * {@value #LEGACY} session to the subject that initialized it, answering a request of
+ * another subject with that session's id as if the session did not exist (as the MCP
+ * security best practices ask of sessions).
  */
 public final class ProtectedDemoMcpServer implements AutoCloseable {
 
@@ -88,6 +100,10 @@ public final class ProtectedDemoMcpServer implements AutoCloseable {
 	public static final String LEGACY = "/legacy";
 
 	private static final String METADATA = "/.well-known/oauth-protected-resource";
+
+	// the request attribute in which the filter leaves the subject of the request's
+	// token, and the transport context's key under which the tools read it
+	private static final String SUBJECT = ProtectedDemoMcpServer.class.getName() + ".subject";
 
 	// held: java.util.logging keeps loggers weakly
 	private static final Logger TOMCAT_LOGGER = Logger.getLogger("org.apache");
@@ -106,6 +122,8 @@ public final class ProtectedDemoMcpServer implements AutoCloseable {
 
 	private final McpSyncServer legacy;
 
+	private final HttpServletStreamableServerTransportProvider legacyTransport;
+
 	private final int port;
 
 	private final Map<String, AtomicInteger> requestsByToken = new ConcurrentHashMap<>();
@@ -113,6 +131,15 @@ public final class ProtectedDemoMcpServer implements AutoCloseable {
 	private final List<Received> received = new CopyOnWriteArrayList<>();
 
 	private final Set<String> refused = ConcurrentHashMap.newKeySet();
+
+	// the legacy sessions initialized while they are bound, by id
+	private final Map<String, SessionOwner> sessionOwners = new ConcurrentHashMap<>();
+
+	private final AtomicInteger sessionsRefusedToOtherSubjects = new AtomicInteger();
+
+	private volatile boolean allowAnonymous;
+
+	private volatile boolean bindSessionsToSubject;
 
 	/**
 	 * Starts the server.
@@ -141,19 +168,21 @@ public final class ProtectedDemoMcpServer implements AutoCloseable {
 			// when it makes one up
 			.requestStateCodec(HmacRequestStateCodec.builder().key(randomKey()).build())
 			.build();
+		// each request's subject, from the filter, into the context its handlers see
 		HttpServletMcpTransport modernTransport = HttpServletMcpTransport.builder(this.modern)
 			.jsonMapper(jsonMapper)
 			.endpoint(MODERN)
+			.contextExtractor(ProtectedDemoMcpServer::subjectContext)
 			.build();
-		HttpServletStreamableServerTransportProvider legacyTransport = HttpServletStreamableServerTransportProvider
-			.builder()
+		this.legacyTransport = HttpServletStreamableServerTransportProvider.builder()
 			.jsonMapper(jsonMapper)
 			.mcpEndpoint(LEGACY)
+			.contextExtractor(ProtectedDemoMcpServer::subjectContext)
 			// no sweeper of idle sessions: its thread (Reactor's newSingle, no daemon) is
 			// never disposed, and would keep alive a JVM whose main thread has ended
 			.sessionSweepInterval(null)
 			.build();
-		this.legacy = io.modelcontextprotocol.server.McpServer.sync(legacyTransport)
+		this.legacy = io.modelcontextprotocol.server.McpServer.sync(this.legacyTransport)
 			.serverInfo("protected", "1.0.0")
 			.capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
 			.tools(legacyTools())
@@ -182,7 +211,7 @@ public final class ProtectedDemoMcpServer implements AutoCloseable {
 			mcp.addMapping(MODERN);
 			ServletRegistration.Dynamic metadata = context.addServlet("metadata", new MetadataServlet());
 			metadata.addMapping(METADATA + "/*");
-			ServletRegistration.Dynamic legacyServlet = context.addServlet("legacy", legacyTransport);
+			ServletRegistration.Dynamic legacyServlet = context.addServlet("legacy", this.legacyTransport);
 			legacyServlet.setAsyncSupported(true);
 			legacyServlet.addMapping(LEGACY);
 		}, null);
@@ -209,6 +238,36 @@ public final class ProtectedDemoMcpServer implements AutoCloseable {
 	 */
 	public void refuseTokensSeenSoFar() {
 		this.refused.addAll(this.requestsByToken.keySet());
+	}
+
+	/**
+	 * Lets requests without an {@code Authorization} header through, but for
+	 * {@code tools/call}, which is still answered {@code 401} with the
+	 * {@code WWW-Authenticate} challenge; or refuses them all again (the default).
+	 * @param allow whether requests without a token may discover and list
+	 */
+	public void allowAnonymous(boolean allow) {
+		this.allowAnonymous = allow;
+	}
+
+	/**
+	 * Binds each {@value #LEGACY} session initialized from now on to the subject of the
+	 * token of its {@code initialize} request (none without a token): a later request
+	 * with that {@code Mcp-Session-Id} and a token of another subject is answered as the
+	 * SDK's transport answers a session it does not know, {@code 404}. Off by default.
+	 * @param bind whether sessions belong to the subject that initialized them
+	 */
+	public void bindSessionsToSubject(boolean bind) {
+		this.bindSessionsToSubject = bind;
+	}
+
+	/**
+	 * Returns how many requests it answered {@code 404} because their session belongs to
+	 * another subject.
+	 * @return the requests refused a session of another subject
+	 */
+	public int sessionsRefusedToOtherSubjects() {
+		return this.sessionsRefusedToOtherSubjects.get();
 	}
 
 	/**
@@ -261,6 +320,16 @@ public final class ProtectedDemoMcpServer implements AutoCloseable {
 		}
 	}
 
+	private static McpTransportContext subjectContext(HttpServletRequest request) {
+		Object subject = request.getAttribute(SUBJECT);
+		return (subject != null) ? McpTransportContext.create(Map.of(SUBJECT, subject)) : McpTransportContext.EMPTY;
+	}
+
+	private static String whoami(McpTransportContext context) {
+		Object subject = context.get(SUBJECT);
+		return "subject: " + ((subject != null) ? subject : "none");
+	}
+
 	private static byte[] randomKey() {
 		byte[] key = new byte[32];
 		new SecureRandom().nextBytes(key);
@@ -279,6 +348,9 @@ public final class ProtectedDemoMcpServer implements AutoCloseable {
 					.build(),
 				io.modelcontextprotocol.modern.McpSchema.Tool.builder("locked", schema)
 					.description("Refused whatever the token's scopes")
+					.build(),
+				io.modelcontextprotocol.modern.McpSchema.Tool.builder("whoami", Map.of("type", "object"))
+					.description("Answers the subject of the request's token")
 					.build());
 		return new McpSyncToolRepository() {
 
@@ -293,10 +365,14 @@ public final class ProtectedDemoMcpServer implements AutoCloseable {
 					.filter((candidate) -> candidate.name().equals(name))
 					.findFirst()
 					.orElse(null);
-				return (tool != null)
+				if (tool == null) {
+					return null;
+				}
+				return "whoami".equals(name)
 						? McpSyncTool.of(tool,
-								(toolContext, request) -> modernText(name + ": " + request.arguments().get("message")))
-						: null;
+								(toolContext, request) -> modernText(whoami(toolContext.transportContext())))
+						: McpSyncTool.of(tool,
+								(toolContext, request) -> modernText(name + ": " + request.arguments().get("message")));
 			}
 
 		};
@@ -311,15 +387,25 @@ public final class ProtectedDemoMcpServer implements AutoCloseable {
 	private static List<SyncToolSpecification> legacyTools() {
 		Map<String, Object> schema = Map.of("type", "object", "properties",
 				Map.of("message", Map.of("type", "string")));
-		return Stream.of("echo", "admin", "locked")
-			.map((name) -> SyncToolSpecification.builder()
-				.tool(McpSchema.Tool.builder(name, schema).description("Echoes the message").build())
-				.callHandler((exchange, request) -> McpSchema.CallToolResult.builder()
-					.content(List
-						.of(McpSchema.TextContent.builder(name + ": " + request.arguments().get("message")).build()))
-					.isError(false)
-					.build())
+		SyncToolSpecification whoami = SyncToolSpecification.builder()
+			.tool(McpSchema.Tool.builder("whoami", Map.of("type", "object"))
+				.description("Answers the subject of the request's token")
 				.build())
+			.callHandler((exchange, request) -> McpSchema.CallToolResult.builder()
+				.content(List.of(McpSchema.TextContent.builder(whoami(exchange.transportContext())).build()))
+				.isError(false)
+				.build())
+			.build();
+		return Stream
+			.concat(Stream.of("echo", "admin", "locked")
+				.map((name) -> SyncToolSpecification.builder()
+					.tool(McpSchema.Tool.builder(name, schema).description("Echoes the message").build())
+					.callHandler((exchange, request) -> McpSchema.CallToolResult.builder()
+						.content(List.of(McpSchema.TextContent.builder(name + ": " + request.arguments().get("message"))
+							.build()))
+						.isError(false)
+						.build())
+					.build()), Stream.of(whoami))
 			.toList();
 	}
 
@@ -332,9 +418,20 @@ public final class ProtectedDemoMcpServer implements AutoCloseable {
 	 * @param audience the token's audience, empty if none or not a valid token
 	 * @param status the status it answered with when it refused the request, 0 when it
 	 * let it through
+	 * @param subject the token's {@code sub}, {@code null} if none or not a valid token
 	 */
 	public record Received(String path, @Nullable String method, @Nullable String token, List<String> audience,
-			int status) {
+			int status, @Nullable String subject) {
+
+	}
+
+	/**
+	 * The subject a session belongs to.
+	 *
+	 * @param subject the {@code sub} of the token that initialized it, {@code null} if
+	 * none
+	 */
+	private record SessionOwner(@Nullable String subject) {
 
 	}
 
@@ -385,7 +482,12 @@ public final class ProtectedDemoMcpServer implements AutoCloseable {
 			String token = (authorization != null && authorization.startsWith("Bearer "))
 					? authorization.substring("Bearer ".length()) : null;
 			if (token == null) {
-				refuse(response, path, method, null, List.of(), 401,
+				if (authorization == null && ProtectedDemoMcpServer.this.allowAnonymous
+						&& !"tools/call".equals(method)) {
+					pass(request, response, chain, body, new Received(path, method, null, List.of(), 0, null));
+					return;
+				}
+				refuse(response, new Received(path, method, null, List.of(), 401, null),
 						"Bearer resource_metadata=\"" + metadata(path) + "\"");
 				return;
 			}
@@ -396,12 +498,13 @@ public final class ProtectedDemoMcpServer implements AutoCloseable {
 				jwt = ProtectedDemoMcpServer.this.decoder.decode(token);
 			}
 			catch (JwtException ex) {
-				refuse(response, path, method, token, List.of(), 401, invalidToken(path));
+				refuse(response, new Received(path, method, token, List.of(), 401, null), invalidToken(path));
 				return;
 			}
 			List<String> audience = (jwt.getAudience() != null) ? jwt.getAudience() : List.of();
+			String subject = jwt.getSubject();
 			if (!audience.contains(resource) || ProtectedDemoMcpServer.this.refused.contains(token)) {
-				refuse(response, path, method, token, audience, 401, invalidToken(path));
+				refuse(response, new Received(path, method, token, audience, 401, subject), invalidToken(path));
 				return;
 			}
 			String tool = ("tools/call".equals(method) && message.path("params").hasNonNull("name"))
@@ -409,26 +512,70 @@ public final class ProtectedDemoMcpServer implements AutoCloseable {
 			List<String> scopes = (jwt.getClaimAsStringList("scope") != null) ? jwt.getClaimAsStringList("scope")
 					: List.of();
 			if ("admin".equals(tool) && !scopes.contains("mcp:admin")) {
-				refuse(response, path, method, token, audience, 403,
+				refuse(response, new Received(path, method, token, audience, 403, subject),
 						"Bearer error=\"insufficient_scope\", scope=\"mcp:read mcp:admin\", resource_metadata=\""
 								+ metadata(path) + "\"");
 				return;
 			}
 			if ("locked".equals(tool)) {
-				refuse(response, path, method, token, audience, 403,
+				refuse(response, new Received(path, method, token, audience, 403, subject),
 						"Bearer error=\"insufficient_scope\", scope=\"mcp:read\", resource_metadata=\"" + metadata(path)
 								+ "\"");
 				return;
 			}
-			ProtectedDemoMcpServer.this.received.add(new Received(path, method, token, audience, 0));
-			chain.doFilter(new CachedBodyRequest(request, body), response);
+			pass(request, response, chain, body, new Received(path, method, token, audience, 0, subject));
 		}
 
-		private void refuse(HttpServletResponse response, String path, @Nullable String method, @Nullable String token,
-				List<String> audience, int status, String challenge) throws IOException {
-			ProtectedDemoMcpServer.this.received.add(new Received(path, method, token, audience, status));
+		// lets the request through to its endpoint, with its subject, unless it names a
+		// session of another subject
+		private void pass(HttpServletRequest request, HttpServletResponse response, FilterChain chain, byte[] body,
+				Received received) throws IOException, ServletException {
+			HttpServletResponse answer = response;
+			String sessionId = request.getHeader(HttpHeaders.MCP_SESSION_ID);
+			if (LEGACY.equals(received.path()) && ProtectedDemoMcpServer.this.bindSessionsToSubject) {
+				if ("initialize".equals(received.method())) {
+					answer = new SessionBinding(response, received.subject());
+				}
+				else if (sessionId != null) {
+					SessionOwner owner = ProtectedDemoMcpServer.this.sessionOwners.get(sessionId);
+					if (owner != null && !Objects.equals(owner.subject(), received.subject())) {
+						refuseSession(request, response, sessionId, received);
+						return;
+					}
+				}
+			}
+			ProtectedDemoMcpServer.this.received.add(received);
+			if (received.subject() != null) {
+				request.setAttribute(SUBJECT, received.subject());
+			}
+			chain.doFilter(new CachedBodyRequest(request, body), answer);
+			if (sessionId != null && "DELETE".equals(request.getMethod())
+					&& response.getStatus() == HttpServletResponse.SC_OK) {
+				ProtectedDemoMcpServer.this.sessionOwners.remove(sessionId);
+			}
+		}
+
+		// as the SDK's transport answers a session it does not know
+		private void refuseSession(HttpServletRequest request, HttpServletResponse response, String sessionId,
+				Received received) throws IOException {
+			ProtectedDemoMcpServer.this.sessionsRefusedToOtherSubjects.incrementAndGet();
+			ProtectedDemoMcpServer.this.received.add(new Received(received.path(), received.method(), received.token(),
+					received.audience(), HttpServletResponse.SC_NOT_FOUND, received.subject()));
+			if ("POST".equals(request.getMethod())) {
+				ProtectedDemoMcpServer.this.legacyTransport.responseError(response, HttpServletResponse.SC_NOT_FOUND,
+						McpError.builder(McpSchema.ErrorCodes.INTERNAL_ERROR)
+							.message("Session not found: " + sessionId)
+							.build());
+			}
+			else {
+				response.sendError(HttpServletResponse.SC_NOT_FOUND);
+			}
+		}
+
+		private void refuse(HttpServletResponse response, Received received, String challenge) throws IOException {
+			ProtectedDemoMcpServer.this.received.add(received);
 			response.setHeader("WWW-Authenticate", challenge);
-			response.sendError(status);
+			response.sendError(received.status());
 		}
 
 		private String invalidToken(String path) {
@@ -437,6 +584,40 @@ public final class ProtectedDemoMcpServer implements AutoCloseable {
 
 		private String metadata(String path) {
 			return url(METADATA + path);
+		}
+
+	}
+
+	/**
+	 * The answer to an {@code initialize} request, which binds the session its transport
+	 * creates to the request's subject as soon as the transport names it, before the
+	 * client can use it.
+	 */
+	private final class SessionBinding extends HttpServletResponseWrapper {
+
+		private final SessionOwner owner;
+
+		SessionBinding(HttpServletResponse response, @Nullable String subject) {
+			super(response);
+			this.owner = new SessionOwner(subject);
+		}
+
+		@Override
+		public void setHeader(String name, String value) {
+			bind(name, value);
+			super.setHeader(name, value);
+		}
+
+		@Override
+		public void addHeader(String name, String value) {
+			bind(name, value);
+			super.addHeader(name, value);
+		}
+
+		private void bind(String name, String value) {
+			if (HttpHeaders.MCP_SESSION_ID.equalsIgnoreCase(name)) {
+				ProtectedDemoMcpServer.this.sessionOwners.put(value, this.owner);
+			}
 		}
 
 	}
