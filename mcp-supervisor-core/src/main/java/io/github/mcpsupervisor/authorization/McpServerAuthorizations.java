@@ -29,12 +29,25 @@ public class McpServerAuthorizations {
 
 	private final Map<String, McpServerAuthorization> servers;
 
+	private final McpUserResolver users;
+
 	/**
 	 * Creates the authorizations of the given servers.
 	 * @param servers the authorization of each server that has one, by its name
 	 */
 	public McpServerAuthorizations(Map<String, ? extends McpServerAuthorization> servers) {
+		this(servers, McpUserResolver.DEFAULT);
+	}
+
+	/**
+	 * Creates the authorizations of the given servers, whose users are told by a
+	 * resolver.
+	 * @param servers the authorization of each server that has one, by its name
+	 * @param users tells which user completes a request, within that user's request
+	 */
+	public McpServerAuthorizations(Map<String, ? extends McpServerAuthorization> servers, McpUserResolver users) {
 		this.servers = new TreeMap<>(servers);
+		this.users = users;
 	}
 
 	/**
@@ -56,14 +69,78 @@ public class McpServerAuthorizations {
 	}
 
 	/**
-	 * Completes the authorization that an authorization server's redirect answers.
+	 * Returns the authorizations a user must give now, to the servers that act for each
+	 * user, in the order of the servers' names.
+	 * @param user the user's principal name
+	 * @return the requests the user may complete
+	 */
+	public List<McpAuthorizationRequest> pending(String user) {
+		return this.servers.values().stream().flatMap((server) -> server.pending(user).stream()).toList();
+	}
+
+	/**
+	 * Returns the authorization that connects a user's account to a server that acts for
+	 * each user: the one awaited from the user, or a new one (for a "connect" link shown
+	 * before the user's first request).
+	 * @param server the server's name
+	 * @param user the user's principal name
+	 * @return the request, which only that user can complete
+	 * @throws IllegalArgumentException if the server does not act for each user
+	 */
+	public McpAuthorizationRequest connect(String server, String user) {
+		return actingForUsers(server).connect(user);
+	}
+
+	/**
+	 * Disconnects a user's account from a server that acts for each user: the user's
+	 * tokens are revoked at the authorization server (where it has a revocation endpoint,
+	 * RFC 7009) and forgotten, with any request awaited from the user. The user's next
+	 * request needs the account connected again.
+	 * @param server the server's name
+	 * @param user the user's principal name
+	 * @return whether the user had connected the account
+	 * @throws IllegalArgumentException if the server does not act for each user
+	 */
+	public boolean disconnect(String server, String user) {
+		return actingForUsers(server).disconnect(user);
+	}
+
+	private McpServerAuthorization actingForUsers(String server) {
+		McpServerAuthorization authorization = this.servers.get(server);
+		if (authorization == null || !authorization.actsForUsers()) {
+			throw new IllegalArgumentException("MCP server '" + server + "' does not act for each user"
+					+ " (mcp.servers." + server + ".oauth.acts-for=user)");
+		}
+		return authorization;
+	}
+
+	/**
+	 * Completes the authorization that an authorization server's redirect answers. A
+	 * request of a user's is completed only within that user's own request: the user is
+	 * the one the application's {@link McpUserResolver} tells on the calling thread (by
+	 * default, Spring Security's authenticated user).
 	 * @param parameters the redirect's query parameters ({@code state}, {@code code},
 	 * {@code iss}, or {@code error})
 	 * @return the name of the server now authorized
 	 * @throws McpAuthorizationException if the answer matches no awaited request, is an
-	 * error, or cannot be used
+	 * error, belongs to another user, or cannot be used
 	 */
 	public String complete(Map<String, String> parameters) {
+		return complete(parameters, this.users.resolve(null));
+	}
+
+	/**
+	 * Completes the authorization that an authorization server's redirect answers, for a
+	 * given user.
+	 * @param parameters the redirect's query parameters ({@code state}, {@code code},
+	 * {@code iss}, or {@code error})
+	 * @param user the principal name of the user whose request this is, {@code null} for
+	 * none: a request of a user's is refused unless it was made for that same user
+	 * @return the name of the server now authorized
+	 * @throws McpAuthorizationException if the answer matches no awaited request, is an
+	 * error, belongs to another user, or cannot be used
+	 */
+	public String complete(Map<String, String> parameters, @Nullable String user) {
 		String state = parameters.get("state");
 		if (state == null || state.isEmpty()) {
 			throw new McpAuthorizationException("the authorization response has no state");
@@ -84,7 +161,7 @@ public class McpServerAuthorizations {
 			throw new McpAuthorizationException(
 					"the authorization response for MCP server '" + awaiting.getKey() + "' has no code");
 		}
-		awaiting.getValue().complete(state, code, parameters.get("iss"));
+		awaiting.getValue().complete(state, code, parameters.get("iss"), user);
 		return awaiting.getKey();
 	}
 
@@ -123,6 +200,64 @@ public class McpServerAuthorizations {
 		 * @throws McpAuthorizationException if the answer cannot be used
 		 */
 		void complete(String state, String code, @Nullable String issuer);
+
+		/**
+		 * Completes the awaited request with the authorization server's answer, within
+		 * the request of a user: a request awaited from a user is completed only by that
+		 * user. By default, as {@link #complete(String, String, String)}.
+		 * @param state the answer's {@code state}
+		 * @param code the answer's {@code code}
+		 * @param issuer the answer's {@code iss}, if any
+		 * @param user the principal name of the user who completes it, {@code null} for
+		 * none
+		 * @throws McpAuthorizationException if the answer cannot be used, or the request
+		 * was made for another user
+		 */
+		default void complete(String state, String code, @Nullable String issuer, @Nullable String user) {
+			complete(state, code, issuer);
+		}
+
+		/**
+		 * Returns whether the server acts for each user: each user connects their own
+		 * account.
+		 * @return whether it acts for each user
+		 */
+		default boolean actsForUsers() {
+			return false;
+		}
+
+		/**
+		 * Returns the authorization a user must give, if one is awaited.
+		 * @param user the user's principal name
+		 * @return the request, until it is completed or expires; empty for a server that
+		 * does not act for each user
+		 */
+		default Optional<McpAuthorizationRequest> pending(String user) {
+			return Optional.empty();
+		}
+
+		/**
+		 * Returns the authorization that connects a user's account: the one awaited, or a
+		 * new one.
+		 * @param user the user's principal name
+		 * @return the request
+		 * @throws UnsupportedOperationException for a server that does not act for each
+		 * user
+		 */
+		default McpAuthorizationRequest connect(String user) {
+			throw new UnsupportedOperationException("the server does not act for each user");
+		}
+
+		/**
+		 * Disconnects a user's account: revokes and forgets the user's tokens.
+		 * @param user the user's principal name
+		 * @return whether the user had connected the account
+		 * @throws UnsupportedOperationException for a server that does not act for each
+		 * user
+		 */
+		default boolean disconnect(String user) {
+			throw new UnsupportedOperationException("the server does not act for each user");
+		}
 
 		/**
 		 * Returns what operators see of the authorization: where it is kept, and its

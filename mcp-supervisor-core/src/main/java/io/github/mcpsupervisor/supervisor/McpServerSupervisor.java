@@ -3,6 +3,8 @@ package io.github.mcpsupervisor.supervisor;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
+import io.github.mcpsupervisor.authorization.McpUserResolver;
+import io.github.mcpsupervisor.internal.Caller;
 import io.github.mcpsupervisor.internal.McpRequestObserver;
 import io.github.mcpsupervisor.internal.ServerText;
 import io.github.mcpsupervisor.supervisor.McpConnector.McpServerRequests;
@@ -42,8 +44,11 @@ public final class McpServerSupervisor {
 
 	private final McpConnector connector;
 
+	private final McpUserResolver users;
+
 	private McpServerSupervisor(Builder builder) {
 		this.policy = builder.reconnect;
+		this.users = builder.users;
 		this.connector = builder.connector;
 		this.lifecycle = ServerLifecycle.create(builder.name, builder.connector, builder.scheduler, builder.reconnect,
 				builder.calls, builder.healthCheck, builder.listener, builder.toolsWhenDown, builder.standby);
@@ -170,7 +175,7 @@ public final class McpServerSupervisor {
 	 * in time, its connection is lost during the call, or it does not offer the tool
 	 */
 	public CallToolResult callTool(CallToolRequest request) {
-		return this.router.call(request);
+		return caller().call(() -> this.router.call(request));
 	}
 
 	/**
@@ -188,7 +193,7 @@ public final class McpServerSupervisor {
 	 * in time, or its connection is lost twice
 	 */
 	public <T> @Nullable T request(String method, Function<McpAsyncClient, Mono<T>> request) {
-		return this.router.request(method, request);
+		return caller().call(() -> this.router.request(method, request));
 	}
 
 	/**
@@ -204,7 +209,14 @@ public final class McpServerSupervisor {
 	 * in time, or its connection is lost twice
 	 */
 	public <T> @Nullable T send(String method, Function<McpServerRequests, Mono<T>> request) {
-		return this.router.send(method, request);
+		return caller().call(() -> this.router.send(method, request));
+	}
+
+	// On whose behalf the calling thread makes a request: bound by the tool callback
+	// (with the call's tool context), otherwise the user of the thread.
+	private Caller caller() {
+		Caller bound = Caller.current();
+		return (bound != null) ? bound : Caller.of(this.users.resolve(null));
 	}
 
 	/**
@@ -251,6 +263,8 @@ public final class McpServerSupervisor {
 		private ToolsWhenDown toolsWhenDown = ToolsWhenDown.WITHDRAW;
 
 		private boolean standby;
+
+		private McpUserResolver users = McpUserResolver.DEFAULT;
 
 		private Builder(String name, McpConnector connector, SupervisorScheduler scheduler) {
 			this.name = name;
@@ -331,6 +345,17 @@ public final class McpServerSupervisor {
 		 */
 		public Builder standby(boolean standby) {
 			this.standby = standby;
+			return this;
+		}
+
+		/**
+		 * Sets who tells on whose behalf the application's requests are made, for a
+		 * server that acts for each user.
+		 * @param users the resolver (default {@link McpUserResolver#DEFAULT})
+		 * @return this builder
+		 */
+		public Builder users(McpUserResolver users) {
+			this.users = users;
 			return this;
 		}
 

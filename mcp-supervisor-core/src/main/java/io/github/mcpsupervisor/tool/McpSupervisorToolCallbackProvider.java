@@ -10,6 +10,7 @@ import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import io.github.mcpsupervisor.authorization.McpUserResolver;
 import io.github.mcpsupervisor.client.internal.ClientSpecs;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
@@ -84,6 +85,8 @@ public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvid
 
 	private final Function<String, McpToolNaming> naming;
 
+	private volatile McpUserResolver users = McpUserResolver.DEFAULT;
+
 	private final Object rebuild = new Object();
 
 	private volatile Snapshot snapshot = new Snapshot(List.of(), new ToolCallback[0], Map.of());
@@ -156,6 +159,15 @@ public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvid
 		this.nameGenerator = nameGenerator;
 		this.metaConverter = metaConverter;
 		this.naming = toolNames;
+	}
+
+	/**
+	 * Sets who tells on whose behalf a tool call is made, from its tool context, for the
+	 * servers that act for each user. Applies to the callbacks built from then on.
+	 * @param users the resolver (default {@link McpUserResolver#DEFAULT})
+	 */
+	public void setUserResolver(McpUserResolver users) {
+		this.users = users;
 	}
 
 	private static Function<String, McpToolNaming> naming(Map<String, McpToolNaming> toolNames) {
@@ -284,7 +296,7 @@ public class McpSupervisorToolCallbackProvider extends SyncMcpToolCallbackProvid
 		return names.exposed()
 			.stream()
 			.map((candidate) -> new SupervisedToolCallback(this.supervisors, candidate.supervisor().name(),
-					candidate.tool(), candidate.name(), this.observer, this.metaConverter,
+					candidate.tool(), candidate.name(), this.observer, this.metaConverter, this.users,
 					down.get(candidate.supervisor().name())))
 			.toArray(ToolCallback[]::new);
 	}

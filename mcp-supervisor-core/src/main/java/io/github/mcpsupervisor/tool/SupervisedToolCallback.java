@@ -1,9 +1,13 @@
 package io.github.mcpsupervisor.tool;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.NoSuchElementException;
 
+import io.github.mcpsupervisor.authorization.McpUserAuthorizationException;
+import io.github.mcpsupervisor.authorization.McpUserResolver;
+import io.github.mcpsupervisor.internal.Caller;
 import io.github.mcpsupervisor.internal.ServerText;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
@@ -71,8 +75,10 @@ public final class SupervisedToolCallback implements ToolCallback {
 
 	private final ToolContextToMcpMetaConverter metaConverter;
 
+	private final McpUserResolver users;
+
 	SupervisedToolCallback(McpSupervisors servers, String serverName, Tool tool, String exposedName,
-			ToolCallObserver observer, ToolContextToMcpMetaConverter metaConverter,
+			ToolCallObserver observer, ToolContextToMcpMetaConverter metaConverter, McpUserResolver users,
 			ToolSet.@Nullable Unavailability unavailable) {
 		this.servers = servers;
 		this.serverName = serverName;
@@ -86,6 +92,7 @@ public final class SupervisedToolCallback implements ToolCallback {
 			.build() : listed;
 		this.observer = observer;
 		this.metaConverter = metaConverter;
+		this.users = users;
 	}
 
 	@Override
@@ -127,7 +134,8 @@ public final class SupervisedToolCallback implements ToolCallback {
 		long started = System.nanoTime();
 		Outcome outcome = Outcome.FAILURE;
 		try {
-			CallToolResult result = callServer(supervisor, toolInput, toolContext);
+			Caller caller = Caller.of(this.users.resolve(toolContext));
+			CallToolResult result = caller.call(() -> callServer(supervisor, toolInput, toolContext));
 			if (Boolean.TRUE.equals(result.isError())) {
 				outcome = Outcome.ERROR;
 				throw new ToolExecutionException(this.definition, new IllegalStateException(
@@ -143,6 +151,11 @@ public final class SupervisedToolCallback implements ToolCallback {
 			throw new ToolExecutionException(this.definition,
 					new IllegalStateException("MCP server '" + this.serverName + "' rejected the call: "
 							+ ServerText.forModel(String.valueOf(ex.getMessage()), ERROR_MESSAGE), ex));
+		}
+		catch (McpUserAuthorizationException ex) {
+			// the user's own: the model tells the user what to do
+			outcome = Outcome.UNAUTHORIZED;
+			return ServerText.forModel(ex.forModel(), ERROR_MESSAGE);
 		}
 		catch (McpServerUnavailableException ex) {
 			outcome = Outcome.UNAVAILABLE;
@@ -190,8 +203,18 @@ public final class SupervisedToolCallback implements ToolCallback {
 	private CallToolResult callServer(McpServerSupervisor supervisor, String toolInput,
 			@Nullable ToolContext toolContext) {
 		Map<String, Object> arguments = StringUtils.hasText(toolInput) ? jsonHelper.fromJsonToMap(toolInput) : Map.of();
-		Map<String, Object> meta = (toolContext != null) ? this.metaConverter.convert(toolContext) : null;
+		Map<String, Object> meta = (toolContext != null) ? this.metaConverter.convert(withoutUser(toolContext)) : null;
 		return supervisor.callTool(CallToolRequest.builder(this.tool.name()).arguments(arguments).meta(meta).build());
+	}
+
+	// The user a call acts for is the application's to know: never sent in _meta.
+	private static ToolContext withoutUser(ToolContext toolContext) {
+		if (!toolContext.getContext().containsKey(McpUserResolver.TOOL_CONTEXT_KEY)) {
+			return toolContext;
+		}
+		Map<String, Object> context = new HashMap<>(toolContext.getContext());
+		context.remove(McpUserResolver.TOOL_CONTEXT_KEY);
+		return new ToolContext(context);
 	}
 
 	@Override

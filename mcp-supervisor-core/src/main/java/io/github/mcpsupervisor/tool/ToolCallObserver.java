@@ -42,6 +42,13 @@ public interface ToolCallObserver {
 		 */
 		UNAVAILABLE,
 
+		/**
+		 * The call acts for a user whose authorization is missing or refused: the user
+		 * must connect their account, or the server refuses it, or the call was made for
+		 * no user. The server is up.
+		 */
+		UNAUTHORIZED,
+
 		/** The call failed otherwise (bad arguments, timeout). */
 		FAILURE
 

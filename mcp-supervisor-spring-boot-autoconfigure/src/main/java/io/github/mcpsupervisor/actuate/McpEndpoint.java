@@ -403,7 +403,8 @@ public class McpEndpoint {
 					showUnsanitized);
 			return new OAuth(oauth.registration(), oauth.redirectUri(), oauth.clientId(), String.valueOf(secret),
 					oauth.clientMetadataDocument(), oauth.clientName(), oauth.scopes(), oauth.grantType(),
-					oauth.issuer());
+					oauth.issuer(), oauth.actsFor(), oauth.applicationRegistration(), oauth.withoutUser(),
+					oauth.linkToModel());
 		}
 
 		// The values that a command line or a URL holds, each sanitized by its key (the
@@ -534,11 +535,26 @@ public class McpEndpoint {
 		 * set
 		 * @param issuer the issuer of the authorization server that gave the client, when
 		 * set
+		 * @param actsFor {@code user} when each user's requests carry that user's token
+		 * @param applicationRegistration the registration of the supervisor's own
+		 * requests, when the server acts for each user and has one
+		 * @param withoutUser what a request made for no user does, when the server acts
+		 * for each user: {@code refuse} or {@code application}
+		 * @param linkToModel whether the model is given the URL that connects a user's
+		 * account, when the server acts for each user
 		 */
 		@JsonInclude(Include.NON_NULL)
 		public record OAuth(@Nullable String registration, @Nullable String redirectUri, @Nullable String clientId,
 				@Nullable String clientSecret, @Nullable String clientMetadataDocument, String clientName,
-				List<String> scopes, @Nullable String grantType, @Nullable String issuer) {
+				List<String> scopes, @Nullable String grantType, @Nullable String issuer, @Nullable String actsFor,
+				@Nullable String applicationRegistration, @Nullable String withoutUser, @Nullable Boolean linkToModel) {
+
+			public OAuth(@Nullable String registration, @Nullable String redirectUri, @Nullable String clientId,
+					@Nullable String clientSecret, @Nullable String clientMetadataDocument, String clientName,
+					List<String> scopes, @Nullable String grantType, @Nullable String issuer) {
+				this(registration, redirectUri, clientId, clientSecret, clientMetadataDocument, clientName, scopes,
+						grantType, issuer, null, null, null, null);
+			}
 
 		}
 

@@ -3,6 +3,7 @@ package io.github.mcpsupervisor.autoconfigure;
 import java.net.URI;
 import java.time.Duration;
 
+import io.github.mcpsupervisor.authorization.McpUserResolver;
 import io.github.mcpsupervisor.autoconfigure.internal.McpConnectorFactory;
 import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettings;
 import io.github.mcpsupervisor.client.internal.McpServerSession;
@@ -35,13 +36,16 @@ final class McpServerFactory {
 
 	private final McpRequestObserver requestObserver;
 
+	private final McpUserResolver users;
+
 	McpServerFactory(SupervisorScheduler scheduler, McpConnectorFactory connectorFactory, McpServerSessions sessions,
-			SupervisorListener listener, McpRequestObserver requestObserver) {
+			SupervisorListener listener, McpRequestObserver requestObserver, McpUserResolver users) {
 		this.scheduler = scheduler;
 		this.connectorFactory = connectorFactory;
 		this.sessions = sessions;
 		this.listener = listener;
 		this.requestObserver = requestObserver;
+		this.users = users;
 	}
 
 	/**
@@ -68,6 +72,7 @@ final class McpServerFactory {
 			.requestObserver(this.requestObserver)
 			.toolsWhenDown(server.toolsWhenDown())
 			.standby(server.standby())
+			.users(this.users)
 			.build();
 		Duration stop = server.terminationGracePeriod().plus(MARGIN);
 		// the first attempt: spawn, initialize, list the tools, or fail and be terminated

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 
+import io.github.mcpsupervisor.authorization.McpUserResolver;
 import io.github.mcpsupervisor.autoconfigure.internal.McpConnectorFactory;
 import io.github.mcpsupervisor.autoconfigure.properties.McpClientType;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
@@ -186,13 +187,15 @@ public final class McpSupervisorAutoConfiguration {
 	@Bean
 	McpServerFactory mcpServerFactory(SupervisorScheduler scheduler, McpConnectorFactory connectorFactory,
 			McpServerSessions sessions, ObjectProvider<SupervisorListener> listeners,
-			ListenerDispatcher listenerDispatcher, ObjectProvider<McpRequestObserver> requestObserver) {
+			ListenerDispatcher listenerDispatcher, ObjectProvider<McpRequestObserver> requestObserver,
+			ObjectProvider<McpUserResolver> users) {
 		// the application's listeners may call the server they hear from: never on the
 		// thread that reads it, nor in a supervisor's step
 		SupervisorListener listener = SupervisorListener
 			.dispatched(SupervisorListener.composite(listeners.orderedStream().toList()), listenerDispatcher);
 		return new McpServerFactory(scheduler, connectorFactory, sessions, listener,
-				requestObserver.getIfUnique(() -> McpRequestObserver.NONE));
+				requestObserver.getIfUnique(() -> McpRequestObserver.NONE),
+				users.getIfUnique(() -> McpUserResolver.DEFAULT));
 	}
 
 	@Bean
@@ -261,7 +264,7 @@ public final class McpSupervisorAutoConfiguration {
 			McpSupervisors supervisors, ObjectProvider<ToolCallObserver> observers,
 			ObjectProvider<McpToolFilter> filter, ObjectProvider<McpToolNamePrefixGenerator> nameGenerator,
 			ObjectProvider<ToolContextToMcpMetaConverter> metaConverter, ConfigurableListableBeanFactory beanFactory,
-			McpServerRegistry registry) {
+			McpServerRegistry registry, ObjectProvider<McpUserResolver> users) {
 		List<ToolCallObserver> all = observers.orderedStream().toList();
 		Map<String, McpToolNaming> toolNames = new LinkedHashMap<>();
 		McpServerSettingsResolver.resolve(properties)
@@ -269,9 +272,11 @@ public final class McpSupervisorAutoConfiguration {
 		McpToolNamePrefixGenerator generator = McpToolNamingCheck.generator(toolNames,
 				beanFactory.getBeanNamesForType(McpToolNamePrefixGenerator.class), nameGenerator.getIfUnique(),
 				beanFactory);
-		return new McpSupervisorToolCallbackProvider(supervisors, observer(all),
+		McpSupervisorToolCallbackProvider provider = new McpSupervisorToolCallbackProvider(supervisors, observer(all),
 				filter.getIfUnique(() -> (connection, tool) -> true), deterministic(generator),
 				metaConverter.getIfUnique(ToolContextToMcpMetaConverter::defaultConverter), registry::toolNames);
+		provider.setUserResolver(users.getIfUnique(() -> McpUserResolver.DEFAULT));
+		return provider;
 	}
 
 	// Spring Cloud's refresh (/actuator/refresh): a change of mcp.* applied to the

@@ -26,8 +26,9 @@ public interface Carrier {
 	/**
 	 * A call or a listing failed other than by the server's answer.
 	 * @param ex the failure
+	 * @return the failure to report to the caller: by default the same
 	 */
-	void callFailed(RuntimeException ex);
+	RuntimeException callFailed(RuntimeException ex);
 
 	/**
 	 * A liveness probe was not answered.

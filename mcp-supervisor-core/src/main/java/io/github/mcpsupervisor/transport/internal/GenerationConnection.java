@@ -75,8 +75,7 @@ public final class GenerationConnection implements McpConnection {
 			return listed;
 		}
 		catch (RuntimeException ex) {
-			this.carrier.callFailed(ex);
-			throw ex;
+			throw this.carrier.callFailed(ex);
 		}
 	}
 
@@ -106,8 +105,7 @@ public final class GenerationConnection implements McpConnection {
 			throw ex; // the server answered, or was not asked
 		}
 		catch (RuntimeException ex) {
-			this.carrier.callFailed(ex);
-			throw ex;
+			throw this.carrier.callFailed(ex);
 		}
 		finally {
 			this.callsInFlight.decrementAndGet();

@@ -9,6 +9,7 @@ import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 import io.github.mcpsupervisor.client.internal.ListChanges;
+import io.github.mcpsupervisor.internal.Caller;
 import io.github.mcpsupervisor.internal.CauseChain;
 import io.github.mcpsupervisor.supervisor.McpCapabilityException;
 import io.github.mcpsupervisor.supervisor.McpConnector.McpServerRequests;
@@ -24,6 +25,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
+import reactor.util.context.Context;
 
 /**
  * The client of one generation in MCP revision 2025-11-25, over the SDK's
@@ -187,8 +189,9 @@ public final class Revision20251125 implements RevisionClient {
 			Function<McpAsyncClient, Mono<T>> request) {
 		RequestScope scope = new RequestScope();
 		String abandoned = "the client stopped waiting for the answer";
+		Function<Context, Context> caller = TOOL.equals(kind) ? Caller.carried() : Caller.carried(name);
 		try {
-			return request.apply(this.life.require(this.client)).contextWrite(scope).block();
+			return request.apply(this.life.require(this.client)).contextWrite(scope).contextWrite(caller).block();
 		}
 		catch (McpError | McpCapabilityException ex) {
 			throw ex; // the server answered, or was not asked

@@ -147,8 +147,9 @@ class GenerationConnectionTests {
 		}
 
 		@Override
-		public void callFailed(RuntimeException ex) {
+		public RuntimeException callFailed(RuntimeException ex) {
 			GenerationConnectionTests.this.events.add("callFailed " + ex.getClass().getSimpleName());
+			return ex;
 		}
 
 		@Override

@@ -4,7 +4,7 @@ import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Objects;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -14,10 +14,13 @@ import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequiredEvent;
 import io.github.mcpsupervisor.authorization.McpAuthorizationStore;
 import io.github.mcpsupervisor.authorization.McpServerAuthorizations;
+import io.github.mcpsupervisor.authorization.McpUserAuthorizationRequiredEvent;
+import io.github.mcpsupervisor.authorization.McpUserResolver;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.OAuth;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.OAuth.GrantType;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.OAuth.WithoutUser;
 import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettings;
 import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettingsResolver;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
@@ -28,6 +31,8 @@ import io.github.mcpsupervisor.transport.internal.http.SharedHttpClients;
 import io.github.mcpsupervisor.transport.internal.http.authorization.DiscoverySettings;
 import io.github.mcpsupervisor.transport.internal.http.authorization.ServerAuthorization;
 import io.github.mcpsupervisor.transport.internal.http.authorization.ServerAuthorization.Surroundings;
+import io.github.mcpsupervisor.transport.internal.http.authorization.TokenAuthorization;
+import io.github.mcpsupervisor.transport.internal.http.authorization.UserAuthorization;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.modelcontextprotocol.json.McpJsonDefaults;
@@ -50,7 +55,9 @@ import org.springframework.context.annotation.Import;
 import org.springframework.integration.support.locks.LockRegistry;
 import org.springframework.security.oauth2.client.InMemoryOAuth2AuthorizedClientService;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
+import org.springframework.security.oauth2.client.registration.ClientRegistration;
 import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
+import org.springframework.security.oauth2.core.AuthorizationGrantType;
 
 /**
  * Auto-configuration of the OAuth 2.1 authorization of streamable-http servers, when
@@ -84,8 +91,9 @@ public final class McpAuthorizationAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	McpServerAuthorizations mcpServerAuthorizations(OAuthHttpAuthorizations authorizations) {
-		return new McpServerAuthorizations(authorizations.servers());
+	McpServerAuthorizations mcpServerAuthorizations(OAuthHttpAuthorizations authorizations,
+			ObjectProvider<McpUserResolver> users) {
+		return new McpServerAuthorizations(authorizations.servers(), users.getIfUnique(() -> McpUserResolver.DEFAULT));
 	}
 
 	@Bean
@@ -97,14 +105,13 @@ public final class McpAuthorizationAutoConfiguration {
 			ObjectProvider<StoreTables> storeTables) {
 		McpAuthorizationStore store = stores
 			.getIfAvailable(() -> McpAuthorizationStoreConfiguration.inMemory(properties));
-		Map<String, ServerAuthorization> servers = new LinkedHashMap<>();
-		Map<String, Lock> ownLocks = new ConcurrentHashMap<>();
-		// one JVM's lock per registration, unless the fleet shares one
+		Map<String, TokenAuthorization> servers = new LinkedHashMap<>();
+		// one JVM's lock per token chain, unless the fleet shares one
 		RenewalLocks fleetLocks = renewalLocks.getIfAvailable();
-		RenewalLocks locks = (fleetLocks != null) ? fleetLocks
-				: (registration, holdAtMost) -> ownLocks.computeIfAbsent(registration, (id) -> new ReentrantLock());
-		Consumer<McpAuthorizationRequest> requested = (request) -> scheduler
-			.execute(() -> publisher.publishEvent(new McpAuthorizationRequiredEvent(request.server(), request)));
+		RenewalLocks locks = (fleetLocks != null) ? fleetLocks : new StripedLocks();
+		Consumer<McpAuthorizationRequest> requested = (request) -> scheduler.execute(() -> publisher
+			.publishEvent((request.user() != null) ? new McpUserAuthorizationRequiredEvent(request.server(), request)
+					: new McpAuthorizationRequiredEvent(request.server(), request)));
 		Surroundings surroundings = new Surroundings(store, scheduler, properties.authorization().watchInterval(),
 				requested);
 		for (McpServerSettings server : McpServerSettingsResolver.resolve(properties)) {
@@ -141,6 +148,11 @@ public final class McpAuthorizationAutoConfiguration {
 						+ ".oauth.registration '" + registration + "', but the application has no client"
 						+ " registrations: set spring.security.oauth2.client.registration." + registration + ".*");
 			}
+			if (oauth.isForUsers()) {
+				servers.put(server.name(),
+						forUsers(server, repository, service, httpClient.get(), locks, surroundings));
+				continue;
+			}
 			servers.put(server.name(),
 					ServerAuthorization.registered(server.name(), server.url(), repository, registration, service,
 							httpClient.get(), server.requestTimeout(), locks.obtain(registration, holdAtMost(server)),
@@ -157,6 +169,35 @@ public final class McpAuthorizationAutoConfiguration {
 					+ " LockRegistry bean");
 		}
 		return new OAuthHttpAuthorizations(servers);
+	}
+
+	// Each user's token from the registration each user authorizes, the supervisor's own
+	// requests with the application's identity, if it has one.
+	private static UserAuthorization forUsers(McpServerSettings server, ClientRegistrationRepository repository,
+			OAuth2AuthorizedClientService service, HttpClient httpClient, RenewalLocks locks,
+			Surroundings surroundings) {
+		OAuth oauth = server.oauth();
+		String registration = Objects.requireNonNull(oauth.registration());
+		Duration holdAtMost = holdAtMost(server);
+		HttpAuthorization application = HttpAuthorization.NONE;
+		String applicationRegistration = oauth.applicationRegistration();
+		if (applicationRegistration != null) {
+			ClientRegistration own = repository.findByRegistrationId(applicationRegistration);
+			if (own != null && !AuthorizationGrantType.CLIENT_CREDENTIALS.equals(own.getAuthorizationGrantType())) {
+				throw new IllegalStateException("MCP server '" + server.name() + "' has mcp.servers." + server.name()
+						+ ".oauth.application-registration '" + applicationRegistration + "', whose"
+						+ " authorization-grant-type is " + own.getAuthorizationGrantType().getValue()
+						+ ": the application's own identity is a client_credentials registration");
+			}
+			application = ServerAuthorization.registered(server.name(), server.url(), repository,
+					applicationRegistration, service, httpClient, server.requestTimeout(),
+					locks.obtain(applicationRegistration, holdAtMost), surroundings);
+		}
+		return UserAuthorization.registered(server.name(), server.url(), repository, registration, service, httpClient,
+				server.requestTimeout(), (chain) -> locks.obtain(chain, holdAtMost),
+				new UserAuthorization.Identity(application, oauth.withoutUser() == WithoutUser.APPLICATION,
+						oauth.linkToModel()),
+				surroundings);
 	}
 
 	// A renewal sends one token request (a refusal's, at most two), each bounded by the
@@ -196,11 +237,11 @@ public final class McpAuthorizationAutoConfiguration {
 		@Bean
 		MeterBinder mcpAuthorizationRenewalMeters(OAuthHttpAuthorizations authorizations) {
 			return (registry) -> authorizations.servers().forEach((server, authorization) -> {
-				FunctionCounter.builder(RENEWALS_METER, authorization, ServerAuthorization::renewals)
+				FunctionCounter.builder(RENEWALS_METER, authorization, TokenAuthorization::renewals)
 					.description("Tokens obtained for the server by this JVM")
 					.tags("server", server, "result", "renewed")
 					.register(registry);
-				FunctionCounter.builder(RENEWALS_METER, authorization, ServerAuthorization::alreadyRenewed)
+				FunctionCounter.builder(RENEWALS_METER, authorization, TokenAuthorization::alreadyRenewed)
 					.description("Renewals found made already, by another request or a replica")
 					.tags("server", server, "result", "already-renewed")
 					.register(registry);
@@ -253,28 +294,50 @@ public final class McpAuthorizationAutoConfiguration {
 	}
 
 	/**
+	 * The locks of this JVM's renewals, when the fleet shares none: one per stripe of the
+	 * token chains' keys, so that the users' chains of a server that acts for each user
+	 * need no lock each.
+	 */
+	static final class StripedLocks implements RenewalLocks {
+
+		private final Lock[] stripes = new Lock[64];
+
+		StripedLocks() {
+			for (int i = 0; i < this.stripes.length; i++) {
+				this.stripes[i] = new ReentrantLock();
+			}
+		}
+
+		@Override
+		public Lock obtain(String registration, Duration holdAtMost) {
+			return this.stripes[Math.floorMod(registration.hashCode(), this.stripes.length)];
+		}
+
+	}
+
+	/**
 	 * The authorizations by server, as the connectors take them.
 	 */
 	static final class OAuthHttpAuthorizations implements HttpAuthorizations, SmartLifecycle {
 
-		private final Map<String, ServerAuthorization> servers;
+		private final Map<String, TokenAuthorization> servers;
 
 		private volatile boolean running;
 
-		OAuthHttpAuthorizations(Map<String, ServerAuthorization> servers) {
+		OAuthHttpAuthorizations(Map<String, TokenAuthorization> servers) {
 			this.servers = servers;
 		}
 
 		// the watches of a shared store end as the application stops: no timer is left
 		@Override
 		public void start() {
-			this.servers.values().forEach(ServerAuthorization::start);
+			this.servers.values().forEach(TokenAuthorization::start);
 			this.running = true;
 		}
 
 		@Override
 		public void stop() {
-			this.servers.values().forEach(ServerAuthorization::stop);
+			this.servers.values().forEach(TokenAuthorization::stop);
 			this.running = false;
 		}
 
@@ -283,7 +346,7 @@ public final class McpAuthorizationAutoConfiguration {
 			return this.running;
 		}
 
-		Map<String, ServerAuthorization> servers() {
+		Map<String, TokenAuthorization> servers() {
 			return this.servers;
 		}
 

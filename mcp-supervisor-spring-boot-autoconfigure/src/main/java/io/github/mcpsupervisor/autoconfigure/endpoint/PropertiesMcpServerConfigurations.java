@@ -50,9 +50,12 @@ final class PropertiesMcpServerConfigurations implements Function<String, @Nulla
 	private static McpServerConfigurationDescriptor.OAuth oauth(McpSupervisorProperties.OAuth oauth) {
 		return new McpServerConfigurationDescriptor.OAuth(oauth.registration(), string(oauth.redirectUri()),
 				oauth.clientId(), oauth.clientSecret(), string(oauth.clientMetadataDocument()), oauth.clientName(),
-				oauth.scopes(), (oauth.grantType() != null)
-						? oauth.grantType().name().toLowerCase(Locale.ROOT).replace('_', '-') : null,
-				oauth.issuer());
+				oauth.scopes(),
+				(oauth.grantType() != null) ? oauth.grantType().name().toLowerCase(Locale.ROOT).replace('_', '-')
+						: null,
+				oauth.issuer(), oauth.isForUsers() ? "user" : null, oauth.applicationRegistration(),
+				oauth.isForUsers() ? oauth.withoutUser().name().toLowerCase(Locale.ROOT) : null,
+				oauth.isForUsers() ? oauth.linkToModel() : null);
 	}
 
 	private static @Nullable String string(@Nullable Object value) {

@@ -419,21 +419,45 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @param issuer The issuer of the authorization server that gave the application its
 	 * client-id: required with it, since a server that names another one never sees the
 	 * client
+	 * @param actsFor Whose token the application's requests carry: 'application' (the
+	 * server's own, obtained once for everyone) or 'user' (each user's own, from the
+	 * authorization_code registration each user authorizes)
+	 * @param applicationRegistration The client credentials registration whose token the
+	 * supervisor's own requests (connect, listings, probes, subscriptions) carry when the
+	 * server acts for each user; none: they carry no token
+	 * @param withoutUser What a request made for no user (a scheduled job) does when the
+	 * server acts for each user: 'refuse' (it fails, naming why) or 'application' (it
+	 * carries the application's identity)
+	 * @param linkToModel Whether a tool call that needs its user to connect their account
+	 * answers the model with the authorization URL, for the model to relay; otherwise the
+	 * application shows it (McpUserAuthorizationRequiredEvent)
 	 * @since 0.1.0
 	 */
 	public record OAuth(@Nullable String registration, @Nullable URI redirectUri, @Nullable String clientId,
 			@Nullable String clientSecret, @Nullable URI clientMetadataDocument,
 			@DefaultValue("mcp-supervisor") String clientName, @DefaultValue List<String> scopes,
-			@Nullable GrantType grantType, @Nullable String issuer) {
+			@Nullable GrantType grantType, @Nullable String issuer, @DefaultValue("application") ActsFor actsFor,
+			@Nullable String applicationRegistration, @DefaultValue("refuse") WithoutUser withoutUser,
+			boolean linkToModel) {
 
 		public OAuth {
 			clientName = (clientName != null) ? clientName : "mcp-supervisor";
 			scopes = (scopes != null) ? scopes : List.of();
+			actsFor = (actsFor != null) ? actsFor : ActsFor.APPLICATION;
+			withoutUser = (withoutUser != null) ? withoutUser : WithoutUser.REFUSE;
 		}
 
 		/** No OAuth. */
 		public static final OAuth NONE = new OAuth(null, null, null, null, null, "mcp-supervisor", List.of(), null,
-				null);
+				null, ActsFor.APPLICATION, null, WithoutUser.REFUSE, false);
+
+		/**
+		 * Returns whether each user's requests carry that user's own token.
+		 * @return whether the server acts for each user
+		 */
+		public boolean isForUsers() {
+			return this.actsFor == ActsFor.USER;
+		}
 
 		/**
 		 * Returns whether the server's requests are authorized with OAuth.
@@ -458,7 +482,35 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			return "OAuth[registration=" + this.registration + ", redirectUri=" + this.redirectUri + ", clientId="
 					+ this.clientId + ", clientSecret=" + ((this.clientSecret != null) ? "******" : null)
 					+ ", clientMetadataDocument=" + this.clientMetadataDocument + ", clientName=" + this.clientName
-					+ ", scopes=" + this.scopes + ", grantType=" + this.grantType + ", issuer=" + this.issuer + "]";
+					+ ", scopes=" + this.scopes + ", grantType=" + this.grantType + ", issuer=" + this.issuer
+					+ ", actsFor=" + this.actsFor + ", applicationRegistration=" + this.applicationRegistration
+					+ ", withoutUser=" + this.withoutUser + ", linkToModel=" + this.linkToModel + "]";
+		}
+
+		/**
+		 * Whose token a server's requests carry.
+		 */
+		public enum ActsFor {
+
+			/** The server's own: one authorization for everyone. */
+			APPLICATION,
+
+			/** Each user's own: each user connects their account. */
+			USER
+
+		}
+
+		/**
+		 * What a request made for no user does on a server that acts for each user.
+		 */
+		public enum WithoutUser {
+
+			/** It fails, naming why. */
+			REFUSE,
+
+			/** It carries the application's identity. */
+			APPLICATION
+
 		}
 
 		/**

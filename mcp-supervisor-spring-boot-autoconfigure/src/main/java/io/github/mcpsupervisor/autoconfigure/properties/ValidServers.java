@@ -191,6 +191,19 @@ import org.springframework.util.StringUtils;
 			if (oauth.clientSecret() != null && oauth.clientId() == null) {
 				valid = report.violation("oauth.client-secret", "needs the client-id it belongs to");
 			}
+			if (oauth.isForUsers() && registration == null) {
+				valid = report.violation("oauth.acts-for", "user needs oauth.registration: the authorization_code"
+						+ " registration each user authorizes (discovery authorizes the application only)");
+			}
+			if (!oauth.isForUsers() && (oauth.applicationRegistration() != null
+					|| oauth.withoutUser() != McpSupervisorProperties.OAuth.WithoutUser.REFUSE
+					|| oauth.linkToModel())) {
+				valid = report.violation("oauth.acts-for", "must be user with application-registration, without-user"
+						+ " and link-to-model, which are for a server that acts for each user");
+			}
+			if (oauth.applicationRegistration() != null && !StringUtils.hasText(oauth.applicationRegistration())) {
+				valid = report.violation("oauth.application-registration", "must not be blank");
+			}
 			if (oauth.isEnabled()) {
 				if (server.transportOrDefault() != McpTransportType.STREAMABLE_HTTP) {
 					valid = report.violation((registration != null) ? "oauth.registration" : "oauth.redirect-uri",

@@ -209,7 +209,9 @@ class McpAuthorizationAutoConfigurationTests {
 				lock.unlock();
 			}
 			// Boot's in-memory service replaced by the store's for the server's tokens
-			ServerAuthorization authorization = context.getBean(OAuthHttpAuthorizations.class).servers().get("remote");
+			ServerAuthorization authorization = (ServerAuthorization) context.getBean(OAuthHttpAuthorizations.class)
+				.servers()
+				.get("remote");
 			assertThat(authorization.state().store()).isEqualTo("jdbc");
 		});
 	}
@@ -370,7 +372,9 @@ class McpAuthorizationAutoConfigurationTests {
 	void runWhenAnOAuthServerIsReplacedShouldKeepOneRegistrationWithItsAuthorization() {
 		this.contextRunner.run((context) -> {
 			McpServerRegistry registry = context.getBean(McpServerRegistry.class);
-			ServerAuthorization authorization = context.getBean(OAuthHttpAuthorizations.class).servers().get("remote");
+			ServerAuthorization authorization = (ServerAuthorization) context.getBean(OAuthHttpAuthorizations.class)
+				.servers()
+				.get("remote");
 			Map<String, String> remote = Map.of("transport", "streamable-http", "url", "http://127.0.0.1:1/Tools/",
 					"oauth.registration", "people", "required", "true");
 			for (int i = 0; i < REPLACES; i++) {

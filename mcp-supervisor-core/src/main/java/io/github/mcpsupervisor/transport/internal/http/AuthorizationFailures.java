@@ -38,6 +38,12 @@ final class AuthorizationFailures {
 		if (status == null) {
 			return null;
 		}
+		if (authorization.actsForUsers() && !authorization.obtainsTokens()) {
+			return new McpConnectException(Kind.CONFIGURATION, "HTTP " + status + " from " + maskedUrl
+					+ " to a request of the application's own, which carries no user's token: give the server an"
+					+ " identity of the application's (oauth.application-registration, a client credentials"
+					+ " registration)", null, ex);
+		}
 		if (authorization.obtainsTokens()) {
 			return new McpConnectException(authorization.refusedAfterRenewal(status),
 					"HTTP " + status + " from " + maskedUrl + " with a new token", null, ex);

@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.mcpsupervisor.internal.Caller;
 import io.github.mcpsupervisor.internal.CauseChain;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
 import io.github.mcpsupervisor.transport.internal.GenerationLife;
@@ -92,9 +93,9 @@ final class HttpBinding20251125 implements HttpBinding {
 		requestCustomizers.addAll(this.customizer.requestCustomizers());
 		if (this.authorization != HttpAuthorization.NONE) {
 			// last: the token is the supervisor's, whatever a customizer set
-			requestCustomizers
-				.add((request, method, uri, body, context) -> Mono.fromCallable(() -> withAuthorization(request))
-					.subscribeOn(Schedulers.boundedElastic()));
+			requestCustomizers.add((request, method, uri, body, context) -> Mono
+				.fromCallable(() -> withAuthorization(request, Caller.of(context)))
+				.subscribeOn(Schedulers.boundedElastic()));
 		}
 		HttpClientStreamableHttpTransport.Builder builder = HttpClientStreamableHttpTransport.builder(base)
 			.endpoint(endpoint)
@@ -104,19 +105,30 @@ final class HttpBinding20251125 implements HttpBinding {
 		if (this.authorization != HttpAuthorization.NONE) {
 			builder.authorizationErrorHandler(McpHttpClientTransportAuthorizationErrorHandler
 				.fromSync((request, response, context) -> this.authorization.refused(response.statusCode(),
-						response.headers(), request.headers().firstValue("Authorization").orElse(null))));
+						response.headers(), request.headers().firstValue("Authorization").orElse(null),
+						Caller.of(context))));
 		}
 		// the HTTP client is shared by the generations and closed with the context
 		HttpClientStreamableHttpTransport sdkTransport = builder.jsonMapper(this.jsonMapper)
 			.clientBuilder(new SharedHttpClientBuilder(httpClient))
 			.build();
-		this.client.connect(new MalformedAnswerTransport(
-				new SessionLossTransport(sdkTransport, (ex) -> this.life.end(HttpCarrier.SESSION_NOT_FOUND)),
+		this.client.connect(new MalformedAnswerTransport(new SessionLossTransport(sdkTransport, this::sessionLost),
 				this.definition.name(), this.life.number()), httpClient::cancel, this::requestFailure);
 	}
 
-	private HttpRequest.Builder withAuthorization(HttpRequest.Builder request) {
-		String value = this.authorization.authorization();
+	// the caller's token, the application's for a request the supervisor makes on its own
+	// A server that acts for each user may keep its sessions for the identity that opened
+	// them, and not know the session when a user's token comes: the failed request
+	// tells which it is (HttpCarrier), its session still answering the application's
+	// identity or not.
+	private void sessionLost(Throwable ex) {
+		if (!this.authorization.actsForUsers()) {
+			this.life.end(HttpCarrier.SESSION_NOT_FOUND);
+		}
+	}
+
+	private HttpRequest.Builder withAuthorization(HttpRequest.Builder request, @Nullable Caller caller) {
+		String value = this.authorization.authorization(caller);
 		if (value != null) {
 			request.setHeader("Authorization", value);
 		}

@@ -2,6 +2,7 @@ package io.github.mcpsupervisor.transport.internal.http;
 
 import java.io.IOException;
 
+import io.github.mcpsupervisor.internal.Caller;
 import io.github.mcpsupervisor.internal.CauseChain;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
 import io.github.mcpsupervisor.transport.internal.MessageLimits;
@@ -57,19 +58,22 @@ final class HttpBinding20260728 implements HttpBinding {
 		}
 		else {
 			builder
-				.requestCustomizer((request, headers, context) -> Mono.fromRunnable(() -> withHeaders(headers))
-					.subscribeOn(Schedulers.boundedElastic())
-					.then())
+				.requestCustomizer(
+						(request, headers, context) -> Mono.fromRunnable(() -> withHeaders(headers, Caller.of(context)))
+							.subscribeOn(Schedulers.boundedElastic())
+							.then())
 				.authorizationErrorHandler(McpHttpAuthorizationErrorHandler
 					.fromSync((request, response, context) -> this.authorization.refused(response.statusCode(),
-							response.headers(), request.headers().firstValue("Authorization").orElse(null))));
+							response.headers(), request.headers().firstValue("Authorization").orElse(null),
+							Caller.of(context))));
 		}
 		this.client.connect(builder.build());
 	}
 
-	private void withHeaders(McpHttpRequestHeaders headers) {
+	// the caller's token, the application's for a request the supervisor makes on its own
+	private void withHeaders(McpHttpRequestHeaders headers, @Nullable Caller caller) {
 		this.definition.headers().forEach(headers::set);
-		String value = this.authorization.authorization();
+		String value = this.authorization.authorization(caller);
 		if (value != null) {
 			headers.set("Authorization", value);
 		}

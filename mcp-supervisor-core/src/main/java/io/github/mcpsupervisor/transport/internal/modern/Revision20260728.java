@@ -15,6 +15,7 @@ import java.util.function.UnaryOperator;
 
 import io.github.mcpsupervisor.client.internal.ClientSpecs;
 import io.github.mcpsupervisor.client.internal.ListChanges;
+import io.github.mcpsupervisor.internal.Caller;
 import io.github.mcpsupervisor.internal.CauseChain;
 import io.github.mcpsupervisor.supervisor.McpCapabilityException;
 import io.github.mcpsupervisor.supervisor.McpConnector.McpServerRequests;
@@ -357,7 +358,10 @@ public final class Revision20260728 implements RevisionClient {
 				}
 				return call.roundTimeout(timeout).callTimeout(timeout).callOnce();
 			}, io.modelcontextprotocol.modern.McpSchema.CallToolResult.class);
-			var result = this.setup.timeouts().call(rounds, this.life.server(), request.name()).block();
+			var result = this.setup.timeouts()
+				.call(rounds, this.life.server(), request.name())
+				.contextWrite(Caller.carried())
+				.block();
 			if (result == null) {
 				throw new IllegalStateException("the MCP server sent no result");
 			}
@@ -417,7 +421,7 @@ public final class Revision20260728 implements RevisionClient {
 					+ "' is not discovered");
 		}
 		try {
-			return request.apply(current).block(this.requestTimeout);
+			return request.apply(current).contextWrite(Caller.carried(method)).block(this.requestTimeout);
 		}
 		catch (McpException ex) {
 			throw answered(ex); // the server answered

@@ -145,10 +145,11 @@ final class ProcessCarrier implements Carrier {
 	}
 
 	@Override
-	public void callFailed(RuntimeException ex) {
+	public RuntimeException callFailed(RuntimeException ex) {
 		// A broken pipe can surface a moment before the exit does: give the exit that
 		// moment, so that the failure is reported as the loss it is.
 		GenerationProcess.awaitLoss(this.life.lost(), exitSettleTime(ex));
+		return ex;
 	}
 
 	@Override

@@ -10,12 +10,9 @@ import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -32,14 +29,12 @@ import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
 import io.github.mcpsupervisor.authorization.McpAuthorizationStore;
 import io.github.mcpsupervisor.authorization.McpAuthorizationStore.PendingAuthorization;
 import io.github.mcpsupervisor.authorization.McpServerAuthorizations.McpAuthorizationState;
-import io.github.mcpsupervisor.authorization.McpServerAuthorizations.McpServerAuthorization;
 import io.github.mcpsupervisor.internal.CauseChain;
 import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler.Cancellable;
 import io.github.mcpsupervisor.transport.internal.http.AuthorizationConfigurationException;
 import io.github.mcpsupervisor.transport.internal.http.AuthorizationRequiredException;
-import io.github.mcpsupervisor.transport.internal.http.HttpAuthorization;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -47,27 +42,18 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.core.Authentication;
-import org.springframework.security.crypto.keygen.Base64StringKeyGenerator;
-import org.springframework.security.crypto.keygen.StringKeyGenerator;
 import org.springframework.security.oauth2.client.AuthorizedClientServiceOAuth2AuthorizedClientManager;
 import org.springframework.security.oauth2.client.ClientAuthorizationRequiredException;
 import org.springframework.security.oauth2.client.OAuth2AuthorizeRequest;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClient;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClientProviderBuilder;
 import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
-import org.springframework.security.oauth2.client.endpoint.OAuth2AuthorizationCodeGrantRequest;
 import org.springframework.security.oauth2.client.registration.ClientRegistration;
 import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
-import org.springframework.security.oauth2.client.web.OAuth2AuthorizationRequestCustomizers;
 import org.springframework.security.oauth2.core.AuthorizationGrantType;
 import org.springframework.security.oauth2.core.OAuth2AccessToken;
 import org.springframework.security.oauth2.core.OAuth2AuthorizationException;
 import org.springframework.security.oauth2.core.endpoint.OAuth2AccessTokenResponse;
-import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationExchange;
-import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationRequest;
-import org.springframework.security.oauth2.core.endpoint.OAuth2AuthorizationResponse;
-import org.springframework.security.oauth2.core.endpoint.OAuth2ParameterNames;
-import org.springframework.security.oauth2.core.endpoint.PkceParameterNames;
 import org.springframework.web.client.HttpClientErrorException;
 import org.springframework.web.client.HttpServerErrorException;
 import org.springframework.web.client.ResourceAccessException;
@@ -98,13 +84,13 @@ import org.springframework.web.client.ResourceAccessException;
  * and the others, watching the store while their server waits, connect within a
  * {@linkplain Surroundings#watchInterval() watch interval}.
  */
-public final class ServerAuthorization implements HttpAuthorization, McpServerAuthorization {
+public final class ServerAuthorization implements TokenAuthorization {
 
 	/** The most step-ups of the scopes a server may ask for. */
 	public static final int MAX_STEP_UPS = 3;
 
 	/** How long a person has to answer an authorization request. */
-	static final Duration REQUEST_LIFETIME = Duration.ofMinutes(10);
+	static final Duration REQUEST_LIFETIME = CodeFlow.REQUEST_LIFETIME;
 
 	/**
 	 * How long before its expiry a token is renewed at most: the clock skew of Spring
@@ -113,10 +99,6 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	private static final Duration RENEWAL_MARGIN = Duration.ofSeconds(60);
 
 	private static final Log logger = LogFactory.getLog(ServerAuthorization.class);
-
-	// as Spring Security makes the state of the requests it resolves
-	private static final StringKeyGenerator STATES = new Base64StringKeyGenerator(
-			Base64.getUrlEncoder().withoutPadding(), 32);
 
 	private final String server;
 
@@ -137,6 +119,8 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	private final AuthorizedClientServiceOAuth2AuthorizedClientManager manager;
 
 	private final TokenEndpoint tokens;
+
+	private final CodeFlow flow;
 
 	private final Lock lock;
 
@@ -197,6 +181,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		this.clock = surroundings.scheduler().clock();
 		Clock clock = this.clock;
 		this.tokens = new TokenEndpoint(httpClient, timeout, () -> this.resource, this::steppedUpScopes);
+		this.flow = new CodeFlow(server, this.tokens, clock);
 		// the one registration of this server, known at once or once discovered
 		ClientRegistrationRepository own = (id) -> {
 			ClientRegistration current = this.registration;
@@ -288,6 +273,11 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	@Override
 	public boolean obtainsTokens() {
 		return true;
+	}
+
+	@Override
+	public boolean actsForUsers() {
+		return false;
 	}
 
 	@Override
@@ -524,6 +514,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	/**
 	 * Stops watching the store, as the application stops: no timer is left.
 	 */
+	@Override
 	public void stop() {
 		this.stopped = true;
 		Cancellable next = this.nextWatch;
@@ -537,6 +528,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	 * Watches the store again, as the application starts again, if a server of this JVM
 	 * waits for a person.
 	 */
+	@Override
 	public void start() {
 		this.stopped = false;
 		if (this.awaitedState.get() != null && !this.authorized.isEmpty()) {
@@ -617,40 +609,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	}
 
 	private PendingAuthorization newRequest(List<String> scopes) {
-		String state = STATES.generateKey();
-		OAuth2AuthorizationRequest.Builder builder = OAuth2AuthorizationRequest.authorizationCode()
-			.authorizationUri(registration().getProviderDetails().getAuthorizationUri())
-			.clientId(registration().getClientId())
-			.redirectUri(registration().getRedirectUri())
-			.scopes(new LinkedHashSet<>(scopes))
-			.state(state)
-			.additionalParameters(Map.of("resource", this.resource))
-			.attributes((attributes) -> attributes.put(OAuth2ParameterNames.REGISTRATION_ID,
-					registration().getRegistrationId()));
-		// S256, its verifier kept in the request's attributes for the token request
-		OAuth2AuthorizationRequestCustomizers.withPkce().accept(builder);
-		OAuth2AuthorizationRequest request = builder.build();
-		String verifier = Objects.requireNonNull(request.getAttribute(PkceParameterNames.CODE_VERIFIER));
-		return new PendingAuthorization(this.server, registration().getRegistrationId(), state, verifier,
-				URI.create(request.getAuthorizationRequestUri()), URI.create(registration().getRedirectUri()), scopes,
-				this.clock.instant().plus(REQUEST_LIFETIME).truncatedTo(ChronoUnit.MILLIS));
-	}
-
-	// The request as Spring Security's token request takes it, on whichever replica
-	// completes it.
-	private OAuth2AuthorizationRequest authorizationRequest(PendingAuthorization pending) {
-		return OAuth2AuthorizationRequest.authorizationCode()
-			.authorizationUri(registration().getProviderDetails().getAuthorizationUri())
-			.clientId(registration().getClientId())
-			.redirectUri(pending.redirectUri().toString())
-			.scopes(new LinkedHashSet<>(pending.scopes()))
-			.state(pending.state())
-			.authorizationRequestUri(pending.authorizationUri().toString())
-			.attributes((attributes) -> {
-				attributes.put(OAuth2ParameterNames.REGISTRATION_ID, pending.registration());
-				attributes.put(PkceParameterNames.CODE_VERIFIER, pending.codeVerifier());
-			})
-			.build();
+		return this.flow.newRequest(registration(), this.resource, scopes, null);
 	}
 
 	/**
@@ -733,19 +692,13 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 				throw new McpAuthorizationException(
 						"the authorization request of MCP server '" + this.server + "' expired; a new one was made");
 			}
-			String refusal = issuerRefusal(issuer);
+			String refusal = this.flow.issuerRefusal(registration(), issuer);
 			if (refusal != null) {
 				throw new McpAuthorizationException("MCP server '" + this.server + "': " + refusal);
 			}
-			OAuth2AuthorizationResponse response = OAuth2AuthorizationResponse.success(code)
-				.redirectUri(current.redirectUri().toString())
-				.state(state)
-				.build();
 			OAuth2AccessTokenResponse tokens;
 			try {
-				tokens = this.tokens.authorizationCode()
-					.getTokenResponse(new OAuth2AuthorizationCodeGrantRequest(registration(),
-							new OAuth2AuthorizationExchange(authorizationRequest(current), response)));
+				tokens = this.flow.exchange(registration(), current, code);
 			}
 			catch (OAuth2AuthorizationException ex) {
 				if (this.dynamicClient && isClientRefused(ex)) {
@@ -772,18 +725,6 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		}
 		logger.info("MCP server '" + this.server + "' is authorized");
 		this.authorized.forEach(Runnable::run);
-	}
-
-	private @Nullable String issuerRefusal(@Nullable String received) {
-		String expected = registration().getProviderDetails().getIssuerUri();
-		Object advertised = registration().getProviderDetails()
-			.getConfigurationMetadata()
-			.get("authorization_response_iss_parameter_supported");
-		if (expected == null) {
-			return (received != null)
-					? "the response has an iss, and the registration has no issuer-uri to check it against" : null;
-		}
-		return AuthorizationResponseIssuer.refusal(expected, Boolean.TRUE.equals(advertised), received);
 	}
 
 	@Override
@@ -997,7 +938,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 		return UsernamePasswordAuthenticationToken.unauthenticated(this.principal, null);
 	}
 
-	private static boolean isAbsoluteUrl(@Nullable String url) {
+	static boolean isAbsoluteUrl(@Nullable String url) {
 		if (url == null || url.contains("{")) {
 			return false;
 		}
@@ -1052,6 +993,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	 * first tokens.
 	 * @return the number of tokens obtained
 	 */
+	@Override
 	public long renewals() {
 		return this.renewals.get();
 	}
@@ -1061,6 +1003,7 @@ public final class ServerAuthorization implements HttpAuthorization, McpServerAu
 	 * renewed already, by another request or a replica: the renewals a lock saved.
 	 * @return the number of renewals found done
 	 */
+	@Override
 	public long alreadyRenewed() {
 		return this.alreadyRenewed.get();
 	}

@@ -3,7 +3,10 @@ package io.github.mcpsupervisor.transport.internal.http.authorization;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,6 +19,7 @@ import org.springframework.core.convert.converter.Converter;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpRequest;
 import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
 import org.springframework.http.client.ClientHttpRequestExecution;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.http.client.ClientHttpResponse;
@@ -26,6 +30,8 @@ import org.springframework.security.oauth2.client.endpoint.RestClientAuthorizati
 import org.springframework.security.oauth2.client.endpoint.RestClientClientCredentialsTokenResponseClient;
 import org.springframework.security.oauth2.client.endpoint.RestClientRefreshTokenTokenResponseClient;
 import org.springframework.security.oauth2.client.http.OAuth2ErrorResponseErrorHandler;
+import org.springframework.security.oauth2.client.registration.ClientRegistration;
+import org.springframework.security.oauth2.core.ClientAuthenticationMethod;
 import org.springframework.security.oauth2.core.endpoint.DefaultMapOAuth2AccessTokenResponseConverter;
 import org.springframework.security.oauth2.core.endpoint.OAuth2AccessTokenResponse;
 import org.springframework.security.oauth2.core.endpoint.OAuth2ParameterNames;
@@ -48,6 +54,8 @@ final class TokenEndpoint {
 
 	private final RestClientAuthorizationCodeTokenResponseClient authorizationCode = new RestClientAuthorizationCodeTokenResponseClient();
 
+	private final RestClient restClient;
+
 	TokenEndpoint(HttpClient httpClient, Duration timeout, Supplier<String> resource,
 			Supplier<@Nullable List<String>> scopes) {
 		JdkClientHttpRequestFactory factory = new JdkClientHttpRequestFactory(httpClient);
@@ -68,6 +76,7 @@ final class TokenEndpoint {
 			.defaultStatusHandler(HttpStatusCode::isError,
 					(request, response) -> errors.handleError(request.getURI(), request.getMethod(), response))
 			.build();
+		this.restClient = restClient;
 		this.clientCredentials.setRestClient(restClient);
 		this.clientCredentials.setParametersConverter((request) -> parameters(request, resource, scopes.get()));
 		this.refreshToken.setRestClient(restClient);
@@ -84,6 +93,41 @@ final class TokenEndpoint {
 			parameters.set(OAuth2ParameterNames.SCOPE, String.join(" ", scopes));
 		}
 		return parameters;
+	}
+
+	/**
+	 * Revokes a token at the authorization server's revocation endpoint (RFC 7009), as
+	 * the registration's client authenticates at its token endpoint.
+	 * @param registration the registration the token was issued to
+	 * @param endpoint the revocation endpoint
+	 * @param token the token
+	 * @param tokenTypeHint {@code refresh_token} or {@code access_token}
+	 * @throws org.springframework.web.client.RestClientException if the authorization
+	 * server cannot be reached or refuses the request
+	 */
+	void revoke(ClientRegistration registration, URI endpoint, String token, String tokenTypeHint) {
+		MultiValueMap<String, String> form = new LinkedMultiValueMap<>();
+		form.set("token", token);
+		form.set("token_type_hint", tokenTypeHint);
+		HttpHeaders headers = new HttpHeaders();
+		ClientAuthenticationMethod method = registration.getClientAuthenticationMethod();
+		if (ClientAuthenticationMethod.CLIENT_SECRET_BASIC.equals(method)) {
+			headers.setBasicAuth(URLEncoder.encode(registration.getClientId(), StandardCharsets.UTF_8),
+					URLEncoder.encode(registration.getClientSecret(), StandardCharsets.UTF_8));
+		}
+		else {
+			form.set(OAuth2ParameterNames.CLIENT_ID, registration.getClientId());
+			if (ClientAuthenticationMethod.CLIENT_SECRET_POST.equals(method)) {
+				form.set(OAuth2ParameterNames.CLIENT_SECRET, registration.getClientSecret());
+			}
+		}
+		this.restClient.post()
+			.uri(endpoint)
+			.headers((request) -> request.addAll(headers))
+			.contentType(MediaType.APPLICATION_FORM_URLENCODED)
+			.body(form)
+			.retrieve()
+			.toBodilessEntity();
 	}
 
 	RestClientClientCredentialsTokenResponseClient clientCredentials() {

@@ -1,0 +1,94 @@
+package io.github.mcpsupervisor.authorization;
+
+import java.security.Principal;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.ai.chat.model.ToolContext;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Tells on whose behalf a request to an MCP server is made, for the servers that act for
+ * each user ({@code mcp.servers.<name>.oauth.acts-for=user}): the name of the principal
+ * under which that user's tokens are kept in the application's
+ * {@code OAuth2AuthorizedClientService}.
+ * <p>
+ * Asked on the thread that makes the request, before the request leaves it: a tool call
+ * with its {@link ToolContext}, a resource read or a prompt with none. An application
+ * bean of this type replaces {@link #DEFAULT}, and may delegate to it.
+ *
+ * @since 0.1.0
+ */
+@FunctionalInterface
+public interface McpUserResolver {
+
+	/**
+	 * The key of the {@link ToolContext} entry that names the user a tool call acts for:
+	 * a {@link String}, the principal's name, or a {@link Principal} (such as Spring
+	 * Security's {@code Authentication}). The entry is never sent to a server in a call's
+	 * {@code _meta}.
+	 */
+	String TOOL_CONTEXT_KEY = "mcp.user";
+
+	/**
+	 * The user named by the tool context's {@link #TOOL_CONTEXT_KEY} entry, otherwise the
+	 * authenticated, non-anonymous {@code Authentication} of the calling thread's Spring
+	 * Security context, otherwise none.
+	 */
+	McpUserResolver DEFAULT = new DefaultUserResolver();
+
+	/**
+	 * Returns the user a request acts for.
+	 * @param toolContext the tool context of a tool call, {@code null} for other requests
+	 * (and tool calls made without one)
+	 * @return the user's principal name, or {@code null} when the request is made for no
+	 * user (a scheduled job)
+	 */
+	@Nullable String resolve(@Nullable ToolContext toolContext);
+
+	/**
+	 * Returns the user that a tool context names.
+	 * @param toolContext the tool context, if any
+	 * @return the principal name of its {@link #TOOL_CONTEXT_KEY} entry, or {@code null}
+	 * when it has none
+	 */
+	static @Nullable String fromToolContext(@Nullable ToolContext toolContext) {
+		if (toolContext == null) {
+			return null;
+		}
+		Object user = toolContext.getContext().get(TOOL_CONTEXT_KEY);
+		if (user instanceof Principal principal) {
+			return principal.getName();
+		}
+		return (user != null) ? user.toString() : null;
+	}
+
+	/**
+	 * The default resolver: the tool context, then Spring Security when it is present.
+	 */
+	final class DefaultUserResolver implements McpUserResolver {
+
+		private static final boolean SPRING_SECURITY = ClassUtils.isPresent(
+				"org.springframework.security.core.context.SecurityContextHolder",
+				McpUserResolver.class.getClassLoader());
+
+		private DefaultUserResolver() {
+		}
+
+		@Override
+		public @Nullable String resolve(@Nullable ToolContext toolContext) {
+			String named = fromToolContext(toolContext);
+			if (named != null) {
+				return named;
+			}
+			return (SPRING_SECURITY) ? SecurityContextUser.current() : null;
+		}
+
+		@Override
+		public String toString() {
+			return "McpUserResolver.DEFAULT";
+		}
+
+	}
+
+}

@@ -1,0 +1,678 @@
+package io.github.mcpsupervisor.transport.internal.http.authorization;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Lock;
+import java.util.function.Function;
+
+import io.github.mcpsupervisor.authorization.McpAuthorizationException;
+import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
+import io.github.mcpsupervisor.authorization.McpAuthorizationStore;
+import io.github.mcpsupervisor.authorization.McpAuthorizationStore.PendingAuthorization;
+import io.github.mcpsupervisor.authorization.McpServerAuthorizations.McpAuthorizationState;
+import io.github.mcpsupervisor.authorization.McpServerAuthorizations.McpServerAuthorization;
+import io.github.mcpsupervisor.authorization.McpUserAuthorizationException;
+import io.github.mcpsupervisor.internal.Caller;
+import io.github.mcpsupervisor.internal.CauseChain;
+import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException;
+import io.github.mcpsupervisor.transport.internal.http.HttpAuthorization;
+import io.github.mcpsupervisor.transport.internal.http.authorization.ServerAuthorization.Surroundings;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
+import org.springframework.security.oauth2.client.AuthorizedClientServiceOAuth2AuthorizedClientManager;
+import org.springframework.security.oauth2.client.ClientAuthorizationRequiredException;
+import org.springframework.security.oauth2.client.OAuth2AuthorizeRequest;
+import org.springframework.security.oauth2.client.OAuth2AuthorizedClient;
+import org.springframework.security.oauth2.client.OAuth2AuthorizedClientProviderBuilder;
+import org.springframework.security.oauth2.client.OAuth2AuthorizedClientService;
+import org.springframework.security.oauth2.client.registration.ClientRegistration;
+import org.springframework.security.oauth2.client.registration.ClientRegistrationRepository;
+import org.springframework.security.oauth2.core.AuthorizationGrantType;
+import org.springframework.security.oauth2.core.OAuth2AccessToken;
+import org.springframework.security.oauth2.core.OAuth2AuthorizationException;
+import org.springframework.security.oauth2.core.endpoint.OAuth2AccessTokenResponse;
+import org.springframework.web.client.HttpServerErrorException;
+import org.springframework.web.client.ResourceAccessException;
+
+/**
+ * The OAuth 2.1 authorization of a streamable-http server that acts for each user: each
+ * request the application makes for a user carries that user's own token, from an
+ * authorization code registration of the application's, kept in the application's
+ * {@link OAuth2AuthorizedClientService} under the user's principal name (shared by
+ * replicas through the database).
+ * <ul>
+ * <li>The requests the supervisor makes on its own (connect, listings, probes,
+ * subscriptions) carry the application's identity, a client credentials registration, or
+ * no token. So does a request made for no user, where the server's configuration allows
+ * it; otherwise that request fails.</li>
+ * <li>A user without a token, whose refresh token is refused, or whose token lacks a
+ * scope the server asks for, must connect their account: a request bound to that user is
+ * kept ({@link #connect(String)}, {@link #pending(String)}), completed only by that user,
+ * and that user's request fails with an {@link McpUserAuthorizationException}. The server
+ * never waits for a person, and serves the other users.</li>
+ * <li>Each user's token chain is renewed under a lock of its own, which replicas
+ * share.</li>
+ * </ul>
+ */
+public final class UserAuthorization implements TokenAuthorization {
+
+	/** The most users whose token is kept in memory between requests. */
+	static final int CACHED_USERS = 10_000;
+
+	private static final Log logger = LogFactory.getLog(UserAuthorization.class);
+
+	private final String server;
+
+	private final ClientRegistration registration;
+
+	private final String resource;
+
+	private final OAuth2AuthorizedClientService clients;
+
+	private final AuthorizedClientServiceOAuth2AuthorizedClientManager manager;
+
+	private final TokenEndpoint tokens;
+
+	private final CodeFlow flow;
+
+	private final Function<String, Lock> locks;
+
+	private final Clock clock;
+
+	private final McpAuthorizationStore store;
+
+	private final Surroundings surroundings;
+
+	private final Identity application;
+
+	// each user's last token read or obtained, sent while it is valid beyond its margin
+	// without reading the store
+	private final Map<String, OAuth2AccessToken> cached = new LinkedHashMap<>(16, 0.75f, true) {
+
+		@Override
+		protected boolean removeEldestEntry(Map.Entry<String, OAuth2AccessToken> eldest) {
+			return size() > CACHED_USERS;
+		}
+
+	};
+
+	private final AtomicLong renewals = new AtomicLong();
+
+	private final AtomicLong alreadyRenewed = new AtomicLong();
+
+	private UserAuthorization(String server, URI url, ClientRegistration registration,
+			OAuth2AuthorizedClientService clients, HttpClient httpClient, Duration timeout,
+			Function<String, Lock> locks, Identity application, Surroundings surroundings) {
+		this.server = server;
+		this.registration = registration;
+		this.resource = ResourceIndicator.of(url);
+		this.clients = clients;
+		this.locks = locks;
+		this.application = application;
+		this.surroundings = surroundings;
+		this.store = surroundings.store();
+		this.clock = surroundings.scheduler().clock();
+		Clock clock = this.clock;
+		this.tokens = new TokenEndpoint(httpClient, timeout, () -> this.resource, () -> null);
+		this.flow = new CodeFlow(server, this.tokens, clock);
+		ClientRegistrationRepository own = (id) -> registration.getRegistrationId().equals(id) ? registration : null;
+		this.manager = new AuthorizedClientServiceOAuth2AuthorizedClientManager(own, clients);
+		this.manager.setAuthorizedClientProvider(OAuth2AuthorizedClientProviderBuilder.builder()
+			.authorizationCode()
+			.refreshToken((refresh) -> refresh.accessTokenResponseClient(this.tokens.refreshToken()).clock(clock))
+			.build());
+	}
+
+	/**
+	 * Creates the authorization of a server that acts for each user, by an authorization
+	 * code registration of the application's.
+	 * @param server the server's name
+	 * @param url the server's URL, whose canonical form is the resource of its tokens
+	 * @param registrations the application's client registrations
+	 * @param registrationId the id of the registration each user authorizes
+	 * @param clients where the users' tokens are kept, under their principal names
+	 * @param httpClient the client of the token requests
+	 * @param timeout the timeout of each token request's answer
+	 * @param locks the lock of each token chain, by its key
+	 * @param application how the supervisor's own requests are authorized, and those made
+	 * for no user
+	 * @param surroundings where requests are kept, the time, and who is told of them
+	 * @return the authorization
+	 */
+	public static UserAuthorization registered(String server, URI url, ClientRegistrationRepository registrations,
+			String registrationId, OAuth2AuthorizedClientService clients, HttpClient httpClient, Duration timeout,
+			Function<String, Lock> locks, Identity application, Surroundings surroundings) {
+		ClientRegistration registration = registrations.findByRegistrationId(registrationId);
+		if (registration == null) {
+			throw new IllegalStateException("MCP server '" + server + "' has mcp.servers." + server
+					+ ".oauth.registration '" + registrationId + "', but there is no client registration of that id"
+					+ " (spring.security.oauth2.client.registration." + registrationId + ".*)");
+		}
+		if (!AuthorizationGrantType.AUTHORIZATION_CODE.equals(registration.getAuthorizationGrantType())) {
+			throw new IllegalStateException("MCP server '" + server + "' acts for each user (mcp.servers." + server
+					+ ".oauth.acts-for=user): client registration '" + registrationId
+					+ "' has authorization-grant-type " + registration.getAuthorizationGrantType().getValue()
+					+ ", and each user authorizes with authorization_code; the application's own identity is"
+					+ " mcp.servers." + server + ".oauth.application-registration");
+		}
+		if (!ServerAuthorization.isAbsoluteUrl(registration.getRedirectUri())) {
+			throw new IllegalStateException("MCP server '" + server + "': client registration '" + registrationId
+					+ "' has redirect-uri '" + registration.getRedirectUri() + "': it must be the absolute URL of the"
+					+ " application's redirect endpoint (a template such as {baseUrl} is expanded only within a"
+					+ " request, and the supervisor asks outside of one)");
+		}
+		return new UserAuthorization(server, url, registration, clients, httpClient, timeout, locks, application,
+				surroundings);
+	}
+
+	/**
+	 * Returns the key of the lock of a user's token chain.
+	 * @param registrationId the registration's id
+	 * @param user the user's principal name
+	 * @return the key, which the registration's own lock never has
+	 */
+	public static String lockKey(String registrationId, String user) {
+		return registrationId + ":user:" + user;
+	}
+
+	// whether the application's own requests obtain tokens: a refusal of one is then
+	// what that identity says; without one, the server refuses requests without a token
+	@Override
+	public boolean obtainsTokens() {
+		return this.application.authorization().obtainsTokens();
+	}
+
+	@Override
+	public McpConnectException.Kind refusedAfterRenewal(int status) {
+		return this.application.authorization().refusedAfterRenewal(status);
+	}
+
+	@Override
+	public Runnable whenAuthorized(Runnable authorized) {
+		return this.application.authorization().whenAuthorized(authorized);
+	}
+
+	@Override
+	public boolean actsForUsers() {
+		return true;
+	}
+
+	@Override
+	public @Nullable String authorization() {
+		return this.application.authorization().authorization();
+	}
+
+	@Override
+	public @Nullable String authorization(@Nullable Caller caller) {
+		if (caller == null) {
+			return this.application.authorization().authorization(); // the supervisor's
+																		// own request
+		}
+		String user = caller.user();
+		if (user == null) {
+			if (!this.application.servesWithoutUser()) {
+				throw noUser();
+			}
+			return this.application.authorization().authorization();
+		}
+		return "Bearer " + token(user).getTokenValue();
+	}
+
+	private McpUserAuthorizationException noUser() {
+		return new McpUserAuthorizationException(this.server, "MCP server '" + this.server
+				+ "' acts for each user, and this request was made for no user: make it within a user's request, name"
+				+ " the user in the tool context, or set mcp.servers." + this.server
+				+ ".oauth.without-user=application", null, false);
+	}
+
+	// A valid token of the user's, refreshed as needed.
+	private OAuth2AccessToken token(String user) {
+		OAuth2AccessToken cached = cached(user);
+		if (cached != null && isValid(cached)) {
+			return cached;
+		}
+		String id = this.registration.getRegistrationId();
+		OAuth2AuthorizedClient before = this.clients.loadAuthorizedClient(id, user);
+		if (before != null && isValid(before.getAccessToken())) {
+			cache(user, before.getAccessToken());
+			return before.getAccessToken();
+		}
+		Lock lock = this.locks.apply(lockKey(id, user));
+		lock.lock();
+		try {
+			OAuth2AuthorizedClient stored = this.clients.loadAuthorizedClient(id, user);
+			if (stored != null && isValid(stored.getAccessToken())) {
+				if (before != null) {
+					// renewed while this request waited for the lock, here or on a
+					// replica
+					this.alreadyRenewed.incrementAndGet();
+				}
+				cache(user, stored.getAccessToken());
+				return stored.getAccessToken();
+			}
+			if (stored == null) {
+				throw needsUser(user, "needs you to connect your account", registeredScopes());
+			}
+			return renew(user);
+		}
+		finally {
+			lock.unlock();
+		}
+	}
+
+	// Under the user's lock: the user's token refreshed, or a request for the user.
+	private OAuth2AccessToken renew(String user) {
+		OAuth2AuthorizedClient client;
+		try {
+			client = this.manager
+				.authorize(OAuth2AuthorizeRequest.withClientRegistrationId(this.registration.getRegistrationId())
+					.principal(user)
+					.build());
+		}
+		catch (ClientAuthorizationRequiredException ex) {
+			throw needsUser(user, "needs you to connect your account", registeredScopes());
+		}
+		catch (OAuth2AuthorizationException ex) {
+			// Spring Security reports an unreachable or failing token endpoint as an
+			// invalid_token_response: an outage, not a refusal
+			if (CauseChain.cause(ex, ResourceAccessException.class) != null
+					|| CauseChain.cause(ex, HttpServerErrorException.class) != null) {
+				throw unreachable();
+			}
+			// the manager removed the refused refresh token: the user authorizes again
+			this.clients.removeAuthorizedClient(this.registration.getRegistrationId(), user);
+			throw needsUser(user, "needs you to connect your account again", registeredScopes());
+		}
+		catch (ResourceAccessException ex) {
+			throw unreachable();
+		}
+		if (client == null || !isFresh(client.getAccessToken())) {
+			// a token without a refresh token: only the user helps
+			this.clients.removeAuthorizedClient(this.registration.getRegistrationId(), user);
+			throw needsUser(user, "needs you to connect your account again", registeredScopes());
+		}
+		this.renewals.incrementAndGet();
+		cache(user, client.getAccessToken());
+		return client.getAccessToken();
+	}
+
+	private McpUserAuthorizationException unreachable() {
+		return new McpUserAuthorizationException(this.server, "the authorization server of MCP server '" + this.server
+				+ "' cannot be reached now to renew your access; try again later", null, false);
+	}
+
+	// A request for the user, kept unless one awaited from the user still holds; the
+	// application is told of a new one.
+	private McpUserAuthorizationException needsUser(String user, String what, List<String> scopes) {
+		PendingAuthorization awaited = awaitedFrom(user, scopes, true);
+		return new McpUserAuthorizationException(this.server, "MCP server '" + this.server + "' " + what,
+				awaited.request(), this.application.linkToModel());
+	}
+
+	private PendingAuthorization awaitedFrom(String user, List<String> scopes, boolean tell) {
+		PendingAuthorization asked = this.flow.newRequest(this.registration, this.resource, scopes, user);
+		PendingAuthorization awaited = this.store.awaitIfAbsent(asked, this.clock.instant());
+		if (awaited == asked && tell) {
+			logger.info("MCP server '" + this.server + "' needs a user to connect their account (client registration '"
+					+ this.registration.getRegistrationId() + "'); the application is told");
+			this.surroundings.requested().accept(asked.request());
+		}
+		return awaited;
+	}
+
+	private List<String> registeredScopes() {
+		// null for a registration that names none on Spring Security 7.0 (Boot 4.0)
+		Set<String> registered = this.registration.getScopes();
+		return (registered != null) ? new ArrayList<>(registered) : List.of();
+	}
+
+	@Override
+	public boolean refused(int status, HttpHeaders headers, @Nullable String sent) {
+		return this.application.refused(status, headers, sent);
+	}
+
+	@Override
+	public boolean refused(int status, HttpHeaders headers, @Nullable String sent, @Nullable Caller caller) {
+		String user = (caller != null) ? caller.user() : null;
+		if (user == null) {
+			// with the application's identity, if any
+			return this.application.refused(status, headers, sent);
+		}
+		BearerChallenge challenge = BearerChallenge.of(headers.allValues("WWW-Authenticate")).orElse(null);
+		forget(user);
+		Lock lock = this.locks.apply(lockKey(this.registration.getRegistrationId(), user));
+		lock.lock();
+		try {
+			OAuth2AuthorizedClient stored = this.clients.loadAuthorizedClient(this.registration.getRegistrationId(),
+					user);
+			boolean replaced = stored != null && sent != null
+					&& !sent.equals("Bearer " + stored.getAccessToken().getTokenValue())
+					&& isValid(stored.getAccessToken());
+			if (status == 403) {
+				if (replaced && challenge != null && !challenge.scopes().isEmpty()
+						&& stored.getAccessToken().getScopes().containsAll(challenge.scopes())) {
+					return true; // the user gave the scopes through another request
+				}
+				throw insufficientScope(user, stored, challenge);
+			}
+			if (replaced) {
+				this.alreadyRenewed.incrementAndGet();
+				return true; // renewed since, here or on a replica
+			}
+			if (stored == null) {
+				throw needsUser(user, "needs you to connect your account", registeredScopes());
+			}
+			// the server refuses a token it took a moment ago: renewed once
+			this.clients.saveAuthorizedClient(expired(stored), owner(user));
+			renew(user);
+			return true;
+		}
+		finally {
+			lock.unlock();
+		}
+	}
+
+	// Under the user's lock: a request for the scopes the server asks for, or the
+	// server's refusal of the user.
+	private McpUserAuthorizationException insufficientScope(String user, @Nullable OAuth2AuthorizedClient stored,
+			@Nullable BearerChallenge challenge) {
+		LinkedHashSet<String> scopes = new LinkedHashSet<>(registeredScopes());
+		if (stored != null && stored.getAccessToken().getScopes() != null) {
+			scopes.addAll(stored.getAccessToken().getScopes());
+		}
+		if (challenge == null || !challenge.isInsufficientScope() || scopes.containsAll(challenge.scopes())) {
+			return refusedUser(403);
+		}
+		List<String> before = new ArrayList<>(scopes);
+		scopes.addAll(challenge.scopes());
+		List<String> union = new ArrayList<>(scopes);
+		PendingAuthorization kept = this.store.pending(this.server, user)
+			.filter((request) -> !request.isExpired(this.clock.instant()) && request.scopes().containsAll(union))
+			.orElse(null);
+		PendingAuthorization awaited = kept;
+		if (awaited == null) {
+			awaited = this.flow.newRequest(this.registration, this.resource, union, user);
+			this.store.await(awaited);
+			this.surroundings.requested().accept(awaited.request());
+		}
+		List<String> missing = new ArrayList<>(union);
+		missing.removeAll(before);
+		return new McpUserAuthorizationException(
+				this.server, "MCP server '" + this.server + "' needs more access from your account ("
+						+ String.join(" ", missing) + "): connect it again",
+				awaited.request(), this.application.linkToModel());
+	}
+
+	private McpUserAuthorizationException refusedUser(int status) {
+		return new McpUserAuthorizationException(this.server,
+				"MCP server '" + this.server + "' refuses this request for your account (HTTP " + status + ")", null,
+				false);
+	}
+
+	@Override
+	public @Nullable RuntimeException refusedFor(int status, Caller caller) {
+		String user = caller.user();
+		if (user == null) {
+			return null;
+		}
+		forget(user);
+		if (status == 403) {
+			return refusedUser(403);
+		}
+		// refused again with a token just renewed: the user authorizes again
+		this.clients.removeAuthorizedClient(this.registration.getRegistrationId(), user);
+		return needsUser(user, "refuses your token: connect your account again", registeredScopes());
+	}
+
+	@Override
+	public Optional<McpAuthorizationRequest> pending() {
+		return Optional.empty(); // the server never waits for a person
+	}
+
+	@Override
+	public Optional<McpAuthorizationRequest> pending(String user) {
+		return this.store.pending(this.server, user)
+			.filter((request) -> !request.isExpired(this.clock.instant()))
+			.map(PendingAuthorization::request);
+	}
+
+	@Override
+	public McpAuthorizationRequest connect(String user) {
+		return awaitedFrom(user, registeredScopes(), false).request();
+	}
+
+	@Override
+	public boolean disconnect(String user) {
+		String id = this.registration.getRegistrationId();
+		Lock lock = this.locks.apply(lockKey(id, user));
+		lock.lock();
+		try {
+			this.store.pending(this.server, user)
+				.ifPresent((request) -> this.store.complete(this.server, request.state()));
+			OAuth2AuthorizedClient stored = this.clients.loadAuthorizedClient(id, user);
+			if (stored == null) {
+				return false;
+			}
+			revoke(stored);
+			this.clients.removeAuthorizedClient(id, user);
+			forget(user);
+		}
+		finally {
+			lock.unlock();
+		}
+		logger.info("MCP server '" + this.server + "': a user disconnected their account");
+		return true;
+	}
+
+	// At the authorization server's revocation endpoint, if it has one: the refresh
+	// token (which revokes its access tokens at most servers), then the access token.
+	private void revoke(OAuth2AuthorizedClient client) {
+		Object endpoint = this.registration.getProviderDetails().getConfigurationMetadata().get("revocation_endpoint");
+		if (endpoint == null) {
+			return;
+		}
+		URI revocation = URI.create(endpoint.toString());
+		try {
+			if (client.getRefreshToken() != null) {
+				this.tokens.revoke(this.registration, revocation, client.getRefreshToken().getTokenValue(),
+						"refresh_token");
+			}
+			this.tokens.revoke(this.registration, revocation, client.getAccessToken().getTokenValue(), "access_token");
+		}
+		catch (RuntimeException ex) {
+			// forgotten here all the same: the token cannot be used from this application
+			logger.warn("MCP server '" + this.server + "': the authorization server did not revoke a disconnected"
+					+ " user's token: " + CauseChain.rootMessage(ex));
+		}
+	}
+
+	@Override
+	public boolean awaits(String state) {
+		return this.store.pendingWithState(this.server, state).filter((request) -> request.user() != null).isPresent();
+	}
+
+	@Override
+	public void complete(String state, String code, @Nullable String issuer) {
+		complete(state, code, issuer, null);
+	}
+
+	@Override
+	public void complete(String state, String code, @Nullable String issuer, @Nullable String user) {
+		PendingAuthorization current = this.store.pendingWithState(this.server, state)
+			.filter((request) -> request.user() != null)
+			.orElseThrow(() -> new McpAuthorizationException(
+					"MCP server '" + this.server + "' awaits no authorization with this state"));
+		String owner = current.user();
+		if (user == null || !user.equals(owner)) {
+			// the code is not exchanged: only the user the request was made for completes
+			// it
+			throw new McpAuthorizationException("the authorization request of MCP server '" + this.server
+					+ "' was made for another user: only that user can complete it");
+		}
+		if (current.isExpired(this.clock.instant())) {
+			this.store.complete(this.server, state);
+			awaitedFrom(user, current.scopes(), true);
+			throw new McpAuthorizationException(
+					"the authorization request of MCP server '" + this.server + "' expired; a new one was made");
+		}
+		String refusal = this.flow.issuerRefusal(this.registration, issuer);
+		if (refusal != null) {
+			throw new McpAuthorizationException("MCP server '" + this.server + "': " + refusal);
+		}
+		OAuth2AccessTokenResponse tokens;
+		try {
+			tokens = this.flow.exchange(this.registration, current, code);
+		}
+		catch (OAuth2AuthorizationException ex) {
+			throw new McpAuthorizationException("the authorization server refused the code for MCP server '"
+					+ this.server + "': " + ex.getError().getErrorCode(), ex);
+		}
+		catch (ResourceAccessException ex) {
+			throw new McpAuthorizationException("the authorization server of MCP server '" + this.server
+					+ "' cannot be reached: " + CauseChain.rootMessage(ex), ex);
+		}
+		Lock lock = this.locks.apply(lockKey(this.registration.getRegistrationId(), user));
+		lock.lock();
+		try {
+			this.clients.saveAuthorizedClient(new OAuth2AuthorizedClient(this.registration, user,
+					tokens.getAccessToken(), tokens.getRefreshToken()), owner(user));
+			this.store.complete(this.server, state);
+			forget(user);
+		}
+		finally {
+			lock.unlock();
+		}
+		logger.info("MCP server '" + this.server + "': a user connected their account");
+	}
+
+	@Override
+	public void start() {
+		if (this.application.authorization() instanceof TokenAuthorization own) {
+			own.start();
+		}
+	}
+
+	@Override
+	public void stop() {
+		if (this.application.authorization() instanceof TokenAuthorization own) {
+			own.stop();
+		}
+	}
+
+	@Override
+	public McpAuthorizationState state() {
+		return this.application.state(this.store.kind());
+	}
+
+	/**
+	 * Returns how many tokens this JVM renewed for the users.
+	 * @return the number of renewals
+	 */
+	@Override
+	public long renewals() {
+		return this.renewals.get();
+	}
+
+	/**
+	 * Returns how many times a request of this JVM found the user's token it came to
+	 * renew renewed already, by another request or a replica.
+	 * @return the number of renewals found done
+	 */
+	@Override
+	public long alreadyRenewed() {
+		return this.alreadyRenewed.get();
+	}
+
+	/**
+	 * Returns the identity of the application's own requests.
+	 * @return the identity
+	 */
+	public Identity application() {
+		return this.application;
+	}
+
+	private @Nullable OAuth2AccessToken cached(String user) {
+		synchronized (this.cached) {
+			return this.cached.get(user);
+		}
+	}
+
+	private void cache(String user, OAuth2AccessToken token) {
+		synchronized (this.cached) {
+			this.cached.put(user, token);
+		}
+	}
+
+	private void forget(String user) {
+		synchronized (this.cached) {
+			this.cached.remove(user);
+		}
+	}
+
+	private boolean isValid(OAuth2AccessToken token) {
+		Instant expiresAt = token.getExpiresAt();
+		return expiresAt != null
+				&& expiresAt.minus(ServerAuthorization.renewalMargin(token)).isAfter(this.clock.instant());
+	}
+
+	private boolean isFresh(OAuth2AccessToken token) {
+		Instant expiresAt = token.getExpiresAt();
+		return expiresAt == null || expiresAt.isAfter(this.clock.instant());
+	}
+
+	// The same client with a token that the manager renews at its next use.
+	private OAuth2AuthorizedClient expired(OAuth2AuthorizedClient client) {
+		Instant past = this.clock.instant().minus(Duration.ofHours(1));
+		OAuth2AccessToken token = client.getAccessToken();
+		return new OAuth2AuthorizedClient(
+				client.getClientRegistration(), client.getPrincipalName(), new OAuth2AccessToken(token.getTokenType(),
+						token.getTokenValue(), past.minusSeconds(1), past, token.getScopes()),
+				client.getRefreshToken());
+	}
+
+	private static UsernamePasswordAuthenticationToken owner(String user) {
+		return UsernamePasswordAuthenticationToken.unauthenticated(user, null);
+	}
+
+	/**
+	 * The identity of the requests a server that acts for each user is sent without a
+	 * user's token: the supervisor's own, and those made for no user where allowed.
+	 *
+	 * @param authorization the application's authorization (a client credentials
+	 * registration), or {@link HttpAuthorization#NONE} for requests without a token
+	 * @param servesWithoutUser whether a request the application makes for no user is
+	 * sent with this identity, rather than refused
+	 * @param linkToModel whether a tool call that needs the user to connect answers the
+	 * model with the authorization URL
+	 */
+	public record Identity(HttpAuthorization authorization, boolean servesWithoutUser, boolean linkToModel) {
+
+		boolean refused(int status, HttpHeaders headers, @Nullable String sent) {
+			return this.authorization.refused(status, headers, sent);
+		}
+
+		McpAuthorizationState state(String store) {
+			if (this.authorization instanceof McpServerAuthorization own) {
+				return own.state();
+			}
+			return new McpAuthorizationState(store, null, null, false);
+		}
+
+	}
+
+}
