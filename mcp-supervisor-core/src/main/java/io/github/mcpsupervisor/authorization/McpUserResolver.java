@@ -5,7 +5,6 @@ import java.security.Principal;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.ai.chat.model.ToolContext;
-import org.springframework.util.ClassUtils;
 
 /**
  * Tells on whose behalf a request to an MCP server is made, for the servers that act for
@@ -35,7 +34,7 @@ public interface McpUserResolver {
 	 * authenticated, non-anonymous {@code Authentication} of the calling thread's Spring
 	 * Security context, otherwise none.
 	 */
-	McpUserResolver DEFAULT = new DefaultUserResolver();
+	McpUserResolver DEFAULT = new DefaultMcpUserResolver();
 
 	/**
 	 * Returns the user a request acts for.
@@ -61,34 +60,6 @@ public interface McpUserResolver {
 			return principal.getName();
 		}
 		return (user != null) ? user.toString() : null;
-	}
-
-	/**
-	 * The default resolver: the tool context, then Spring Security when it is present.
-	 */
-	final class DefaultUserResolver implements McpUserResolver {
-
-		private static final boolean SPRING_SECURITY = ClassUtils.isPresent(
-				"org.springframework.security.core.context.SecurityContextHolder",
-				McpUserResolver.class.getClassLoader());
-
-		private DefaultUserResolver() {
-		}
-
-		@Override
-		public @Nullable String resolve(@Nullable ToolContext toolContext) {
-			String named = fromToolContext(toolContext);
-			if (named != null) {
-				return named;
-			}
-			return (SPRING_SECURITY) ? SecurityContextUser.current() : null;
-		}
-
-		@Override
-		public String toString() {
-			return "McpUserResolver.DEFAULT";
-		}
-
 	}
 
 }

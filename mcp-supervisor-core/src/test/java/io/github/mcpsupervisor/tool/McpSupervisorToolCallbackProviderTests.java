@@ -1,13 +1,19 @@
 package io.github.mcpsupervisor.tool;
 
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.zip.CRC32;
 
+import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
+import io.github.mcpsupervisor.authorization.McpUserAuthorizationException;
+import io.github.mcpsupervisor.authorization.McpUserResolver;
+import io.github.mcpsupervisor.internal.Caller;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.FakeConnector;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
@@ -19,6 +25,7 @@ import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.VirtualScheduler;
 import io.github.mcpsupervisor.supervisor.internal.ChangeableMcpSupervisors;
+import io.github.mcpsupervisor.tool.ToolCallObserver.Outcome;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
@@ -349,6 +356,45 @@ class McpSupervisorToolCallbackProviderTests {
 				(context) -> Map.of("tenant", context.getContext().get("tenant")));
 		converting.getToolCallbacks()[0].call("{}", new ToolContext(Map.of("tenant", "acme", "secret", "s")));
 		assertThat(metas).containsExactly(Map.of("tenant", "acme"));
+	}
+
+	@Test
+	void theUserACallActsForIsBoundDuringTheCallAndNeverSentInItsMeta() {
+		startUp();
+		List<Map<String, Object>> metas = new CopyOnWriteArrayList<>();
+		List<Caller> callers = new CopyOnWriteArrayList<>();
+		this.connector.last().onCall = (request) -> {
+			metas.add(request.meta());
+			callers.add(Caller.current());
+			return CallToolResult.builder().content(List.of(TextContent.builder("ok").build())).build();
+		};
+		McpSupervisorToolCallbackProvider converting = new McpSupervisorToolCallbackProvider(
+				supervisors(this.supervisor), ToolCallObserver.NONE, (connection, tool) -> true, null,
+				ToolContextToMcpMetaConverter.defaultConverter());
+		converting.getToolCallbacks()[0].call("{}",
+				new ToolContext(Map.of("tenant", "acme", McpUserResolver.TOOL_CONTEXT_KEY, "ada")));
+		converting.getToolCallbacks()[0].call("{}");
+		assertThat(metas.get(0)).containsEntry("tenant", "acme").doesNotContainKey(McpUserResolver.TOOL_CONTEXT_KEY);
+		assertThat(callers).containsExactly(Caller.of("ada"), Caller.NO_USER);
+		assertThat(Caller.current()).isNull();
+	}
+
+	@Test
+	void aCallWhoseUserMustConnectAnswersTheModelWithTheNotice() {
+		startUp();
+		this.connector.last().onCall = (request) -> {
+			throw new McpUserAuthorizationException("demo", "MCP server 'demo' needs you to connect your account",
+					new McpAuthorizationRequest("demo", "drive", URI.create("https://as.example.com/authorize?state=s"),
+							List.of("files:read"), Instant.EPOCH, "ada"),
+					false);
+		};
+		List<Outcome> outcomes = new CopyOnWriteArrayList<>();
+		McpSupervisorToolCallbackProvider observed = new McpSupervisorToolCallbackProvider(supervisors(this.supervisor),
+				(server, tool, exposed, outcome, duration) -> outcomes.add(outcome));
+		assertThat(observed.getToolCallbacks()[0].call("{}"))
+			.isEqualTo("MCP server 'demo' needs you to connect your account");
+		assertThat(outcomes).containsExactly(Outcome.UNAUTHORIZED);
+		assertThat(this.supervisor.state()).isEqualTo(McpServerState.UP);
 	}
 
 	private McpServerSupervisor supervisor(String name, FakeConnector connector) {

@@ -90,7 +90,9 @@ final class RequestCancellingTransport extends DelegatingClientTransport {
 				this.unanswered.add(request.id());
 				scope.sent(this, request.id());
 			}
-			return this.delegate.sendMessage(message);
+			// a request that could not be sent (its token refused before it left, its
+			// exchange failed) has nothing to cancel, and the SDK forgot it already
+			return this.delegate.sendMessage(message).doOnError((ex) -> this.unanswered.remove(request.id()));
 		});
 	}
 

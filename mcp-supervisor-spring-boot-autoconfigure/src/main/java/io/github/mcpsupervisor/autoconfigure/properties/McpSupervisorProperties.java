@@ -438,13 +438,14 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@DefaultValue("mcp-supervisor") String clientName, @DefaultValue List<String> scopes,
 			@Nullable GrantType grantType, @Nullable String issuer, @DefaultValue("application") ActsFor actsFor,
 			@Nullable String applicationRegistration, @DefaultValue("refuse") WithoutUser withoutUser,
-			boolean linkToModel) {
+			@DefaultValue("false") Boolean linkToModel) {
 
 		public OAuth {
 			clientName = (clientName != null) ? clientName : "mcp-supervisor";
 			scopes = (scopes != null) ? scopes : List.of();
 			actsFor = (actsFor != null) ? actsFor : ActsFor.APPLICATION;
 			withoutUser = (withoutUser != null) ? withoutUser : WithoutUser.REFUSE;
+			linkToModel = (linkToModel != null) ? linkToModel : Boolean.FALSE;
 		}
 
 		/** No OAuth. */

@@ -62,9 +62,13 @@ final class HttpBinding20251125 implements HttpBinding {
 		return this.client;
 	}
 
+	// A server that acts for each user may keep each session for the identity that
+	// opened it: a user's 404 is checked before the SDK ends the session for it.
 	@Override
 	public HttpClient httpClient(HttpClient shared) {
-		return new EventStreamResumingHttpClient(shared, this.jsonMapper, this.definition.name());
+		HttpClient resuming = new EventStreamResumingHttpClient(shared, this.jsonMapper, this.definition.name());
+		return (this.authorization.actsForUsers())
+				? new SessionOwnerCheck(resuming, this.definition, this.authorization) : resuming;
 	}
 
 	// A response that breaks off is a server that went away: the SDK (2.2.0) no longer
@@ -112,25 +116,19 @@ final class HttpBinding20251125 implements HttpBinding {
 		HttpClientStreamableHttpTransport sdkTransport = builder.jsonMapper(this.jsonMapper)
 			.clientBuilder(new SharedHttpClientBuilder(httpClient))
 			.build();
-		this.client.connect(new MalformedAnswerTransport(new SessionLossTransport(sdkTransport, this::sessionLost),
+		this.client.connect(new MalformedAnswerTransport(
+				new SessionLossTransport(sdkTransport, (ex) -> this.life.end(HttpCarrier.SESSION_NOT_FOUND)),
 				this.definition.name(), this.life.number()), httpClient::cancel, this::requestFailure);
 	}
 
 	// the caller's token, the application's for a request the supervisor makes on its own
-	// A server that acts for each user may keep its sessions for the identity that opened
-	// them, and not know the session when a user's token comes: the failed request
-	// tells which it is (HttpCarrier), its session still answering the application's
-	// identity or not.
-	private void sessionLost(Throwable ex) {
-		if (!this.authorization.actsForUsers()) {
-			this.life.end(HttpCarrier.SESSION_NOT_FOUND);
-		}
-	}
-
 	private HttpRequest.Builder withAuthorization(HttpRequest.Builder request, @Nullable Caller caller) {
 		String value = this.authorization.authorization(caller);
 		if (value != null) {
 			request.setHeader("Authorization", value);
+		}
+		if (caller != null && caller.user() != null && this.authorization.actsForUsers()) {
+			request.setHeader(SessionOwnerCheck.USER_REQUEST, "true");
 		}
 		return request;
 	}

@@ -3,7 +3,6 @@ package io.github.mcpsupervisor.transport.internal.http;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.mcpsupervisor.authorization.McpUserAuthorizationException;
 import io.github.mcpsupervisor.internal.Caller;
@@ -16,9 +15,6 @@ import io.github.mcpsupervisor.transport.internal.Carrier;
 import io.github.mcpsupervisor.transport.internal.GenerationLife;
 import io.github.mcpsupervisor.transport.internal.RevisionClient;
 import io.github.mcpsupervisor.transport.internal.RevisionClient.Refusal;
-import io.github.mcpsupervisor.transport.internal.http.HttpBinding.Failure;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,8 +28,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class HttpCarrier implements Carrier {
 
-	private static final Log logger = LogFactory.getLog(HttpCarrier.class);
-
 	static final String SESSION_NOT_FOUND = "session not found (the server forgot it, e.g. after a restart)";
 
 	private final GenerationLife life;
@@ -45,8 +39,6 @@ final class HttpCarrier implements Carrier {
 	private final HttpBinding binding;
 
 	private final GenerationHttpClient generationClient;
-
-	private final AtomicBoolean sessionBoundWarned = new AtomicBoolean();
 
 	HttpCarrier(GenerationLife life, StreamableHttpServerDefinition definition, HttpAuthorization authorization,
 			HttpClient httpClient, HttpBinding binding) {
@@ -115,8 +107,8 @@ final class HttpCarrier implements Carrier {
 	}
 
 	// A request made with a user's token that failed on that token, or on a session that
-	// the server keeps for the identity that opened it: the user's failure, and the
-	// generation serves the others.
+	// the server keeps for the identity that opened it (SessionOwnerCheck): the user's
+	// failure, and the generation serves the others.
 	private @Nullable RuntimeException usersOwn(RuntimeException ex, Caller caller) {
 		McpUserAuthorizationException refused = CauseChain.cause(ex, McpUserAuthorizationException.class);
 		if (refused != null) {
@@ -125,22 +117,6 @@ final class HttpCarrier implements Carrier {
 		Integer status = this.binding.status(ex);
 		if (status != null && (status == 401 || status == 403)) {
 			return this.authorization.refusedFor(status, caller);
-		}
-		if (this.binding.failure(ex) == Failure.SESSION_LOST
-				&& this.binding.client().ping(this.definition.requestTimeout()) == null) {
-			// the session still answers the application's identity
-			if (this.sessionBoundWarned.compareAndSet(false, true)) {
-				logger.warn("MCP server '" + this.definition.name() + "' does not know its session when a user's token"
-						+ " is sent on it: it keeps each session for the identity that opened it, so it cannot act"
-						+ " for each user over MCP " + this.binding.client().revision()
-						+ "; serve it over a stateless revision, or act for the application");
-			}
-			RuntimeException failure = new McpUserAuthorizationException(this.definition.name(),
-					"MCP server '" + this.definition.name() + "' does not take your account on the application's"
-							+ " session: it keeps each session for one identity",
-					null, false);
-			failure.addSuppressed(ex);
-			return failure;
 		}
 		return null;
 	}

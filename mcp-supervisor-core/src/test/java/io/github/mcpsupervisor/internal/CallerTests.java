@@ -1,0 +1,52 @@
+package io.github.mcpsupervisor.internal;
+
+import io.modelcontextprotocol.common.McpTransportContext;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link Caller}.
+ */
+class CallerTests {
+
+	@Test
+	void theCallerReachesTheTransportContextOfItsRequestsOnly() {
+		Mono<Object> request = Mono.deferContextual((context) -> Mono
+			.justOrEmpty(Caller.of(context.getOrDefault(McpTransportContext.KEY, McpTransportContext.EMPTY))));
+		Object seen = Caller.of("ada").call(() -> request.contextWrite(Caller.carried()).block());
+		assertThat(seen).isEqualTo(Caller.of("ada"));
+		assertThat(request.contextWrite(Caller.carried()).block()).isNull();
+		assertThat(Caller.current()).isNull();
+	}
+
+	@Test
+	void subscriptionsAndNotificationsActForTheApplication() {
+		Mono<Object> request = Mono.deferContextual((context) -> Mono
+			.justOrEmpty(Caller.of(context.getOrDefault(McpTransportContext.KEY, McpTransportContext.EMPTY))));
+		Caller ada = Caller.of("ada");
+		assertThat(ada.call(() -> request.contextWrite(Caller.carried("resources/read")).block())).isEqualTo(ada);
+		assertThat(ada.call(() -> request.contextWrite(Caller.carried("resources/subscribe")).block())).isNull();
+		assertThat(ada.call(() -> request.contextWrite(Caller.carried("resources/unsubscribe")).block())).isNull();
+		assertThat(ada.call(() -> request.contextWrite(Caller.carried("notifications/roots/list_changed")).block()))
+			.isNull();
+	}
+
+	@Test
+	void aNestedCallerIsUndoneOnReturn() {
+		Caller.of("ada").call(() -> {
+			Caller.NO_USER.call(() -> assertThat(Caller.current()).isEqualTo(Caller.NO_USER));
+			assertThat(Caller.current()).isEqualTo(Caller.of("ada"));
+			return null;
+		});
+		assertThat(Caller.current()).isNull();
+	}
+
+	@Test
+	void theUserIsNeverInTheCallersText() {
+		assertThat(Caller.of("ada")).hasToString("Caller[a user]");
+		assertThat(Caller.NO_USER).hasToString("Caller[no user]");
+	}
+
+}
