@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.github.mcpsupervisor.authorization.McpUserAuthorizationException;
 import io.github.mcpsupervisor.observation.McpRequestObservationDocumentation.HighCardinalityKeyNames;
 import io.github.mcpsupervisor.observation.McpRequestObservationDocumentation.LowCardinalityKeyNames;
 import io.github.mcpsupervisor.supervisor.McpServerUnavailableException;
@@ -115,6 +116,9 @@ public class DefaultMcpRequestObservationConvention implements McpRequestObserva
 		}
 		if (error instanceof McpError) {
 			return "error";
+		}
+		if (error instanceof McpUserAuthorizationException) {
+			return "unauthorized";
 		}
 		return (error instanceof McpServerUnavailableException) ? "unavailable" : "failure";
 	}

@@ -168,7 +168,10 @@ public final class McpServerSupervisor {
 	 * Calls a tool on the live generation. During STARTING or RECONNECTING the call waits
 	 * for the next generation, up to the call policy's bound. When the generation dies
 	 * under the call (or stops answering after the call timed out), a retry-eligible call
-	 * runs once more on the next generation; others fail at once.
+	 * runs once more on the next generation; others fail at once. The call acts for the
+	 * user the calling thread is bound to, or else the one the
+	 * {@linkplain Builder#users(McpUserResolver) user resolver} names (a server that acts
+	 * for each user sends that user's token).
 	 * @param request the call, with the tool's name on the server
 	 * @return the server's result
 	 * @throws McpServerUnavailableException if the server is not up and does not recover

@@ -7,10 +7,13 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.ServiceConfigurationError;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
+import io.github.mcpsupervisor.internal.Caller;
 import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException;
 import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException.Kind;
 import io.github.mcpsupervisor.supervisor.McpConnector.McpConnection;
@@ -70,6 +73,9 @@ public final class FakeConnector implements McpConnector {
 
 	/** Whether closing a client throws, as the SDK's close can. */
 	boolean closeFails;
+
+	/** The generation and the caller of each call, as the connection saw them. */
+	public final List<String> callers = new CopyOnWriteArrayList<>();
 
 	/** Whether every generation dies under its first call. */
 	boolean crashOnCalls;
@@ -301,6 +307,9 @@ public final class FakeConnector implements McpConnector {
 				FakeConnector.this.callsOnClosedClients++;
 				throw new IllegalStateException("closed client called");
 			}
+			Caller caller = Caller.current();
+			FakeConnector.this.callers.add("g" + this.generation + " "
+					+ ((caller != null) ? Objects.requireNonNullElse(caller.user(), "no user") : "supervisor"));
 			return this.onCall.apply(request);
 		}
 

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
+import io.github.mcpsupervisor.internal.Caller;
 import io.github.mcpsupervisor.supervisor.CallPolicy.Retry;
 import io.github.mcpsupervisor.supervisor.FakeConnector.FakeConnection;
 import io.github.mcpsupervisor.supervisor.SupervisorListener.RestartCause;
@@ -289,6 +290,21 @@ class McpServerSupervisorCallTests {
 		await().until(() -> this.supervisor.waitingCalls() == 1);
 		this.scheduler.advance(INITIAL);
 		assertThat(call.get(10, TimeUnit.SECONDS).content().toString()).contains("write from g2");
+	}
+
+	@Test
+	void aRetriedCallActsForItsUserOnTheNextGeneration() throws Exception {
+		this.supervisor = supervisor(CallPolicy.builder().waitForRecovery(WAIT).retry(Retry.ALWAYS).build(), PROBE);
+		startStableBeforeTheFirstProbe();
+		crashDuringNextCall();
+		CompletableFuture<CallToolResult> call = CompletableFuture
+			.supplyAsync(() -> Caller.of("ada").call(() -> call("write")));
+		await().until(() -> this.supervisor.waitingCalls() == 1);
+		this.scheduler.advance(INITIAL);
+		assertThat(call.get(10, TimeUnit.SECONDS).content().toString()).contains("write from g2");
+		assertThat(this.connector.callers).containsExactly("g1 ada", "g2 ada");
+		assertThat(call("write").content().toString()).contains("write from g2");
+		assertThat(this.connector.callers).last().isEqualTo("g2 no user");
 	}
 
 	@Test

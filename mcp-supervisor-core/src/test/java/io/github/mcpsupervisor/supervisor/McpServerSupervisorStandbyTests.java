@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.github.mcpsupervisor.internal.Caller;
 import io.github.mcpsupervisor.supervisor.FakeConnector.FakeConnection;
 import io.github.mcpsupervisor.supervisor.FakeConnector.Outcome;
 import io.github.mcpsupervisor.supervisor.McpStandbyStatus.McpStandbyState;
@@ -67,6 +68,17 @@ class McpServerSupervisorStandbyTests {
 		assertThat(standby.generation()).isEqualTo(3);
 		assertThat(standby.pid()).isEqualTo(1003L);
 		assertThat(standby.promotions()).isEqualTo(1);
+	}
+
+	@Test
+	void aPromotedSpareServesEachCallForItsOwnUser() {
+		startWithReadySpare();
+		assertThat(Caller.of("ada").call(this::call)).isEqualTo("echo from g1");
+		this.connector.connections.get(0).crash(137);
+		this.scheduler.runReady();
+		assertThat(Caller.of("grace").call(this::call)).isEqualTo("echo from g2");
+		assertThat(Caller.of("ada").call(this::call)).isEqualTo("echo from g2");
+		assertThat(this.connector.callers).containsExactly("g1 ada", "g2 grace", "g2 ada");
 	}
 
 	@Test

@@ -1,9 +1,12 @@
 package io.github.mcpsupervisor.autoconfigure.authorization;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.ConcurrentModificationException;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -22,6 +25,7 @@ import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequiredEvent;
 import io.github.mcpsupervisor.authorization.McpAuthorizationStore;
 import io.github.mcpsupervisor.authorization.McpServerAuthorizations;
+import io.github.mcpsupervisor.authorization.McpUserResolver;
 import io.github.mcpsupervisor.autoconfigure.McpServerRegistry;
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.autoconfigure.authorization.McpAuthorizationAutoConfiguration.OAuthHttpAuthorizations;
@@ -32,6 +36,7 @@ import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettin
 import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettingsResolver;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
+import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import io.github.mcpsupervisor.transport.internal.http.authorization.ServerAuthorization;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -427,6 +432,79 @@ class McpAuthorizationAutoConfigurationTests {
 				.rootCause()
 				.hasMessageContaining("Spring Security's OAuth2 client is not on the class path: add"
 						+ " spring-boot-starter-security-oauth2-client"));
+	}
+
+	@Test
+	void runWithAServerActingForEachUserShouldAskEachUserAndNeverThePerson() {
+		List<Object> events = new CopyOnWriteArrayList<>();
+		this.contextRunner.withPropertyValues("mcp.servers.remote.oauth.acts-for=user")
+			.withBean(ApplicationListener.class, () -> events::add)
+			.withBean(McpUserResolver.class, () -> (toolContext) -> "resolved-user")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				McpServerAuthorizations authorizations = context.getBean(McpServerAuthorizations.class);
+				McpAuthorizationRequest ada = authorizations.connect("remote", "ada");
+				assertThat(ada.user()).isEqualTo("ada");
+				assertThat(authorizations.pending("ada")).containsExactly(ada);
+				assertThat(authorizations.pending()).isEmpty();
+				String state = UriComponentsBuilder.fromUri(ada.authorizationUri())
+					.build()
+					.getQueryParams()
+					.getFirst("state");
+				// completed by the user the application's resolver names: not ada
+				assertThatExceptionOfType(McpAuthorizationException.class)
+					.isThrownBy(() -> authorizations.complete(Map.of("state", state, "code", "c")))
+					.withMessageContaining("was made for another user");
+				assertThat(context.getBean(McpSupervisors.class).supervisor("remote").state())
+					.isNotEqualTo(McpServerState.NEEDS_AUTHORIZATION);
+				assertThat(events).noneMatch(McpAuthorizationRequiredEvent.class::isInstance);
+				assertThat(context.getBean(McpSupervisorToolCallbackProvider.class)).isNotNull();
+			});
+	}
+
+	@Test
+	void runWithAnApplicationIdentityThatIsNotClientCredentialsShouldFailNamingIt() {
+		this.contextRunner
+			.withPropertyValues("mcp.servers.remote.oauth.acts-for=user",
+					"mcp.servers.remote.oauth.application-registration=people")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("mcp.servers.remote.oauth.application-registration 'people', whose"
+						+ " authorization-grant-type is authorization_code: the application's own identity is a"
+						+ " client_credentials registration"));
+	}
+
+	@Test
+	void runWithAUserSettingOnAServerActingForTheApplicationShouldFailNamingIt() {
+		this.contextRunner.withPropertyValues("mcp.servers.remote.oauth.without-user=application")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("oauth.acts-for")
+				.hasMessageContaining("must be user with application-registration, without-user and link-to-model"));
+	}
+
+	@Test
+	void runWithAServerActingForEachUserWithoutARegistrationShouldFailNamingIt() {
+		this.contextRunner
+			.withPropertyValues("mcp.servers.tracker.transport=streamable-http",
+					"mcp.servers.tracker.url=http://127.0.0.1:1/mcp",
+					"mcp.servers.tracker.oauth.redirect-uri=http://127.0.0.1:8080/authorized",
+					"mcp.servers.tracker.oauth.acts-for=user")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("user needs oauth.registration"));
+	}
+
+	@Test
+	void theRenewalLocksOfThisJvmAreStripedSoThatUsersNeedNoLockEach() {
+		McpAuthorizationAutoConfiguration.StripedLocks locks = new McpAuthorizationAutoConfiguration.StripedLocks();
+		Set<Lock> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
+		for (int i = 0; i < 10_000; i++) {
+			distinct.add(locks.obtain("people:user:user-" + i, Duration.ofSeconds(70)));
+		}
+		assertThat(distinct).hasSize(64);
+		assertThat(locks.obtain("people:user:ada", Duration.ZERO))
+			.isSameAs(locks.obtain("people:user:ada", Duration.ZERO));
 	}
 
 }
