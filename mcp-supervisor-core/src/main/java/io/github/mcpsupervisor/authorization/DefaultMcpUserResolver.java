@@ -11,7 +11,7 @@ import org.springframework.util.ClassUtils;
  */
 final class DefaultMcpUserResolver implements McpUserResolver {
 
-	private static final boolean SPRING_SECURITY = ClassUtils.isPresent(
+	static final boolean SPRING_SECURITY = ClassUtils.isPresent(
 			"org.springframework.security.core.context.SecurityContextHolder", McpUserResolver.class.getClassLoader());
 
 	@Override

@@ -23,9 +23,10 @@ public interface McpUserResolver {
 
 	/**
 	 * The key of the {@link ToolContext} entry that names the user a tool call acts for:
-	 * a {@link String}, the principal's name, or a {@link Principal} (such as Spring
-	 * Security's {@code Authentication}). The entry is never sent to a server in a call's
-	 * {@code _meta}.
+	 * a {@link String}, the principal's name, a {@link Principal} (such as Spring
+	 * Security's {@code Authentication}), or Spring Security's
+	 * {@code AuthenticatedPrincipal} or {@code UserDetails}. The entry is never sent to a
+	 * server in a call's {@code _meta}.
 	 */
 	String TOOL_CONTEXT_KEY = "mcp.user";
 
@@ -50,16 +51,27 @@ public interface McpUserResolver {
 	 * @param toolContext the tool context, if any
 	 * @return the principal name of its {@link #TOOL_CONTEXT_KEY} entry, or {@code null}
 	 * when it has none
+	 * @throws IllegalArgumentException if the entry is of another type, whose text is no
+	 * principal's name
 	 */
 	static @Nullable String fromToolContext(@Nullable ToolContext toolContext) {
 		if (toolContext == null) {
 			return null;
 		}
 		Object user = toolContext.getContext().get(TOOL_CONTEXT_KEY);
+		if (user == null || user instanceof String) {
+			return (String) user;
+		}
 		if (user instanceof Principal principal) {
 			return principal.getName();
 		}
-		return (user != null) ? user.toString() : null;
+		String name = (DefaultMcpUserResolver.SPRING_SECURITY) ? SecurityContextUser.nameOf(user) : null;
+		if (name == null) {
+			throw new IllegalArgumentException("the tool context's " + TOOL_CONTEXT_KEY + " entry is a "
+					+ user.getClass().getName() + ": give the user's principal name, a Principal, an"
+					+ " AuthenticatedPrincipal or a UserDetails");
+		}
+		return name;
 	}
 
 }

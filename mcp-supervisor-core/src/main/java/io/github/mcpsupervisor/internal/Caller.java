@@ -78,16 +78,36 @@ public record Caller(@Nullable String user) {
 	}
 
 	/**
-	 * Returns what puts the current thread's caller in the Reactor context of a request
-	 * of the given method: none for the requests that keep or tell what the supervisor
-	 * keeps for the application (resource subscriptions, notifications), which act for
-	 * the application.
+	 * Returns whether a request of the given method acts for the application whoever
+	 * makes it: the requests that keep or tell what the supervisor keeps for the
+	 * application (resource subscriptions, notifications).
 	 * @param method the request's MCP method
-	 * @return what writes the context
+	 * @return whether it acts for the application
 	 */
-	public static Function<Context, Context> carried(String method) {
-		return (method.startsWith("resources/subscribe") || method.startsWith("resources/unsubscribe")
-				|| method.startsWith("notifications/")) ? Function.identity() : carried();
+	public static boolean actsForApplication(String method) {
+		return method.startsWith("resources/subscribe") || method.startsWith("resources/unsubscribe")
+				|| method.startsWith("notifications/");
+	}
+
+	/**
+	 * Makes a request as the supervisor's own on the current thread: with no caller, for
+	 * the time of the request.
+	 * @param <T> what the request gives
+	 * @param request the request
+	 * @return what it gave
+	 */
+	public static <T> T none(Supplier<T> request) {
+		Caller previous = CURRENT.get();
+		if (previous == null) {
+			return request.get();
+		}
+		CURRENT.remove();
+		try {
+			return request.get();
+		}
+		finally {
+			CURRENT.set(previous);
+		}
 	}
 
 	private Context into(Context context) {

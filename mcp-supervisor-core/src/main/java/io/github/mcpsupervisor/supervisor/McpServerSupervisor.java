@@ -196,7 +196,8 @@ public final class McpServerSupervisor {
 	 * in time, or its connection is lost twice
 	 */
 	public <T> @Nullable T request(String method, Function<McpAsyncClient, Mono<T>> request) {
-		return caller().call(() -> this.router.request(method, request));
+		return (Caller.actsForApplication(method)) ? Caller.none(() -> this.router.request(method, request))
+				: caller().call(() -> this.router.request(method, request));
 	}
 
 	/**
@@ -212,7 +213,8 @@ public final class McpServerSupervisor {
 	 * in time, or its connection is lost twice
 	 */
 	public <T> @Nullable T send(String method, Function<McpServerRequests, Mono<T>> request) {
-		return caller().call(() -> this.router.send(method, request));
+		return (Caller.actsForApplication(method)) ? Caller.none(() -> this.router.send(method, request))
+				: caller().call(() -> this.router.send(method, request));
 	}
 
 	// On whose behalf the calling thread makes a request: bound by the tool callback

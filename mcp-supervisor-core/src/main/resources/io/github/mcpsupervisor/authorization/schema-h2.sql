@@ -32,6 +32,9 @@ CREATE TABLE IF NOT EXISTS mcp_user_authorization_request (
   PRIMARY KEY (server, principal_name)
 );
 
+-- A user's redirect is found by its state.
+CREATE INDEX IF NOT EXISTS mcp_user_authorization_request_state ON mcp_user_authorization_request (server, state);
+
 -- A client that an authorization server registered dynamically (RFC 7591) for a server.
 CREATE TABLE IF NOT EXISTS mcp_dynamic_client (
   server varchar(64) NOT NULL,

@@ -9,10 +9,13 @@ import org.junit.jupiter.api.Test;
 import org.springframework.ai.chat.model.ToolContext;
 import org.springframework.security.authentication.AnonymousAuthenticationToken;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
+import org.springframework.security.core.AuthenticatedPrincipal;
 import org.springframework.security.core.authority.AuthorityUtils;
 import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.security.core.userdetails.User;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * Tests for {@link McpUserResolver#DEFAULT}.
@@ -41,6 +44,20 @@ class McpUserResolverTests {
 		assertThat(McpUserResolver.DEFAULT.resolve(new ToolContext(Map.of(McpUserResolver.TOOL_CONTEXT_KEY,
 				UsernamePasswordAuthenticationToken.authenticated("grace", null, List.of())))))
 			.isEqualTo("grace");
+	}
+
+	@Test
+	void theToolContextNamesAUserByAPrincipalOfSpringSecuritysOrRefusesWhatIsNone() {
+		assertThat(McpUserResolver.DEFAULT.resolve(new ToolContext(
+				Map.of(McpUserResolver.TOOL_CONTEXT_KEY, User.withUsername("ada").password("p").build()))))
+			.isEqualTo("ada");
+		assertThat(McpUserResolver.DEFAULT
+			.resolve(new ToolContext(Map.of(McpUserResolver.TOOL_CONTEXT_KEY, (AuthenticatedPrincipal) () -> "grace"))))
+			.isEqualTo("grace");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> McpUserResolver.DEFAULT
+				.resolve(new ToolContext(Map.of(McpUserResolver.TOOL_CONTEXT_KEY, List.of("ada")))))
+			.withMessageContaining("mcp.user entry is a java.util");
 	}
 
 	@Test

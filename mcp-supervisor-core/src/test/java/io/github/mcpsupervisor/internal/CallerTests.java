@@ -23,14 +23,20 @@ class CallerTests {
 
 	@Test
 	void subscriptionsAndNotificationsActForTheApplication() {
-		Mono<Object> request = Mono.deferContextual((context) -> Mono
-			.justOrEmpty(Caller.of(context.getOrDefault(McpTransportContext.KEY, McpTransportContext.EMPTY))));
-		Caller ada = Caller.of("ada");
-		assertThat(ada.call(() -> request.contextWrite(Caller.carried("resources/read")).block())).isEqualTo(ada);
-		assertThat(ada.call(() -> request.contextWrite(Caller.carried("resources/subscribe")).block())).isNull();
-		assertThat(ada.call(() -> request.contextWrite(Caller.carried("resources/unsubscribe")).block())).isNull();
-		assertThat(ada.call(() -> request.contextWrite(Caller.carried("notifications/roots/list_changed")).block()))
-			.isNull();
+		assertThat(Caller.actsForApplication("resources/read")).isFalse();
+		assertThat(Caller.actsForApplication("tools/call")).isFalse();
+		assertThat(Caller.actsForApplication("resources/subscribe")).isTrue();
+		assertThat(Caller.actsForApplication("resources/unsubscribe")).isTrue();
+		assertThat(Caller.actsForApplication("notifications/roots/list_changed")).isTrue();
+	}
+
+	@Test
+	void aRequestOfTheSupervisorsOwnHasNoCallerAndTheCallersIsRestored() {
+		Caller.of("ada").call(() -> {
+			assertThat(Caller.none(Caller::current)).isNull();
+			assertThat(Caller.current()).isEqualTo(Caller.of("ada"));
+			return null;
+		});
 	}
 
 	@Test

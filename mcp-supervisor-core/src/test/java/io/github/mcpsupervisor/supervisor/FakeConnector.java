@@ -307,9 +307,7 @@ public final class FakeConnector implements McpConnector {
 				FakeConnector.this.callsOnClosedClients++;
 				throw new IllegalStateException("closed client called");
 			}
-			Caller caller = Caller.current();
-			FakeConnector.this.callers.add("g" + this.generation + " "
-					+ ((caller != null) ? Objects.requireNonNullElse(caller.user(), "no user") : "supervisor"));
+			recordCaller();
 			return this.onCall.apply(request);
 		}
 
@@ -326,7 +324,14 @@ public final class FakeConnector implements McpConnector {
 				FakeConnector.this.callsOnClosedClients++;
 				throw new IllegalStateException("closed client called");
 			}
+			recordCaller();
 			return (T) this.onRequest.apply(method);
+		}
+
+		private void recordCaller() {
+			Caller caller = Caller.current();
+			FakeConnector.this.callers.add("g" + this.generation + " "
+					+ ((caller != null) ? Objects.requireNonNullElse(caller.user(), "no user") : "supervisor"));
 		}
 
 		@Override

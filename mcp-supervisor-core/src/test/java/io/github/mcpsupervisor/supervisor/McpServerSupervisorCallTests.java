@@ -308,6 +308,15 @@ class McpServerSupervisorCallTests {
 	}
 
 	@Test
+	void aSubscriptionActsForTheApplicationWhoeverAsksForIt() {
+		startUp();
+		Caller.of("ada").call(() -> this.supervisor.request("resources/read", (client) -> Mono.empty()));
+		Caller.of("ada").call(() -> this.supervisor.request("resources/subscribe", (client) -> Mono.empty()));
+		Caller.of("ada").call(() -> this.supervisor.send("resources/unsubscribe", (requests) -> Mono.empty()));
+		assertThat(this.connector.callers).containsExactly("g1 ada", "g1 supervisor", "g1 supervisor");
+	}
+
+	@Test
 	void listedToolsAreEligibleAndUntrustedAnnotationsAreNot() {
 		CallPolicy policy = CallPolicy.builder()
 			.waitForRecovery(WAIT)

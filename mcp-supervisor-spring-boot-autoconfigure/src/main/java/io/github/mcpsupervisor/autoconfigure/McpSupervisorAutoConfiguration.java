@@ -195,7 +195,7 @@ public final class McpSupervisorAutoConfiguration {
 			.dispatched(SupervisorListener.composite(listeners.orderedStream().toList()), listenerDispatcher);
 		return new McpServerFactory(scheduler, connectorFactory, sessions, listener,
 				requestObserver.getIfUnique(() -> McpRequestObserver.NONE),
-				users.getIfUnique(() -> McpUserResolver.DEFAULT));
+				users.getIfAvailable(() -> McpUserResolver.DEFAULT));
 	}
 
 	@Bean
@@ -275,7 +275,7 @@ public final class McpSupervisorAutoConfiguration {
 		McpSupervisorToolCallbackProvider provider = new McpSupervisorToolCallbackProvider(supervisors, observer(all),
 				filter.getIfUnique(() -> (connection, tool) -> true), deterministic(generator),
 				metaConverter.getIfUnique(ToolContextToMcpMetaConverter::defaultConverter), registry::toolNames);
-		provider.setUserResolver(users.getIfUnique(() -> McpUserResolver.DEFAULT));
+		provider.setUserResolver(users.getIfAvailable(() -> McpUserResolver.DEFAULT));
 		return provider;
 	}
 

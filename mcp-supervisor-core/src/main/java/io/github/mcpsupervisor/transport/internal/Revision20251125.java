@@ -189,7 +189,7 @@ public final class Revision20251125 implements RevisionClient {
 			Function<McpAsyncClient, Mono<T>> request) {
 		RequestScope scope = new RequestScope();
 		String abandoned = "the client stopped waiting for the answer";
-		Function<Context, Context> caller = TOOL.equals(kind) ? Caller.carried() : Caller.carried(name);
+		Function<Context, Context> caller = Caller.carried();
 		try {
 			return request.apply(this.life.require(this.client)).contextWrite(scope).contextWrite(caller).block();
 		}

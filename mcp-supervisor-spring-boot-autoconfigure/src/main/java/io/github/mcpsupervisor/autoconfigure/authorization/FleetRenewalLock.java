@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 
+import io.github.mcpsupervisor.transport.internal.http.authorization.UserAuthorization;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -65,10 +66,17 @@ final class FleetRenewalLock implements Lock {
 		}
 		catch (ConcurrentModificationException ex) {
 			// Spring Integration's sign of a lock its store let expire
-			logger.warn("The renewal lock of client registration '" + this.registration + "' expired after "
+			logger.warn("The renewal lock of " + loggable(this.registration) + " expired after "
 					+ this.holdAtMost.toMillis() + " ms, before its renewal ended: another replica may have renewed"
 					+ " its token meanwhile");
 		}
+	}
+
+	// a user's chain is told as such, the user never named
+	private static String loggable(String key) {
+		int user = key.indexOf(UserAuthorization.USER_CHAIN);
+		return (user >= 0) ? "a user's token chain of client registration '" + key.substring(0, user) + "'"
+				: "client registration '" + key + "'";
 	}
 
 	@Override

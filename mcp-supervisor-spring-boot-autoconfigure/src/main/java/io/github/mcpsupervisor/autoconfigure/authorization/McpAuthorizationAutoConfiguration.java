@@ -2,9 +2,12 @@ package io.github.mcpsupervisor.autoconfigure.authorization;
 
 import java.net.http.HttpClient;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -93,7 +96,8 @@ public final class McpAuthorizationAutoConfiguration {
 	@ConditionalOnMissingBean
 	McpServerAuthorizations mcpServerAuthorizations(OAuthHttpAuthorizations authorizations,
 			ObjectProvider<McpUserResolver> users) {
-		return new McpServerAuthorizations(authorizations.servers(), users.getIfUnique(() -> McpUserResolver.DEFAULT));
+		return new McpServerAuthorizations(authorizations.servers(),
+				users.getIfAvailable(() -> McpUserResolver.DEFAULT));
 	}
 
 	@Bean
@@ -108,13 +112,15 @@ public final class McpAuthorizationAutoConfiguration {
 		Map<String, TokenAuthorization> servers = new LinkedHashMap<>();
 		// one JVM's lock per token chain, unless the fleet shares one
 		RenewalLocks fleetLocks = renewalLocks.getIfAvailable();
-		RenewalLocks locks = (fleetLocks != null) ? fleetLocks : new StripedLocks();
+		RenewalLocks locks = (fleetLocks != null) ? fleetLocks : new JvmLocks();
 		Consumer<McpAuthorizationRequest> requested = (request) -> scheduler.execute(() -> publisher
 			.publishEvent((request.user() != null) ? new McpUserAuthorizationRequiredEvent(request.server(), request)
 					: new McpAuthorizationRequiredEvent(request.server(), request)));
 		Surroundings surroundings = new Surroundings(store, scheduler, properties.authorization().watchInterval(),
 				requested);
-		for (McpServerSettings server : McpServerSettingsResolver.resolve(properties)) {
+		List<McpServerSettings> configured = McpServerSettingsResolver.resolve(properties);
+		requireOwnUserRegistrations(configured);
+		for (McpServerSettings server : configured) {
 			OAuth oauth = server.oauth();
 			// the server's own HTTP client: its TLS, proxy and timeouts reach its
 			// authorization servers too
@@ -171,6 +177,28 @@ public final class McpAuthorizationAutoConfiguration {
 		return new OAuthHttpAuthorizations(servers);
 	}
 
+	// A user's token is bound to its server (its resource): a registration that one
+	// server's users authorize serves no other server, whose tokens it would replace.
+	private static void requireOwnUserRegistrations(List<McpServerSettings> servers) {
+		Map<String, List<String>> byRegistration = new LinkedHashMap<>();
+		servers.forEach((server) -> {
+			if (server.oauth().registration() != null) {
+				byRegistration.computeIfAbsent(server.oauth().registration(), (id) -> new ArrayList<>())
+					.add(server.name());
+			}
+		});
+		for (McpServerSettings server : servers) {
+			List<String> sharing = byRegistration.getOrDefault(server.oauth().registration(), List.of());
+			if (server.oauth().isForUsers() && sharing.size() > 1) {
+				throw new IllegalStateException("MCP servers " + sharing + " share client registration '"
+						+ server.oauth().registration() + "', and MCP server '" + server.name()
+						+ "' acts for each user: each user's token is bound to its server, so that server needs a"
+						+ " registration of its own (define another spring.security.oauth2.client.registration.<id>"
+						+ " with the same client)");
+			}
+		}
+	}
+
 	// Each user's token from the registration each user authorizes, the supervisor's own
 	// requests with the application's identity, if it has one.
 	private static UserAuthorization forUsers(McpServerSettings server, ClientRegistrationRepository repository,
@@ -183,7 +211,13 @@ public final class McpAuthorizationAutoConfiguration {
 		String applicationRegistration = oauth.applicationRegistration();
 		if (applicationRegistration != null) {
 			ClientRegistration own = repository.findByRegistrationId(applicationRegistration);
-			if (own != null && !AuthorizationGrantType.CLIENT_CREDENTIALS.equals(own.getAuthorizationGrantType())) {
+			if (own == null) {
+				throw new IllegalStateException("MCP server '" + server.name() + "' has mcp.servers." + server.name()
+						+ ".oauth.application-registration '" + applicationRegistration + "', but there is no client"
+						+ " registration of that id (spring.security.oauth2.client.registration."
+						+ applicationRegistration + ".*)");
+			}
+			if (!AuthorizationGrantType.CLIENT_CREDENTIALS.equals(own.getAuthorizationGrantType())) {
 				throw new IllegalStateException("MCP server '" + server.name() + "' has mcp.servers." + server.name()
 						+ ".oauth.application-registration '" + applicationRegistration + "', whose"
 						+ " authorization-grant-type is " + own.getAuthorizationGrantType().getValue()
@@ -294,15 +328,18 @@ public final class McpAuthorizationAutoConfiguration {
 	}
 
 	/**
-	 * The locks of this JVM's renewals, when the fleet shares none: one per stripe of the
-	 * token chains' keys, so that the users' chains of a server that acts for each user
-	 * need no lock each.
+	 * The locks of this JVM's renewals, when the fleet shares none: one per registration,
+	 * and, for the users' chains of a server that acts for each user, one of 256 stripes
+	 * (as Spring Integration's {@code DefaultLockRegistry} stripes its locks), so that
+	 * users need no lock each.
 	 */
-	static final class StripedLocks implements RenewalLocks {
+	static final class JvmLocks implements RenewalLocks {
 
-		private final Lock[] stripes = new Lock[64];
+		private final Map<String, Lock> registrations = new ConcurrentHashMap<>();
 
-		StripedLocks() {
+		private final Lock[] stripes = new Lock[256];
+
+		JvmLocks() {
 			for (int i = 0; i < this.stripes.length; i++) {
 				this.stripes[i] = new ReentrantLock();
 			}
@@ -310,7 +347,10 @@ public final class McpAuthorizationAutoConfiguration {
 
 		@Override
 		public Lock obtain(String registration, Duration holdAtMost) {
-			return this.stripes[Math.floorMod(registration.hashCode(), this.stripes.length)];
+			if (registration.contains(UserAuthorization.USER_CHAIN)) {
+				return this.stripes[Math.floorMod(registration.hashCode(), this.stripes.length)];
+			}
+			return this.registrations.computeIfAbsent(registration, (id) -> new ReentrantLock());
 		}
 
 	}

@@ -198,8 +198,8 @@ import org.springframework.util.StringUtils;
 			if (!oauth.isForUsers() && (oauth.applicationRegistration() != null
 					|| oauth.withoutUser() != McpSupervisorProperties.OAuth.WithoutUser.REFUSE
 					|| oauth.linkToModel())) {
-				valid = report.violation("oauth.acts-for", "must be user with application-registration, without-user"
-						+ " and link-to-model, which are for a server that acts for each user");
+				valid = report.violation("oauth.acts-for", "is application: application-registration, without-user"
+						+ " and link-to-model are for a server that acts for each user (acts-for: user)");
 			}
 			if (oauth.applicationRegistration() != null && !StringUtils.hasText(oauth.applicationRegistration())) {
 				valid = report.violation("oauth.application-registration", "must not be blank");

@@ -38,9 +38,11 @@ import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import io.github.mcpsupervisor.transport.internal.http.authorization.ServerAuthorization;
+import io.github.mcpsupervisor.transport.internal.http.authorization.UserAuthorization;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.beans.factory.NoUniqueBeanDefinitionException;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -463,6 +465,37 @@ class McpAuthorizationAutoConfigurationTests {
 	}
 
 	@Test
+	void runWithARegistrationThatOneServersUsersShareWithAnotherServerShouldFailNamingIt() {
+		this.contextRunner
+			.withPropertyValues("mcp.servers.remote.oauth.acts-for=user", "mcp.servers.docs.transport=streamable-http",
+					"mcp.servers.docs.url=http://127.0.0.1:1/docs", "mcp.servers.docs.oauth.registration=people")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("MCP servers [docs, remote] share client registration 'people', and MCP server"
+						+ " 'remote' acts for each user"));
+	}
+
+	@Test
+	void runWithTwoUserResolversShouldFailRatherThanPickNone() {
+		this.contextRunner.withPropertyValues("mcp.servers.remote.oauth.acts-for=user")
+			.withBean("one", McpUserResolver.class, () -> (toolContext) -> "one")
+			.withBean("two", McpUserResolver.class, () -> (toolContext) -> "two")
+			.run((context) -> assertThat(context).getFailure()
+				.hasRootCauseInstanceOf(NoUniqueBeanDefinitionException.class));
+	}
+
+	@Test
+	void runWithAnUnknownApplicationIdentityShouldFailNamingItsProperty() {
+		this.contextRunner
+			.withPropertyValues("mcp.servers.remote.oauth.acts-for=user",
+					"mcp.servers.remote.oauth.application-registration=nowhere")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("mcp.servers.remote.oauth.application-registration 'nowhere', but there is no"
+						+ " client registration of that id"));
+	}
+
+	@Test
 	void runWithAnApplicationIdentityThatIsNotClientCredentialsShouldFailNamingIt() {
 		this.contextRunner
 			.withPropertyValues("mcp.servers.remote.oauth.acts-for=user",
@@ -480,7 +513,8 @@ class McpAuthorizationAutoConfigurationTests {
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.hasMessageContaining("oauth.acts-for")
-				.hasMessageContaining("must be user with application-registration, without-user and link-to-model"));
+				.hasMessageContaining("is application: application-registration, without-user and link-to-model are"
+						+ " for a server that acts for each user (acts-for: user)"));
 	}
 
 	@Test
@@ -496,13 +530,15 @@ class McpAuthorizationAutoConfigurationTests {
 	}
 
 	@Test
-	void theRenewalLocksOfThisJvmAreStripedSoThatUsersNeedNoLockEach() {
-		McpAuthorizationAutoConfiguration.StripedLocks locks = new McpAuthorizationAutoConfiguration.StripedLocks();
+	void theRenewalLocksOfThisJvmAreOnePerRegistrationAndStripedForUsers() {
+		McpAuthorizationAutoConfiguration.JvmLocks locks = new McpAuthorizationAutoConfiguration.JvmLocks();
 		Set<Lock> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
 		for (int i = 0; i < 10_000; i++) {
-			distinct.add(locks.obtain("people:user:user-" + i, Duration.ofSeconds(70)));
+			distinct.add(locks.obtain(UserAuthorization.lockKey("people", "user-" + i), Duration.ofSeconds(70)));
 		}
-		assertThat(distinct).hasSize(64);
+		assertThat(distinct).hasSize(256);
+		assertThat(locks.obtain("people", Duration.ZERO)).isNotIn(distinct)
+			.isSameAs(locks.obtain("people", Duration.ZERO));
 		assertThat(locks.obtain("people:user:ada", Duration.ZERO))
 			.isSameAs(locks.obtain("people:user:ada", Duration.ZERO));
 	}

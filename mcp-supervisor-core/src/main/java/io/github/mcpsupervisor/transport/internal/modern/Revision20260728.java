@@ -421,7 +421,7 @@ public final class Revision20260728 implements RevisionClient {
 					+ "' is not discovered");
 		}
 		try {
-			return request.apply(current).contextWrite(Caller.carried(method)).block(this.requestTimeout);
+			return request.apply(current).contextWrite(Caller.carried()).block(this.requestTimeout);
 		}
 		catch (McpException ex) {
 			throw answered(ex); // the server answered

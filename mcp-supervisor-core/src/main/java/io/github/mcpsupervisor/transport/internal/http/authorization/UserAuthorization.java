@@ -3,10 +3,12 @@ package io.github.mcpsupervisor.transport.internal.http.authorization;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -74,6 +76,12 @@ public final class UserAuthorization implements TokenAuthorization {
 	/** The most users whose token is kept in memory between requests. */
 	static final int CACHED_USERS = 10_000;
 
+	/** What the key of a user's token chain has after its registration's id. */
+	public static final String USER_CHAIN = ":user:";
+
+	/** The longest user name, as the stores keep it. */
+	static final int MAX_USER_LENGTH = 200;
+
 	private static final Log logger = LogFactory.getLog(UserAuthorization.class);
 
 	private final String server;
@@ -102,10 +110,12 @@ public final class UserAuthorization implements TokenAuthorization {
 
 	// each user's last token read or obtained, sent while it is valid beyond its margin
 	// without reading the store
-	private final Map<String, OAuth2AccessToken> cached = new LinkedHashMap<>(16, 0.75f, true) {
+	// without reading the store, for a watch interval at most: a disconnect through a
+	// replica is seen by the others within it
+	private final Map<String, Cached> cached = new LinkedHashMap<>(16, 0.75f, true) {
 
 		@Override
-		protected boolean removeEldestEntry(Map.Entry<String, OAuth2AccessToken> eldest) {
+		protected boolean removeEldestEntry(Map.Entry<String, Cached> eldest) {
 			return size() > CACHED_USERS;
 		}
 
@@ -184,10 +194,12 @@ public final class UserAuthorization implements TokenAuthorization {
 	 * Returns the key of the lock of a user's token chain.
 	 * @param registrationId the registration's id
 	 * @param user the user's principal name
-	 * @return the key, which the registration's own lock never has
+	 * @return the key: the user's name encoded (it has no {@code :}), so that no two
+	 * users' keys are alike, and never shown
 	 */
 	public static String lockKey(String registrationId, String user) {
-		return registrationId + ":user:" + user;
+		return registrationId + USER_CHAIN
+				+ Base64.getUrlEncoder().withoutPadding().encodeToString(user.getBytes(StandardCharsets.UTF_8));
 	}
 
 	// whether the application's own requests obtain tokens: a refusal of one is then
@@ -230,7 +242,23 @@ public final class UserAuthorization implements TokenAuthorization {
 			}
 			return this.application.authorization().authorization();
 		}
-		return "Bearer " + token(user).getTokenValue();
+		if (user.length() > MAX_USER_LENGTH) {
+			throw new McpUserAuthorizationException(this.server, "MCP server '" + this.server
+					+ "' acts for each user, and this user's name is longer than " + MAX_USER_LENGTH + " characters",
+					null, false);
+		}
+		try {
+			return "Bearer " + token(user).getTokenValue();
+		}
+		catch (McpUserAuthorizationException ex) {
+			throw ex;
+		}
+		catch (RuntimeException ex) {
+			// the store that cannot be read now: the database's message names the user
+			logger.debug("MCP server '" + this.server + "': a user's authorization cannot be read now", ex);
+			throw new McpUserAuthorizationException(this.server, "the authorization of your account for MCP server '"
+					+ this.server + "' cannot be read now; try again later", null, false);
+		}
 	}
 
 	private McpUserAuthorizationException noUser() {
@@ -377,6 +405,11 @@ public final class UserAuthorization implements TokenAuthorization {
 			if (stored == null) {
 				throw needsUser(user, "needs you to connect your account", registeredScopes());
 			}
+			if (isJustIssued(stored.getAccessToken())) {
+				// refused as soon as it was obtained: another renewal would be refused
+				// too
+				throw needsUser(user, "refuses your token: connect your account again", registeredScopes());
+			}
 			// the server refuses a token it took a moment ago: renewed once
 			this.clients.saveAuthorizedClient(expired(stored), owner(user));
 			renew(user);
@@ -434,8 +467,8 @@ public final class UserAuthorization implements TokenAuthorization {
 		if (status == 403) {
 			return refusedUser(403);
 		}
-		// refused again with a token just renewed: the user authorizes again
-		this.clients.removeAuthorizedClient(this.registration.getRegistrationId(), user);
+		// refused again with a token just renewed: the user authorizes again, the tokens
+		// kept meanwhile (a refusal that passes does not cost the user's connection)
 		return needsUser(user, "refuses your token: connect your account again", registeredScopes());
 	}
 
@@ -453,28 +486,34 @@ public final class UserAuthorization implements TokenAuthorization {
 
 	@Override
 	public McpAuthorizationRequest connect(String user) {
+		if (user.length() > MAX_USER_LENGTH) {
+			throw new IllegalArgumentException(
+					"a user's name is at most " + MAX_USER_LENGTH + " characters, as the stores keep it");
+		}
 		return awaitedFrom(user, registeredScopes(), false).request();
 	}
 
 	@Override
 	public boolean disconnect(String user) {
 		String id = this.registration.getRegistrationId();
+		OAuth2AuthorizedClient stored;
 		Lock lock = this.locks.apply(lockKey(id, user));
 		lock.lock();
 		try {
 			this.store.pending(this.server, user)
 				.ifPresent((request) -> this.store.complete(this.server, request.state()));
-			OAuth2AuthorizedClient stored = this.clients.loadAuthorizedClient(id, user);
+			stored = this.clients.loadAuthorizedClient(id, user);
 			if (stored == null) {
 				return false;
 			}
-			revoke(stored);
 			this.clients.removeAuthorizedClient(id, user);
 			forget(user);
 		}
 		finally {
 			lock.unlock();
 		}
+		// forgotten first, revoked then: no renewal waits for the authorization server
+		revoke(stored);
 		logger.info("MCP server '" + this.server + "': a user disconnected their account");
 		return true;
 	}
@@ -580,12 +619,13 @@ public final class UserAuthorization implements TokenAuthorization {
 	}
 
 	/**
-	 * Returns how many tokens this JVM renewed for the users.
+	 * Returns how many tokens this JVM renewed: the users', and its own identity's.
 	 * @return the number of renewals
 	 */
 	@Override
 	public long renewals() {
-		return this.renewals.get();
+		return this.renewals.get()
+				+ ((this.application.authorization() instanceof TokenAuthorization own) ? own.renewals() : 0);
 	}
 
 	/**
@@ -595,7 +635,8 @@ public final class UserAuthorization implements TokenAuthorization {
 	 */
 	@Override
 	public long alreadyRenewed() {
-		return this.alreadyRenewed.get();
+		return this.alreadyRenewed.get()
+				+ ((this.application.authorization() instanceof TokenAuthorization own) ? own.alreadyRenewed() : 0);
 	}
 
 	/**
@@ -607,14 +648,17 @@ public final class UserAuthorization implements TokenAuthorization {
 	}
 
 	private @Nullable OAuth2AccessToken cached(String user) {
+		Cached entry;
 		synchronized (this.cached) {
-			return this.cached.get(user);
+			entry = this.cached.get(user);
 		}
+		return (entry != null && entry.until().isAfter(this.clock.instant())) ? entry.token() : null;
 	}
 
 	private void cache(String user, OAuth2AccessToken token) {
+		Cached entry = new Cached(token, this.clock.instant().plus(this.surroundings.watchInterval()));
 		synchronized (this.cached) {
-			this.cached.put(user, token);
+			this.cached.put(user, entry);
 		}
 	}
 
@@ -628,6 +672,13 @@ public final class UserAuthorization implements TokenAuthorization {
 		Instant expiresAt = token.getExpiresAt();
 		return expiresAt != null
 				&& expiresAt.minus(ServerAuthorization.renewalMargin(token)).isAfter(this.clock.instant());
+	}
+
+	// Issued less than a renewal margin ago, or dated ahead.
+	private boolean isJustIssued(OAuth2AccessToken token) {
+		Instant issuedAt = token.getIssuedAt();
+		return issuedAt != null
+				&& issuedAt.plus(ServerAuthorization.renewalMargin(token)).isAfter(this.clock.instant());
 	}
 
 	private boolean isFresh(OAuth2AccessToken token) {
@@ -647,6 +698,10 @@ public final class UserAuthorization implements TokenAuthorization {
 
 	private static UsernamePasswordAuthenticationToken owner(String user) {
 		return UsernamePasswordAuthenticationToken.unauthenticated(user, null);
+	}
+
+	private record Cached(OAuth2AccessToken token, Instant until) {
+
 	}
 
 	/**

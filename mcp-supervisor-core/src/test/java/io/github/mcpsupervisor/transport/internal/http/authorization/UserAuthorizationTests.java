@@ -110,6 +110,10 @@ class UserAuthorizationTests {
 
 	private McpAuthorizationStore store;
 
+	private DriverManagerDataSource dataSource;
+
+	private boolean stopped;
+
 	private ClientRegistration registration;
 
 	private InMemoryClientRegistrationRepository registrations;
@@ -126,6 +130,7 @@ class UserAuthorizationTests {
 				"jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
 		new ResourceDatabasePopulator(new ClassPathResource("io/github/mcpsupervisor/authorization/schema-h2.sql"))
 			.execute(dataSource);
+		this.dataSource = dataSource;
 		this.store = new JdbcMcpAuthorizationStore(new JdbcTemplate(dataSource), this.time.clock());
 		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
 		this.server.createContext("/", (exchange) -> {
@@ -188,7 +193,9 @@ class UserAuthorizationTests {
 
 	@AfterEach
 	void stop() {
-		this.server.stop(0);
+		if (!this.stopped) {
+			this.server.stop(0);
+		}
 	}
 
 	// a lifetime from the virtual time: the client dates the response by the system's
@@ -308,13 +315,14 @@ class UserAuthorizationTests {
 			Future<String> a = threads.submit(() -> first.authorization(Caller.of("ada")));
 			assertThat(this.refreshArrived.await(10, TimeUnit.SECONDS)).isTrue();
 			Future<String> b = threads.submit(() -> second.authorization(Caller.of("ada")));
-			ReentrantLock chain = (ReentrantLock) this.locks.get("drive:user:ada");
+			ReentrantLock chain = (ReentrantLock) this.locks.get(UserAuthorization.lockKey("drive", "ada"));
 			await().until(chain::hasQueuedThreads);
 			hold.countDown();
 			assertThat(a.get()).isEqualTo("Bearer tok-ada-2");
 			assertThat(b.get()).isEqualTo("Bearer tok-ada-2");
 		}
 		finally {
+			hold.countDown();
 			threads.shutdownNow();
 		}
 		assertThat(this.grants).containsExactly("code:ada", "code:grace", "refresh:ada");
@@ -322,7 +330,8 @@ class UserAuthorizationTests {
 		assertThat(first.alreadyRenewed() + second.alreadyRenewed()).isOne();
 		assertThat(this.reuses).hasValue(0);
 		assertThat(first.authorization(Caller.of("grace"))).isEqualTo("Bearer tok-grace-2");
-		assertThat(this.locks).containsOnlyKeys("drive:user:ada", "drive:user:grace");
+		assertThat(this.locks).containsOnlyKeys(UserAuthorization.lockKey("drive", "ada"),
+				UserAuthorization.lockKey("drive", "grace"));
 	}
 
 	@Test
@@ -348,6 +357,7 @@ class UserAuthorizationTests {
 		connect(authorization, "ada");
 		this.time.advance(Duration.ofSeconds(560));
 		this.server.stop(0);
+		this.stopped = true;
 		assertThatExceptionOfType(McpUserAuthorizationException.class)
 			.isThrownBy(() -> authorization.authorization(Caller.of("ada")))
 			.withMessageContaining("cannot be reached now");
@@ -360,6 +370,8 @@ class UserAuthorizationTests {
 		UserAuthorization authorization = replica();
 		connect(authorization, "ada");
 		connect(authorization, "grace");
+		// a token the server took for a while, then refuses (revoked at the resource)
+		this.time.advance(Duration.ofMinutes(2));
 		assertThat(authorization.refused(401, NONE, "Bearer tok-ada-1", Caller.of("ada"))).isTrue();
 		assertThat(authorization.authorization(Caller.of("ada"))).isEqualTo("Bearer tok-ada-2");
 		assertThat(authorization.authorization(Caller.of("grace"))).isEqualTo("Bearer tok-grace-1");
@@ -411,6 +423,58 @@ class UserAuthorizationTests {
 			.isThrownBy(() -> authorization.authorization(Caller.of("ada")));
 		assertThat(authorization.authorization(Caller.of("grace"))).isEqualTo("Bearer tok-grace-1");
 		assertThat(authorization.disconnect("nobody")).isFalse();
+	}
+
+	@Test
+	void aDisconnectThroughOneReplicaIsSeenByTheOthersWithinTheWatchInterval() {
+		UserAuthorization first = replica();
+		UserAuthorization second = replica();
+		connect(first, "ada");
+		assertThat(second.authorization(Caller.of("ada"))).isEqualTo("Bearer tok-ada-1");
+		assertThat(first.disconnect("ada")).isTrue();
+		this.time.advance(Duration.ofSeconds(2));
+		assertThatExceptionOfType(McpUserAuthorizationException.class)
+			.isThrownBy(() -> second.authorization(Caller.of("ada")))
+			.withMessage("MCP server 'drive' needs you to connect your account");
+	}
+
+	@Test
+	void aTokenRefusedAsSoonAsItWasIssuedIsNotRenewedAndTheUserKeepsTheirConnection() {
+		UserAuthorization authorization = replica();
+		connect(authorization, "ada");
+		assertThatExceptionOfType(McpUserAuthorizationException.class)
+			.isThrownBy(() -> authorization.refused(401, NONE, "Bearer tok-ada-1", Caller.of("ada")))
+			.withMessage("MCP server 'drive' refuses your token: connect your account again");
+		assertThat(this.grants).containsExactly("code:ada");
+		assertThat(this.clients.<OAuth2AuthorizedClient>loadAuthorizedClient("drive", "ada")).isNotNull();
+		assertThat(authorization.refusedFor(401, Caller.of("ada"))).isInstanceOf(McpUserAuthorizationException.class);
+		assertThat(this.clients.<OAuth2AuthorizedClient>loadAuthorizedClient("drive", "ada")).isNotNull();
+	}
+
+	@Test
+	void aStoreThatCannotBeReadFailsTheUsersRequestWithoutQuotingIt() {
+		UserAuthorization authorization = replica();
+		new JdbcTemplate(this.dataSource).execute("DROP TABLE oauth2_authorized_client");
+		assertThatExceptionOfType(McpUserAuthorizationException.class)
+			.isThrownBy(() -> authorization.authorization(Caller.of("ada")))
+			.withMessage(
+					"the authorization of your account for MCP server 'drive' cannot be read now; try again later");
+	}
+
+	@Test
+	void aUserWhoseNameTheStoresCannotKeepIsToldSo() {
+		String user = "u".repeat(201);
+		assertThatExceptionOfType(McpUserAuthorizationException.class)
+			.isThrownBy(() -> replica().authorization(Caller.of(user)))
+			.withMessageContaining("longer than 200 characters")
+			.withMessageNotContaining(user);
+		assertThat(replica().connect("u".repeat(200)).user()).hasSize(200);
+	}
+
+	@Test
+	void noTwoUsersShareTheKeyOfTheirTokenChain() {
+		assertThat(UserAuthorization.lockKey("a", "b:user:c")).isNotEqualTo(UserAuthorization.lockKey("a:user:b", "c"))
+			.doesNotContain("b:user:c");
 	}
 
 	@Test
