@@ -215,12 +215,7 @@ public final class ServerAuthorization implements TokenAuthorization {
 	public static ServerAuthorization registered(String server, URI url, ClientRegistrationRepository registrations,
 			String registrationId, OAuth2AuthorizedClientService clients, HttpClient httpClient, Duration timeout,
 			Lock lock, Surroundings surroundings) {
-		ClientRegistration registration = registrations.findByRegistrationId(registrationId);
-		if (registration == null) {
-			throw new IllegalStateException("MCP server '" + server + "' has mcp.servers." + server
-					+ ".oauth.registration '" + registrationId + "', but there is no client registration of that id"
-					+ " (spring.security.oauth2.client.registration." + registrationId + ".*)");
-		}
+		ClientRegistration registration = requireRegistration(server, registrations, registrationId);
 		AuthorizationGrantType grant = registration.getAuthorizationGrantType();
 		if (!AuthorizationGrantType.CLIENT_CREDENTIALS.equals(grant)
 				&& !AuthorizationGrantType.AUTHORIZATION_CODE.equals(grant)) {
@@ -228,11 +223,8 @@ public final class ServerAuthorization implements TokenAuthorization {
 					+ "' has authorization-grant-type " + grant.getValue()
 					+ "; an MCP server takes client_credentials or authorization_code");
 		}
-		if (AuthorizationGrantType.AUTHORIZATION_CODE.equals(grant) && !isAbsoluteUrl(registration.getRedirectUri())) {
-			throw new IllegalStateException("MCP server '" + server + "': client registration '" + registrationId
-					+ "' has redirect-uri '" + registration.getRedirectUri() + "': it must be the absolute URL of the"
-					+ " application's redirect endpoint (a template such as {baseUrl} is expanded only within a"
-					+ " request, and the supervisor asks outside of one)");
+		if (AuthorizationGrantType.AUTHORIZATION_CODE.equals(grant)) {
+			requireAbsoluteRedirect(server, registration);
 		}
 		return new ServerAuthorization(server, url, registration, null, clients, httpClient, timeout, lock,
 				surroundings);
@@ -938,7 +930,42 @@ public final class ServerAuthorization implements TokenAuthorization {
 		return UsernamePasswordAuthenticationToken.unauthenticated(this.principal, null);
 	}
 
-	static boolean isAbsoluteUrl(@Nullable String url) {
+	/**
+	 * Returns the registration a server names.
+	 * @param server the server's name
+	 * @param registrations the application's registrations
+	 * @param registrationId the id it names ({@code oauth.registration})
+	 * @return the registration
+	 * @throws IllegalStateException naming the property, if there is none of that id
+	 */
+	static ClientRegistration requireRegistration(String server, ClientRegistrationRepository registrations,
+			String registrationId) {
+		ClientRegistration registration = registrations.findByRegistrationId(registrationId);
+		if (registration == null) {
+			throw new IllegalStateException("MCP server '" + server + "' has mcp.servers." + server
+					+ ".oauth.registration '" + registrationId + "', but there is no client registration of that id"
+					+ " (spring.security.oauth2.client.registration." + registrationId + ".*)");
+		}
+		return registration;
+	}
+
+	/**
+	 * Checks that the redirect URI of an authorization code registration is absolute: a
+	 * request for a person is made outside of any web request.
+	 * @param server the server's name
+	 * @param registration the registration
+	 * @throws IllegalStateException naming the registration, if it is not
+	 */
+	static void requireAbsoluteRedirect(String server, ClientRegistration registration) {
+		if (!isAbsoluteUrl(registration.getRedirectUri())) {
+			throw new IllegalStateException("MCP server '" + server + "': client registration '"
+					+ registration.getRegistrationId() + "' has redirect-uri '" + registration.getRedirectUri()
+					+ "': it must be the absolute URL of the application's redirect endpoint (a template such as"
+					+ " {baseUrl} is expanded only within a request, and the supervisor asks outside of one)");
+		}
+	}
+
+	private static boolean isAbsoluteUrl(@Nullable String url) {
 		if (url == null || url.contains("{")) {
 			return false;
 		}

@@ -167,12 +167,8 @@ public final class UserAuthorization implements TokenAuthorization {
 	public static UserAuthorization registered(String server, URI url, ClientRegistrationRepository registrations,
 			String registrationId, OAuth2AuthorizedClientService clients, HttpClient httpClient, Duration timeout,
 			Function<String, Lock> locks, Identity application, Surroundings surroundings) {
-		ClientRegistration registration = registrations.findByRegistrationId(registrationId);
-		if (registration == null) {
-			throw new IllegalStateException("MCP server '" + server + "' has mcp.servers." + server
-					+ ".oauth.registration '" + registrationId + "', but there is no client registration of that id"
-					+ " (spring.security.oauth2.client.registration." + registrationId + ".*)");
-		}
+		ClientRegistration registration = ServerAuthorization.requireRegistration(server, registrations,
+				registrationId);
 		if (!AuthorizationGrantType.AUTHORIZATION_CODE.equals(registration.getAuthorizationGrantType())) {
 			throw new IllegalStateException("MCP server '" + server + "' acts for each user (mcp.servers." + server
 					+ ".oauth.acts-for=user): client registration '" + registrationId
@@ -180,12 +176,7 @@ public final class UserAuthorization implements TokenAuthorization {
 					+ ", and each user authorizes with authorization_code; the application's own identity is"
 					+ " mcp.servers." + server + ".oauth.application-registration");
 		}
-		if (!ServerAuthorization.isAbsoluteUrl(registration.getRedirectUri())) {
-			throw new IllegalStateException("MCP server '" + server + "': client registration '" + registrationId
-					+ "' has redirect-uri '" + registration.getRedirectUri() + "': it must be the absolute URL of the"
-					+ " application's redirect endpoint (a template such as {baseUrl} is expanded only within a"
-					+ " request, and the supervisor asks outside of one)");
-		}
+		ServerAuthorization.requireAbsoluteRedirect(server, registration);
 		return new UserAuthorization(server, url, registration, clients, httpClient, timeout, locks, application,
 				surroundings);
 	}
