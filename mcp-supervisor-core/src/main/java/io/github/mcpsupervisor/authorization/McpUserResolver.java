@@ -50,7 +50,8 @@ public interface McpUserResolver {
 	 * Returns the user that a tool context names.
 	 * @param toolContext the tool context, if any
 	 * @return the principal name of its {@link #TOOL_CONTEXT_KEY} entry, or {@code null}
-	 * when it has none
+	 * when it has none (an anonymous or unauthenticated {@code Authentication}, or a
+	 * blank name, is none)
 	 * @throws IllegalArgumentException if the entry is of another type, whose text is no
 	 * principal's name
 	 */
@@ -60,18 +61,26 @@ public interface McpUserResolver {
 		}
 		Object user = toolContext.getContext().get(TOOL_CONTEXT_KEY);
 		if (user == null || user instanceof String) {
-			return (String) user;
+			return named((String) user);
+		}
+		if (DefaultMcpUserResolver.SPRING_SECURITY && SecurityContextUser.isAuthentication(user)) {
+			// an anonymous or unauthenticated one is no user: its name would be shared
+			return named(SecurityContextUser.nameOf(user));
 		}
 		if (user instanceof Principal principal) {
-			return principal.getName();
+			return named(principal.getName());
 		}
-		String name = (DefaultMcpUserResolver.SPRING_SECURITY) ? SecurityContextUser.nameOf(user) : null;
+		String name = (DefaultMcpUserResolver.SPRING_SECURITY) ? named(SecurityContextUser.nameOf(user)) : null;
 		if (name == null) {
 			throw new IllegalArgumentException("the tool context's " + TOOL_CONTEXT_KEY + " entry is a "
 					+ user.getClass().getName() + ": give the user's principal name, a Principal, an"
 					+ " AuthenticatedPrincipal or a UserDetails");
 		}
 		return name;
+	}
+
+	private static @Nullable String named(@Nullable String name) {
+		return (name != null && !name.isBlank()) ? name : null;
 	}
 
 }

@@ -20,8 +20,17 @@ final class SecurityContextUser {
 	private SecurityContextUser() {
 	}
 
-	// The name of a principal of Spring Security's that is not a java.security.Principal.
+	static boolean isAuthentication(Object principal) {
+		return principal instanceof Authentication;
+	}
+
+	// The name of a principal of Spring Security's: none for an Authentication that is
+	// anonymous or not authenticated.
 	static @Nullable String nameOf(Object principal) {
+		if (principal instanceof Authentication authentication) {
+			return (authentication.isAuthenticated() && !TRUST.isAnonymous(authentication)) ? authentication.getName()
+					: null;
+		}
 		if (principal instanceof AuthenticatedPrincipal authenticated) {
 			return authenticated.getName();
 		}
@@ -30,10 +39,7 @@ final class SecurityContextUser {
 
 	static @Nullable String current() {
 		Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
-		if (authentication == null || !authentication.isAuthenticated() || TRUST.isAnonymous(authentication)) {
-			return null;
-		}
-		return authentication.getName();
+		return (authentication != null) ? nameOf(authentication) : null;
 	}
 
 }

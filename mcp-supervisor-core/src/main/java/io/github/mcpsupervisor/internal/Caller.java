@@ -30,11 +30,11 @@ public record Caller(@Nullable String user) {
 
 	/**
 	 * Returns the caller of a user.
-	 * @param user the user's principal name, or {@code null} for none
+	 * @param user the user's principal name, or {@code null} (or a blank name) for none
 	 * @return the caller
 	 */
 	public static Caller of(@Nullable String user) {
-		return (user != null) ? new Caller(user) : NO_USER;
+		return (user != null && !user.isBlank()) ? new Caller(user) : NO_USER;
 	}
 
 	/**

@@ -61,6 +61,19 @@ class McpUserResolverTests {
 	}
 
 	@Test
+	void anAnonymousOrUnauthenticatedOneInTheToolContextIsNoUser() {
+		assertThat(McpUserResolver.DEFAULT
+			.resolve(new ToolContext(Map.of(McpUserResolver.TOOL_CONTEXT_KEY, new AnonymousAuthenticationToken("key",
+					"anonymousUser", AuthorityUtils.createAuthorityList("ROLE_ANONYMOUS"))))))
+			.isNull();
+		assertThat(McpUserResolver.DEFAULT.resolve(new ToolContext(Map.of(McpUserResolver.TOOL_CONTEXT_KEY,
+				UsernamePasswordAuthenticationToken.unauthenticated("ada", "password")))))
+			.isNull();
+		assertThat(McpUserResolver.DEFAULT.resolve(new ToolContext(Map.of(McpUserResolver.TOOL_CONTEXT_KEY, " "))))
+			.isNull();
+	}
+
+	@Test
 	void noUserWithoutAnAuthenticatedOne() {
 		assertThat(McpUserResolver.DEFAULT.resolve(null)).isNull();
 		SecurityContextHolder.getContext()

@@ -5,8 +5,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandler;
-import java.net.http.HttpResponse.BodyHandlers;
 import java.net.http.HttpResponse.BodySubscriber;
+import java.net.http.HttpResponse.BodySubscribers;
 import java.net.http.HttpResponse.PushPromiseHandler;
 import java.net.http.HttpResponse.ResponseInfo;
 import java.nio.ByteBuffer;
@@ -95,35 +95,45 @@ final class SessionOwnerCheck extends DelegatingHttpClient {
 				: handler.apply(info);
 	}
 
-	// Whether the session answers a ping with the application's identity: off the HTTP
-	// client's threads, as obtaining the application's token may block.
+	// Whether the session answers a ping with the application's identity, within the
+	// request timeout: off the HTTP client's threads, as obtaining the application's
+	// token may block; the exchange is cancelled at the timeout.
 	private CompletableFuture<Boolean> check(HttpRequest request, String session) {
 		return Mono.fromCallable(() -> ping(request, session))
 			.subscribeOn(Schedulers.boundedElastic())
 			.flatMap(Mono::fromFuture)
-			.map((response) -> response.statusCode() == 200)
+			.timeout(this.definition.requestTimeout())
 			.onErrorReturn(false)
 			.toFuture();
 	}
 
-	private CompletableFuture<HttpResponse<Void>> ping(HttpRequest refused, String session) {
+	// The status of the ping's answer, known at its headers: an event stream kept open
+	// is not waited for.
+	private CompletableFuture<Boolean> ping(HttpRequest refused, String session) {
 		String body = "{\"jsonrpc\":\"2.0\",\"id\":\"mcp-supervisor-session-check-" + this.checks.incrementAndGet()
 				+ "\",\"method\":\"ping\"}";
-		HttpRequest.Builder ping = HttpRequest.newBuilder(refused.uri())
+		// the refused request's headers (the configured ones, the application's
+		// customizers', the session's), with the application's identity
+		HttpRequest.Builder ping = HttpRequest
+			.newBuilder(refused,
+					(name, value) -> !USER_REQUEST.equalsIgnoreCase(name) && !"Authorization".equalsIgnoreCase(name)
+							&& !"Mcp-Method".equalsIgnoreCase(name))
 			.timeout(this.definition.requestTimeout())
-			.header("Content-Type", "application/json")
-			.header("Accept", "application/json, text/event-stream")
-			.header("Mcp-Session-Id", session)
+			.setHeader("Mcp-Session-Id", session)
 			.POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
-		refused.headers()
-			.firstValue("MCP-Protocol-Version")
-			.ifPresent((version) -> ping.header("MCP-Protocol-Version", version));
-		this.definition.headers().forEach(ping::setHeader);
 		String application = this.authorization.authorization(null);
 		if (application != null) {
 			ping.setHeader("Authorization", application);
 		}
-		return this.delegate.sendAsync(ping.build(), BodyHandlers.discarding());
+		CompletableFuture<Boolean> answered = new CompletableFuture<>();
+		CompletableFuture<HttpResponse<Void>> exchange = this.delegate.sendAsync(ping.build(), (info) -> {
+			answered.complete(info.statusCode() == 200);
+			return BodySubscribers.discarding();
+		});
+		exchange.whenComplete((response, failure) -> answered.complete(false));
+		// the answer's status is enough: its body is not read on
+		answered.whenComplete((alive, failure) -> exchange.cancel(true));
+		return answered;
 	}
 
 	private McpUserAuthorizationException refusedToUser() {
@@ -170,10 +180,13 @@ final class SessionOwnerCheck extends DelegatingHttpClient {
 		@Override
 		public void onNext(List<ByteBuffer> item) {
 			for (ByteBuffer buffer : item) {
-				if (this.heldBytes + buffer.remaining() <= MAX_HELD_BYTES) {
-					this.heldBytes += buffer.remaining();
-					this.held.add(buffer);
+				if (this.heldBytes + buffer.remaining() > MAX_HELD_BYTES) {
+					// what is held is the body's start, without a gap
+					this.heldBytes = MAX_HELD_BYTES + 1;
+					return;
 				}
+				this.heldBytes += buffer.remaining();
+				this.held.add(buffer);
 			}
 		}
 

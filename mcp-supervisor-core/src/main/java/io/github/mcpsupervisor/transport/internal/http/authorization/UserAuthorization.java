@@ -15,9 +15,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.github.mcpsupervisor.authorization.McpAuthorizationException;
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
@@ -121,7 +123,12 @@ public final class UserAuthorization implements TokenAuthorization {
 
 	};
 
+	// how many times a user's token was forgotten: a read that began before is not cached
+	private final AtomicLong forgets = new AtomicLong();
+
 	private final AtomicLong renewals = new AtomicLong();
+
+	private final AtomicBoolean storeFailing = new AtomicBoolean();
 
 	private final AtomicLong alreadyRenewed = new AtomicLong();
 
@@ -238,15 +245,26 @@ public final class UserAuthorization implements TokenAuthorization {
 					+ "' acts for each user, and this user's name is longer than " + MAX_USER_LENGTH + " characters",
 					null, false);
 		}
+		return usersOwn(() -> "Bearer " + token(user).getTokenValue());
+	}
+
+	// A user's request whose store cannot be read or written now fails alone, without
+	// the database's message, which may name the user; operators are told once.
+	private <T> T usersOwn(Supplier<T> action) {
 		try {
-			return "Bearer " + token(user).getTokenValue();
+			T result = action.get();
+			this.storeFailing.set(false);
+			return result;
 		}
 		catch (McpUserAuthorizationException ex) {
 			throw ex;
 		}
 		catch (RuntimeException ex) {
-			// the store that cannot be read now: the database's message names the user
-			logger.debug("MCP server '" + this.server + "': a user's authorization cannot be read now", ex);
+			if (this.storeFailing.compareAndSet(false, true)) {
+				logger.warn("MCP server '" + this.server + "': the users' authorizations cannot be read or kept now;"
+						+ " their requests fail until they can (the cause at DEBUG)");
+			}
+			logger.debug("MCP server '" + this.server + "': a user's authorization cannot be read or kept", ex);
 			throw new McpUserAuthorizationException(this.server, "the authorization of your account for MCP server '"
 					+ this.server + "' cannot be read now; try again later", null, false);
 		}
@@ -266,14 +284,16 @@ public final class UserAuthorization implements TokenAuthorization {
 			return cached;
 		}
 		String id = this.registration.getRegistrationId();
+		long forgotten = this.forgets.get();
 		OAuth2AuthorizedClient before = this.clients.loadAuthorizedClient(id, user);
 		if (before != null && isValid(before.getAccessToken())) {
-			cache(user, before.getAccessToken());
+			cache(user, before.getAccessToken(), forgotten);
 			return before.getAccessToken();
 		}
 		Lock lock = this.locks.apply(lockKey(id, user));
 		lock.lock();
 		try {
+			long read = this.forgets.get();
 			OAuth2AuthorizedClient stored = this.clients.loadAuthorizedClient(id, user);
 			if (stored != null && isValid(stored.getAccessToken())) {
 				if (before != null) {
@@ -281,7 +301,7 @@ public final class UserAuthorization implements TokenAuthorization {
 					// replica
 					this.alreadyRenewed.incrementAndGet();
 				}
-				cache(user, stored.getAccessToken());
+				cache(user, stored.getAccessToken(), read);
 				return stored.getAccessToken();
 			}
 			if (stored == null) {
@@ -326,7 +346,7 @@ public final class UserAuthorization implements TokenAuthorization {
 			throw needsUser(user, "needs you to connect your account again", registeredScopes());
 		}
 		this.renewals.incrementAndGet();
-		cache(user, client.getAccessToken());
+		cache(user, client.getAccessToken(), this.forgets.get());
 		return client.getAccessToken();
 	}
 
@@ -372,6 +392,10 @@ public final class UserAuthorization implements TokenAuthorization {
 			// with the application's identity, if any
 			return this.application.refused(status, headers, sent);
 		}
+		return usersOwn(() -> refusedUser(status, headers, sent, user));
+	}
+
+	private boolean refusedUser(int status, HttpHeaders headers, @Nullable String sent, String user) {
 		BearerChallenge challenge = BearerChallenge.of(headers.allValues("WWW-Authenticate")).orElse(null);
 		forget(user);
 		Lock lock = this.locks.apply(lockKey(this.registration.getRegistrationId(), user));
@@ -460,7 +484,7 @@ public final class UserAuthorization implements TokenAuthorization {
 		}
 		// refused again with a token just renewed: the user authorizes again, the tokens
 		// kept meanwhile (a refusal that passes does not cost the user's connection)
-		return needsUser(user, "refuses your token: connect your account again", registeredScopes());
+		return usersOwn(() -> needsUser(user, "refuses your token: connect your account again", registeredScopes()));
 	}
 
 	@Override
@@ -646,15 +670,20 @@ public final class UserAuthorization implements TokenAuthorization {
 		return (entry != null && entry.until().isAfter(this.clock.instant())) ? entry.token() : null;
 	}
 
-	private void cache(String user, OAuth2AccessToken token) {
+	// Unless a token was forgotten since it was read: a disconnect, a completion or a
+	// refusal, whose read comes after.
+	private void cache(String user, OAuth2AccessToken token, long forgotten) {
 		Cached entry = new Cached(token, this.clock.instant().plus(this.surroundings.watchInterval()));
 		synchronized (this.cached) {
-			this.cached.put(user, entry);
+			if (this.forgets.get() == forgotten) {
+				this.cached.put(user, entry);
+			}
 		}
 	}
 
 	private void forget(String user) {
 		synchronized (this.cached) {
+			this.forgets.incrementAndGet();
 			this.cached.remove(user);
 		}
 	}

@@ -459,6 +459,9 @@ class UserAuthorizationTests {
 			.isThrownBy(() -> authorization.authorization(Caller.of("ada")))
 			.withMessage(
 					"the authorization of your account for MCP server 'drive' cannot be read now; try again later");
+		assertThatExceptionOfType(McpUserAuthorizationException.class)
+			.isThrownBy(() -> authorization.refused(401, NONE, "Bearer tok-ada-1", Caller.of("ada")))
+			.withMessageContaining("cannot be read now");
 	}
 
 	@Test
