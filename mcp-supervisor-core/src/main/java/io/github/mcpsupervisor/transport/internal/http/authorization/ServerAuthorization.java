@@ -126,6 +126,8 @@ public final class ServerAuthorization implements TokenAuthorization {
 
 	private final Clock clock;
 
+	private final TokenTimes times;
+
 	private final Surroundings surroundings;
 
 	private final McpAuthorizationStore store;
@@ -179,6 +181,7 @@ public final class ServerAuthorization implements TokenAuthorization {
 		this.surroundings = surroundings;
 		this.store = surroundings.store();
 		this.clock = surroundings.scheduler().clock();
+		this.times = new TokenTimes(this.clock);
 		Clock clock = this.clock;
 		this.tokens = new TokenEndpoint(httpClient, timeout, () -> this.resource, this::steppedUpScopes);
 		this.flow = new CodeFlow(server, this.tokens, clock);
@@ -294,7 +297,7 @@ public final class ServerAuthorization implements TokenAuthorization {
 		// a valid token is read without the lock, which replicas may share: only a
 		// renewal (or a first token) takes it
 		OAuth2AccessToken cached = this.cachedToken;
-		if (cached != null && isValid(cached)) {
+		if (cached != null && this.times.isValid(cached)) {
 			return bearer(cached);
 		}
 		long generation = this.cacheGeneration.get();
@@ -332,7 +335,7 @@ public final class ServerAuthorization implements TokenAuthorization {
 			return null;
 		}
 		OAuth2AccessToken token = client.getAccessToken();
-		return isValid(token) ? token : null;
+		return this.times.isValid(token) ? token : null;
 	}
 
 	// The authorized client the store keeps for the server, once its registration is
@@ -347,11 +350,6 @@ public final class ServerAuthorization implements TokenAuthorization {
 	private void cache(@Nullable OAuth2AccessToken token) {
 		this.cacheGeneration.incrementAndGet();
 		this.cachedToken = token;
-	}
-
-	private boolean isValid(OAuth2AccessToken token) {
-		Instant expiresAt = token.getExpiresAt();
-		return expiresAt != null && expiresAt.minus(renewalMargin(token)).isAfter(this.clock.instant());
 	}
 
 	/**
@@ -418,7 +416,7 @@ public final class ServerAuthorization implements TokenAuthorization {
 		catch (ResourceAccessException ex) {
 			throw unreachable(ex);
 		}
-		if (client == null || isExpired(client.getAccessToken())) {
+		if (client == null || this.times.isExpired(client.getAccessToken())) {
 			// an authorization code's token without a refresh token: only a person helps
 			this.clients.removeAuthorizedClient(registration().getRegistrationId(), this.principal);
 			throw needsPerson("the token expired and there is no refresh token");
@@ -564,7 +562,7 @@ public final class ServerAuthorization implements TokenAuthorization {
 	private boolean completedElsewhere() {
 		OAuth2AuthorizedClient client = storedClient();
 		return client != null && !client.getAccessToken().getTokenValue().equals(this.refusedToken)
-				&& !isExpired(client.getAccessToken());
+				&& !this.times.isExpired(client.getAccessToken());
 	}
 
 	// The scopes of a client credentials token request beyond the registration's: those
@@ -747,7 +745,7 @@ public final class ServerAuthorization implements TokenAuthorization {
 			}
 			if (client != null) {
 				// the server refuses a token it issued a moment ago: renew it once
-				this.clients.saveAuthorizedClient(expired(client), owner());
+				this.clients.saveAuthorizedClient(this.times.expired(client), owner());
 			}
 			try {
 				token();
@@ -909,21 +907,6 @@ public final class ServerAuthorization implements TokenAuthorization {
 		// null once a client the authorization server forgot is to be registered again
 		ClientRegistration current = this.registration;
 		return current != null && AuthorizationGrantType.AUTHORIZATION_CODE.equals(current.getAuthorizationGrantType());
-	}
-
-	private boolean isExpired(OAuth2AccessToken token) {
-		Instant expiresAt = token.getExpiresAt();
-		return expiresAt != null && !expiresAt.isAfter(this.clock.instant());
-	}
-
-	// The same client with a token that the manager renews at its next use.
-	private OAuth2AuthorizedClient expired(OAuth2AuthorizedClient client) {
-		Instant past = this.clock.instant().minus(Duration.ofHours(1));
-		OAuth2AccessToken token = client.getAccessToken();
-		return new OAuth2AuthorizedClient(
-				client.getClientRegistration(), client.getPrincipalName(), new OAuth2AccessToken(token.getTokenType(),
-						token.getTokenValue(), past.minusSeconds(1), past, token.getScopes()),
-				client.getRefreshToken());
 	}
 
 	private Authentication owner() {

@@ -104,6 +104,8 @@ public final class UserAuthorization implements TokenAuthorization {
 
 	private final Clock clock;
 
+	private final TokenTimes times;
+
 	private final McpAuthorizationStore store;
 
 	private final Surroundings surroundings;
@@ -144,6 +146,7 @@ public final class UserAuthorization implements TokenAuthorization {
 		this.surroundings = surroundings;
 		this.store = surroundings.store();
 		this.clock = surroundings.scheduler().clock();
+		this.times = new TokenTimes(this.clock);
 		Clock clock = this.clock;
 		this.tokens = new TokenEndpoint(httpClient, timeout, () -> this.resource, () -> null);
 		this.flow = new CodeFlow(server, this.tokens, clock);
@@ -280,13 +283,13 @@ public final class UserAuthorization implements TokenAuthorization {
 	// A valid token of the user's, refreshed as needed.
 	private OAuth2AccessToken token(String user) {
 		OAuth2AccessToken cached = cached(user);
-		if (cached != null && isValid(cached)) {
+		if (cached != null && this.times.isValid(cached)) {
 			return cached;
 		}
 		String id = this.registration.getRegistrationId();
 		long forgotten = this.forgets.get();
 		OAuth2AuthorizedClient before = this.clients.loadAuthorizedClient(id, user);
-		if (before != null && isValid(before.getAccessToken())) {
+		if (before != null && this.times.isValid(before.getAccessToken())) {
 			cache(user, before.getAccessToken(), forgotten);
 			return before.getAccessToken();
 		}
@@ -295,7 +298,7 @@ public final class UserAuthorization implements TokenAuthorization {
 		try {
 			long read = this.forgets.get();
 			OAuth2AuthorizedClient stored = this.clients.loadAuthorizedClient(id, user);
-			if (stored != null && isValid(stored.getAccessToken())) {
+			if (stored != null && this.times.isValid(stored.getAccessToken())) {
 				if (before != null) {
 					// renewed while this request waited for the lock, here or on a
 					// replica
@@ -340,7 +343,7 @@ public final class UserAuthorization implements TokenAuthorization {
 		catch (ResourceAccessException ex) {
 			throw unreachable();
 		}
-		if (client == null || !isFresh(client.getAccessToken())) {
+		if (client == null || this.times.isExpired(client.getAccessToken())) {
 			// a token without a refresh token: only the user helps
 			this.clients.removeAuthorizedClient(this.registration.getRegistrationId(), user);
 			throw needsUser(user, "needs you to connect your account again", registeredScopes());
@@ -405,7 +408,7 @@ public final class UserAuthorization implements TokenAuthorization {
 					user);
 			boolean replaced = stored != null && sent != null
 					&& !sent.equals("Bearer " + stored.getAccessToken().getTokenValue())
-					&& isValid(stored.getAccessToken());
+					&& this.times.isValid(stored.getAccessToken());
 			if (status == 403) {
 				if (replaced && challenge != null && !challenge.scopes().isEmpty()
 						&& stored.getAccessToken().getScopes().containsAll(challenge.scopes())) {
@@ -420,13 +423,13 @@ public final class UserAuthorization implements TokenAuthorization {
 			if (stored == null) {
 				throw needsUser(user, "needs you to connect your account", registeredScopes());
 			}
-			if (isJustIssued(stored.getAccessToken())) {
+			if (this.times.isJustIssued(stored.getAccessToken())) {
 				// refused as soon as it was obtained: another renewal would be refused
 				// too
 				throw needsUser(user, "refuses your token: connect your account again", registeredScopes());
 			}
 			// the server refuses a token it took a moment ago: renewed once
-			this.clients.saveAuthorizedClient(expired(stored), owner(user));
+			this.clients.saveAuthorizedClient(this.times.expired(stored), owner(user));
 			renew(user);
 			return true;
 		}
@@ -686,34 +689,6 @@ public final class UserAuthorization implements TokenAuthorization {
 			this.forgets.incrementAndGet();
 			this.cached.remove(user);
 		}
-	}
-
-	private boolean isValid(OAuth2AccessToken token) {
-		Instant expiresAt = token.getExpiresAt();
-		return expiresAt != null
-				&& expiresAt.minus(ServerAuthorization.renewalMargin(token)).isAfter(this.clock.instant());
-	}
-
-	// Issued less than a renewal margin ago, or dated ahead.
-	private boolean isJustIssued(OAuth2AccessToken token) {
-		Instant issuedAt = token.getIssuedAt();
-		return issuedAt != null
-				&& issuedAt.plus(ServerAuthorization.renewalMargin(token)).isAfter(this.clock.instant());
-	}
-
-	private boolean isFresh(OAuth2AccessToken token) {
-		Instant expiresAt = token.getExpiresAt();
-		return expiresAt == null || expiresAt.isAfter(this.clock.instant());
-	}
-
-	// The same client with a token that the manager renews at its next use.
-	private OAuth2AuthorizedClient expired(OAuth2AuthorizedClient client) {
-		Instant past = this.clock.instant().minus(Duration.ofHours(1));
-		OAuth2AccessToken token = client.getAccessToken();
-		return new OAuth2AuthorizedClient(
-				client.getClientRegistration(), client.getPrincipalName(), new OAuth2AccessToken(token.getTokenType(),
-						token.getTokenValue(), past.minusSeconds(1), past, token.getScopes()),
-				client.getRefreshToken());
 	}
 
 	private static UsernamePasswordAuthenticationToken owner(String user) {
