@@ -181,6 +181,11 @@ public final class McpConnectors {
 		}
 
 		@Override
+		public boolean keepsAwake() {
+			return this.connector.keepsAwake();
+		}
+
+		@Override
 		public void close() {
 			try {
 				this.connector.close();

@@ -55,7 +55,14 @@ final class CallRouter {
 	CallToolResult call(CallToolRequest request) {
 		McpRequestObserver.Request observed = this.observer.start(this.supervisor.name(), "tools/call", request.name(),
 				request.meta());
-		return observed(observed, () -> call(withMeta(request, observed.meta(request.meta())), observed));
+		Activity activity = this.supervisor.activity();
+		activity.started();
+		try {
+			return observed(observed, () -> call(withMeta(request, observed.meta(request.meta())), observed));
+		}
+		finally {
+			activity.ended();
+		}
 	}
 
 	private static CallToolRequest withMeta(CallToolRequest request, @Nullable Map<String, Object> meta) {
@@ -126,7 +133,14 @@ final class CallRouter {
 
 	private <T> @Nullable T route(String method, Function<McpConnection, @Nullable T> request) {
 		McpRequestObserver.Request observed = this.observer.start(this.supervisor.name(), method, null, null);
-		return observed(observed, () -> route(method, request, observed));
+		Activity activity = this.supervisor.activity();
+		activity.started();
+		try {
+			return observed(observed, () -> route(method, request, observed));
+		}
+		finally {
+			activity.ended();
+		}
 	}
 
 	private <T> @Nullable T route(String method, Function<McpConnection, @Nullable T> request,
@@ -296,9 +310,16 @@ final class CallRouter {
 
 		/**
 		 * Returns the live generation's connection, read without the lock.
-		 * @return the connection, if any
+		 * @return the connection, if any; always {@code null} for a server that stops
+		 * while unused, whose calls take their generation under the lock
 		 */
 		@Nullable McpConnection current();
+
+		/**
+		 * Returns the calls of the server, counted when it stops while unused.
+		 * @return the activity
+		 */
+		Activity activity();
 
 		/**
 		 * Returns the live connection, or a waiter for the next generation.

@@ -16,7 +16,10 @@ enum EndedOnRequest {
 	REPLACED("was replaced"),
 
 	/** {@link McpSupervisors#remove(String)}: nothing reconnects. */
-	REMOVED("was removed");
+	REMOVED("was removed"),
+
+	/** Stopped while unused: the next call starts it. */
+	IDLE("was stopped while unused");
 
 	private final String description;
 
@@ -37,7 +40,7 @@ enum EndedOnRequest {
 	 * @return whether it was stopped, replaced or removed
 	 */
 	boolean stopsTheServer() {
-		return this != RESTARTED;
+		return this != RESTARTED && this != IDLE;
 	}
 
 }

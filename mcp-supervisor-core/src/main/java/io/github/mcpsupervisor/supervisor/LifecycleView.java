@@ -26,14 +26,33 @@ final class LifecycleView implements Generations, CallRouter.Target {
 
 	private final Retirements retirements;
 
+	private final Activity activity;
+
+	private final KeptTools kept;
+
+	// starts an idle server, under the lock: bound once the state machine is built
+	private Runnable calledIdle = () -> {
+	};
+
 	LifecycleView(CheckedPhase phase, ServerRecord record, SupervisorLock lock, RecoveryWaiters waiters,
-			ReconnectPolicy policy, Retirements retirements) {
+			ReconnectPolicy policy, Retirements retirements, Activity activity, KeptTools kept) {
 		this.phase = phase;
 		this.record = record;
 		this.lock = lock;
 		this.waiters = waiters;
 		this.policy = policy;
 		this.retirements = retirements;
+		this.activity = activity;
+		this.kept = kept;
+	}
+
+	/**
+	 * Binds what starts an idle server when a call comes, run under the lock in the step
+	 * that saw no live generation.
+	 * @param called the state machine's step
+	 */
+	void whenCalledIdle(Runnable called) {
+		this.calledIdle = called;
 	}
 
 	@Override
@@ -64,11 +83,22 @@ final class LifecycleView implements Generations, CallRouter.Target {
 	@Override
 	public void replaceTools(ToolSet replacement) {
 		this.record.swapTools(replacement);
+		Generation live = this.record.live();
+		if (live != null && live.connection.generation() == replacement.generation()) {
+			this.kept.keep(replacement, live.connection);
+		}
+	}
+
+	// A server that stops while unused hands its generation out only under the lock,
+	// where the stop that retires it cannot interleave (see Activity).
+	@Override
+	public @Nullable McpConnection current() {
+		return this.activity.counts() ? null : this.record.current();
 	}
 
 	@Override
-	public @Nullable McpConnection current() {
-		return this.record.current();
+	public Activity activity() {
+		return this.activity;
 	}
 
 	@Override
@@ -92,6 +122,9 @@ final class LifecycleView implements Generations, CallRouter.Target {
 			// for the next one, like any call during a restart
 			if (connection != null && connection != failed && !connection.isLost()) {
 				return CompletableFuture.completedFuture(connection);
+			}
+			if (this.phase.current().state() == McpServerState.IDLE) {
+				this.calledIdle.run();
 			}
 			McpServerState now = this.phase.current().state();
 			boolean recovering = now == McpServerState.STARTING || now == McpServerState.RECONNECTING

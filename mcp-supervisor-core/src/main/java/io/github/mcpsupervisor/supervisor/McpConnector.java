@@ -67,6 +67,16 @@ public interface McpConnector extends AutoCloseable {
 	}
 
 	/**
+	 * Returns whether the server must not be stopped while unused now: the application
+	 * holds a subscription on it (a resource subscription, carried over a
+	 * {@code subscriptions/listen} stream in 2026-07-28), whose updates would be lost.
+	 * @return whether it must stay up; by default {@code false}
+	 */
+	default boolean keepsAwake() {
+		return false;
+	}
+
+	/**
 	 * Releases what the connector holds for its server (its use of a shared HTTP client,
 	 * its registration with the server's authorization) once its supervisor has stopped
 	 * for good: the server was removed or replaced. No generation is created after.
@@ -99,6 +109,15 @@ public interface McpConnector extends AutoCloseable {
 		 * @return the tools
 		 */
 		List<Tool> tools();
+
+		/**
+		 * Returns how long the last listing of the tools holds, as the server said (the
+		 * {@code ttlMs} of a 2026-07-28 listing; none said is none at all).
+		 * @return how long, or {@code null} when the revision says nothing of it
+		 */
+		default @Nullable Duration toolsFreshFor() {
+			return null;
+		}
 
 		/**
 		 * Lists the server's tools again, following pagination within limits, each name

@@ -41,6 +41,14 @@ public enum McpServerState {
 	FAILED,
 
 	/** Not started, or stopped with the application. */
-	STOPPED
+	STOPPED,
+
+	/**
+	 * Not running because it is not in use: started on first use, or stopped when idle.
+	 * Its tools stay listed, and the next call starts it, waiting as calls wait during a
+	 * recovery. Idle is not an outage: the outage budget is untouched and no standby is
+	 * kept.
+	 */
+	IDLE
 
 }

@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.supervisor;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
@@ -51,7 +52,8 @@ public final class McpServerSupervisor {
 		this.users = builder.users;
 		this.connector = builder.connector;
 		this.lifecycle = ServerLifecycle.create(builder.name, builder.connector, builder.scheduler, builder.reconnect,
-				builder.calls, builder.healthCheck, builder.listener, builder.toolsWhenDown, builder.standby);
+				builder.calls, builder.healthCheck, builder.listener, builder.toolsWhenDown, builder.standby,
+				builder.firstUse, builder.idleTimeout);
 		this.view = this.lifecycle.view();
 		this.router = new CallRouter(this.view, builder.calls, builder.healthCheck.timeout(), builder.requestObserver);
 	}
@@ -271,6 +273,10 @@ public final class McpServerSupervisor {
 
 		private McpUserResolver users = McpUserResolver.DEFAULT;
 
+		private @Nullable ToolCatalog firstUse;
+
+		private @Nullable Duration idleTimeout;
+
 		private Builder(String name, McpConnector connector, SupervisorScheduler scheduler) {
 			this.name = name;
 			this.connector = connector;
@@ -361,6 +367,44 @@ public final class McpServerSupervisor {
 		 */
 		public Builder users(McpUserResolver users) {
 			this.users = users;
+			return this;
+		}
+
+		/**
+		 * Sets that the server starts on its first call, not with the application: its
+		 * tools are listed from the catalog, kept from its last run, without starting it,
+		 * and the first call starts it and waits as calls wait while a server recovers
+		 * ({@link CallPolicy#waitForRecovery()}). Until then the server is
+		 * {@link McpServerState#IDLE}. A server whose catalog holds no tools for its
+		 * configuration (its first start, a changed configuration, a listing past the
+		 * time its server said it holds) is started to list them, and stopped again right
+		 * away if no call came meanwhile.
+		 * @param catalog where its tools are kept between runs
+		 * ({@link ToolCatalog#none()} keeps nothing: it is started once at each start to
+		 * list its tools)
+		 * @return this builder
+		 */
+		public Builder startOnFirstUse(ToolCatalog catalog) {
+			this.firstUse = catalog;
+			return this;
+		}
+
+		/**
+		 * Sets that the server is stopped when it has had no call in flight, and none for
+		 * this long, its tools kept listed: it is then {@link McpServerState#IDLE} until
+		 * the next call starts it. A server the application holds a subscription on stays
+		 * up. Stopping loses whatever the server keeps in its process: only for servers
+		 * that keep nothing a later call needs.
+		 * @param idleTimeout the idle time, or {@code null} to never stop it while unused
+		 * (the default)
+		 * @return this builder
+		 */
+		public Builder idleTimeout(@Nullable Duration idleTimeout) {
+			if (idleTimeout != null && (idleTimeout.isNegative() || idleTimeout.isZero())) {
+				throw new IllegalArgumentException(
+						"The idle time of MCP server '" + this.name + "' must be positive, not " + idleTimeout);
+			}
+			this.idleTimeout = idleTimeout;
 			return this;
 		}
 

@@ -69,10 +69,11 @@ final class Retirements {
 	}
 
 	/**
-	 * Retires a spare that failed, ended or is no longer kept, on a worker.
-	 * @param connection the spare
+	 * Retires on a worker a generation no longer kept: a spare that failed, ended or is
+	 * no longer kept, or a live generation stopped while unused.
+	 * @param connection the generation
 	 */
-	void retireSpare(McpConnection connection) {
+	void retireInBackground(McpConnection connection) {
 		this.work.track(() -> {
 			closeQuietly(connection);
 			this.outcomes.terminated(connection, terminateQuietly(connection), null);
@@ -95,7 +96,7 @@ final class Retirements {
 			terminateAgain(stopped.unconfirmed());
 		}
 		if (stopped.spare() != null) {
-			retireSpare(stopped.spare());
+			retireInBackground(stopped.spare());
 		}
 	}
 

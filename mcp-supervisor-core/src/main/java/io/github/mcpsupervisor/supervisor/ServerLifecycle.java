@@ -19,6 +19,8 @@ import io.github.mcpsupervisor.supervisor.ServerPhase.Guard;
 import io.github.mcpsupervisor.supervisor.ServerPhase.Row;
 import io.github.mcpsupervisor.supervisor.ServerRecord.Level;
 import io.github.mcpsupervisor.supervisor.SupervisorListener.RestartCause;
+import io.github.mcpsupervisor.supervisor.SupervisorScheduler.Cancellable;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -51,8 +53,10 @@ import org.jspecify.annotations.Nullable;
  * from                                  | event(s)                   | guard                       | to                                    | effect
  * STOPPED                               | START                      | a stop's work still runs    | STARTING_AWAITING_STOP                | wait for it
  * STOPPED                               | START                      | a tree not confirmed gone   | STARTING_TERMINATING_THEN_CONNECT     | terminate it again
+ * STOPPED                               | START                      | on first use, tools known   | IDLE                                  | list the catalog's tools
  * STOPPED                               | START                      | otherwise                   | STARTING_CONNECTING                   | launch
  * STARTING_AWAITING_STOP                | STOP_ENDED                 | a tree not confirmed gone   | STARTING_TERMINATING_THEN_CONNECT     | terminate it again
+ * STARTING_AWAITING_STOP                | STOP_ENDED                 | on first use, tools known   | IDLE                                  | list the catalog's tools
  * STARTING_AWAITING_STOP                | STOP_ENDED                 | otherwise                   | STARTING_CONNECTING                   | launch
  * STARTING_AWAITING_STOP                | RESTART                    | -                           | STARTING_AWAITING_STOP                | -
  * STARTING_TERMINATING_THEN_CONNECT     | TERMINATED                 | confirmed gone              | STARTING_CONNECTING                   | launch
@@ -78,6 +82,7 @@ import org.jspecify.annotations.Nullable;
  * UP                                    | SURVIVED_KILL              | -                           | FAILED                                | withdraw tools
  * UP                                    | RESTART                    | a spare is ready            | UP                                    | promote it, close, terminate
  * UP                                    | RESTART                    | otherwise                   | RECONNECTING_TERMINATING_THEN_CONNECT | close, terminate
+ * UP                                    | IDLE_DUE                   | -                           | IDLE_STOPPING                         | retire the spare, close, terminate
  * RECONNECTING_TERMINATING              | TERMINATED                 | not confirmed gone          | FAILED                                | withdraw tools
  * RECONNECTING_TERMINATING              | TERMINATED                 | budget left                 | RECONNECTING_BACKING_OFF              | schedule the retry
  * RECONNECTING_TERMINATING              | TERMINATED                 | budget spent                | FAILED                                | plan the cooldown, withdraw tools
@@ -118,6 +123,14 @@ import org.jspecify.annotations.Nullable;
  * FAILED                                | RESET, RESTART             | no tree unconfirmed         | RECONNECTING_CONNECTING               | launch
  * FAILED                                | COOLDOWN_OVER              | a tree not confirmed gone   | RECONNECTING_TERMINATING_THEN_CONNECT | fresh budget, terminate it again
  * FAILED                                | COOLDOWN_OVER              | no tree unconfirmed         | RECONNECTING_CONNECTING               | fresh budget, launch
+ * IDLE                                  | CALLED, RESTART            | a tree not confirmed gone   | STARTING_TERMINATING_THEN_CONNECT     | terminate it again
+ * IDLE                                  | CALLED, RESTART            | no tree unconfirmed         | STARTING_CONNECTING                   | launch
+ * IDLE_STOPPING                         | TERMINATED                 | confirmed gone              | IDLE                                  | -
+ * IDLE_STOPPING                         | TERMINATED                 | not confirmed gone          | FAILED                                | withdraw tools
+ * IDLE_STOPPING                         | CALLED, RESTART            | -                           | IDLE_STOPPING_THEN_CONNECT            | -
+ * IDLE_STOPPING_THEN_CONNECT            | TERMINATED                 | confirmed gone              | STARTING_CONNECTING                   | launch
+ * IDLE_STOPPING_THEN_CONNECT            | TERMINATED                 | not confirmed gone          | FAILED                                | withdraw tools
+ * IDLE_STOPPING_THEN_CONNECT            | RESTART                    | -                           | IDLE_STOPPING_THEN_CONNECT            | -
  * any phase but STOPPED                 | STOP                       | -                           | STOPPED                               | cancel timers, terminate all, withdraw tools
  * </pre>
  *
@@ -135,6 +148,18 @@ import org.jspecify.annotations.Nullable;
  * at once from RECONNECTING_BACKING_OFF announces RECONNECTING to RECONNECTING, as a new
  * outage would. The stability window of a live generation resets the budget without a
  * move.
+ *
+ * <p>
+ * A server that starts on first use whose catalog holds its tools ({@link ToolCatalog})
+ * goes from STOPPED to IDLE, its tools listed, and the first call (CALLED) starts it. A
+ * server stopped while unused leaves UP once no call has been in flight for its idle time
+ * (IDLE_DUE): its live generation is retired as a restart retires it, its spare with it,
+ * and its tools stay listed. Neither takes an attempt of the outage budget, nor resets
+ * it: an idle server has no outage; the start a call asks for is not an outage either,
+ * and one that fails is backed off from the budget as any failed attempt. A call that
+ * finds the server IDLE waits for the start as a call waits during a recovery; the calls
+ * of such a server take their generation under the lock ({@link Activity}), so that no
+ * call is ever sent to a generation being stopped while unused.
  *
  * <p>
  * A server with a warm standby ({@link Standby}) keeps a spare generation while it is UP.
@@ -180,6 +205,27 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 
 	private final CheckedPhase phase;
 
+	private final McpConnector connector;
+
+	private final SupervisorScheduler scheduler;
+
+	private final Activity activity;
+
+	/** The catalog of a server that starts on first use. */
+	private final KeptTools kept;
+
+	/** The tools a start on first use read from the catalog, until it used them. */
+	private @Nullable List<Tool> catalogued;
+
+	/**
+	 * Whether the generation that comes up was started only to list the tools of a server
+	 * that starts on first use: it is stopped as idle once up, if unused.
+	 */
+	private boolean listingOnly;
+
+	/** The check of whether the live generation has been unused for its idle time. */
+	private @Nullable Cancellable idleCheck;
+
 	/** The running attempt. */
 	private @Nullable McpConnection connecting;
 
@@ -197,7 +243,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 
 	private ServerLifecycle(ReconnectPolicy policy, SupervisorLock lock, WorkTracker work, RecoveryWaiters waiters,
 			ServerRecord record, CheckedPhase phase, Attempts attempts, Retirements retirements, LivenessProbe probe,
-			LifecycleView view, RetryTimer retry, Standby standby) {
+			LifecycleView view, RetryTimer retry, Standby standby, Unused unused) {
 		this.policy = policy;
 		this.lock = lock;
 		this.work = work;
@@ -210,6 +256,10 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		this.view = view;
 		this.retry = retry;
 		this.standby = standby;
+		this.connector = unused.connector();
+		this.scheduler = unused.scheduler();
+		this.activity = unused.activity();
+		this.kept = unused.kept();
 	}
 
 	/**
@@ -225,11 +275,16 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	 * @param listener what is told of its events
 	 * @param toolsWhenDown what becomes of its tools while it is down
 	 * @param standby whether it keeps a warm spare
+	 * @param firstUse the catalog of a server that starts on first use, {@code null} for
+	 * one started at once
+	 * @param idleTimeout how long the server may be unused before it is stopped,
+	 * {@code null} for never
 	 * @return the state machine
 	 */
 	static ServerLifecycle create(String name, McpConnector connector, SupervisorScheduler scheduler,
 			ReconnectPolicy policy, CallPolicy calls, HealthCheckPolicy healthCheck, SupervisorListener listener,
-			ToolsWhenDown toolsWhenDown, boolean standby) {
+			ToolsWhenDown toolsWhenDown, boolean standby, @Nullable ToolCatalog firstUse,
+			@Nullable Duration idleTimeout) {
 		SupervisorLock lock = new SupervisorLock(name);
 		WorkTracker work = new WorkTracker(scheduler, name);
 		RecoveryWaiters waiters = new RecoveryWaiters(calls.waitForRecovery(), scheduler, lock);
@@ -238,14 +293,19 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		CheckedPhase phase = new CheckedPhase(record);
 		LifecycleEvents events = new LifecycleEvents();
 		Retirements retirements = new Retirements(name, work, events);
-		LifecycleView view = new LifecycleView(phase, record, lock, waiters, policy, retirements);
+		Activity activity = (firstUse != null || idleTimeout != null) ? new Activity(idleTimeout, scheduler.clock())
+				: Activity.NONE;
+		KeptTools kept = new KeptTools(name, firstUse, work, scheduler);
+		LifecycleView view = new LifecycleView(phase, record, lock, waiters, policy, retirements, activity, kept);
 		LivenessProbe probe = new LivenessProbe(healthCheck, scheduler, lock, view);
 		ToolSync toolSync = new ToolSync(view, lock, work, scheduler);
 		Attempts attempts = new Attempts(name, connector, work, toolSync::changed, events);
 		Standby spare = new Standby(standby, policy, scheduler, lock, record, attempts, retirements);
 		ServerLifecycle lifecycle = new ServerLifecycle(policy, lock, work, waiters, record, phase, attempts,
-				retirements, probe, view, new RetryTimer(scheduler, lock, record), spare);
+				retirements, probe, view, new RetryTimer(scheduler, lock, record), spare,
+				new Unused(connector, scheduler, activity, kept));
 		events.deliverTo(lifecycle);
+		view.whenCalledIdle(lifecycle::calledStep);
 		connector.whenAuthorized(lifecycle::authorized);
 		return lifecycle;
 	}
@@ -253,6 +313,8 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	// Steps that users take.
 
 	CompletableFuture<McpServerStatus> start() {
+		// read before the step: a file, never read under the lock
+		List<Tool> catalogued = this.kept.read();
 		Started started = this.lock.step(() -> {
 			ServerRecord r = this.record;
 			if (this.phase.current() != ServerPhase.STOPPED) {
@@ -260,6 +322,12 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			}
 			r.newRun();
 			this.standby.newRun();
+			this.catalogued = catalogued;
+			this.listingOnly = this.kept.onFirstUse() && catalogued == null;
+			if (this.listingOnly) {
+				r.log(Level.INFO, "starts on first use, but no tool catalog of an earlier run holds for its "
+						+ "configuration: starting it to list its tools");
+			}
 			CompletableFuture<Void> previous = this.work.quiescence();
 			// a stop's terminations still running count as a termination: nothing is
 			// launched before they end (never two processes)
@@ -269,6 +337,10 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 				moveTo(row, "start", null);
 				r.budget().takeImmediate();
 				return new Started(r.firstOutcome(), previous);
+			}
+			if (row.guard() == Guard.ON_FIRST_USE) {
+				idleFromCatalog(row);
+				return new Started(r.firstOutcome(), null);
 			}
 			moveTo(row, "start", null);
 			launchOrTerminateAgain(row, true);
@@ -345,6 +417,9 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 				});
 			}
 			this.retry.cancel();
+			cancelIdleCheck();
+			this.catalogued = null;
+			this.listingOnly = false;
 			McpConnection wasLive = (this.record.live() != null) ? this.record.retire() : null;
 			if (wasLive != null) {
 				this.record.endedOnRequest(wasLive, how);
@@ -386,11 +461,14 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			ServerRecord r = this.record;
 			this.connecting = null;
 			this.probe.schedule(r.adopt(connection, this.policy.stabilityWindow()));
-			r.swapTools(new ToolSet(connection.generation(), connection.tools(), connection.session()));
+			ToolSet tools = new ToolSet(connection.generation(), connection.tools(), connection.session());
+			r.swapTools(tools);
+			this.kept.keep(tools, connection);
 			moveTo(choose(Event.CONNECTED, facts()), "connected", null);
 			this.waiters.release(connection);
 			r.completeFirstOutcome(snapshot());
 			this.standby.replenish();
+			watchIdle();
 			return true;
 		});
 		if (!adopted) {
@@ -448,6 +526,9 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 				default -> {
 					if (row.to() == ServerPhase.DISCONNECTED) {
 						moveTo(row, "terminated", exit);
+					}
+					else if (row.to() == ServerPhase.IDLE) {
+						moveTo(row, "stopped while unused", null);
 					}
 					else {
 						moveTo(row, "reconnecting on request", null);
@@ -545,6 +626,10 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		}
 		this.awaitedStop = null;
 		Row row = choose(Event.STOP_ENDED, facts());
+		if (row.guard() == Guard.ON_FIRST_USE) {
+			idleFromCatalog(row);
+			return;
+		}
 		moveTo(row, "stop ended", null);
 		launchOrTerminateAgain(row, false);
 	}
@@ -564,7 +649,8 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	// What the guards of the table see now; an event adds its own facts.
 	private Facts facts() {
 		return new Facts(false, this.record.unconfirmedTree() != null, true, null, this.record.budget().hasLeft(),
-				this.policy.enabled(), this.standby.readySpare() != null, this.standby.starting());
+				this.policy.enabled(), this.standby.readySpare() != null, this.standby.starting(),
+				this.catalogued != null);
 	}
 
 	// The move of an event that every phase it comes in has a row for.
@@ -602,11 +688,124 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			@Nullable ExitStatus exit) {
 		ServerRecord r = this.record;
 		this.probe.schedule(r.adopt(spare, this.policy.stabilityWindow(), false));
-		r.swapTools(new ToolSet(spare.generation(), spare.tools(), spare.session()));
+		ToolSet tools = new ToolSet(spare.generation(), spare.tools(), spare.session());
+		r.swapTools(tools);
+		this.kept.keep(tools, spare);
 		moveTo(row, cause + "; spare promoted", exit);
 		this.waiters.release(spare);
 		r.promoted(spare, replaced);
 		this.standby.promoted(r.budget().takeNext());
+		watchIdle();
+	}
+
+	// Unused servers: started on first use, stopped while unused.
+
+	// A server that starts on first use and whose tools the catalog holds offers them
+	// without a generation: the first call starts it.
+	private void idleFromCatalog(Row row) {
+		ServerRecord r = this.record;
+		List<Tool> tools = Objects.requireNonNull(this.catalogued);
+		this.catalogued = null;
+		// the start took no attempt: an idle server has no outage
+		moveTo(row, "starts on first use", null);
+		r.swapTools(new ToolSet(r.lastGeneration(), tools, null));
+		r.log(Level.INFO, "starts on first use; " + tools.size() + " tool(s) listed from its catalog");
+		r.completeFirstOutcome(snapshot());
+	}
+
+	// A call came while the server is idle (under the lock, in the step that saw no live
+	// generation): it is started, or once its last generation's tree is gone. A start
+	// on first use takes no attempt of the outage budget; one that fails is an outage
+	// as any failed attempt, backed off from the budget.
+	private void calledStep() {
+		ServerPhase from = this.phase.current();
+		Row row = this.phase.choose(Event.CALLED, facts());
+		if (row == null) {
+			return;
+		}
+		if (from == ServerPhase.IDLE_STOPPING) {
+			this.launchTaken = true;
+			moveTo(row, "called while stopping", null);
+			return;
+		}
+		moveTo(row, "called", null);
+		launchOrTerminateAgain(row, false);
+	}
+
+	// When a generation comes up: a server stopped while unused checks after its idle
+	// time; one that was started only to list its tools checks at once.
+	private void watchIdle() {
+		if (!this.activity.counts()) {
+			return;
+		}
+		this.activity.awake();
+		Duration idleTimeout = this.activity.idleTimeout();
+		if (this.listingOnly) {
+			this.listingOnly = false;
+			scheduleIdleCheck(Duration.ZERO, true);
+		}
+		else if (idleTimeout != null) {
+			scheduleIdleCheck(idleTimeout, false);
+		}
+	}
+
+	private void scheduleIdleCheck(Duration delay, boolean listed) {
+		cancelIdleCheck();
+		this.idleCheck = this.scheduler.schedule(delay, () -> this.lock.step(() -> idleCheckDue(listed)));
+	}
+
+	private void cancelIdleCheck() {
+		Cancellable check = this.idleCheck;
+		this.idleCheck = null;
+		if (check != null) {
+			check.cancel();
+		}
+	}
+
+	// Stops the live generation of a server that has no call in flight and had none for
+	// its idle time, or that was started only to list its tools and is not in use,
+	// unless the application holds a subscription on it; checks again later otherwise.
+	private void idleCheckDue(boolean listed) {
+		this.idleCheck = null;
+		if (this.phase.current() != ServerPhase.UP) {
+			return; // the next generation that comes up checks again
+		}
+		Duration idleTimeout = this.activity.idleTimeout();
+		Duration left;
+		if (listed) {
+			if (this.activity.inFlight()) {
+				// in use as soon as it came up: stopped only when idle, if ever
+				if (idleTimeout != null) {
+					scheduleIdleCheck(idleTimeout, false);
+				}
+				return;
+			}
+			left = Duration.ZERO;
+		}
+		else {
+			left = this.activity.idleIn(Objects.requireNonNull(idleTimeout));
+		}
+		if (!left.isZero() || this.connector.keepsAwake()) {
+			if (idleTimeout != null) {
+				scheduleIdleCheck(left.isZero() ? idleTimeout : left, false);
+			}
+			return;
+		}
+		stopIdle(choose(Event.IDLE_DUE, facts()),
+				listed ? "its tools listed" : "no call for " + Objects.requireNonNull(idleTimeout).toMillis() + " ms");
+	}
+
+	// Stops the live generation quiescently, its tools kept listed: no spare is kept
+	// while idle, and the budget is left as it is.
+	private void stopIdle(Row row, String cause) {
+		ServerRecord r = this.record;
+		this.standby.suspend();
+		McpConnection connection = r.retire();
+		r.endedOnRequest(connection, EndedOnRequest.IDLE);
+		this.retiring = connection;
+		moveTo(row, "unused: " + cause, null);
+		r.log(Level.INFO, "stopped while unused (" + cause + "); its tools stay listed and the next call starts it");
+		this.retirements.retireInBackground(connection);
 	}
 
 	private static RestartCause restartCause(@Nullable String endedBecause, @Nullable ExitStatus exit) {
@@ -824,6 +1023,18 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 
 	CompletableFuture<Void> quiescence() {
 		return this.work.quiescence();
+	}
+
+	/**
+	 * What a server that is stopped while unused is built with.
+	 *
+	 * @param connector its connector, which tells whether a subscription keeps it awake
+	 * @param scheduler its time
+	 * @param activity its calls
+	 * @param kept its catalog
+	 */
+	private record Unused(McpConnector connector, SupervisorScheduler scheduler, Activity activity, KeptTools kept) {
+
 	}
 
 	/**

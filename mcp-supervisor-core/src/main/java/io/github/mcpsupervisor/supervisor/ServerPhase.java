@@ -70,7 +70,22 @@ enum ServerPhase {
 	 * Given up: waits for a reset, or for the end of its cooldown when a spent budget
 	 * gave it up and the policy has one.
 	 */
-	FAILED(McpServerState.FAILED);
+	FAILED(McpServerState.FAILED),
+
+	/**
+	 * Not running while unused: its tools stay listed (from its catalog, or as its last
+	 * generation listed them), and the next call starts it.
+	 */
+	IDLE(McpServerState.IDLE),
+
+	/** Stopped when idle: the last generation's tree is being terminated. */
+	IDLE_STOPPING(McpServerState.IDLE),
+
+	/**
+	 * Stopped when idle, and a call came meanwhile: an attempt follows once the tree is
+	 * gone.
+	 */
+	IDLE_STOPPING_THEN_CONNECT(McpServerState.STARTING);
 
 	/**
 	 * Every row of the transition table with its guard, in the order of its Javadoc's
@@ -81,8 +96,10 @@ enum ServerPhase {
 	// @formatter:off
 			row(STOPPED, Event.START, Guard.STOP_RUNNING, STARTING_AWAITING_STOP),
 			row(STOPPED, Event.START, Guard.TREE_UNCONFIRMED, STARTING_TERMINATING_THEN_CONNECT),
+			row(STOPPED, Event.START, Guard.ON_FIRST_USE, IDLE),
 			row(STOPPED, Event.START, Guard.OTHERWISE, STARTING_CONNECTING),
 			row(STARTING_AWAITING_STOP, Event.STOP_ENDED, Guard.TREE_UNCONFIRMED, STARTING_TERMINATING_THEN_CONNECT),
+			row(STARTING_AWAITING_STOP, Event.STOP_ENDED, Guard.ON_FIRST_USE, IDLE),
 			row(STARTING_AWAITING_STOP, Event.STOP_ENDED, Guard.OTHERWISE, STARTING_CONNECTING),
 			row(STARTING_AWAITING_STOP, Event.RESTART, Guard.ALWAYS, STARTING_AWAITING_STOP),
 			row(STARTING_TERMINATING_THEN_CONNECT, Event.TERMINATED, Guard.GONE, STARTING_CONNECTING),
@@ -110,6 +127,7 @@ enum ServerPhase {
 			row(UP, Event.SURVIVED_KILL, Guard.ALWAYS, FAILED),
 			row(UP, Event.RESTART, Guard.SPARE_READY, UP),
 			row(UP, Event.RESTART, Guard.OTHERWISE, RECONNECTING_TERMINATING_THEN_CONNECT),
+			row(UP, Event.IDLE_DUE, Guard.ALWAYS, IDLE_STOPPING),
 			row(RECONNECTING_TERMINATING, Event.TERMINATED, Guard.NOT_GONE, FAILED),
 			row(RECONNECTING_TERMINATING, Event.TERMINATED, Guard.BUDGET_LEFT, RECONNECTING_BACKING_OFF),
 			row(RECONNECTING_TERMINATING, Event.TERMINATED, Guard.BUDGET_SPENT, FAILED),
@@ -165,6 +183,17 @@ enum ServerPhase {
 			row(FAILED, Event.RESTART, Guard.NO_TREE_UNCONFIRMED, RECONNECTING_CONNECTING),
 			row(FAILED, Event.COOLDOWN_OVER, Guard.TREE_UNCONFIRMED, RECONNECTING_TERMINATING_THEN_CONNECT),
 			row(FAILED, Event.COOLDOWN_OVER, Guard.NO_TREE_UNCONFIRMED, RECONNECTING_CONNECTING),
+			row(IDLE, Event.CALLED, Guard.TREE_UNCONFIRMED, STARTING_TERMINATING_THEN_CONNECT),
+			row(IDLE, Event.RESTART, Guard.TREE_UNCONFIRMED, STARTING_TERMINATING_THEN_CONNECT),
+			row(IDLE, Event.CALLED, Guard.NO_TREE_UNCONFIRMED, STARTING_CONNECTING),
+			row(IDLE, Event.RESTART, Guard.NO_TREE_UNCONFIRMED, STARTING_CONNECTING),
+			row(IDLE_STOPPING, Event.TERMINATED, Guard.GONE, IDLE),
+			row(IDLE_STOPPING, Event.TERMINATED, Guard.NOT_GONE, FAILED),
+			row(IDLE_STOPPING, Event.CALLED, Guard.ALWAYS, IDLE_STOPPING_THEN_CONNECT),
+			row(IDLE_STOPPING, Event.RESTART, Guard.ALWAYS, IDLE_STOPPING_THEN_CONNECT),
+			row(IDLE_STOPPING_THEN_CONNECT, Event.TERMINATED, Guard.GONE, STARTING_CONNECTING),
+			row(IDLE_STOPPING_THEN_CONNECT, Event.TERMINATED, Guard.NOT_GONE, FAILED),
+			row(IDLE_STOPPING_THEN_CONNECT, Event.RESTART, Guard.ALWAYS, IDLE_STOPPING_THEN_CONNECT),
 			row(STARTING_AWAITING_STOP, Event.STOP, Guard.ALWAYS, STOPPED),
 			row(STARTING_TERMINATING_THEN_CONNECT, Event.STOP, Guard.ALWAYS, STOPPED),
 			row(STARTING_CONNECTING, Event.STOP, Guard.ALWAYS, STOPPED),
@@ -179,7 +208,10 @@ enum ServerPhase {
 			row(DISCONNECTED_TERMINATING_THEN_CONNECT, Event.STOP, Guard.ALWAYS, STOPPED),
 			row(DISCONNECTED, Event.STOP, Guard.ALWAYS, STOPPED),
 			row(NEEDS_AUTHORIZATION, Event.STOP, Guard.ALWAYS, STOPPED),
-			row(FAILED, Event.STOP, Guard.ALWAYS, STOPPED));
+			row(FAILED, Event.STOP, Guard.ALWAYS, STOPPED),
+			row(IDLE, Event.STOP, Guard.ALWAYS, STOPPED),
+			row(IDLE_STOPPING, Event.STOP, Guard.ALWAYS, STOPPED),
+			row(IDLE_STOPPING_THEN_CONNECT, Event.STOP, Guard.ALWAYS, STOPPED));
 	// @formatter:on
 
 	/**
@@ -211,9 +243,9 @@ enum ServerPhase {
 			case STARTING_AWAITING_STOP, STARTING_TERMINATING_THEN_CONNECT, STARTING_CONNECTING,
 					STARTING_CONNECTING_AGAIN, RECONNECTING_TERMINATING, RECONNECTING_TERMINATING_THEN_CONNECT,
 					RECONNECTING_CONNECTING, RECONNECTING_CONNECTING_AGAIN, DISCONNECTED_TERMINATING,
-					DISCONNECTED_TERMINATING_THEN_CONNECT ->
+					DISCONNECTED_TERMINATING_THEN_CONNECT, IDLE_STOPPING, IDLE_STOPPING_THEN_CONNECT ->
 				true;
-			case STOPPED, UP, RECONNECTING_BACKING_OFF, DISCONNECTED, NEEDS_AUTHORIZATION, FAILED -> false;
+			case STOPPED, UP, RECONNECTING_BACKING_OFF, DISCONNECTED, NEEDS_AUTHORIZATION, FAILED, IDLE -> false;
 		};
 	}
 
@@ -283,7 +315,16 @@ enum ServerPhase {
 		RESTART,
 
 		/** {@link McpServerSupervisor#stop()}. */
-		STOP
+		STOP,
+
+		/**
+		 * A server stopped when idle had no call in flight and none for its idle time,
+		 * and nothing keeps it awake.
+		 */
+		IDLE_DUE,
+
+		/** A call came for a server that is idle. */
+		CALLED
 
 	}
 
@@ -366,7 +407,10 @@ enum ServerPhase {
 		SPARE_READY("a spare is ready", Facts::spareReady),
 
 		/** The standby's spare is starting. */
-		SPARE_STARTING("a spare is starting", Facts::spareStarting);
+		SPARE_STARTING("a spare is starting", Facts::spareStarting),
+
+		/** The server starts on first use and its tools are known without starting it. */
+		ON_FIRST_USE("on first use, tools known", Facts::onFirstUse);
 
 		private final String description;
 
@@ -404,23 +448,25 @@ enum ServerPhase {
 	 * @param reconnects whether the policy reconnects
 	 * @param spareReady whether the standby's spare is ready
 	 * @param spareStarting whether the standby's spare is starting
+	 * @param onFirstUse whether the server starts on first use and its tools are known
+	 * without starting it
 	 */
 	record Facts(boolean stopRunning, boolean treeUnconfirmed, boolean confirmedGone, @Nullable Kind failure,
-			boolean budgetLeft, boolean reconnects, boolean spareReady, boolean spareStarting) {
+			boolean budgetLeft, boolean reconnects, boolean spareReady, boolean spareStarting, boolean onFirstUse) {
 
 		Facts whileStopRuns(boolean running) {
 			return new Facts(running, this.treeUnconfirmed, this.confirmedGone, this.failure, this.budgetLeft,
-					this.reconnects, this.spareReady, this.spareStarting);
+					this.reconnects, this.spareReady, this.spareStarting, this.onFirstUse);
 		}
 
 		Facts terminated(boolean confirmed) {
 			return new Facts(this.stopRunning, this.treeUnconfirmed, confirmed, this.failure, this.budgetLeft,
-					this.reconnects, this.spareReady, this.spareStarting);
+					this.reconnects, this.spareReady, this.spareStarting, this.onFirstUse);
 		}
 
 		Facts failedFor(Kind kind) {
 			return new Facts(this.stopRunning, this.treeUnconfirmed, this.confirmedGone, kind, this.budgetLeft,
-					this.reconnects, this.spareReady, this.spareStarting);
+					this.reconnects, this.spareReady, this.spareStarting, this.onFirstUse);
 		}
 
 	}

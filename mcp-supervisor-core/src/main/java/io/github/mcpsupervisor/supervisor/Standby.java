@@ -254,7 +254,7 @@ final class Standby {
 	void lost(McpConnection connection, @Nullable ExitStatus exit) {
 		this.spare = null;
 		cancelTimer();
-		this.lock.later(() -> this.retirements.retireSpare(connection));
+		this.lock.later(() -> this.retirements.retireInBackground(connection));
 		String reason = "spare ended: " + ((exit != null) ? exit.describe() : connection.lossReason());
 		this.lastError = reason;
 		backOff(require(Event.LOST, facts()), connection.generation(), reason);
@@ -286,7 +286,7 @@ final class Standby {
 			this.nextAttemptAt = null;
 		}
 		if (dropped != null) {
-			this.lock.later(() -> this.retirements.retireSpare(dropped));
+			this.lock.later(() -> this.retirements.retireInBackground(dropped));
 		}
 	}
 

@@ -38,6 +38,7 @@ final class UnavailableMessages {
 					+ "; " + resetHint(status.name());
 			case STOPPED -> "is stopped";
 			case UP -> "is between generations";
+			case IDLE -> "is not running while unused";
 		};
 		return "MCP server '" + status.name() + "' " + detail + suffix + ": " + what + " is unavailable";
 	}
@@ -57,6 +58,7 @@ final class UnavailableMessages {
 			case STARTING -> "it is starting.";
 			case UP -> "it is between generations.";
 			case STOPPED -> "it is stopped.";
+			case IDLE -> "it is not running while unused, and the next call starts it.";
 		};
 		return "MCP server '" + server + "' has been unavailable since " + instant(since) + " ("
 				+ state.name().toLowerCase(Locale.ROOT).replace('_', ' ') + "); " + outlook;

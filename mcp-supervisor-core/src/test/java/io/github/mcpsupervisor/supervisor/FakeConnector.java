@@ -128,6 +128,14 @@ public final class FakeConnector implements McpConnector {
 		action.run();
 	}
 
+	/** Whether the application holds a subscription on the server. */
+	volatile boolean subscribed;
+
+	@Override
+	public boolean keepsAwake() {
+		return this.subscribed;
+	}
+
 	@Override
 	public McpConnection create(int generation, Runnable toolsChanged) {
 		if (this.failingCreations > 0) {

@@ -59,11 +59,30 @@ class ServerLifecycleTests {
 
 	private static final Path HOW_IT_WORKS = Path.of("../docs/how-it-works.md");
 
+	private static final Duration IDLE_TIME = Duration.ofMinutes(5);
+
+	private static @Nullable Path catalogs;
+
+	// One directory for the catalogs of all harnesses: each keeps the same tools.
+	private static synchronized Path catalogs() {
+		if (catalogs == null) {
+			try {
+				catalogs = Files.createTempDirectory("catalogs");
+				catalogs.toFile().deleteOnExit();
+			}
+			catch (IOException ex) {
+				throw new IllegalStateException(ex);
+			}
+		}
+		return catalogs;
+	}
+
 	@Test
 	void everyRowOfTheTableIsTakenAndNoMoveOutsideIt() {
 		Set<Edge> taken = new LinkedHashSet<>();
 		for (Scenario scenario : scenarios()) {
-			Harness harness = new Harness(scenario.reconnects(), scenario.standby(), scenario.attempts());
+			Harness harness = new Harness(scenario.reconnects(), scenario.standby(), scenario.attempts(),
+					scenario.unused());
 			scenario.script().accept(harness);
 			assertThat(harness.moves).as("moves of the scenario for %s", scenario.edge()).contains(scenario.edge());
 			assertThat(ServerPhase.TABLE).as("moves of the scenario for %s", scenario.edge())
@@ -163,7 +182,8 @@ class ServerLifecycleTests {
 	void everyGuardedRowIsChosenByItsGuard() {
 		Set<Row> chosen = new LinkedHashSet<>();
 		for (Scenario scenario : scenarios()) {
-			Harness harness = new Harness(scenario.reconnects(), scenario.standby(), scenario.attempts());
+			Harness harness = new Harness(scenario.reconnects(), scenario.standby(), scenario.attempts(),
+					scenario.unused());
 			scenario.script().accept(harness);
 			if (scenario.guard() != null) {
 				Edge edge = scenario.edge();
@@ -210,10 +230,10 @@ class ServerLifecycleTests {
 		List<Facts> situations = new ArrayList<>();
 		List<Kind> failures = new ArrayList<>(Arrays.asList(Kind.values()));
 		failures.add(null);
-		for (int bits = 0; bits < (1 << 7); bits++) {
+		for (int bits = 0; bits < (1 << 8); bits++) {
 			for (Kind failure : failures) {
 				situations.add(new Facts(bit(bits, 0), bit(bits, 1), bit(bits, 2), failure, bit(bits, 3), bit(bits, 4),
-						bit(bits, 5), bit(bits, 6)));
+						bit(bits, 5), bit(bits, 6), bit(bits, 7)));
 			}
 		}
 		return situations;
@@ -814,36 +834,130 @@ class ServerLifecycleTests {
 			h.scheduler.runReady();
 			h.supervisor.stop();
 		}));
+		all.addAll(unusedScenarios());
+		return all;
+	}
+
+	// The rows of a server that starts on first use and is stopped while unused.
+	private static List<Scenario> unusedScenarios() {
+		List<Scenario> all = new ArrayList<>();
+		all.add(unused(ServerPhase.STOPPED, Event.START, ServerPhase.IDLE, (h) -> {
+			h.supervisor.start();
+			assertThat(h.connector.spawns()).as("nothing started").isZero();
+		}));
+		all.add(unused(ServerPhase.STARTING_AWAITING_STOP, Event.STOP_ENDED, ServerPhase.IDLE, (h) -> {
+			h.awake();
+			h.supervisor.stop();
+			h.supervisor.start();
+			assertThat(h.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.STARTING_AWAITING_STOP);
+			h.scheduler.runReady();
+		}));
+		all.add(unused(ServerPhase.IDLE, Event.CALLED, ServerPhase.STARTING_CONNECTING, Harness::awake));
+		all.add(unused(ServerPhase.IDLE, Event.RESTART, ServerPhase.STARTING_CONNECTING, (h) -> {
+			h.supervisor.start();
+			h.supervisor.restart();
+		}));
+		all.add(unusedWithStandby(ServerPhase.IDLE, Event.CALLED, ServerPhase.STARTING_TERMINATING_THEN_CONNECT,
+				(h) -> {
+					h.idleWithItsSpareNotConfirmedGone();
+					h.call();
+					h.scheduler.runReady();
+					assertThat(h.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.UP);
+				}));
+		all.add(unusedWithStandby(ServerPhase.IDLE, Event.RESTART, ServerPhase.STARTING_TERMINATING_THEN_CONNECT,
+				(h) -> {
+					h.idleWithItsSpareNotConfirmedGone();
+					h.supervisor.restart();
+				}));
+		all.add(unused(ServerPhase.UP, Event.IDLE_DUE, ServerPhase.IDLE_STOPPING, Harness::idle));
+		all.add(unused(ServerPhase.IDLE_STOPPING, Event.TERMINATED, ServerPhase.IDLE, Harness::idle));
+		all.add(unused(ServerPhase.IDLE_STOPPING, Event.TERMINATED, ServerPhase.FAILED, (h) -> {
+			h.connector.terminationConfirmed = false;
+			h.idle();
+		}));
+		all.add(unused(ServerPhase.IDLE_STOPPING, Event.CALLED, ServerPhase.IDLE_STOPPING_THEN_CONNECT, (h) -> {
+			h.connector.duringTermination = h::call;
+			h.idle();
+			assertThat(h.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.UP);
+			assertThat(h.connector.maxAlive).isEqualTo(1);
+		}));
+		all.add(unused(ServerPhase.IDLE_STOPPING, Event.RESTART, ServerPhase.IDLE_STOPPING_THEN_CONNECT, (h) -> {
+			h.connector.duringTermination = h.supervisor::restart;
+			h.idle();
+		}));
+		all.add(unused(ServerPhase.IDLE_STOPPING_THEN_CONNECT, Event.TERMINATED, ServerPhase.STARTING_CONNECTING,
+				(h) -> {
+					h.connector.duringTermination = h::call;
+					h.idle();
+				}));
+		all.add(unused(ServerPhase.IDLE_STOPPING_THEN_CONNECT, Event.TERMINATED, ServerPhase.FAILED, (h) -> {
+			h.connector.duringTermination = () -> {
+				h.call();
+				h.connector.terminationConfirmed = false;
+			};
+			h.idle();
+		}));
+		all.add(unused(ServerPhase.IDLE_STOPPING_THEN_CONNECT, Event.RESTART, ServerPhase.IDLE_STOPPING_THEN_CONNECT,
+				(h) -> {
+					h.connector.duringTermination = () -> {
+						h.call();
+						h.supervisor.restart();
+					};
+					h.idle();
+				}));
+		all.add(unused(ServerPhase.IDLE, Event.STOP, ServerPhase.STOPPED, (h) -> {
+			h.supervisor.start();
+			h.supervisor.stop();
+		}));
+		all.add(unused(ServerPhase.IDLE_STOPPING, Event.STOP, ServerPhase.STOPPED, (h) -> {
+			h.connector.duringTermination = h.supervisor::stop;
+			h.idle();
+		}));
+		all.add(unused(ServerPhase.IDLE_STOPPING_THEN_CONNECT, Event.STOP, ServerPhase.STOPPED, (h) -> {
+			h.connector.duringTermination = () -> {
+				h.call();
+				h.supervisor.stop();
+			};
+			h.idle();
+		}));
 		return all;
 	}
 
 	private static Scenario on(ServerPhase from, Event event, ServerPhase to, Consumer<Harness> script) {
-		return new Scenario(new Edge(from, event, to), true, script, false, null, ATTEMPTS);
+		return new Scenario(new Edge(from, event, to), true, script, false, null, ATTEMPTS, false);
+	}
+
+	private static Scenario unused(ServerPhase from, Event event, ServerPhase to, Consumer<Harness> script) {
+		return new Scenario(new Edge(from, event, to), true, script, false, null, ATTEMPTS, true);
+	}
+
+	private static Scenario unusedWithStandby(ServerPhase from, Event event, ServerPhase to, Consumer<Harness> script) {
+		return new Scenario(new Edge(from, event, to), true, script, true, null, ATTEMPTS, true);
 	}
 
 	// A row that shares its move with another row of its phase and event.
 	private static Scenario on(ServerPhase from, Event event, Guard guard, ServerPhase to, Consumer<Harness> script) {
-		return new Scenario(new Edge(from, event, to), true, script, false, guard, ATTEMPTS);
+		return new Scenario(new Edge(from, event, to), true, script, false, guard, ATTEMPTS, false);
 	}
 
 	private static Scenario withOneAttempt(ServerPhase from, Event event, Guard guard, ServerPhase to,
 			Consumer<Harness> script) {
-		return new Scenario(new Edge(from, event, to), true, script, false, guard, 1);
+		return new Scenario(new Edge(from, event, to), true, script, false, guard, 1, false);
 	}
 
 	private static Scenario disabled(ServerPhase from, Event event, ServerPhase to, Consumer<Harness> script) {
-		return new Scenario(new Edge(from, event, to), false, script, false, null, ATTEMPTS);
+		return new Scenario(new Edge(from, event, to), false, script, false, null, ATTEMPTS, false);
 	}
 
 	private static Scenario withStandby(ServerPhase from, Event event, ServerPhase to, Consumer<Harness> script) {
-		return new Scenario(new Edge(from, event, to), true, script, true, null, ATTEMPTS);
+		return new Scenario(new Edge(from, event, to), true, script, true, null, ATTEMPTS, false);
 	}
 
 	/**
 	 * A script that takes one row of the table: the one of its guard, if it names one.
 	 */
 	private record Scenario(Edge edge, boolean reconnects, Consumer<Harness> script, boolean standby,
-			@Nullable Guard guard, int attempts) {
+			@Nullable Guard guard, int attempts, boolean unused) {
 
 	}
 
@@ -865,11 +979,19 @@ class ServerLifecycleTests {
 		final McpServerSupervisor supervisor;
 
 		Harness(boolean reconnects, boolean standby) {
-			this(reconnects, standby, ATTEMPTS);
+			this(reconnects, standby, ATTEMPTS, false);
 		}
 
-		Harness(boolean reconnects, boolean standby, int attempts) {
-			this.supervisor = McpServerSupervisor.builder("demo", this.connector, this.scheduler)
+		// A server that is unused starts on first use, its tools in its catalog, and is
+		// stopped after IDLE_TIME without a call.
+		Harness(boolean reconnects, boolean standby, int attempts, boolean unused) {
+			McpServerSupervisor.Builder builder = McpServerSupervisor.builder("demo", this.connector, this.scheduler);
+			if (unused) {
+				ToolCatalog catalog = ToolCatalog.in(catalogs(), "demo", "demo");
+				catalog.keep("demo", this.connector.serverTools, null, this.scheduler.clock().instant());
+				builder.startOnFirstUse(catalog).idleTimeout(IDLE_TIME);
+			}
+			this.supervisor = builder
 				.reconnect(ReconnectPolicy.builder()
 					.enabled(reconnects)
 					.initialDelay(INITIAL)
@@ -889,6 +1011,38 @@ class ServerLifecycleTests {
 			this.supervisor.start();
 			this.scheduler.runReady();
 			assertThat(this.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.UP);
+		}
+
+		// A call comes for the server, as CallRouter asks for a generation: it does not
+		// wait for it.
+		void call() {
+			this.supervisor.lifecycle().view().nextGeneration(null);
+		}
+
+		// A server that starts on first use is started, then called.
+		void awake() {
+			this.supervisor.start();
+			assertThat(this.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.IDLE);
+			call();
+			this.scheduler.runReady();
+			assertThat(this.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.UP);
+		}
+
+		// An awake server stays unused for its idle time.
+		void idle() {
+			awake();
+			this.scheduler.advance(IDLE_TIME);
+		}
+
+		// An awake server with a ready spare is stopped while unused: its generation's
+		// tree is confirmed gone, its spare's is not.
+		void idleWithItsSpareNotConfirmedGone() {
+			awake();
+			assertThat(this.supervisor.lifecycle().standby().readySpare()).isNotNull();
+			this.connector.duringTermination = () -> this.connector.duringTermination = () -> this.connector.terminationConfirmed = false;
+			this.scheduler.advance(IDLE_TIME);
+			this.connector.terminationConfirmed = true;
+			assertThat(this.supervisor.lifecycle().phase()).isEqualTo(ServerPhase.IDLE);
 		}
 
 		void crash() {

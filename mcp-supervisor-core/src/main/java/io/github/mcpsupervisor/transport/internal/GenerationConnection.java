@@ -68,6 +68,11 @@ public final class GenerationConnection implements McpConnection {
 	}
 
 	@Override
+	public @Nullable Duration toolsFreshFor() {
+		return this.client.toolsFreshFor();
+	}
+
+	@Override
 	public List<Tool> listTools() {
 		try {
 			List<Tool> listed = this.client.listTools();

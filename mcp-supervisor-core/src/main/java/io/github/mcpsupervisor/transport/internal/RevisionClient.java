@@ -52,6 +52,14 @@ public interface RevisionClient {
 	 */
 	List<Tool> tools();
 
+	/**
+	 * Returns how long the last listing of the tools holds, as the server said.
+	 * @return how long, or {@code null} when the revision says nothing of it
+	 */
+	default @Nullable Duration toolsFreshFor() {
+		return null;
+	}
+
 	List<Tool> listTools();
 
 	CallToolResult callTool(CallToolRequest request);

@@ -149,6 +149,12 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 		return this.revision;
 	}
 
+	// the application's subscriptions would lose their updates while it is stopped
+	@Override
+	public boolean keepsAwake() {
+		return !this.session.subscriptions().isEmpty();
+	}
+
 	@Override
 	public McpConnection create(int generation, Runnable toolsChanged) {
 		if (this.closed.get()) {

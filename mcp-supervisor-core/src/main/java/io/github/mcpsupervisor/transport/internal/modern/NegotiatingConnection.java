@@ -174,6 +174,12 @@ final class NegotiatingConnection implements McpConnection {
 	}
 
 	@Override
+	public @Nullable Duration toolsFreshFor() {
+		McpConnection current = this.chosen;
+		return (current != null) ? current.toolsFreshFor() : null;
+	}
+
+	@Override
 	public List<Tool> listTools() {
 		return required().listTools();
 	}

@@ -60,6 +60,12 @@ public final class NegotiatingConnector implements McpConnector {
 		this.modern.whenAuthorized(authorized);
 	}
 
+	// both revisions share the server's one session
+	@Override
+	public boolean keepsAwake() {
+		return this.modern.keepsAwake();
+	}
+
 	@Override
 	public String redact(String text) {
 		return this.modern.redact(text);

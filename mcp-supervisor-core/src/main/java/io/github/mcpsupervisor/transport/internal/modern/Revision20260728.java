@@ -328,6 +328,13 @@ public final class Revision20260728 implements RevisionClient {
 		return this.tools;
 	}
 
+	// a listing that says nothing holds for no time at all (the revision's caching)
+	@Override
+	public Duration toolsFreshFor() {
+		Long ttl = this.listingTtl;
+		return Duration.ofMillis((ttl != null) ? Math.max(0, ttl) : 0);
+	}
+
 	@Override
 	public List<Tool> listTools() {
 		List<Tool> relisted = list(this.life.require(this.client));

@@ -118,6 +118,12 @@ public final class StdioConnector implements McpConnector {
 		return this.revision;
 	}
 
+	// the application's subscriptions would lose their updates while it is stopped
+	@Override
+	public boolean keepsAwake() {
+		return !this.session.subscriptions().isEmpty();
+	}
+
 	@Override
 	public McpConnection create(int generation, Runnable toolsChanged) {
 		GenerationLife life = new GenerationLife(this.definition.name(), generation, "process ended",

@@ -1,0 +1,290 @@
+package io.github.mcpsupervisor.supervisor;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import io.github.mcpsupervisor.supervisor.FakeConnector.Outcome;
+import io.github.mcpsupervisor.supervisor.McpStandbyStatus.McpStandbyState;
+import io.github.mcpsupervisor.testsupport.CapturedOutput;
+import io.github.mcpsupervisor.testsupport.OutputCaptureExtension;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Servers that cost nothing while unused: started on first use, their tools listed from
+ * their catalog, and stopped when idle, on virtual time.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class UnusedServerTests {
+
+	private static final Duration IDLE_TIME = Duration.ofMinutes(10);
+
+	private final VirtualScheduler scheduler = new VirtualScheduler();
+
+	private final FakeConnector connector = new FakeConnector();
+
+	private final List<McpServerStateChange> changes = new ArrayList<>();
+
+	@TempDir
+	Path directory;
+
+	private McpServerSupervisor supervisor(ToolCatalog catalog, Duration idleTimeout, boolean standby) {
+		return McpServerSupervisor.builder("files", this.connector, this.scheduler)
+			.reconnect(ReconnectPolicy.builder().initialDelay(Duration.ofMillis(500)).jitter(0).build())
+			.calls(CallPolicy.builder().waitForRecovery(Duration.ofSeconds(30)).build())
+			.healthCheck(HealthCheckPolicy.disabled(Duration.ofSeconds(5)))
+			.listener(new SupervisorListener() {
+
+				@Override
+				public void stateChanged(McpServerStateChange change) {
+					UnusedServerTests.this.changes.add(change);
+				}
+
+			})
+			.standby(standby)
+			.startOnFirstUse(catalog)
+			.idleTimeout(idleTimeout)
+			.build();
+	}
+
+	private ToolCatalog catalog() {
+		return ToolCatalog.in(this.directory, "files", "command=files-server");
+	}
+
+	private ToolCatalog kept() {
+		ToolCatalog catalog = catalog();
+		catalog.keep("files", List.of(FakeConnector.tool("read"), FakeConnector.tool("write")), null,
+				this.scheduler.clock().instant());
+		return catalog;
+	}
+
+	@Test
+	void aServerWhoseCatalogHoldsItsToolsOffersThemWithoutAProcess() throws Exception {
+		McpServerSupervisor supervisor = supervisor(kept(), IDLE_TIME, false);
+		McpServerStatus first = supervisor.start().get(1, TimeUnit.SECONDS);
+		assertThat(first.state()).isEqualTo(McpServerState.IDLE);
+		assertThat(supervisor.tools().names()).containsExactly("read", "write");
+		assertThat(this.connector.spawns()).isZero();
+		assertThat(this.changes).extracting(McpServerStateChange::to).containsExactly(McpServerState.IDLE);
+		stop(supervisor);
+	}
+
+	@Test
+	void theFirstCallStartsTheServerAndIsServedByIt() throws Exception {
+		McpServerSupervisor supervisor = supervisor(kept(), IDLE_TIME, false);
+		supervisor.start();
+		CompletableFuture<String> call = CompletableFuture.supplyAsync(() -> call(supervisor));
+		await().until(() -> supervisor.state() == McpServerState.STARTING);
+		this.scheduler.runReady();
+		assertThat(call.get(5, TimeUnit.SECONDS)).isEqualTo("echo from g1");
+		assertThat(supervisor.tools().names()).as("the server's own listing replaces the catalog's")
+			.containsExactly("echo", "add");
+		assertThat(supervisor.status().attemptsUsed()).as("a start on first use is no outage").isZero();
+		stop(supervisor);
+	}
+
+	@Test
+	void aServerUnusedForItsIdleTimeIsStoppedAndItsToolsStayListed() throws Exception {
+		McpServerSupervisor supervisor = awake(kept());
+		assertThat(call(supervisor)).isEqualTo("echo from g1");
+		this.scheduler.advance(IDLE_TIME.minusSeconds(1));
+		assertThat(supervisor.state()).isEqualTo(McpServerState.UP);
+		this.scheduler.advance(Duration.ofSeconds(1));
+		assertThat(supervisor.state()).isEqualTo(McpServerState.IDLE);
+		assertThat(this.connector.alive).as("its process terminated").isZero();
+		assertThat(supervisor.tools().names()).containsExactly("echo", "add");
+		assertThat(supervisor.tools().unavailable()).as("idle is not down").isNull();
+		assertThat(supervisor.status().attemptsUsed()).isZero();
+		assertThat(this.changes).extracting(McpServerStateChange::to)
+			.containsExactly(McpServerState.IDLE, McpServerState.STARTING, McpServerState.UP, McpServerState.IDLE);
+		// the next call starts it again
+		CompletableFuture<String> call = CompletableFuture.supplyAsync(() -> call(supervisor));
+		await().until(() -> supervisor.state() == McpServerState.STARTING);
+		this.scheduler.runReady();
+		assertThat(call.get(5, TimeUnit.SECONDS)).isEqualTo("echo from g2");
+		assertThat(this.connector.maxAlive).as("never two processes").isEqualTo(1);
+		stop(supervisor);
+	}
+
+	@Test
+	void aCallInFlightKeepsTheServerUpPastItsIdleTime() throws Exception {
+		McpServerSupervisor supervisor = awake(kept());
+		CountDownLatch entered = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		this.connector.last().onCall = (request) -> {
+			entered.countDown();
+			try {
+				release.await(5, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			return CallToolResult.builder().addTextContent("slow").build();
+		};
+		CompletableFuture<String> slow = CompletableFuture.supplyAsync(() -> call(supervisor));
+		assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
+		this.scheduler.advance(IDLE_TIME.multipliedBy(3));
+		assertThat(supervisor.state()).isEqualTo(McpServerState.UP);
+		release.countDown();
+		assertThat(slow.get(5, TimeUnit.SECONDS)).isEqualTo("slow");
+		// idle from the end of the last call
+		this.scheduler.advance(IDLE_TIME.minusSeconds(1));
+		assertThat(supervisor.state()).isEqualTo(McpServerState.UP);
+		this.scheduler.advance(IDLE_TIME);
+		assertThat(supervisor.state()).isEqualTo(McpServerState.IDLE);
+		stop(supervisor);
+	}
+
+	@Test
+	void aSubscriptionKeepsTheServerAwake() throws Exception {
+		McpServerSupervisor supervisor = awake(kept());
+		this.connector.subscribed = true;
+		this.scheduler.advance(IDLE_TIME.multipliedBy(3));
+		assertThat(supervisor.state()).isEqualTo(McpServerState.UP);
+		this.connector.subscribed = false;
+		this.scheduler.advance(IDLE_TIME);
+		assertThat(supervisor.state()).isEqualTo(McpServerState.IDLE);
+		stop(supervisor);
+	}
+
+	@Test
+	void noStandbyIsKeptWhileIdle() throws Exception {
+		McpServerSupervisor supervisor = supervisor(kept(), IDLE_TIME, true);
+		supervisor.start();
+		CompletableFuture<String> call = CompletableFuture.supplyAsync(() -> call(supervisor));
+		await().until(() -> supervisor.state() == McpServerState.STARTING);
+		this.scheduler.runReady();
+		call.get(5, TimeUnit.SECONDS);
+		assertThat(supervisor.status().standby().state()).isEqualTo(McpStandbyState.READY);
+		this.scheduler.advance(IDLE_TIME);
+		assertThat(supervisor.state()).isEqualTo(McpServerState.IDLE);
+		assertThat(supervisor.status().standby().state()).isEqualTo(McpStandbyState.WAITING);
+		assertThat(this.connector.alive).as("the spare terminated too").isZero();
+		stop(supervisor);
+	}
+
+	@Test
+	void aStartOnFirstUseThatFailsIsAnOutageBackedOffFromTheBudget() throws Exception {
+		McpServerSupervisor supervisor = supervisor(kept(), IDLE_TIME, false);
+		supervisor.start();
+		this.connector.then(Outcome.FAIL);
+		supervisor.lifecycle().view().nextGeneration(null);
+		this.scheduler.runReady();
+		assertThat(supervisor.state()).isEqualTo(McpServerState.RECONNECTING);
+		assertThat(supervisor.status().attemptsUsed()).isEqualTo(1);
+		this.scheduler.advance(Duration.ofSeconds(1));
+		assertThat(supervisor.state()).isEqualTo(McpServerState.UP);
+		stop(supervisor);
+	}
+
+	@Test
+	void withoutACatalogTheServerIsStartedToListItsToolsThenStoppedAndTheNextStartNeedsNone(CapturedOutput output)
+			throws Exception {
+		McpServerSupervisor supervisor = supervisor(catalog(), IDLE_TIME, false);
+		supervisor.start();
+		this.scheduler.runReady();
+		assertThat(output).contains("MCP server 'files': starts on first use, but no tool catalog of an earlier run "
+				+ "holds for its configuration: starting it to list its tools");
+		assertThat(supervisor.state()).isEqualTo(McpServerState.IDLE);
+		assertThat(this.connector.spawns()).isEqualTo(1);
+		assertThat(this.connector.alive).isZero();
+		assertThat(supervisor.tools().names()).containsExactly("echo", "add");
+		stop(supervisor);
+		// the next run of the application: listed from the catalog, nothing started
+		McpServerSupervisor next = supervisor(catalog(), IDLE_TIME, false);
+		next.start();
+		this.scheduler.runReady();
+		assertThat(next.state()).isEqualTo(McpServerState.IDLE);
+		assertThat(next.tools().names()).containsExactly("echo", "add");
+		assertThat(this.connector.spawns()).isEqualTo(1);
+		stop(next);
+	}
+
+	@Test
+	void aCatalogKeptForAnotherConfigurationOrPastItsTimeIsNotUsed() throws Exception {
+		ToolCatalog.in(this.directory, "files", "command=other-server")
+			.keep("files", List.of(FakeConnector.tool("read")), null, this.scheduler.clock().instant());
+		McpServerSupervisor other = supervisor(catalog(), IDLE_TIME, false);
+		other.start();
+		assertThat(other.state()).isEqualTo(McpServerState.STARTING);
+		stop(other);
+		catalog().keep("files", List.of(FakeConnector.tool("read")), Duration.ofMinutes(1),
+				this.scheduler.clock().instant());
+		this.scheduler.advance(Duration.ofMinutes(1));
+		McpServerSupervisor stale = supervisor(catalog(), IDLE_TIME, false);
+		stale.start();
+		assertThat(stale.state()).isEqualTo(McpServerState.STARTING);
+		stop(stale);
+		catalog().keep("files", List.of(FakeConnector.tool("read")), Duration.ofMinutes(1),
+				this.scheduler.clock().instant());
+		McpServerSupervisor fresh = supervisor(catalog(), IDLE_TIME, false);
+		fresh.start();
+		assertThat(fresh.state()).isEqualTo(McpServerState.IDLE);
+		stop(fresh);
+	}
+
+	@Test
+	void anUnreadableCatalogIsNoCatalog(CapturedOutput output) throws Exception {
+		kept();
+		try (var files = Files.list(this.directory)) {
+			for (Path file : files.toList()) {
+				Files.writeString(file, "{ not json");
+			}
+		}
+		McpServerSupervisor supervisor = supervisor(catalog(), IDLE_TIME, false);
+		supervisor.start();
+		assertThat(supervisor.state()).isEqualTo(McpServerState.STARTING);
+		assertThat(output).contains("MCP server 'files': its tool catalog cannot be read");
+		stop(supervisor);
+	}
+
+	@Test
+	void aStopWhileIdleLeavesNoTimer() throws Exception {
+		McpServerSupervisor supervisor = awake(kept());
+		supervisor.stop();
+		this.scheduler.runReady();
+		assertThat(this.scheduler.scheduledTasks()).isZero();
+		McpServerSupervisor idle = supervisor(kept(), IDLE_TIME, false);
+		idle.start();
+		idle.stop();
+		this.scheduler.runReady();
+		assertThat(this.scheduler.scheduledTasks()).isZero();
+		assertThat(idle.tools().tools()).isEmpty();
+	}
+
+	// A server that starts on first use, started and called once.
+	private McpServerSupervisor awake(ToolCatalog catalog) throws Exception {
+		McpServerSupervisor supervisor = supervisor(catalog, IDLE_TIME, false);
+		supervisor.start();
+		CompletableFuture<String> call = CompletableFuture.supplyAsync(() -> call(supervisor));
+		await().until(() -> supervisor.state() == McpServerState.STARTING);
+		this.scheduler.runReady();
+		assertThat(call.get(5, TimeUnit.SECONDS)).isEqualTo("echo from g1");
+		return supervisor;
+	}
+
+	private String call(McpServerSupervisor supervisor) {
+		CallToolResult result = supervisor.callTool(CallToolRequest.builder("echo").arguments(Map.of()).build());
+		return ((TextContent) result.content().get(0)).text();
+	}
+
+	private void stop(McpServerSupervisor supervisor) {
+		supervisor.stop();
+		this.scheduler.runReady();
+	}
+
+}
