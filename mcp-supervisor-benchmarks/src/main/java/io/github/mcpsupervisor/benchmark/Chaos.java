@@ -69,7 +69,9 @@ final class Chaos {
 		}
 		Thread monitor = started(() -> {
 			boolean wasUp = false;
+			boolean wasWhole = false;
 			this.timeline.state(false);
+			this.timeline.whole(false);
 			while (System.nanoTime() < end) {
 				this.maxLive.accumulateAndGet(BenchmarkServers.demoProcesses(), Math::max);
 				countServing();
@@ -77,6 +79,11 @@ final class Chaos {
 				if (up != wasUp) {
 					this.timeline.state(up);
 					wasUp = up;
+				}
+				boolean whole = up && (this.spare == Spare.NONE || this.spare.ready());
+				if (whole != wasWhole) {
+					this.timeline.whole(whole);
+					wasWhole = whole;
 				}
 				try {
 					Thread.sleep(2);

@@ -25,6 +25,8 @@ final class ChaosTimeline {
 
 	private final Queue<long[]> states = new ConcurrentLinkedQueue<>();
 
+	private final Queue<long[]> whole = new ConcurrentLinkedQueue<>();
+
 	void call(Outcome outcome) {
 		this.calls.add(new long[] { System.nanoTime() - this.start, outcome.ordinal() });
 	}
@@ -35,6 +37,15 @@ final class ChaosTimeline {
 
 	void state(boolean up) {
 		this.states.add(new long[] { System.nanoTime() - this.start, up ? 1 : 0 });
+	}
+
+	/**
+	 * Records that the server became whole (up, and with a warm standby its spare ready)
+	 * or stopped being whole.
+	 * @param whole whether it is whole now
+	 */
+	void whole(boolean whole) {
+		this.whole.add(new long[] { System.nanoTime() - this.start, whole ? 1 : 0 });
 	}
 
 	List<Double> seconds() {
@@ -58,17 +69,66 @@ final class ChaosTimeline {
 	}
 
 	/**
-	 * Returns the deepest dip of the calls that succeeded per second, as a fraction of
-	 * their median rate: {@code 0} when a second passed without a success. The last
-	 * second, cut short by the run's end, is left out.
-	 * @return the lowest second's successes over the median second's
+	 * Returns the deepest dip that a kill caused: the fewest successes in a second of a
+	 * kill's (from the second of the kill to the one after the server was whole again),
+	 * over the median second's; {@code 0} when such a second passed without a success,
+	 * {@code 1} when no kill happened. The first second (the callers warming up) and the
+	 * last (cut short by the run's end) count neither as a dip nor in the median.
+	 * @return the lowest second of a kill over the median second
 	 */
 	double dipFraction() {
+		return killDips().stream().mapToDouble(Double::doubleValue).min().orElse(1);
+	}
+
+	/**
+	 * Returns each kill's dip: the fewest successes in a second of the kill's, over the
+	 * median second's, as {@link #dipFraction()} counts them.
+	 * @return one fraction per kill whose seconds count, in kill order
+	 */
+	List<Double> killDips() {
 		List<Double> succeeded = succeeded();
-		List<Double> whole = succeeded.subList(0, Math.max(1, succeeded.size() - 1));
-		double median = Stats.median(whole);
-		double lowest = whole.stream().mapToDouble(Double::doubleValue).min().orElse(0);
-		return (median > 0) ? lowest / median : 0;
+		int last = succeeded.size() - 1;
+		if (last <= 1) {
+			return List.of();
+		}
+		double median = Stats.median(succeeded.subList(1, last));
+		List<Double> dips = new ArrayList<>();
+		for (double kill : kills()) {
+			double lowest = Double.MAX_VALUE;
+			int to = (int) Math.min(last - 1, Math.floor(wholeAgain(kill)) + 1);
+			for (int second = Math.max(1, (int) kill); second <= to; second++) {
+				lowest = Math.min(lowest, succeeded.get(second));
+			}
+			if (lowest != Double.MAX_VALUE) {
+				dips.add((median > 0) ? lowest / median : 0);
+			}
+		}
+		return dips;
+	}
+
+	// When the server was whole again after a kill, in seconds: the kill itself when it
+	// was whole and no loss was seen (the window is then the kill's second and the
+	// next), the end when it never was whole again.
+	private double wholeAgain(double kill) {
+		boolean wholeAtKill = false;
+		double lost = -1;
+		for (long[] change : this.whole) {
+			double at = change[0] / 1e9;
+			if (at <= kill) {
+				wholeAtKill = change[1] == 1;
+				continue;
+			}
+			if (lost < 0 && !wholeAtKill) {
+				lost = kill;
+			}
+			if (lost < 0 && change[1] == 0) {
+				lost = at;
+			}
+			else if (lost >= 0 && change[1] == 1) {
+				return at;
+			}
+		}
+		return (lost >= 0 || !wholeAtKill) ? Double.MAX_VALUE : kill;
 	}
 
 	List<Double> kills() {

@@ -234,9 +234,15 @@ public final class McpSupervisorBenchmark {
 				chaos.timeline.failedFast().stream().mapToDouble(Double::doubleValue).max().orElse(0));
 		this.results.put(p + "other_failures", chaos.otherFailures.get());
 		this.results.put(p + "succeeded_per_s_p50", Stats.round(Stats.median(chaos.timeline.succeeded())));
-		// the second with the fewest successes over the median second: 0 when a kill
-		// stopped every call for a whole second
+		// the second with the fewest successes among those of a kill (from the kill's to
+		// the one after the server was whole again), over the median second: 0 when a
+		// kill stopped every call for a whole second (the callers' first second, their
+		// warm-up, is no kill's)
 		this.results.put(p + "dip_fraction", Stats.round(chaos.timeline.dipFraction()));
+		List<Double> killDips = chaos.timeline.killDips();
+		if (!killDips.isEmpty()) {
+			this.results.put(p + "dip_fraction_kill_p50", Stats.round(Stats.median(killDips)));
+		}
 		this.results.put(p + "spawns", supervisor.status().generation());
 		this.results.put(p + "max_live_processes", chaos.maxLive.get());
 		this.results.put(p + "max_serving_processes", chaos.maxServing.get());
