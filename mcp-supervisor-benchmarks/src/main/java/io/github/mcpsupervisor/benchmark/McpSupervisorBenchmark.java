@@ -94,6 +94,7 @@ public final class McpSupervisorBenchmark {
 		scenario("http", () -> new HttpRecovery(this.options.httpKills(), this.scheduler, this.results).run());
 		scenario("modern", this::modern);
 		scenario("fleet", () -> new FleetHerd(this.results).run());
+		scenario("idle", () -> new IdleFleet(this.scheduler, this.results).run());
 		scenario("scale", this::scale);
 		scenario("pool", () -> new FullPool(this.scheduler, this.results).run());
 		scenario("authorization", () -> new FleetAuthorization(this.options.authorizationLoad(), this.results).run());

@@ -16,7 +16,7 @@ record Options(int kills, int overheadBatches, Duration chaos, int scale, List<I
 		Duration authorizationLoad, Set<String> only) {
 
 	static final List<String> SCENARIOS = List.of("recovery", "standby", "inflight", "overhead", "chaos", "scale",
-			"http", "modern", "fleet", "pool", "authorization");
+			"http", "modern", "fleet", "idle", "pool", "authorization");
 
 	private static final String USAGE = "options: --kills=N --overhead-batches=N (at least 2, of " + CallOverhead.BATCH
 			+ " calls per client each) --chaos=SECONDS --scale=N --fixture-scale=N,N "
