@@ -96,20 +96,19 @@ final class Chaos {
 		while (System.nanoTime() < end - TimeUnit.SECONDS.toNanos(2)) {
 			Thread.sleep(ThreadLocalRandom.current().nextLong(2000, 5001));
 			awaitReadySpare(end);
-			if (System.nanoTime() < end) {
+			// the serving generation's process, never the spare; none while the server
+			// is restarting: a pause that ends then kills nothing and is no kill
+			Long pid = this.supervisor.status().pid();
+			if (System.nanoTime() < end && pid != null) {
+				if (pid.equals(this.spare.pid())) {
+					throw new IllegalStateException("the serving pid " + pid + " is the spare's");
+				}
 				if (!this.spare.ready()) {
 					this.killsWithoutReadySpare++;
 				}
+				this.killed.add(pid);
 				this.timeline.kill();
-				// the serving generation's process, never the spare
-				Long pid = this.supervisor.status().pid();
-				if (pid != null) {
-					if (pid.equals(this.spare.pid())) {
-						throw new IllegalStateException("the serving pid " + pid + " is the spare's");
-					}
-					this.killed.add(pid);
-					ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
-				}
+				ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
 				this.kills++;
 			}
 		}
