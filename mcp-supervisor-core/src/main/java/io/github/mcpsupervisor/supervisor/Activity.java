@@ -2,6 +2,8 @@ package io.github.mcpsupervisor.supervisor;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
@@ -16,7 +18,7 @@ import org.jspecify.annotations.Nullable;
 final class Activity {
 
 	/** The activity of a server that never stops while unused: nothing is counted. */
-	static final Activity NONE = new Activity(null, Clock.systemUTC());
+	static final Activity NONE = new Activity(null, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC));
 
 	private final @Nullable Duration idleTimeout;
 

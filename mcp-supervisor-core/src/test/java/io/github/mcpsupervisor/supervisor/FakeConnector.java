@@ -131,6 +131,9 @@ public final class FakeConnector implements McpConnector {
 	/** Whether the application holds a subscription on the server. */
 	volatile boolean subscribed;
 
+	/** How long the listings of the generations hold, as their server says. */
+	@Nullable Duration toolsFreshFor;
+
 	@Override
 	public boolean keepsAwake() {
 		return this.subscribed;
@@ -296,6 +299,11 @@ public final class FakeConnector implements McpConnector {
 		@Override
 		public List<Tool> tools() {
 			return this.tools;
+		}
+
+		@Override
+		public @Nullable Duration toolsFreshFor() {
+			return FakeConnector.this.toolsFreshFor;
 		}
 
 		@Override

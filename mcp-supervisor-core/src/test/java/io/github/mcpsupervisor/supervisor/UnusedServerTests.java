@@ -238,6 +238,43 @@ class UnusedServerTests {
 	}
 
 	@Test
+	void theTimeAListingHoldsAsItsServerSaysBoundsItsCatalog() throws Exception {
+		this.connector.toolsFreshFor = Duration.ofMinutes(30);
+		McpServerSupervisor first = supervisor(catalog(), IDLE_TIME, false);
+		first.start();
+		this.scheduler.runReady();
+		assertThat(first.state()).isEqualTo(McpServerState.IDLE);
+		stop(first);
+		this.scheduler.advance(Duration.ofMinutes(29));
+		McpServerSupervisor within = supervisor(catalog(), IDLE_TIME, false);
+		within.start();
+		assertThat(within.state()).isEqualTo(McpServerState.IDLE);
+		stop(within);
+		this.scheduler.advance(Duration.ofMinutes(1));
+		McpServerSupervisor past = supervisor(catalog(), IDLE_TIME, false);
+		past.start();
+		assertThat(past.state()).as("listed again").isEqualTo(McpServerState.STARTING);
+		stop(past);
+	}
+
+	@Test
+	void aCatalogLargerThanAnyListingOrReachedThroughALinkIsNotRead(CapturedOutput output) throws Exception {
+		kept();
+		Path file;
+		try (var files = Files.list(this.directory)) {
+			file = files.findFirst().orElseThrow();
+		}
+		Path elsewhere = Files.move(file, this.directory.resolve("elsewhere.json"));
+		Files.createSymbolicLink(file, elsewhere);
+		assertThat(catalog().read("files", this.scheduler.clock().instant())).isNull();
+		assertThat(output).contains("its tool catalog cannot be read");
+		Files.delete(file);
+		Files.write(file, new byte[(int) ToolCatalog.MAX_SIZE + 1]);
+		assertThat(catalog().read("files", this.scheduler.clock().instant())).isNull();
+		assertThat(output).contains("its tool catalog is larger than " + ToolCatalog.MAX_SIZE + " bytes");
+	}
+
+	@Test
 	void anUnreadableCatalogIsNoCatalog(CapturedOutput output) throws Exception {
 		kept();
 		try (var files = Files.list(this.directory)) {

@@ -48,7 +48,8 @@ final class McpServerHealthIndicator implements HealthIndicator {
 	 * @return its status
 	 */
 	static Status status(McpServerState state, boolean required) {
-		if (!required || state == McpServerState.UP) {
+		// idle is not down: the next call starts it
+		if (!required || state == McpServerState.UP || state == McpServerState.IDLE) {
 			return Status.UP;
 		}
 		return (state == McpServerState.NEEDS_AUTHORIZATION) ? Status.OUT_OF_SERVICE : Status.DOWN;

@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.autoconfigure;
 
+import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
@@ -10,6 +11,7 @@ import io.github.mcpsupervisor.client.internal.McpClientFactory;
 import io.github.mcpsupervisor.client.internal.McpServerSessions;
 import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
+import io.github.mcpsupervisor.supervisor.ToolCatalog;
 import io.github.mcpsupervisor.transport.internal.Revisions;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorization;
 import io.github.mcpsupervisor.transport.internal.http.HttpAuthorizations;
@@ -194,6 +196,15 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 					+ " add spring-boot-starter-security-oauth2-client");
 		}
 		return authorization;
+	}
+
+	// kept in the runtime directory, for the fingerprint of what reaches the server:
+	// hashed, never written as it is
+	@Override
+	public ToolCatalog catalog(McpServerSettings server) {
+		Path directory = records().directory();
+		return (directory != null) ? ToolCatalog.in(directory, server.name(), server.fingerprint())
+				: ToolCatalog.none();
 	}
 
 	private synchronized ProcessRecords records() {

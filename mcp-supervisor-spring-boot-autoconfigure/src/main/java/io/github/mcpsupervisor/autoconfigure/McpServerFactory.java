@@ -63,7 +63,7 @@ final class McpServerFactory {
 	 */
 	SupervisedServer create(McpServerSettings server) {
 		this.sessions.put(session(server, this.scheduler));
-		McpServerSupervisor supervisor = McpServerSupervisor
+		McpServerSupervisor.Builder builder = McpServerSupervisor
 			.builder(server.name(), this.connectorFactory.create(server), this.scheduler)
 			.reconnect(server.reconnect())
 			.calls(server.call())
@@ -73,7 +73,11 @@ final class McpServerFactory {
 			.toolsWhenDown(server.toolsWhenDown())
 			.standby(server.standby())
 			.users(this.users)
-			.build();
+			.idleTimeout(server.idleTimeout());
+		if (server.startOnFirstUse()) {
+			builder.startOnFirstUse(this.connectorFactory.catalog(server));
+		}
+		McpServerSupervisor supervisor = builder.build();
 		Duration stop = server.terminationGracePeriod().plus(MARGIN);
 		// the first attempt: spawn, initialize, list the tools, or fail and be terminated
 		Duration startup = server.initializationTimeout().plus(server.requestTimeout()).plus(stop);

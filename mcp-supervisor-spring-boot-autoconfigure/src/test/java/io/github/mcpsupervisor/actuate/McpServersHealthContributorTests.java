@@ -36,9 +36,10 @@ class McpServersHealthContributorTests {
 
 	@ParameterizedTest
 	@EnumSource(McpServerState.class)
-	void aRequiredServerIsUpWhileUpOutOfServiceWhileItWaitsForAnAuthorizationAndDownOtherwise(McpServerState state) {
+	void aRequiredServerIsUpWhileUpOrIdleOutOfServiceWhileItWaitsForAnAuthorizationAndDownOtherwise(
+			McpServerState state) {
 		Status expected = switch (state) {
-			case UP -> Status.UP;
+			case UP, IDLE -> Status.UP;
 			case NEEDS_AUTHORIZATION -> Status.OUT_OF_SERVICE;
 			default -> Status.DOWN;
 		};

@@ -10,6 +10,7 @@ import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Elicitation;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.HealthCheck;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Http;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Idle;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.OAuth;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Proxy;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Reconnect;
@@ -38,7 +39,7 @@ final class BuiltInSettings {
 			new HealthCheck(Duration.ofSeconds(30), Duration.ofSeconds(5), 2), new Sampling(2, 10, 4096),
 			new Elicitation(2, 10), List.of(), "auto", null, OAuth.NONE,
 			new Http(Duration.ofSeconds(10), McpHttpVersion.HTTP_1_1, new Ssl(null), new Proxy(null, null)),
-			McpToolNaming.PREFIXED, ToolsWhenDown.WITHDRAW, new Standby(false));
+			McpToolNaming.PREFIXED, ToolsWhenDown.WITHDRAW, new Standby(false), new Idle(false, null));
 
 	private BuiltInSettings() {
 	}

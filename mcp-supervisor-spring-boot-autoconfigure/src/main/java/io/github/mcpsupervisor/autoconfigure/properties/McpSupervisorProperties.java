@@ -215,6 +215,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @param standby The warm standby of the stdio servers: a spare process started and
 	 * initialized while the server serves, promoted at once when the serving process is
 	 * lost; streamable-http servers refuse it, and ignore that of the defaults
+	 * @param idle Whether the server runs only while it is used: started on its first
+	 * call, stopped after a time without one
 	 * @since 0.1.0
 	 */
 	public record Server(@Nullable Boolean enabled, @Nullable McpTransportType transport, @Nullable String command,
@@ -234,7 +236,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			@Nullable @Pattern(regexp = PROTOCOLS, message = PROTOCOL_MESSAGE) String protocol,
 			@Nullable LoggingLevel logLevel, @DefaultValue @Valid OAuth oauth, @DefaultValue @Valid Http http,
 			@Nullable McpToolNaming toolNames, @Nullable ToolsWhenDown toolsWhenDown,
-			@DefaultValue @Valid Standby standby) {
+			@DefaultValue @Valid Standby standby, @DefaultValue @Valid Idle idle) {
 
 		public Server {
 			args = (args != null) ? args : List.of();
@@ -249,6 +251,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 			oauth = (oauth != null) ? oauth : OAuth.NONE;
 			http = (http != null) ? http : new Http(null, null, null, null);
 			standby = (standby != null) ? standby : new Standby(null);
+			idle = (idle != null) ? idle : new Idle(null, null);
 		}
 
 		/**
@@ -274,7 +277,8 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 					+ this.healthCheck + ", sampling=" + this.sampling + ", elicitation=" + this.elicitation
 					+ ", inheritEnv=" + this.inheritEnv + ", protocol=" + this.protocol + ", logLevel=" + this.logLevel
 					+ ", oauth=" + this.oauth + ", http=" + this.http + ", toolNames=" + this.toolNames
-					+ ", toolsWhenDown=" + this.toolsWhenDown + ", standby=" + this.standby + "]";
+					+ ", toolsWhenDown=" + this.toolsWhenDown + ", standby=" + this.standby + ", idle=" + this.idle
+					+ "]";
 		}
 
 		private static Map<String, String> masked(Map<String, String> values) {
@@ -679,6 +683,25 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 	 * @since 0.1.0
 	 */
 	public record Standby(@Nullable Boolean enabled) {
+
+	}
+
+	/**
+	 * Whether a server runs only while it is used. Stopping a server loses whatever it
+	 * keeps in its process (an open browser, a shell session, a transaction): for servers
+	 * whose every call stands alone only.
+	 *
+	 * @param startOnFirstUse Whether the server is started by its first call rather than
+	 * with the application: until then its tools are listed from its catalog, the listing
+	 * of its last run kept in the runtime directory for its configuration; a server
+	 * without one is started once to list its tools
+	 * @param timeout How long the server may go without a call before it is stopped, its
+	 * tools kept listed and the next call starting it again; not set, or 0, never stops
+	 * it
+	 * @since 0.1.0
+	 */
+	public record Idle(@Nullable Boolean startOnFirstUse, @Nullable @DurationMin(nanos = 0,
+			message = "must not be negative") @DurationMax(days = MAX_DAYS, message = TOO_LONG) Duration timeout) {
 
 	}
 

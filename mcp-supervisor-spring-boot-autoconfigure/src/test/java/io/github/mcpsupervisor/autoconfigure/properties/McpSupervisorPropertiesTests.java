@@ -62,7 +62,7 @@ class McpSupervisorPropertiesTests {
 	@Test
 	void aServerGivenFromJavaWithoutItsGroupsIsCheckedAsAConfiguredOne() {
 		Server server = new Server(null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-				null, null, null, null, null, null, null, null, null, null, null, null, null);
+				null, null, null, null, null, null, null, null, null, null, null, null, null, null);
 		assertThat(server.reconnect().cooldown().enabled()).isNull();
 		assertThat(properties(Map.of()).effective(server).reconnect().maxAttempts()).isEqualTo(10);
 		assertThatIllegalArgumentException()

@@ -107,7 +107,12 @@ public final class ProcessRecords {
 				key);
 	}
 
-	@Nullable Path directory() {
+	/**
+	 * Returns the runtime directory in use: one that only this application's user may
+	 * change.
+	 * @return the directory, or {@code null} when nothing is kept
+	 */
+	public @Nullable Path directory() {
 		return this.directory;
 	}
 

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Server;
@@ -302,6 +303,40 @@ public final class McpServerSettings {
 	 */
 	public boolean standby() {
 		return transport() == McpTransportType.STDIO && Boolean.TRUE.equals(this.server.standby().enabled());
+	}
+
+	/**
+	 * Returns what identifies how the server is reached: its transport, command line,
+	 * environment, working directory, URL, headers, protocol and authorization. Two
+	 * configurations that differ in any of them may list other tools. It holds secrets:
+	 * hash it before keeping it anywhere.
+	 * @return the fingerprint
+	 */
+	public String fingerprint() {
+		Server s = this.server;
+		return String.join("\n", String.valueOf(transport()), String.valueOf(s.command()), String.valueOf(s.args()),
+				String.valueOf(new TreeMap<>(s.env())), String.valueOf(s.inheritEnv()),
+				String.valueOf(s.workingDirectory()), String.valueOf(s.url()),
+				String.valueOf(new TreeMap<>(s.headers())), String.valueOf(s.protocol()),
+				String.valueOf(s.oauth().registration()), String.valueOf(s.oauth().clientId()));
+	}
+
+	/**
+	 * Returns whether the server is started by its first call rather than with the
+	 * application.
+	 * @return whether it starts on first use
+	 */
+	public boolean startOnFirstUse() {
+		return Boolean.TRUE.equals(this.server.idle().startOnFirstUse());
+	}
+
+	/**
+	 * Returns how long the server may go without a call before it is stopped.
+	 * @return the idle time, or {@code null} when it is never stopped while unused
+	 */
+	public @Nullable Duration idleTimeout() {
+		Duration timeout = this.server.idle().timeout();
+		return (timeout != null && !timeout.isZero()) ? timeout : null;
 	}
 
 	/**

@@ -32,7 +32,8 @@ public final class SettingOrigins {
 			"sampling.max-concurrent", "sampling.max-per-minute", "sampling.max-tokens", "elicitation.max-concurrent",
 			"elicitation.max-per-minute", "inherit-env", "protocol", "log-level", "http.connect-timeout",
 			"http.version", "http.ssl.bundle", "http.proxy", "tool-names", "tools-when-down",
-			"reconnect.cooldown.enabled", "reconnect.cooldown.initial", "reconnect.cooldown.max", "standby.enabled");
+			"reconnect.cooldown.enabled", "reconnect.cooldown.initial", "reconnect.cooldown.max", "standby.enabled",
+			"idle.start-on-first-use", "idle.timeout");
 
 	private final Iterable<ConfigurationPropertySource> sources;
 
