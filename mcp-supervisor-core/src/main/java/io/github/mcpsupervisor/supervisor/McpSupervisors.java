@@ -107,7 +107,9 @@ public class McpSupervisors implements SmartLifecycle, DisposableBean {
 			if (status == null) {
 				status = server.supervisor().status();
 			}
-			if (server.failOnStartupError() && status.state() != McpServerState.UP) {
+			// an idle server started as it should: its first call starts its process
+			if (server.failOnStartupError() && status.state() != McpServerState.UP
+					&& status.state() != McpServerState.IDLE) {
 				failures.add(status);
 			}
 		});

@@ -84,6 +84,17 @@ class UnusedServerTests {
 	}
 
 	@Test
+	void anIdleServerThatMustStartWithTheApplicationDoesNotFailItsStart() {
+		McpServerSupervisor supervisor = supervisor(kept(), IDLE_TIME, false);
+		McpSupervisors supervisors = new McpSupervisors(List.of(new McpSupervisors.SupervisedServer(supervisor, true,
+				true, Duration.ofSeconds(5), Duration.ofSeconds(5))));
+		supervisors.start();
+		assertThat(supervisor.state()).isEqualTo(McpServerState.IDLE);
+		supervisors.stop();
+		this.scheduler.runReady();
+	}
+
+	@Test
 	void theFirstCallStartsTheServerAndIsServedByIt() throws Exception {
 		McpServerSupervisor supervisor = supervisor(kept(), IDLE_TIME, false);
 		supervisor.start();
