@@ -2,10 +2,8 @@ package io.github.mcpsupervisor.supervisor;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 
 import io.github.mcpsupervisor.supervisor.McpConnector.McpConnection;
-import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -44,7 +42,7 @@ final class KeptTools {
 	 * @return the tools, or {@code null} when the server does not start on first use or
 	 * its catalog holds none
 	 */
-	@Nullable List<Tool> read() {
+	ToolCatalog.@Nullable Listing read() {
 		return (this.catalog != null) ? this.catalog.read(this.server, this.scheduler.clock().instant()) : null;
 	}
 
@@ -60,7 +58,7 @@ final class KeptTools {
 		}
 		Duration freshFor = connection.toolsFreshFor();
 		Instant now = this.scheduler.clock().instant();
-		this.work.track(() -> kept.keep(this.server, tools.tools(), freshFor, now));
+		this.work.track(() -> kept.keep(this.server, tools.tools(), tools.session(), freshFor, now));
 	}
 
 }

@@ -47,7 +47,10 @@ public final class McpServerSupervisor {
 
 	private final McpUserResolver users;
 
+	private final boolean runsOnlyWhileUsed;
+
 	private McpServerSupervisor(Builder builder) {
+		this.runsOnlyWhileUsed = builder.firstUse != null || builder.idleTimeout != null;
 		this.policy = builder.reconnect;
 		this.users = builder.users;
 		this.connector = builder.connector;
@@ -91,6 +94,15 @@ public final class McpServerSupervisor {
 
 	public McpServerState state() {
 		return this.lifecycle.phase().state();
+	}
+
+	/**
+	 * Returns whether the server runs only while it is used: it starts on first use or is
+	 * stopped when idle. Its starts then come from calls, as its recoveries do.
+	 * @return whether it runs only while used
+	 */
+	public boolean runsOnlyWhileUsed() {
+		return this.runsOnlyWhileUsed;
 	}
 
 	/**
@@ -413,6 +425,12 @@ public final class McpServerSupervisor {
 		 * @return the supervisor
 		 */
 		public McpServerSupervisor build() {
+			Duration wait = this.calls.waitForRecovery();
+			if ((this.firstUse != null || this.idleTimeout != null) && (wait.isZero() || wait.isNegative())) {
+				throw new IllegalArgumentException("MCP server '" + this.name + "' runs only while it is used, but its "
+						+ "calls do not wait for its start (call.wait-for-recovery is 0): each first call after an idle "
+						+ "time would fail; give call.wait-for-recovery a positive duration");
+			}
 			return new McpServerSupervisor(this);
 		}
 

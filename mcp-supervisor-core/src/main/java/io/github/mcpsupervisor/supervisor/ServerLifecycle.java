@@ -19,8 +19,6 @@ import io.github.mcpsupervisor.supervisor.ServerPhase.Guard;
 import io.github.mcpsupervisor.supervisor.ServerPhase.Row;
 import io.github.mcpsupervisor.supervisor.ServerRecord.Level;
 import io.github.mcpsupervisor.supervisor.SupervisorListener.RestartCause;
-import io.github.mcpsupervisor.supervisor.SupervisorScheduler.Cancellable;
-import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -179,7 +177,7 @@ import org.jspecify.annotations.Nullable;
  * the backoff timer ({@link RetryTimer}) and the blocking work ({@link Attempts},
  * {@link Retirements}).
  */
-final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
+final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes, IdleWatch.Owner {
 
 	private final ReconnectPolicy policy;
 
@@ -205,26 +203,21 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 
 	private final CheckedPhase phase;
 
-	private final McpConnector connector;
-
 	private final SupervisorScheduler scheduler;
 
-	private final Activity activity;
+	private final IdleWatch idleWatch;
 
 	/** The catalog of a server that starts on first use. */
 	private final KeptTools kept;
 
 	/** The tools a start on first use read from the catalog, until it used them. */
-	private @Nullable List<Tool> catalogued;
+	private ToolCatalog.@Nullable Listing catalogued;
 
 	/**
 	 * Whether the generation that comes up was started only to list the tools of a server
 	 * that starts on first use: it is stopped as idle once up, if unused.
 	 */
 	private boolean listingOnly;
-
-	/** The check of whether the live generation has been unused for its idle time. */
-	private @Nullable Cancellable idleCheck;
 
 	/** The running attempt. */
 	private @Nullable McpConnection connecting;
@@ -256,9 +249,8 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		this.view = view;
 		this.retry = retry;
 		this.standby = standby;
-		this.connector = unused.connector();
 		this.scheduler = unused.scheduler();
-		this.activity = unused.activity();
+		this.idleWatch = unused.idleWatch();
 		this.kept = unused.kept();
 	}
 
@@ -303,8 +295,9 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		Standby spare = new Standby(standby, policy, scheduler, lock, record, attempts, retirements);
 		ServerLifecycle lifecycle = new ServerLifecycle(policy, lock, work, waiters, record, phase, attempts,
 				retirements, probe, view, new RetryTimer(scheduler, lock, record), spare,
-				new Unused(connector, scheduler, activity, kept));
+				new Unused(scheduler, new IdleWatch(scheduler, lock, activity, connector), kept));
 		events.deliverTo(lifecycle);
+		lifecycle.idleWatch.reportTo(lifecycle);
 		view.whenCalledIdle(lifecycle::calledStep);
 		connector.whenAuthorized(lifecycle::authorized);
 		return lifecycle;
@@ -314,7 +307,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 
 	CompletableFuture<McpServerStatus> start() {
 		// read before the step: a file, never read under the lock
-		List<Tool> catalogued = this.kept.read();
+		ToolCatalog.Listing catalogued = this.kept.read();
 		Started started = this.lock.step(() -> {
 			ServerRecord r = this.record;
 			if (this.phase.current() != ServerPhase.STOPPED) {
@@ -335,7 +328,9 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			if (row.guard() == Guard.STOP_RUNNING) {
 				this.awaitedStop = previous;
 				moveTo(row, "start", null);
-				r.budget().takeImmediate();
+				if (catalogued == null) {
+					r.budget().takeImmediate(); // the launch once the stop ended
+				}
 				return new Started(r.firstOutcome(), previous);
 			}
 			if (row.guard() == Guard.ON_FIRST_USE) {
@@ -417,7 +412,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 				});
 			}
 			this.retry.cancel();
-			cancelIdleCheck();
+			this.idleWatch.cancel();
 			this.catalogued = null;
 			this.listingOnly = false;
 			McpConnection wasLive = (this.record.live() != null) ? this.record.retire() : null;
@@ -467,8 +462,12 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			moveTo(choose(Event.CONNECTED, facts()), "connected", null);
 			this.waiters.release(connection);
 			r.completeFirstOutcome(snapshot());
-			this.standby.replenish();
-			watchIdle();
+			// a generation started only to list the tools keeps no spare: it stops
+			if (!this.listingOnly) {
+				this.standby.replenish();
+			}
+			this.idleWatch.watch(this.listingOnly);
+			this.listingOnly = false;
 			return true;
 		});
 		if (!adopted) {
@@ -534,7 +533,8 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 						moveTo(row, "reconnecting on request", null);
 						boolean taken = this.launchTaken;
 						this.launchTaken = false;
-						launchOrTerminateAgain(row, !taken);
+						// a start on first use takes no attempt
+						launchOrTerminateAgain(row, !taken && row.from() != ServerPhase.IDLE_STOPPING_THEN_CONNECT);
 					}
 				}
 			}
@@ -669,6 +669,9 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 
 	private void moveTo(Event event, ServerPhase to, String cause, @Nullable ExitStatus exit) {
 		ServerPhase from = this.phase.move(event, to);
+		if (from == ServerPhase.UP && to != ServerPhase.UP) {
+			this.idleWatch.cancel();
+		}
 		boolean newOutage = from == ServerPhase.RECONNECTING_BACKING_OFF
 				&& (event == Event.RESET || event == Event.RESTART);
 		if (from.state() != to.state() || newOutage) {
@@ -695,7 +698,7 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		this.waiters.release(spare);
 		r.promoted(spare, replaced);
 		this.standby.promoted(r.budget().takeNext());
-		watchIdle();
+		this.idleWatch.watch(false);
 	}
 
 	// Unused servers: started on first use, stopped while unused.
@@ -704,12 +707,12 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	// without a generation: the first call starts it.
 	private void idleFromCatalog(Row row) {
 		ServerRecord r = this.record;
-		List<Tool> tools = Objects.requireNonNull(this.catalogued);
+		ToolCatalog.Listing listing = Objects.requireNonNull(this.catalogued);
 		this.catalogued = null;
 		// the start took no attempt: an idle server has no outage
 		moveTo(row, "starts on first use", null);
-		r.swapTools(new ToolSet(r.lastGeneration(), tools, null));
-		r.log(Level.INFO, "starts on first use; " + tools.size() + " tool(s) listed from its catalog");
+		r.swapTools(new ToolSet(r.lastGeneration(), listing.tools(), listing.session()));
+		r.log(Level.INFO, "starts on first use; " + listing.tools().size() + " tool(s) listed from its catalog");
 		r.completeFirstOutcome(snapshot());
 	}
 
@@ -724,7 +727,6 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 			return;
 		}
 		if (from == ServerPhase.IDLE_STOPPING) {
-			this.launchTaken = true;
 			moveTo(row, "called while stopping", null);
 			return;
 		}
@@ -732,80 +734,31 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 		launchOrTerminateAgain(row, false);
 	}
 
-	// When a generation comes up: a server stopped while unused checks after its idle
-	// time; one that was started only to list its tools checks at once.
-	private void watchIdle() {
-		if (!this.activity.counts()) {
-			return;
-		}
-		this.activity.awake();
-		Duration idleTimeout = this.activity.idleTimeout();
-		if (this.listingOnly) {
-			this.listingOnly = false;
-			scheduleIdleCheck(Duration.ZERO, true);
-		}
-		else if (idleTimeout != null) {
-			scheduleIdleCheck(idleTimeout, false);
-		}
-	}
-
-	private void scheduleIdleCheck(Duration delay, boolean listed) {
-		cancelIdleCheck();
-		this.idleCheck = this.scheduler.schedule(delay, () -> this.lock.step(() -> idleCheckDue(listed)));
-	}
-
-	private void cancelIdleCheck() {
-		Cancellable check = this.idleCheck;
-		this.idleCheck = null;
-		if (check != null) {
-			check.cancel();
-		}
-	}
-
-	// Stops the live generation of a server that has no call in flight and had none for
-	// its idle time, or that was started only to list its tools and is not in use,
-	// unless the application holds a subscription on it; checks again later otherwise.
-	private void idleCheckDue(boolean listed) {
-		this.idleCheck = null;
-		if (this.phase.current() != ServerPhase.UP) {
-			return; // the next generation that comes up checks again
-		}
-		Duration idleTimeout = this.activity.idleTimeout();
-		Duration left;
-		if (listed) {
-			if (this.activity.inFlight()) {
-				// in use as soon as it came up: stopped only when idle, if ever
-				if (idleTimeout != null) {
-					scheduleIdleCheck(idleTimeout, false);
-				}
-				return;
-			}
-			left = Duration.ZERO;
-		}
-		else {
-			left = this.activity.idleIn(Objects.requireNonNull(idleTimeout));
-		}
-		if (!left.isZero() || this.connector.keepsAwake()) {
-			if (idleTimeout != null) {
-				scheduleIdleCheck(left.isZero() ? idleTimeout : left, false);
-			}
-			return;
-		}
-		stopIdle(choose(Event.IDLE_DUE, facts()),
-				listed ? "its tools listed" : "no call for " + Objects.requireNonNull(idleTimeout).toMillis() + " ms");
-	}
-
 	// Stops the live generation quiescently, its tools kept listed: no spare is kept
-	// while idle, and the budget is left as it is.
-	private void stopIdle(Row row, String cause) {
+	// while idle, and neither the budget nor an outage is touched.
+	@Override
+	public void idle(String cause) {
+		Row row = choose(Event.IDLE_DUE, facts());
 		ServerRecord r = this.record;
 		this.standby.suspend();
-		McpConnection connection = r.retire();
+		McpConnection connection = r.retire(false);
 		r.endedOnRequest(connection, EndedOnRequest.IDLE);
 		this.retiring = connection;
 		moveTo(row, "unused: " + cause, null);
 		r.log(Level.INFO, "stopped while unused (" + cause + "); its tools stay listed and the next call starts it");
 		this.retirements.retireInBackground(connection);
+	}
+
+	@Override
+	public boolean isUp() {
+		return this.phase.current() == ServerPhase.UP;
+	}
+
+	// A generation started only to list the tools serves a call that came meanwhile:
+	// it keeps its spare as any other.
+	@Override
+	public void inUse() {
+		this.standby.replenish();
 	}
 
 	private static RestartCause restartCause(@Nullable String endedBecause, @Nullable ExitStatus exit) {
@@ -1028,12 +981,11 @@ final class ServerLifecycle implements Attempts.Outcomes, Retirements.Outcomes {
 	/**
 	 * What a server that is stopped while unused is built with.
 	 *
-	 * @param connector its connector, which tells whether a subscription keeps it awake
 	 * @param scheduler its time
-	 * @param activity its calls
+	 * @param idleWatch what tells when it is unused
 	 * @param kept its catalog
 	 */
-	private record Unused(McpConnector connector, SupervisorScheduler scheduler, Activity activity, KeptTools kept) {
+	private record Unused(SupervisorScheduler scheduler, IdleWatch idleWatch, KeptTools kept) {
 
 	}
 

@@ -223,11 +223,16 @@ final class ServerRecord {
 	// ends the run, and the outage with it); returns its connection, to be closed and
 	// terminated outside the lock.
 	McpConnection retire() {
+		return retire(true);
+	}
+
+	// The same, opening no outage when the generation leaves because it is unused.
+	McpConnection retire(boolean outage) {
 		Generation retired = this.live;
 		retired.cancelTimers();
 		this.live = null;
 		this.current = null;
-		this.outageStartedAt = now();
+		this.outageStartedAt = outage ? now() : null;
 		this.outageFailedAttempts = 0;
 		return retired.connection;
 	}

@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
 
+import io.github.mcpsupervisor.supervisor.ToolSet.SessionInfo;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.apache.commons.logging.Log;
@@ -39,8 +40,11 @@ public final class ToolCatalog {
 
 	private static final ToolCatalog NONE = new ToolCatalog(null, "");
 
-	/** The largest catalog read back: a listing is bounded by what a server may send. */
-	static final long MAX_SIZE = 8L * 1024 * 1024;
+	/**
+	 * The largest catalog read back: twice the largest listing a generation accepts (16
+	 * MB), for what its tools' JSON may grow by when written again.
+	 */
+	static final long MAX_SIZE = 32L * 1024 * 1024;
 
 	private static final int VERSION = 1;
 
@@ -80,10 +84,10 @@ public final class ToolCatalog {
 	 * Reads the tools kept for this configuration.
 	 * @param server the server's name, for the log
 	 * @param now the time now
-	 * @return the tools, or {@code null} when none are kept, they were kept for another
-	 * configuration, or they are stale
+	 * @return the tools and what the server said of itself, or {@code null} when none are
+	 * kept, they were kept for another configuration, or they are stale
 	 */
-	@Nullable List<Tool> read(String server, Instant now) {
+	@Nullable Listing read(String server, Instant now) {
 		Path path = this.file;
 		if (path == null) {
 			return null;
@@ -106,7 +110,7 @@ public final class ToolCatalog {
 						+ Instant.ofEpochMilli(freshUntil) + ")");
 				return null;
 			}
-			return List.copyOf(kept.tools());
+			return new Listing(List.copyOf(kept.tools()), kept.session());
 		}
 		catch (NoSuchFileException ex) {
 			return null;
@@ -121,20 +125,25 @@ public final class ToolCatalog {
 	 * Keeps the tools a live generation listed.
 	 * @param server the server's name, for the log
 	 * @param tools the tools
+	 * @param session what the server said of itself when it listed them, if known
 	 * @param freshFor how long the listing holds, as the server said; {@code null} when
 	 * its revision says nothing of it
 	 * @param now the time now
 	 */
-	void keep(String server, List<Tool> tools, @Nullable Duration freshFor, Instant now) {
+	void keep(String server, List<Tool> tools, @Nullable SessionInfo session, @Nullable Duration freshFor,
+			Instant now) {
 		Path path = this.file;
 		if (path == null) {
 			return;
 		}
-		Long freshUntil = (freshFor != null) ? now.plus(freshFor).toEpochMilli() : null;
 		Path temporary = null;
 		try {
+			long listedAt = now.toEpochMilli();
+			// a server may say "forever" with the largest number it knows
+			Long freshUntil = (freshFor != null) ? listedAt + Math.min(freshFor.toMillis(), Long.MAX_VALUE - listedAt)
+					: null;
 			byte[] bytes = McpJsonDefaults.getMapper()
-				.writeValueAsBytes(new Kept(VERSION, this.fingerprint, now.toEpochMilli(), freshUntil, tools));
+				.writeValueAsBytes(new Kept(VERSION, this.fingerprint, listedAt, freshUntil, tools, session));
 			temporary = Files.createTempFile(path.getParent(), "tools", ".tmp");
 			Files.write(temporary, bytes);
 			Files.move(temporary, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -183,8 +192,21 @@ public final class ToolCatalog {
 	 * @param freshUntil until when the server said the listing holds, if it said, in
 	 * milliseconds since the epoch
 	 * @param tools the tools
+	 * @param session what the server said of itself when it listed them, if known
 	 */
-	record Kept(int version, String fingerprint, long listedAt, @Nullable Long freshUntil, List<Tool> tools) {
+	record Kept(int version, String fingerprint, long listedAt, @Nullable Long freshUntil, List<Tool> tools,
+			@Nullable SessionInfo session) {
+
+	}
+
+	/**
+	 * The tools a catalog holds, with what their server said of itself (what tool names
+	 * and filters may read).
+	 *
+	 * @param tools the tools
+	 * @param session what the server said of itself, if known
+	 */
+	record Listing(List<Tool> tools, @Nullable SessionInfo session) {
 
 	}
 

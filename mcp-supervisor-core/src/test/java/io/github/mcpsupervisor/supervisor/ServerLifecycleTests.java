@@ -988,7 +988,7 @@ class ServerLifecycleTests {
 			McpServerSupervisor.Builder builder = McpServerSupervisor.builder("demo", this.connector, this.scheduler);
 			if (unused) {
 				ToolCatalog catalog = ToolCatalog.in(catalogs(), "demo", "demo");
-				catalog.keep("demo", this.connector.serverTools, null, this.scheduler.clock().instant());
+				catalog.keep("demo", this.connector.serverTools, null, null, this.scheduler.clock().instant());
 				builder.startOnFirstUse(catalog).idleTimeout(IDLE_TIME);
 			}
 			this.supervisor = builder

@@ -3,25 +3,34 @@ package io.github.mcpsupervisor.supervisor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 import io.github.mcpsupervisor.supervisor.FakeConnector.Outcome;
 import io.github.mcpsupervisor.supervisor.McpStandbyStatus.McpStandbyState;
+import io.github.mcpsupervisor.supervisor.ToolSet.SessionInfo;
 import io.github.mcpsupervisor.testsupport.CapturedOutput;
 import io.github.mcpsupervisor.testsupport.OutputCaptureExtension;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.ClientCapabilities;
+import io.modelcontextprotocol.spec.McpSchema.Implementation;
+import io.modelcontextprotocol.spec.McpSchema.InitializeResult;
+import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -39,6 +48,8 @@ class UnusedServerTests {
 
 	private final List<McpServerStateChange> changes = new ArrayList<>();
 
+	private final List<String> recoveries = new ArrayList<>();
+
 	@TempDir
 	Path directory;
 
@@ -54,6 +65,11 @@ class UnusedServerTests {
 					UnusedServerTests.this.changes.add(change);
 				}
 
+				@Override
+				public void recovered(String server, int attempts, Duration outage) {
+					UnusedServerTests.this.recoveries.add(attempts + " attempt(s), outage " + outage);
+				}
+
 			})
 			.standby(standby)
 			.startOnFirstUse(catalog)
@@ -67,7 +83,7 @@ class UnusedServerTests {
 
 	private ToolCatalog kept() {
 		ToolCatalog catalog = catalog();
-		catalog.keep("files", List.of(FakeConnector.tool("read"), FakeConnector.tool("write")), null,
+		catalog.keep("files", List.of(FakeConnector.tool("read"), FakeConnector.tool("write")), null, null,
 				this.scheduler.clock().instant());
 		return catalog;
 	}
@@ -228,19 +244,19 @@ class UnusedServerTests {
 	@Test
 	void aCatalogKeptForAnotherConfigurationOrPastItsTimeIsNotUsed() throws Exception {
 		ToolCatalog.in(this.directory, "files", "command=other-server")
-			.keep("files", List.of(FakeConnector.tool("read")), null, this.scheduler.clock().instant());
+			.keep("files", List.of(FakeConnector.tool("read")), null, null, this.scheduler.clock().instant());
 		McpServerSupervisor other = supervisor(catalog(), IDLE_TIME, false);
 		other.start();
 		assertThat(other.state()).isEqualTo(McpServerState.STARTING);
 		stop(other);
-		catalog().keep("files", List.of(FakeConnector.tool("read")), Duration.ofMinutes(1),
+		catalog().keep("files", List.of(FakeConnector.tool("read")), null, Duration.ofMinutes(1),
 				this.scheduler.clock().instant());
 		this.scheduler.advance(Duration.ofMinutes(1));
 		McpServerSupervisor stale = supervisor(catalog(), IDLE_TIME, false);
 		stale.start();
 		assertThat(stale.state()).isEqualTo(McpServerState.STARTING);
 		stop(stale);
-		catalog().keep("files", List.of(FakeConnector.tool("read")), Duration.ofMinutes(1),
+		catalog().keep("files", List.of(FakeConnector.tool("read")), null, Duration.ofMinutes(1),
 				this.scheduler.clock().instant());
 		McpServerSupervisor fresh = supervisor(catalog(), IDLE_TIME, false);
 		fresh.start();
@@ -312,6 +328,121 @@ class UnusedServerTests {
 		this.scheduler.runReady();
 		assertThat(this.scheduler.scheduledTasks()).isZero();
 		assertThat(idle.tools().tools()).isEmpty();
+	}
+
+	@Test
+	void anIdlePeriodIsNotReportedAsAnOutage() throws Exception {
+		McpServerSupervisor supervisor = awake(kept());
+		this.scheduler.advance(IDLE_TIME);
+		assertThat(supervisor.state()).isEqualTo(McpServerState.IDLE);
+		this.scheduler.advance(Duration.ofHours(5));
+		CompletableFuture<String> call = CompletableFuture.supplyAsync(() -> call(supervisor));
+		await().until(() -> supervisor.state() == McpServerState.STARTING);
+		this.scheduler.runReady();
+		call.get(5, TimeUnit.SECONDS);
+		assertThat(this.recoveries).as("idle is not an outage").isEmpty();
+		stop(supervisor);
+	}
+
+	@Test
+	void aStartOnFirstUseWhileAStopEndsSpendsNoAttempt() throws Exception {
+		McpServerSupervisor supervisor = awake(kept());
+		supervisor.stop();
+		supervisor.start();
+		assertThat(supervisor.lifecycle().phase()).isEqualTo(ServerPhase.STARTING_AWAITING_STOP);
+		this.scheduler.runReady();
+		assertThat(supervisor.state()).isEqualTo(McpServerState.IDLE);
+		assertThat(supervisor.status().attemptsUsed()).as("idle spends no attempt").isZero();
+		stop(supervisor);
+	}
+
+	@Test
+	void aResetWhileACallWaitsForTheIdleStopLeavesTheStartWithoutAnAttempt() throws Exception {
+		McpServerSupervisor supervisor = awake(kept());
+		this.connector.duringTermination = () -> {
+			supervisor.lifecycle().view().nextGeneration(null);
+			assertThat(supervisor.lifecycle().phase()).isEqualTo(ServerPhase.IDLE_STOPPING_THEN_CONNECT);
+			supervisor.reset();
+		};
+		this.scheduler.advance(IDLE_TIME);
+		assertThat(supervisor.state()).isEqualTo(McpServerState.UP);
+		assertThat(supervisor.status().attemptsUsed()).as("a start on first use takes no attempt").isZero();
+		stop(supervisor);
+	}
+
+	@Test
+	void noIdleCheckIsLeftOnceTheServerLeftUp() throws Exception {
+		McpServerSupervisor supervisor = awake(kept());
+		supervisor.restart();
+		this.scheduler.runReady();
+		assertThat(supervisor.state()).isEqualTo(McpServerState.UP);
+		this.connector.last().crash(1);
+		this.scheduler.runReady();
+		assertThat(supervisor.state()).isEqualTo(McpServerState.RECONNECTING);
+		assertThat(this.scheduler.scheduledTasks()).as("only the retry is scheduled").isEqualTo(1);
+		stop(supervisor);
+	}
+
+	@Test
+	void aStartOnlyToListTheToolsStartsNoSpare() throws Exception {
+		McpServerSupervisor supervisor = supervisor(catalog(), IDLE_TIME, true);
+		supervisor.start();
+		this.scheduler.runReady();
+		assertThat(supervisor.state()).isEqualTo(McpServerState.IDLE);
+		assertThat(this.connector.spawns()).as("processes spawned to list the tools").isEqualTo(1);
+		stop(supervisor);
+	}
+
+	@Test
+	void whatTheServerSaidOfItselfIsKeptWithItsTools() throws Exception {
+		this.connector.session = new SessionInfo(Implementation.builder("client", "1").build(),
+				ClientCapabilities.builder().build(),
+				InitializeResult
+					.builder("2025-11-25", ServerCapabilities.builder().tools(false).build(),
+							Implementation.builder("files-server", "1.2").build())
+					.instructions("read and write files")
+					.build());
+		McpServerSupervisor first = supervisor(catalog(), IDLE_TIME, false);
+		first.start();
+		this.scheduler.runReady();
+		stop(first);
+		McpServerSupervisor next = supervisor(catalog(), IDLE_TIME, false);
+		next.start();
+		assertThat(next.state()).isEqualTo(McpServerState.IDLE);
+		assertThat(next.tools().session()).as("what tool naming and filters read").isEqualTo(this.connector.session);
+		stop(next);
+	}
+
+	@Test
+	void aCatalogOfAnyListingTheSupervisorAcceptsIsReadBack() {
+		String description = "d".repeat(15 * 1024);
+		List<Tool> tools = IntStream.range(0, 700)
+			.mapToObj((i) -> Tool.builder("tool" + i, Map.of("type", "object")).description(description).build())
+			.toList();
+		ToolCatalog catalog = catalog();
+		Instant now = this.scheduler.clock().instant();
+		catalog.keep("files", tools, null, null, now);
+		assertThat(catalog.read("files", now)).as("a listing of 700 tools of 15 KB each").isNotNull();
+	}
+
+	@Test
+	void aListingThatHoldsForAsLongAsItsServerCanSayIsKept() {
+		ToolCatalog catalog = catalog();
+		Instant now = this.scheduler.clock().instant();
+		catalog.keep("files", List.of(FakeConnector.tool("echo")), null, Duration.ofMillis(Long.MAX_VALUE), now);
+		assertThat(catalog.read("files", now)).isNotNull();
+	}
+
+	@Test
+	void aServerWhoseCallsDoNotWaitCannotStartOnFirstUse() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> McpServerSupervisor.builder("files", this.connector, this.scheduler)
+				.calls(CallPolicy.builder().waitForRecovery(Duration.ZERO).build())
+				.idleTimeout(IDLE_TIME)
+				.build())
+			.withMessage("MCP server 'files' runs only while it is used, but its calls do not wait for its start "
+					+ "(call.wait-for-recovery is 0): each first call after an idle time would fail; give "
+					+ "call.wait-for-recovery a positive duration");
 	}
 
 	// A server that starts on first use, started and called once.

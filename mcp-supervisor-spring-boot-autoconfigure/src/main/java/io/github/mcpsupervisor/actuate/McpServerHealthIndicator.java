@@ -37,7 +37,10 @@ final class McpServerHealthIndicator implements HealthIndicator {
 		McpServerStatus status = this.server.supervisor().status();
 		McpServerDetails details = McpServerDetails.of(status, this.server.required(),
 				McpServerDetails.HEALTH_STDERR_LINES, this.clock, this.authorization, false);
-		return Health.status(status(status.state(), this.server.required())).withDetails(details.asMap()).build();
+		return Health
+			.status(status(status.state(), this.server.required(), this.server.supervisor().runsOnlyWhileUsed()))
+			.withDetails(details.asMap())
+			.build();
 	}
 
 	/**
@@ -45,11 +48,14 @@ final class McpServerHealthIndicator implements HealthIndicator {
 	 * state, so that Spring Boot's aggregation of {@code mcp} counts required ones only.
 	 * @param state the server's state
 	 * @param required whether the server is required
+	 * @param onDemand whether it runs only while it is used, so that its starts come from
+	 * calls
 	 * @return its status
 	 */
-	static Status status(McpServerState state, boolean required) {
-		// idle is not down: the next call starts it
-		if (!required || state == McpServerState.UP || state == McpServerState.IDLE) {
+	static Status status(McpServerState state, boolean required, boolean onDemand) {
+		// idle is not down, and neither is the start a call asked for
+		if (!required || state == McpServerState.UP || state == McpServerState.IDLE
+				|| (onDemand && state == McpServerState.STARTING)) {
 			return Status.UP;
 		}
 		return (state == McpServerState.NEEDS_AUTHORIZATION) ? Status.OUT_OF_SERVICE : Status.DOWN;

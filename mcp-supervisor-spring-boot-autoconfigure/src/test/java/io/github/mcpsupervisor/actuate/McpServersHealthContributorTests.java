@@ -43,13 +43,24 @@ class McpServersHealthContributorTests {
 			case NEEDS_AUTHORIZATION -> Status.OUT_OF_SERVICE;
 			default -> Status.DOWN;
 		};
-		assertThat(McpServerHealthIndicator.status(state, true)).isEqualTo(expected);
+		assertThat(McpServerHealthIndicator.status(state, true, false)).isEqualTo(expected);
+	}
+
+	@ParameterizedTest
+	@EnumSource(McpServerState.class)
+	void aRequiredServerThatRunsOnlyWhileUsedIsUpWhileACallStartsIt(McpServerState state) {
+		Status expected = switch (state) {
+			case UP, IDLE, STARTING -> Status.UP;
+			case NEEDS_AUTHORIZATION -> Status.OUT_OF_SERVICE;
+			default -> Status.DOWN;
+		};
+		assertThat(McpServerHealthIndicator.status(state, true, true)).isEqualTo(expected);
 	}
 
 	@ParameterizedTest
 	@EnumSource(McpServerState.class)
 	void anOptionalServerIsUpInEveryState(McpServerState state) {
-		assertThat(McpServerHealthIndicator.status(state, false)).isEqualTo(Status.UP);
+		assertThat(McpServerHealthIndicator.status(state, false, false)).isEqualTo(Status.UP);
 	}
 
 	@Test

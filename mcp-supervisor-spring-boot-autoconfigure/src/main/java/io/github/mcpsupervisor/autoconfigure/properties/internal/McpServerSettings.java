@@ -307,9 +307,10 @@ public final class McpServerSettings {
 
 	/**
 	 * Returns what identifies how the server is reached: its transport, command line,
-	 * environment, working directory, URL, headers, protocol and authorization. Two
-	 * configurations that differ in any of them may list other tools. It holds secrets:
-	 * hash it before keeping it anywhere.
+	 * environment (the names of inherited variables, not their values), working
+	 * directory, URL, headers, protocol and authorization (registration, client, issuer,
+	 * grant, scopes, on whose behalf). Two configurations that differ in any of them may
+	 * list other tools. It holds secrets: hash it before keeping it anywhere.
 	 * @return the fingerprint
 	 */
 	public String fingerprint() {
@@ -318,7 +319,10 @@ public final class McpServerSettings {
 				String.valueOf(new TreeMap<>(s.env())), String.valueOf(s.inheritEnv()),
 				String.valueOf(s.workingDirectory()), String.valueOf(s.url()),
 				String.valueOf(new TreeMap<>(s.headers())), String.valueOf(s.protocol()),
-				String.valueOf(s.oauth().registration()), String.valueOf(s.oauth().clientId()));
+				String.valueOf(s.oauth().registration()), String.valueOf(s.oauth().clientId()),
+				String.valueOf(s.oauth().issuer()), String.valueOf(s.oauth().grantType()),
+				String.valueOf(s.oauth().scopes()), String.valueOf(s.oauth().actsFor()),
+				String.valueOf(s.oauth().applicationRegistration()));
 	}
 
 	/**
