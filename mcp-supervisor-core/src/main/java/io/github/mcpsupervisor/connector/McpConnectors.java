@@ -16,6 +16,7 @@ import io.github.mcpsupervisor.transport.internal.http.SharedHttpClient;
 import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
 import io.github.mcpsupervisor.transport.internal.modern.NegotiatingConnector;
 import io.github.mcpsupervisor.transport.internal.stdio.ProcessRecords;
+import io.github.mcpsupervisor.transport.internal.stdio.StartGate;
 import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
 
 import org.springframework.util.ClassUtils;
@@ -28,6 +29,10 @@ import org.springframework.util.ClassUtils;
  * as a client that declares none of those. A stdio server's processes are not recorded
  * for the next start of the application, and a Streamable HTTP server is reached without
  * authorization, over an HTTP client of its own with the default settings.
+ * <p>
+ * Give the connectors of all stdio servers one {@link StdioStarts} so that they do not
+ * all start in the same instant (the auto-configuration starts at most
+ * {@value StdioStarts#DEFAULT_LIMIT} at once); without one, each starts at once.
  * <p>
  * {@link McpConnector#close() Close} a connector that a supervisor no longer uses: a
  * supervisor's {@link McpServerSupervisor#retire() retire()} does.
@@ -65,9 +70,34 @@ public final class McpConnectors {
 	 * the class path has no client of it
 	 */
 	public static McpConnector stdio(StdioServerDefinition server, SupervisorScheduler scheduler, Protocol protocol) {
+		return stdio(server, scheduler, protocol, StartGate.unbounded());
+	}
+
+	/**
+	 * Returns the connector of a stdio server whose generations start within a bound that
+	 * the connectors of the application's other stdio servers share: each generation a
+	 * process of its own, spawned once the bound has a place for it.
+	 * @param server how to run the server
+	 * @param scheduler the scheduler of the server's supervisor, which runs the short
+	 * reaction to a process's exit
+	 * @param protocol the MCP revision the generations speak
+	 * @param starts the bound on the stdio servers the application starts at once: the
+	 * same instance for all of them
+	 * @return the connector
+	 * @throws IllegalStateException if the revision is 2026-07-28 and the MCP Java SDK on
+	 * the class path has no client of it
+	 * @since 0.1.0
+	 */
+	public static McpConnector stdio(StdioServerDefinition server, SupervisorScheduler scheduler, Protocol protocol,
+			StdioStarts starts) {
+		return stdio(server, scheduler, protocol, starts.gate());
+	}
+
+	private static McpConnector stdio(StdioServerDefinition server, SupervisorScheduler scheduler, Protocol protocol,
+			StartGate starts) {
 		McpServerSession session = new McpServerSession(server.name(), List.of());
 		return connector(server.name(), protocol, (revision) -> new StdioConnector(server, scheduler::execute,
-				McpClientFactory.standard(), session, ProcessRecords.none(), revision), () -> {
+				McpClientFactory.standard(), session, ProcessRecords.none(), revision, starts), () -> {
 				});
 	}
 

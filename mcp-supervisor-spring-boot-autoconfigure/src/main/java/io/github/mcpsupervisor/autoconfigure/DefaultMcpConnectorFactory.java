@@ -24,6 +24,7 @@ import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
 import io.github.mcpsupervisor.transport.internal.http.TransportCustomizerCheck;
 import io.github.mcpsupervisor.transport.internal.modern.NegotiatingConnector;
 import io.github.mcpsupervisor.transport.internal.stdio.ProcessRecords;
+import io.github.mcpsupervisor.transport.internal.stdio.StartGate;
 import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -34,7 +35,8 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Creates the connector of each configured server by its transport, over the JDK HTTP
- * client of the server's HTTP settings, which servers with equal settings share.
+ * client of the server's HTTP settings, which servers with equal settings share; the
+ * stdio servers, those added at runtime too, share one bound on their starts.
  */
 final class DefaultMcpConnectorFactory implements McpConnectorFactory, DisposableBean {
 
@@ -62,6 +64,9 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 	private final boolean ownsHttpClients;
 
 	private final Supplier<ProcessRecords> openRecords;
+
+	// the bound on the starts of all stdio servers of the application
+	private final StartGate starts;
 
 	// whether the SDK on the class path has a 2026-07-28 client: Spring AI 2.0.1
 	// depends on the SDK 2.0.0, which a build that declares Spring AI's modules before
@@ -97,21 +102,22 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 			McpServerSessions sessions, HttpTransportCustomizer httpCustomizer, HttpAuthorizations authorizations,
 			Supplier<ProcessRecords> openRecords, boolean modernSdk) {
 		this(scheduler, clientFactory, sessions, httpCustomizer, authorizations, openRecords, modernSdk,
-				new SharedHttpClients(HttpTls.Resolver.NONE), true);
+				new SharedHttpClients(HttpTls.Resolver.NONE), true, StartGate.unbounded());
 	}
 
 	DefaultMcpConnectorFactory(SupervisorScheduler scheduler, McpClientFactory clientFactory,
 			McpServerSessions sessions, HttpTransportCustomizer httpCustomizer, HttpAuthorizations authorizations,
-			Supplier<ProcessRecords> openRecords, SharedHttpClients httpClients) {
+			Supplier<ProcessRecords> openRecords, SharedHttpClients httpClients, StartGate starts) {
 		this(scheduler, clientFactory, sessions, httpCustomizer, authorizations, openRecords,
 				ClassUtils.isPresent(MODERN_CLIENT, DefaultMcpConnectorFactory.class.getClassLoader()), httpClients,
-				false);
+				false, starts);
 	}
 
 	private DefaultMcpConnectorFactory(SupervisorScheduler scheduler, McpClientFactory clientFactory,
 			McpServerSessions sessions, HttpTransportCustomizer httpCustomizer, HttpAuthorizations authorizations,
 			Supplier<ProcessRecords> openRecords, boolean modernSdk, SharedHttpClients httpClients,
-			boolean ownsHttpClients) {
+			boolean ownsHttpClients, StartGate starts) {
+		this.starts = starts;
 		this.httpClients = httpClients;
 		this.ownsHttpClients = ownsHttpClients;
 		this.authorizations = authorizations;
@@ -164,7 +170,7 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 	private McpConnector modern(McpServerSettings server) {
 		return switch (server.transport()) {
 			case STDIO -> new StdioConnector(server.toStdioDefinition(), this.scheduler::execute, this.clientFactory,
-					this.sessions.session(server.name()), records(), Revisions.V2026_07_28);
+					this.sessions.session(server.name()), records(), Revisions.V2026_07_28, this.starts);
 			case STREAMABLE_HTTP -> new StreamableHttpConnector(server.toHttpDefinition(), this.clientFactory,
 					this.sessions.session(server.name()), HttpTransportCustomizer.NONE, authorization(server),
 					httpClient(server), Revisions.V2026_07_28);
@@ -174,7 +180,7 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 	private McpConnector legacy(McpServerSettings server) {
 		return switch (server.transport()) {
 			case STDIO -> new StdioConnector(server.toStdioDefinition(), this.scheduler::execute, this.clientFactory,
-					this.sessions.session(server.name()), records());
+					this.sessions.session(server.name()), records(), Revisions.V2025_11_25, this.starts);
 			case STREAMABLE_HTTP -> {
 				TransportCustomizerCheck.check(server.name(), server.url(), this.httpCustomizer);
 				HttpAuthorization authorization = authorization(server);

@@ -32,6 +32,7 @@ import io.github.mcpsupervisor.transport.internal.http.HttpAuthorizations;
 import io.github.mcpsupervisor.transport.internal.http.HttpTransportCustomizer;
 import io.github.mcpsupervisor.transport.internal.http.SharedHttpClients;
 import io.github.mcpsupervisor.transport.internal.stdio.ProcessRecords;
+import io.github.mcpsupervisor.transport.internal.stdio.StartGate;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
@@ -170,7 +171,8 @@ public final class McpSupervisorAutoConfiguration {
 		return new DefaultMcpConnectorFactory(scheduler, clientFactory, sessions,
 				new HttpTransportCustomizer(requestCustomizers, builders),
 				authorizations.getIfAvailable(() -> HttpAuthorizations.NONE),
-				() -> ProcessRecords.open(runtimeDirectory), httpClients);
+				() -> ProcessRecords.open(runtimeDirectory), httpClients,
+				StartGate.atMost(properties.maxConcurrentStarts()));
 	}
 
 	@Bean(destroyMethod = "close")

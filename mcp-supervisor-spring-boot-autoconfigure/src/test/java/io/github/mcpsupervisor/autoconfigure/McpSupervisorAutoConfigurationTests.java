@@ -12,6 +12,7 @@ import io.github.mcpsupervisor.autoconfigure.properties.McpTransportType;
 import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettings;
 import io.github.mcpsupervisor.autoconfigure.properties.internal.McpServerSettingsResolver;
 import io.github.mcpsupervisor.client.internal.SamplingLimits;
+import io.github.mcpsupervisor.connector.StdioStarts;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpServerState;
@@ -21,6 +22,8 @@ import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
 import io.github.mcpsupervisor.supervisor.SupervisorScheduler;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
+import io.github.mcpsupervisor.transport.internal.stdio.StartGate;
+import io.github.mcpsupervisor.transport.internal.stdio.StdioConnector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -86,6 +89,41 @@ class McpSupervisorAutoConfigurationTests {
 					"mcp.servers.demo.request-timeout=5s", "mcp.servers.demo.termination-grace-period=1s")
 			.run((context) -> assertThat(context.getBean(McpSupervisors.class).servers().get(0).startupTimeout())
 				.isEqualTo(Duration.ofSeconds(7 + 5 + 1 + 3)));
+	}
+
+	@Test
+	void runWithMaxConcurrentStartsShouldBoundTheStartsOfAllStdioServersTogether() {
+		this.contextRunner
+			.withPropertyValues("mcp.max-concurrent-starts=2", "mcp.servers.a.command=" + MISSING,
+					"mcp.servers.b.command=" + MISSING, "mcp.defaults.protocol=2025-11-25")
+			.run((context) -> {
+				List<StartGate> gates = McpServerSettingsResolver
+					.resolve(context.getBean(McpSupervisorProperties.class))
+					.stream()
+					.map((server) -> ((StdioConnector) context.getBean(McpConnectorFactory.class).create(server))
+						.starts())
+					.toList();
+				assertThat(gates).hasSize(2).allSatisfy((gate) -> assertThat(gate).isSameAs(gates.get(0)));
+				assertThat(gates.get(0).limit()).isEqualTo(2);
+			});
+	}
+
+	@Test
+	void runWithoutMaxConcurrentStartsShouldStartFourStdioServersAtOnce() {
+		this.contextRunner.withPropertyValues("mcp.servers.a.command=" + MISSING, "mcp.servers.a.protocol=2025-11-25")
+			.run((context) -> assertThat(
+					((StdioConnector) context.getBean(McpConnectorFactory.class).create(settings(context, "a")))
+						.starts()
+						.limit())
+				.isEqualTo(StdioStarts.DEFAULT_LIMIT)
+				.isEqualTo(4));
+	}
+
+	@Test
+	void runWithMaxConcurrentStartsBelowOneShouldFail() {
+		this.contextRunner.withPropertyValues("mcp.max-concurrent-starts=0")
+			.run((context) -> assertThat(StartupFailures.messages(context)).contains("max-concurrent-starts")
+				.contains("must be greater than or equal to 1"));
 	}
 
 	@Test

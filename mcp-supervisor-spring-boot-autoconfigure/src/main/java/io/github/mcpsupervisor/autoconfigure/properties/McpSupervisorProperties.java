@@ -63,6 +63,10 @@ import org.springframework.validation.annotation.Validated;
  * application runs
  * @param authorization Where the OAuth authorizations of the servers are kept, which the
  * application's replicas share when it is their database
+ * @param maxConcurrentStarts How many stdio servers start at once (spawn and handshake,
+ * until connected or failed), all servers of the application together, restarts and
+ * standby spares included: the others wait in line, in the order they came, after their
+ * retry delay and before their initialization timeout runs
  * @since 0.1.0
  */
 @ConfigurationProperties(prefix = "mcp", ignoreUnknownFields = false)
@@ -74,7 +78,7 @@ public record McpSupervisorProperties(@DefaultValue("true") boolean enabled, @De
 				message = "must be 1 to 32 letters, digits, '_' or '-'") String, @Valid Server> servers,
 		@DefaultValue List<String> serversConfiguration, @DefaultValue("sync") McpClientType clientType,
 		@Nullable Path runtimeDirectory, @DefaultValue @Valid Reload reload,
-		@DefaultValue @Valid Authorization authorization) {
+		@DefaultValue @Valid Authorization authorization, @DefaultValue("4") @Min(1) int maxConcurrentStarts) {
 
 	/**
 	 * The longest duration of any setting, in days: far beyond any timeout or delay that

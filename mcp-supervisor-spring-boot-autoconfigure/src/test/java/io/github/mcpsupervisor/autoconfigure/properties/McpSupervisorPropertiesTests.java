@@ -79,7 +79,7 @@ class McpSupervisorPropertiesTests {
 	private static McpSupervisorProperties properties(Map<String, ?> defaults) {
 		return new McpSupervisorProperties(true, server(defaults), Map.of(), List.of(), McpClientType.SYNC, null,
 				new McpSupervisorProperties.Reload(true, Duration.ofSeconds(2)),
-				McpSupervisorProperties.Authorization.DEFAULTS);
+				McpSupervisorProperties.Authorization.DEFAULTS, 4);
 	}
 
 	private static Server server(Map<String, ?> properties) {

@@ -51,17 +51,35 @@ final class ProcessCarrier implements Carrier {
 
 	private final StdioBinding binding;
 
+	private final StartGate.Start start;
+
 	ProcessCarrier(GenerationLife life, StdioServerDefinition definition, Executor executor, ProcessRecords records,
-			StdioBinding binding) {
+			StdioBinding binding, StartGate starts) {
 		this.life = life;
 		this.definition = definition;
 		this.executor = executor;
 		this.process = new GenerationProcess(definition, records);
 		this.binding = binding;
+		this.start = starts.start(definition.name(), life.number());
 	}
 
+	// The place in the application's starts is held from before the spawn until the
+	// generation is connected, or has failed and its process is gone.
 	@Override
 	public void open() throws McpConnectException {
+		if (!this.start.enter()) {
+			throw new McpConnectException(Kind.TRANSIENT, Thread.currentThread().isInterrupted()
+					? "interrupted while waiting to start" : "stopped while starting", null, null);
+		}
+		try {
+			openStarted();
+		}
+		finally {
+			this.start.leave();
+		}
+	}
+
+	private void openStarted() throws McpConnectException {
 		String label = "mcp-" + this.definition.name() + "-g" + this.life.number();
 		StdioServerProcess started = this.process.start(label);
 		try {
@@ -167,6 +185,7 @@ final class ProcessCarrier implements Carrier {
 
 	@Override
 	public boolean terminate() {
+		this.start.stop();
 		return this.process.terminate();
 	}
 

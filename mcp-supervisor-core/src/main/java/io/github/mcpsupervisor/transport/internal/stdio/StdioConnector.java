@@ -38,6 +38,8 @@ public final class StdioConnector implements McpConnector {
 
 	private final String revision;
 
+	private final StartGate starts;
+
 	/**
 	 * Creates a connector whose generations have plain 2025-11-25 clients.
 	 * @param definition how to run the server
@@ -98,12 +100,32 @@ public final class StdioConnector implements McpConnector {
 	 */
 	public StdioConnector(StdioServerDefinition definition, Executor executor, McpClientFactory clientFactory,
 			McpServerSession session, ProcessRecords records, String revision) {
+		this(definition, executor, clientFactory, session, records, revision, StartGate.unbounded());
+	}
+
+	/**
+	 * Creates a connector whose processes are recorded until their trees are gone, and
+	 * whose generations start within the bound of the application's starts.
+	 * @param definition how to run the server
+	 * @param executor runs the short reaction to a process exit
+	 * @param clientFactory builds the client of each generation, and answers what the
+	 * server asks of the application
+	 * @param session the server's client session
+	 * @param records where each generation's process is recorded
+	 * @param revision the MCP revision the generations speak, one of
+	 * {@link Revisions#SUPPORTED}
+	 * @param starts the bound on the stdio servers the application starts at once, shared
+	 * by all its stdio connectors
+	 */
+	public StdioConnector(StdioServerDefinition definition, Executor executor, McpClientFactory clientFactory,
+			McpServerSession session, ProcessRecords records, String revision, StartGate starts) {
 		this.definition = definition;
 		this.executor = executor;
 		this.clientFactory = clientFactory;
 		this.session = session;
 		this.records = records;
 		this.revision = Revisions.require(revision);
+		this.starts = starts;
 	}
 
 	public StdioServerDefinition definition() {
@@ -124,6 +146,14 @@ public final class StdioConnector implements McpConnector {
 		return !this.session.subscriptions().isEmpty();
 	}
 
+	/**
+	 * Returns the bound on the starts that the generations start within.
+	 * @return the bound, which the application's other stdio connectors share
+	 */
+	public StartGate starts() {
+		return this.starts;
+	}
+
 	@Override
 	public McpConnection create(int generation, Runnable toolsChanged) {
 		GenerationLife life = new GenerationLife(this.definition.name(), generation, "process ended",
@@ -133,7 +163,8 @@ public final class StdioConnector implements McpConnector {
 						new CallTimeouts(this.definition.requestTimeout(), this.definition.toolTimeouts()),
 						this.definition.initializationTimeout()));
 		return new GenerationConnection(life,
-				new ProcessCarrier(life, this.definition, this.executor, this.records, binding), binding.client());
+				new ProcessCarrier(life, this.definition, this.executor, this.records, binding, this.starts),
+				binding.client());
 	}
 
 	// The client of the connector's revision over the pipes of the generation's process:

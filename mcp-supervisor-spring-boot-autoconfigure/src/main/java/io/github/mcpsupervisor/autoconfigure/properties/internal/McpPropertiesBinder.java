@@ -194,7 +194,8 @@ public final class McpPropertiesBinder {
 		}
 		McpSupervisorProperties candidate = new McpSupervisorProperties(true, properties.defaults(),
 				Map.of(name, server), properties.serversConfiguration(), properties.clientType(),
-				properties.runtimeDirectory(), properties.reload(), properties.authorization());
+				properties.runtimeDirectory(), properties.reload(), properties.authorization(),
+				properties.maxConcurrentStarts());
 		Set<ConstraintViolation<McpSupervisorProperties>> violations = this.validator.validate(candidate);
 		if (!violations.isEmpty()) {
 			throw new IllegalArgumentException("Invalid MCP server '" + name + "': "

@@ -26,7 +26,7 @@ public final class TestServerSettings {
 		McpSupervisorProperties configuration = new McpSupervisorProperties(true, McpPropertiesBinder.server(Map.of()),
 				Map.of(), List.of(), McpClientType.SYNC, null,
 				new McpSupervisorProperties.Reload(true, Duration.ofSeconds(2)),
-				McpSupervisorProperties.Authorization.DEFAULTS);
+				McpSupervisorProperties.Authorization.DEFAULTS, 4);
 		return McpServerSettingsResolver.settings(name, McpPropertiesBinder.server(properties), configuration);
 	}
 
