@@ -27,8 +27,10 @@ import org.springframework.util.ClassUtils;
  * have the client the auto-configuration gives a server without customizers, roots,
  * sampling or elicitation handlers: they answer what the server asks of the application
  * as a client that declares none of those. A stdio server's processes are not recorded
- * for the next start of the application, and a Streamable HTTP server is reached without
- * authorization, over an HTTP client of its own with the default settings.
+ * for the next start of the application, the revision a server configured
+ * {@link Protocol#AUTO auto} speaks is kept in memory only, and a Streamable HTTP server
+ * is reached without authorization, over an HTTP client of its own with the default
+ * settings.
  * <p>
  * Give the connectors of all stdio servers one {@link StdioStarts} so that they do not
  * all start in the same instant (the auto-configuration starts at most

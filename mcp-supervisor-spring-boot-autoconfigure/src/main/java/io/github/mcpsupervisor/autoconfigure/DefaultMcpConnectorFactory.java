@@ -22,6 +22,7 @@ import io.github.mcpsupervisor.transport.internal.http.SharedHttpClient;
 import io.github.mcpsupervisor.transport.internal.http.SharedHttpClients;
 import io.github.mcpsupervisor.transport.internal.http.StreamableHttpConnector;
 import io.github.mcpsupervisor.transport.internal.http.TransportCustomizerCheck;
+import io.github.mcpsupervisor.transport.internal.modern.NegotiatedRevision;
 import io.github.mcpsupervisor.transport.internal.modern.NegotiatingConnector;
 import io.github.mcpsupervisor.transport.internal.stdio.ProcessRecords;
 import io.github.mcpsupervisor.transport.internal.stdio.StartGate;
@@ -144,13 +145,21 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 	private McpConnector negotiating(McpServerSettings server) {
 		McpConnector modern = modern(server);
 		try {
-			return new NegotiatingConnector(server.name(), modern, legacy(server));
+			return new NegotiatingConnector(server.name(), modern, legacy(server), negotiatedRevision(server));
 		}
 		catch (RuntimeException ex) {
 			// the HTTP client the modern connector took is released
 			modern.close();
 			throw ex;
 		}
+	}
+
+	// kept in the runtime directory of the stdio servers' records, for the next start
+	private NegotiatedRevision negotiatedRevision(McpServerSettings server) {
+		return switch (server.transport()) {
+			case STDIO -> NegotiatedRevision.keptIn(records().directory(), server.toStdioDefinition());
+			case STREAMABLE_HTTP -> NegotiatedRevision.keptIn(records().directory(), server.toHttpDefinition());
+		};
 	}
 
 	private McpConnector withoutModernSdk(McpServerSettings server) {

@@ -3,7 +3,6 @@ package io.github.mcpsupervisor.transport.internal.modern;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.mcpsupervisor.internal.CauseChain;
 import io.github.mcpsupervisor.internal.ServerText;
@@ -44,7 +43,7 @@ final class NegotiatingConnection implements McpConnection {
 
 	private final McpConnector legacy;
 
-	private final AtomicReference<@Nullable String> negotiated;
+	private final NegotiatedRevision negotiated;
 
 	private final CompletableFuture<ExitStatus> lost = new CompletableFuture<>();
 
@@ -53,7 +52,7 @@ final class NegotiatingConnection implements McpConnection {
 	private volatile boolean terminateRequested;
 
 	NegotiatingConnection(String server, int generation, Runnable toolsChanged, McpConnector modern,
-			McpConnector legacy, AtomicReference<@Nullable String> negotiated) {
+			McpConnector legacy, NegotiatedRevision negotiated) {
 		this.server = server;
 		this.generation = generation;
 		this.toolsChanged = toolsChanged;

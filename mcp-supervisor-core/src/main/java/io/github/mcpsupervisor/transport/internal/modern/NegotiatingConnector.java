@@ -1,7 +1,5 @@
 package io.github.mcpsupervisor.transport.internal.modern;
 
-import java.util.concurrent.atomic.AtomicReference;
-
 import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.supervisor.McpConnector.McpConnection;
 import org.jspecify.annotations.Nullable;
@@ -12,9 +10,10 @@ import org.jspecify.annotations.Nullable;
  * {@code server/discover} as a 2026-07-28 client; on an answer that is not a modern one,
  * or none in time, it connects as a 2025-11-25 client instead (a stdio server gets a
  * fresh process for it, so that one that exits on the probe costs nothing). The outcome
- * is kept for the server's configuration (this connector): later generations connect in
- * the known revision at once, and probe again only when the known revision fails them the
- * way another revision's server would.
+ * is kept for the server's configuration (this connector, and with a runtime directory
+ * the later starts of the application, see {@link NegotiatedRevision}): later generations
+ * connect in the known revision at once, and probe again only when the known revision
+ * fails them the way another revision's server would.
  *
  * @since 0.1.0
  */
@@ -26,18 +25,31 @@ public final class NegotiatingConnector implements McpConnector {
 
 	private final McpConnector legacy;
 
-	private final AtomicReference<@Nullable String> negotiated = new AtomicReference<>();
+	private final NegotiatedRevision negotiated;
+
+	/**
+	 * Creates the connector, which keeps the revision in memory.
+	 * @param server the server's name
+	 * @param modern connects as a 2026-07-28 client
+	 * @param legacy connects as a 2025-11-25 client
+	 */
+	public NegotiatingConnector(String server, McpConnector modern, McpConnector legacy) {
+		this(server, modern, legacy, NegotiatedRevision.inMemory());
+	}
 
 	/**
 	 * Creates the connector.
 	 * @param server the server's name
 	 * @param modern connects as a 2026-07-28 client
 	 * @param legacy connects as a 2025-11-25 client
+	 * @param negotiated where the revision the server speaks is kept
 	 */
-	public NegotiatingConnector(String server, McpConnector modern, McpConnector legacy) {
+	public NegotiatingConnector(String server, McpConnector modern, McpConnector legacy,
+			NegotiatedRevision negotiated) {
 		this.server = server;
 		this.modern = modern;
 		this.legacy = legacy;
+		this.negotiated = negotiated;
 	}
 
 	@Override
@@ -51,7 +63,7 @@ public final class NegotiatingConnector implements McpConnector {
 	 * @return the revision, or {@code null} before the first connection
 	 */
 	public @Nullable String negotiated() {
-		return this.negotiated.get();
+		return this.negotiated.current();
 	}
 
 	// both revisions share the server's one authorization: registered once

@@ -108,9 +108,9 @@ public final class ProcessRecords {
 	}
 
 	/**
-	 * Returns the runtime directory in use: one that only this application's user may
-	 * change.
-	 * @return the directory, or {@code null} when nothing is kept
+	 * Returns the runtime directory the records are kept in, checked private to the user
+	 * of this JVM: what else the application keeps for its next start goes there too.
+	 * @return the directory, or {@code null} when nothing is recorded
 	 */
 	public @Nullable Path directory() {
 		return this.directory;

@@ -1,5 +1,7 @@
 package io.github.mcpsupervisor.transport.internal.modern;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -12,6 +14,8 @@ import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException;
 import io.github.mcpsupervisor.supervisor.McpConnector.McpConnectException.Kind;
 import io.github.mcpsupervisor.supervisor.McpConnector.McpConnection;
 import io.github.mcpsupervisor.supervisor.McpServerStatus.ExitStatus;
+import io.github.mcpsupervisor.testsupport.CapturedOutput;
+import io.github.mcpsupervisor.testsupport.OutputCaptureExtension;
 import io.github.mcpsupervisor.transport.internal.Revisions;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -20,6 +24,8 @@ import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -27,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * Tests for {@link NegotiatingConnector}.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class NegotiatingConnectorTests {
 
 	private final List<String> events = new ArrayList<>();
@@ -181,6 +188,97 @@ class NegotiatingConnectorTests {
 		this.modern.last.lost.complete(new ExitStatus(1, null));
 		assertThat(connection.isLost()).isTrue();
 		assertThat(connection.onLost().join().exitCode()).isEqualTo(1);
+	}
+
+	@Test
+	void aSecondStartOfTheApplicationConnectsAKnownLegacyServerWithoutAProbe(@TempDir Path runtime)
+			throws McpConnectException {
+		this.modern.fails(notModern(true));
+		kept(runtime, "config").create(1, () -> {
+		}).open();
+		assertThat(this.events).containsExactly("modern open g1", "modern terminate g1", "legacy open g1");
+		this.events.clear();
+		NegotiatingConnector second = kept(runtime, "config");
+		second.create(1, () -> {
+		}).open();
+		assertThat(this.events).containsExactly("legacy open g1");
+		assertThat(second.negotiated()).isEqualTo(Revisions.V2025_11_25);
+	}
+
+	@Test
+	void aChangedConfigurationIsProbedAgain(@TempDir Path runtime) throws McpConnectException {
+		this.modern.fails(notModern(true));
+		kept(runtime, "config").create(1, () -> {
+		}).open();
+		this.events.clear();
+		kept(runtime, "changed").create(1, () -> {
+		}).open();
+		assertThat(this.events).containsExactly("modern open g1");
+	}
+
+	@Test
+	void aKnownLegacyServerThatMovedTo2026IsProbedAndKeptAsSuch(@TempDir Path runtime) throws McpConnectException {
+		this.modern.fails(notModern(true));
+		kept(runtime, "config").create(1, () -> {
+		}).open();
+		this.events.clear();
+		this.legacy.fails(new McpConnectException(Kind.TRANSIENT, "initialize failed", null,
+				new McpError(new JSONRPCError(-32022, "Unsupported protocol version: 2025-11-25", null))));
+		kept(runtime, "config").create(1, () -> {
+		}).open();
+		assertThat(this.events).containsExactly("legacy open g1", "legacy terminate g1", "modern open g1");
+		this.events.clear();
+		kept(runtime, "config").create(1, () -> {
+		}).open();
+		assertThat(this.events).as("no initialize tried first").containsExactly("modern open g1");
+	}
+
+	@Test
+	void aKept2026OutcomeIsProbedAsAtAFirstStart(@TempDir Path runtime) throws McpConnectException {
+		kept(runtime, "config").create(1, () -> {
+		}).open();
+		this.events.clear();
+		// unanswered: for a server known in this run an outage, at a new start a
+		// fallback
+		this.modern.fails(notModern(false));
+		NegotiatingConnector second = kept(runtime, "config");
+		second.create(1, () -> {
+		}).open();
+		assertThat(this.events).containsExactly("modern open g1", "modern terminate g1", "legacy open g1");
+		assertThat(second.negotiated()).isEqualTo(Revisions.V2025_11_25);
+	}
+
+	@Test
+	void aFileThatNamesNoRevisionIsAnUnknownOneReportedOnceAndReplaced(@TempDir Path runtime, CapturedOutput output)
+			throws Exception {
+		Path file = runtime.resolve("config.revision");
+		Files.writeString(file, "written by something else\n");
+		this.modern.fails(notModern(true));
+		NegotiatingConnector connector = kept(runtime, "config");
+		connector.create(1, () -> {
+		}).open();
+		connector.create(2, () -> {
+		}).open();
+		assertThat(this.events).containsExactly("modern open g1", "modern terminate g1", "legacy open g1",
+				"legacy open g2");
+		assertThat(output.toString().split("names no revision this client speaks", -1)).hasSize(2);
+		assertThat(Files.readString(file)).contains("revision=2025-11-25");
+	}
+
+	@Test
+	void aRuntimeDirectoryThatCannotBeWrittenNeverFailsAStart(@TempDir Path runtime, CapturedOutput output)
+			throws McpConnectException {
+		this.modern.fails(notModern(true));
+		NegotiatingConnector connector = kept(runtime.resolve("gone"), "config");
+		connector.create(1, () -> {
+		}).open();
+		assertThat(connector.negotiated()).isEqualTo(Revisions.V2025_11_25);
+		assertThat(output).contains("cannot be written");
+	}
+
+	private NegotiatingConnector kept(Path runtime, String fingerprint) {
+		return new NegotiatingConnector("s", this.modern, this.legacy,
+				NegotiatedRevision.keptIn(runtime, "s", fingerprint));
 	}
 
 	private static McpConnectException notModern(boolean answered) {
