@@ -1,14 +1,13 @@
 package io.github.mcpsupervisor.metrics.internal;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerStateChange;
@@ -20,6 +19,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Micrometer metrics, tagged by {@code server}: {@code mcp.supervisor.state} (1 for the
@@ -32,7 +32,8 @@ import io.micrometer.core.instrument.Timer;
  * name the model calls, and {@code outcome}). The {@code tool} tags of a server are those
  * of its listed tools, at most {@value #MAX_TOOL_TAGS} of them; the meters of a tool that
  * the server no longer lists are removed, and so are all the meters of a server removed
- * from the application.
+ * from the application. A call records into the timer of its server, tool and outcome
+ * that the first such call registered: it builds no meter and looks none up.
  *
  * @since 0.1.0
  */
@@ -52,11 +53,22 @@ public class McpSupervisorMetrics implements SupervisorListener, ToolCallObserve
 	/** The {@code tool} tag of the calls of tools beyond {@link #MAX_TOOL_TAGS}. */
 	public static final String OTHER_TOOLS = "other";
 
+	private static final Outcome[] OUTCOMES = Outcome.values();
+
+	// the outcome tags by the outcome's ordinal
+	private static final String[] OUTCOME_TAGS = new String[OUTCOMES.length];
+
+	static {
+		for (Outcome outcome : OUTCOMES) {
+			OUTCOME_TAGS[outcome.ordinal()] = outcome.name().toLowerCase(Locale.ROOT);
+		}
+	}
+
 	private final MeterRegistry registry;
 
 	private final Map<String, AtomicReference<McpServerState>> states = new ConcurrentHashMap<>();
 
-	private final Map<String, ToolTags> toolTags = new ConcurrentHashMap<>();
+	private final Map<String, ToolMeters> toolMeters = new ConcurrentHashMap<>();
 
 	private final Map<String, Protocols> protocols = new ConcurrentHashMap<>();
 
@@ -69,9 +81,7 @@ public class McpSupervisorMetrics implements SupervisorListener, ToolCallObserve
 		if (tools.session() != null && tools.session().protocolVersion() != null) {
 			this.protocols.computeIfAbsent(server, Protocols::new).speaks(tools.session().protocolVersion());
 		}
-		this.toolTags.computeIfAbsent(server, (name) -> new ToolTags())
-			.listed(new HashSet<>(tools.names()))
-			.forEach((tool) -> removeToolMeters(server, tool));
+		toolMeters(server).listed(new HashSet<>(tools.names()));
 	}
 
 	@Override
@@ -129,33 +139,31 @@ public class McpSupervisorMetrics implements SupervisorListener, ToolCallObserve
 
 	@Override
 	public void called(String server, String serverTool, String tool, Outcome outcome, Duration duration) {
-		Timer.builder("mcp.tool.calls")
-			.description("Calls of the tools of supervised MCP servers")
-			.tag("server", server)
-			.tag("tool", this.toolTags.computeIfAbsent(server, (name) -> new ToolTags()).tag(serverTool, tool))
-			.tag("outcome", outcome.name().toLowerCase(Locale.ROOT))
-			.register(this.registry)
-			.record(duration);
+		Timer timer = toolMeters(server).timer(serverTool, tool, outcome);
+		if (timer != null) {
+			timer.record(duration);
+		}
+	}
+
+	private ToolMeters toolMeters(String server) {
+		ToolMeters meters = this.toolMeters.get(server);
+		return (meters != null) ? meters : this.toolMeters.computeIfAbsent(server, ToolMeters::new);
 	}
 
 	@Override
 	public void removed(String server) {
 		this.states.remove(server);
-		this.toolTags.remove(server);
+		ToolMeters meters = this.toolMeters.remove(server);
+		if (meters != null) {
+			// before the meters go: a call that still holds them registers none after
+			meters.close();
+		}
 		this.protocols.remove(server);
 		this.registry.getMeters()
 			.stream()
 			.filter((meter) -> meter.getId().getName().startsWith("mcp.")
 					&& (server.equals(meter.getId().getTag("server"))
 							|| server.equals(meter.getId().getTag(OBSERVATION_SERVER_TAG))))
-			.forEach(this.registry::remove);
-	}
-
-	private void removeToolMeters(String server, String tool) {
-		this.registry.find("mcp.tool.calls")
-			.tag("server", server)
-			.tag("tool", tool)
-			.meters()
 			.forEach(this.registry::remove);
 	}
 
@@ -202,28 +210,106 @@ public class McpSupervisorMetrics implements SupervisorListener, ToolCallObserve
 	}
 
 	/**
-	 * The tools of one server that have a tag of their own: the tag (the name the model
-	 * calls) by the tool's name on the server, which its listings give.
+	 * The {@code mcp.tool.calls} timers of one server, by the tool's name on the server
+	 * and the outcome, each registered by the first call of its tool and outcome. The
+	 * tools that have a tag of their own (the name the model calls, which its listings
+	 * give) are at most {@link #MAX_TOOL_TAGS}; the calls of the others share the timers
+	 * tagged {@value #OTHER_TOOLS}. A call finds its timer without a lock; registering a
+	 * timer, and forgetting and removing those of a tool, take the server's.
 	 */
-	private static final class ToolTags {
+	private final class ToolMeters {
 
-		private final Map<String, String> tagged = new HashMap<>();
+		private final String server;
 
-		synchronized String tag(String serverTool, String tool) {
-			if (this.tagged.containsKey(serverTool) || this.tagged.size() < MAX_TOOL_TAGS) {
-				this.tagged.put(serverTool, tool);
-				return tool;
-			}
-			return OTHER_TOOLS;
+		private final Map<String, CallTimers> tagged = new ConcurrentHashMap<>();
+
+		private final CallTimers others = new CallTimers(OTHER_TOOLS);
+
+		// once the server is removed: nothing is registered for it any more
+		private boolean closed;
+
+		ToolMeters(String server) {
+			this.server = server;
 		}
 
-		// Frees the tags of the tools no longer listed and returns them.
-		synchronized List<String> listed(Set<String> serverTools) {
-			List<String> unlisted = this.tagged.keySet()
-				.stream()
-				.filter((serverTool) -> !serverTools.contains(serverTool))
-				.toList();
-			return unlisted.stream().map(this.tagged::remove).toList();
+		// The timer of a call, or null once the server was removed.
+		@Nullable Timer timer(String serverTool, String tool, Outcome outcome) {
+			CallTimers timers = this.tagged.get(serverTool);
+			if (timers == null) {
+				timers = (this.tagged.size() >= MAX_TOOL_TAGS) ? this.others : null;
+			}
+			else if (!timers.tag.equals(tool)) {
+				timers = null;
+			}
+			Timer timer = (timers != null) ? timers.get(outcome) : null;
+			return (timer != null) ? timer : register(serverTool, tool, outcome);
+		}
+
+		private synchronized @Nullable Timer register(String serverTool, String tool, Outcome outcome) {
+			if (this.closed) {
+				return null;
+			}
+			CallTimers timers = this.tagged.get(serverTool);
+			if (timers == null && this.tagged.size() >= MAX_TOOL_TAGS) {
+				timers = this.others;
+			}
+			else if (timers == null || !timers.tag.equals(tool)) {
+				// a tool called by another name is tagged with the name of the call
+				timers = new CallTimers(tool);
+				this.tagged.put(serverTool, timers);
+			}
+			Timer timer = timers.get(outcome);
+			if (timer == null) {
+				timer = Timer.builder("mcp.tool.calls")
+					.description("Calls of the tools of supervised MCP servers")
+					.tag("server", this.server)
+					.tag("tool", timers.tag)
+					.tag("outcome", OUTCOME_TAGS[outcome.ordinal()])
+					.register(McpSupervisorMetrics.this.registry);
+				timers.set(outcome, timer);
+			}
+			return timer;
+		}
+
+		// Forgets the tools no longer listed, frees their tags and removes their meters.
+		synchronized void listed(Set<String> serverTools) {
+			for (Map.Entry<String, CallTimers> entry : Map.copyOf(this.tagged).entrySet()) {
+				if (!serverTools.contains(entry.getKey())) {
+					this.tagged.remove(entry.getKey());
+					McpSupervisorMetrics.this.registry.find("mcp.tool.calls")
+						.tag("server", this.server)
+						.tag("tool", entry.getValue().tag)
+						.meters()
+						.forEach(McpSupervisorMetrics.this.registry::remove);
+				}
+			}
+		}
+
+		synchronized void close() {
+			this.closed = true;
+		}
+
+	}
+
+	/**
+	 * The timers of the calls of one tag, by outcome, each set once registered.
+	 */
+	private static final class CallTimers {
+
+		private final String tag;
+
+		private final AtomicReferenceArray<Timer> byOutcome = new AtomicReferenceArray<>(OUTCOMES.length);
+
+		CallTimers(String tag) {
+			this.tag = tag;
+		}
+
+		@Nullable Timer get(Outcome outcome) {
+			return this.byOutcome.get(outcome.ordinal());
+		}
+
+		void set(Outcome outcome, Timer timer) {
+			this.byOutcome.set(outcome.ordinal(), timer);
 		}
 
 	}

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -13,6 +14,7 @@ import io.github.mcpsupervisor.supervisor.SupervisorListener.RestartCause;
 import io.github.mcpsupervisor.supervisor.ToolSet;
 import io.github.mcpsupervisor.tool.ToolCallObserver.Outcome;
 import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import org.junit.jupiter.api.Test;
@@ -132,6 +134,60 @@ class McpSupervisorMetricsTests {
 		this.metrics.toolsChanged("docs", tools(2, List.of()));
 		assertThat(toolTags("docs")).isEmpty();
 		assertThat(toolTags("files")).containsExactly("read_file");
+	}
+
+	@Test
+	void aCallOfAToolAndOutcomeSeenBeforeRecordsWithoutRegisteringItsTimerAgain() {
+		this.metrics.toolsChanged("files", tools(1, List.of("read")));
+		call("files", "read", Outcome.SUCCESS);
+		call("files", "read", Outcome.ERROR);
+		// a registration applies the registry's filters (again for a meter registered
+		// before a filter was added): a call that records into the timer it has applies
+		// none
+		List<Meter.Id> registered = new CopyOnWriteArrayList<>();
+		this.registry.config().meterFilter(new MeterFilter() {
+
+			@Override
+			public Meter.Id map(Meter.Id id) {
+				registered.add(id);
+				return id;
+			}
+
+		});
+		call("files", "read", Outcome.SUCCESS);
+		call("files", "read", Outcome.ERROR);
+		call("files", "read", Outcome.SUCCESS);
+		assertThat(registered).isEmpty();
+		assertThat(this.registry.get("mcp.tool.calls").tags("tool", "files_read", "outcome", "success").timer().count())
+			.isEqualTo(3);
+		assertThat(this.registry.get("mcp.tool.calls").tags("tool", "files_read", "outcome", "error").timer().count())
+			.isEqualTo(2);
+	}
+
+	@Test
+	void aToolListedAgainOrAServerAddedAgainRecordsIntoMetersOfTheRegistry() {
+		this.metrics.toolsChanged("files", tools(1, List.of("read")));
+		call("files", "read", Outcome.SUCCESS);
+		this.metrics.toolsChanged("files", tools(2, List.of()));
+		this.metrics.toolsChanged("files", tools(3, List.of("read")));
+		call("files", "read", Outcome.SUCCESS);
+		assertThat(this.registry.get("mcp.tool.calls").tags("tool", "files_read", "outcome", "success").timer().count())
+			.isOne();
+		this.metrics.removed("files");
+		this.metrics.toolsChanged("files", tools(1, List.of("read")));
+		call("files", "read", Outcome.SUCCESS);
+		assertThat(this.registry.get("mcp.tool.calls").tags("tool", "files_read", "outcome", "success").timer().count())
+			.isOne();
+	}
+
+	@Test
+	void aToolCalledUnderAnotherNameIsTaggedWithTheNameOfEachCall() {
+		this.metrics.toolsChanged("files", tools(1, List.of("read")));
+		this.metrics.called("files", "read", "files_read", Outcome.SUCCESS, Duration.ofMillis(1));
+		this.metrics.called("files", "read", "read", Outcome.SUCCESS, Duration.ofMillis(1));
+		this.metrics.called("files", "read", "read", Outcome.SUCCESS, Duration.ofMillis(1));
+		assertThat(this.registry.get("mcp.tool.calls").tags("tool", "files_read").timer().count()).isOne();
+		assertThat(this.registry.get("mcp.tool.calls").tags("tool", "read").timer().count()).isEqualTo(2);
 	}
 
 	// As the tool bridge names tools by default: the server's name, '_', the tool's.
