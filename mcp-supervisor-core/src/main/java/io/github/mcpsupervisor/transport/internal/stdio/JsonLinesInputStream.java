@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.function.Predicate;
 
 import io.github.mcpsupervisor.internal.RepeatedWarnings;
@@ -27,11 +28,21 @@ final class JsonLinesInputStream extends InputStream {
 
 	private static final int MAX_SHOWN = 200;
 
+	private static final int CHUNK = 8192;
+
 	private final InputStream in;
 
 	private final String label;
 
 	private byte[] line = new byte[0];
+
+	// what was read from the stdout and not yet split into lines: the stdout is read a
+	// chunk at a time, as the SDK's own reader reads it, not a byte at a time
+	private final byte[] chunk = new byte[CHUNK];
+
+	private int chunkPosition;
+
+	private int chunkLimit;
 
 	private int position;
 
@@ -119,19 +130,36 @@ final class JsonLinesInputStream extends InputStream {
 
 	// The next line with its newline (the last one may have none); empty at the end.
 	private byte[] readLine() throws IOException {
-		ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-		int b;
-		while ((b = this.in.read()) != -1) {
-			buffer.write(b);
-			if (b == '\n') {
-				return buffer.toByteArray();
+		ByteArrayOutputStream longer = null; // for a line that spans chunks
+		while (true) {
+			if (this.chunkPosition == this.chunkLimit) {
+				int read = this.in.read(this.chunk, 0, CHUNK);
+				if (read < 0) {
+					this.ended = true;
+					return (longer != null) ? longer.toByteArray() : new byte[0];
+				}
+				this.chunkPosition = 0;
+				this.chunkLimit = read;
 			}
-			if (buffer.size() > MessageLimits.MAX_MESSAGE_BYTES) {
-				return buffer.toByteArray(); // the rest follows as lines of its own
+			int start = this.chunkPosition;
+			int end = start;
+			while (end < this.chunkLimit && this.chunk[end] != '\n') {
+				end++;
+			}
+			boolean complete = end < this.chunkLimit;
+			this.chunkPosition = (complete) ? end + 1 : end;
+			if (complete && longer == null) {
+				return Arrays.copyOfRange(this.chunk, start, this.chunkPosition);
+			}
+			if (longer == null) {
+				longer = new ByteArrayOutputStream();
+			}
+			longer.write(this.chunk, start, this.chunkPosition - start);
+			if (complete || longer.size() > MessageLimits.MAX_MESSAGE_BYTES) {
+				return longer.toByteArray(); // past the limit, the rest follows as lines
+												// of its own
 			}
 		}
-		this.ended = true;
-		return buffer.toByteArray();
 	}
 
 	private static boolean isJsonObject(byte[] bytes) {

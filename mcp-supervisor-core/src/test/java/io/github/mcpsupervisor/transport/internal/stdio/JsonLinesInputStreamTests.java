@@ -2,6 +2,7 @@ package io.github.mcpsupervisor.transport.internal.stdio;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.Test;
@@ -39,6 +40,24 @@ class JsonLinesInputStreamTests {
 		assertThat((char) lines.read()).isEqualTo('}');
 		assertThat((char) lines.read()).isEqualTo('\n');
 		assertThat(lines.read()).isEqualTo(-1);
+	}
+
+	@Test
+	void linesThatArriveInPiecesPassWhole() throws IOException {
+		String stdout = "log\n{\"id\":1,\"result\":{}}\nmore log\n{\"id\":2}\n";
+		// a pipe gives what the server has written so far: here three bytes at a time
+		InputStream pieces = new ByteArrayInputStream(stdout.getBytes(StandardCharsets.UTF_8)) {
+
+			@Override
+			public synchronized int read(byte[] bytes, int offset, int length) {
+				return super.read(bytes, offset, Math.min(length, 3));
+			}
+
+		};
+		JsonLinesInputStream lines = new JsonLinesInputStream(pieces, "mcp-test-g1");
+		assertThat(new String(lines.readAllBytes(), StandardCharsets.UTF_8))
+			.isEqualTo("{\"id\":1,\"result\":{}}\n{\"id\":2}\n");
+		assertThat(lines.messages()).isEqualTo(2);
 	}
 
 	private static ByteArrayInputStream input(String text) {
