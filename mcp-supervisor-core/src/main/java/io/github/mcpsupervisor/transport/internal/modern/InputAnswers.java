@@ -1,5 +1,6 @@
 package io.github.mcpsupervisor.transport.internal.modern;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,11 +59,16 @@ final class InputAnswers {
 
 	private final ModernSchema schema;
 
+	// the capabilities of the handlers, which a generation keeps: every request declares
+	// them
+	private final Map<String, Object> handled;
+
 	InputAnswers(String server, ClientHandlers handlers, McpServerSession session, ModernSchema schema) {
 		this.server = server;
 		this.handlers = handlers;
 		this.session = session;
 		this.schema = schema;
+		this.handled = handled(handlers);
 	}
 
 	/**
@@ -72,24 +78,30 @@ final class InputAnswers {
 	 * @return the capabilities
 	 */
 	Map<String, Object> capabilities() {
+		if (this.session.roots().isEmpty()) {
+			return this.handled;
+		}
+		Map<String, Object> capabilities = new LinkedHashMap<>(this.handled);
+		capabilities.put("roots", Map.of());
+		return capabilities;
+	}
+
+	private static Map<String, Object> handled(ClientHandlers handlers) {
 		Map<String, Object> capabilities = new LinkedHashMap<>();
-		if (this.handlers.sampling() != null) {
+		if (handlers.sampling() != null) {
 			capabilities.put("sampling", Map.of());
 		}
 		Map<String, Object> elicitation = new LinkedHashMap<>();
-		if (this.handlers.formElicitation() != null) {
+		if (handlers.formElicitation() != null) {
 			elicitation.put("form", Map.of());
 		}
-		if (this.handlers.urlElicitation() != null) {
+		if (handlers.urlElicitation() != null) {
 			elicitation.put("url", Map.of());
 		}
 		if (!elicitation.isEmpty()) {
-			capabilities.put("elicitation", elicitation);
+			capabilities.put("elicitation", Collections.unmodifiableMap(elicitation));
 		}
-		if (!this.session.roots().isEmpty()) {
-			capabilities.put("roots", Map.of());
-		}
-		return capabilities;
+		return Collections.unmodifiableMap(capabilities);
 	}
 
 	/**
