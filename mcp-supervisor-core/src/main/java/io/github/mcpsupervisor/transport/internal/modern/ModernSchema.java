@@ -1,5 +1,7 @@
 package io.github.mcpsupervisor.transport.internal.modern;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
@@ -29,6 +31,30 @@ final class ModernSchema {
 
 	<T> T convert(Object value, Class<T> type) {
 		return this.jsonMapper.convertValue(value, type);
+	}
+
+	/**
+	 * Returns the result of a tool call in the 2025-11-25 type. A result of plain text
+	 * (text without annotations, the most common) is built field by field, the same
+	 * result its JSON form gives without the round trip through it, every call; any other
+	 * through its JSON form.
+	 * @param result the result the modern client decoded
+	 * @return the same result in the 2025-11-25 type
+	 */
+	McpSchema.CallToolResult callToolResult(io.modelcontextprotocol.modern.McpSchema.CallToolResult result) {
+		List<io.modelcontextprotocol.modern.McpSchema.Content> content = result.content();
+		if (content == null) {
+			return convert(result, McpSchema.CallToolResult.class);
+		}
+		List<McpSchema.Content> texts = new ArrayList<>(content.size());
+		for (io.modelcontextprotocol.modern.McpSchema.Content item : content) {
+			if (!(item instanceof io.modelcontextprotocol.modern.McpSchema.TextContent text)
+					|| text.annotations() != null) {
+				return convert(result, McpSchema.CallToolResult.class);
+			}
+			texts.add(new McpSchema.TextContent(null, text.text(), text.meta()));
+		}
+		return new McpSchema.CallToolResult(texts, result.isError(), result.structuredContent(), result.meta());
 	}
 
 	/**

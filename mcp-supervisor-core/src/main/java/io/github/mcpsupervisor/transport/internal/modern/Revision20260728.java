@@ -199,7 +199,8 @@ public final class Revision20260728 implements RevisionClient {
 	}
 
 	// The client answers no input request itself: InputRounds does, with the
-	// application's handlers.
+	// application's handlers. It bounds each round of a request; the whole of one is
+	// bounded where it is awaited.
 	private McpAsyncClient newClient(McpClientTransport transport) {
 		McpSchema.Implementation info = ClientSpecs.clientInfo(this.life.server());
 		return McpClient.async(transport)
@@ -207,7 +208,6 @@ public final class Revision20260728 implements RevisionClient {
 					info.version(), null, null, null))
 			.jsonMapper(this.jsonMapper)
 			.roundTimeout(this.requestTimeout)
-			.callTimeout(this.requestTimeout)
 			.build();
 	}
 
@@ -346,9 +346,12 @@ public final class Revision20260728 implements RevisionClient {
 	@Override
 	public CallToolResult callTool(CallToolRequest request) {
 		McpAsyncClient current = this.life.require(this.client);
-		// the client's own bounds are those of every request: a tool with a timeout of
-		// its own is given it for each round and for the whole call
+		// Each round is bounded by the client's round timer, given the tool's own timeout
+		// when it has one; the whole call, which may take several rounds of input
+		// requests, by the wait for its result, as the SDK's sync client bounds it: no
+		// timer of its own (a schedule and a cancel on the timer threads, every call).
 		Duration timeout = this.setup.timeouts().of(request.name());
+		boolean ownTimeout = !timeout.equals(this.requestTimeout);
 		try {
 			var tool = this.listed.get(request.name());
 			Map<String, Object> arguments = (request.arguments() != null) ? request.arguments() : Map.of();
@@ -363,16 +366,13 @@ public final class Revision20260728 implements RevisionClient {
 				if (round.state() != null) {
 					call = call.requestState(round.state());
 				}
-				return call.roundTimeout(timeout).callTimeout(timeout).callOnce();
+				return (ownTimeout) ? call.roundTimeout(timeout).callOnce() : call.callOnce();
 			}, io.modelcontextprotocol.modern.McpSchema.CallToolResult.class);
-			var result = this.setup.timeouts()
-				.call(rounds, this.life.server(), request.name())
-				.contextWrite(Caller.carried())
-				.block();
+			var result = rounds.contextWrite(Caller.carried()).block(timeout);
 			if (result == null) {
 				throw new IllegalStateException("the MCP server sent no result");
 			}
-			return this.schema.convert(result, CallToolResult.class);
+			return this.schema.callToolResult(result);
 		}
 		catch (McpException ex) {
 			throw answered(ex); // the server answered
@@ -381,9 +381,9 @@ public final class Revision20260728 implements RevisionClient {
 			throw ex; // an input request the application could not answer
 		}
 		catch (RuntimeException ex) {
-			if (!CallTimeouts.isTimedOut(ex) && (CauseChain.cause(ex, McpTimeoutException.class) != null
-					|| CauseChain.cause(ex, TimeoutException.class) != null)) {
-				// the client's own timer, which ends at the same time
+			if (Discovery.isBlockTimeout(ex) || CauseChain.cause(ex, McpTimeoutException.class) != null
+					|| CauseChain.cause(ex, TimeoutException.class) != null) {
+				// the wait for the call, or the client's round timer, which ends no later
 				RuntimeException failure = CallTimeouts.timedOut(this.life.server(), "tool '" + request.name() + "'",
 						timeout);
 				failure.addSuppressed(ex);
