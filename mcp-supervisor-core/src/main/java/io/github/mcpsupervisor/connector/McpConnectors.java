@@ -218,6 +218,11 @@ public final class McpConnectors {
 		}
 
 		@Override
+		public boolean actsForUsers() {
+			return this.connector.actsForUsers();
+		}
+
+		@Override
 		public void close() {
 			try {
 				this.connector.close();

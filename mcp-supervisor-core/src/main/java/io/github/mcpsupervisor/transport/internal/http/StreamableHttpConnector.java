@@ -210,6 +210,11 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 	}
 
 	@Override
+	public boolean actsForUsers() {
+		return this.authorization.actsForUsers();
+	}
+
+	@Override
 	public String redact(String text) {
 		return this.definition.redact(text);
 	}
