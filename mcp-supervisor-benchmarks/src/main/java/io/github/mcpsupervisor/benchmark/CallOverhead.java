@@ -47,6 +47,17 @@ final class CallOverhead {
 	 * @param floor the floor's call
 	 */
 	void measure(String prefix, String floorName, String callsName, Runnable ours, Runnable floor) {
+		measure(new Names(prefix + "ours", prefix + floorName, prefix + "overhead_ratio", prefix + "overhead_batches",
+				callsName), ours, floor);
+	}
+
+	/**
+	 * Measures a call next to a floor, under names of their own.
+	 * @param names the names of the figures
+	 * @param ours the call measured
+	 * @param floor the floor's call
+	 */
+	void measure(Names names, Runnable ours, Runnable floor) {
 		for (int i = 0; i < WARM_UP; i++) {
 			ours.run();
 			floor.run();
@@ -71,16 +82,16 @@ final class CallOverhead {
 			p50Ratios.add(Stats.median(oursNanos) / Stats.median(floorNanos));
 			p99Ratios.add(Stats.percentile(oursNanos, 99) / Stats.percentile(floorNanos, 99));
 		}
-		this.results.put(prefix + "ours_us_p50", Stats.round(Stats.median(oursAll) / 1000));
-		this.results.put(prefix + floorName + "_us_p50", Stats.round(Stats.median(floorAll) / 1000));
-		this.results.put(prefix + "ours_us_p99", Stats.round(Stats.percentile(oursAll, 99) / 1000));
-		this.results.put(prefix + floorName + "_us_p99", Stats.round(Stats.percentile(floorAll, 99) / 1000));
-		this.results.put(prefix + "overhead_ratio_p50", Stats.round(Stats.median(p50Ratios)));
-		this.results.put(prefix + "overhead_ratio_p50_iqr", Stats.round(Stats.interquartileRange(p50Ratios)));
-		this.results.put(prefix + "overhead_ratio_p99", Stats.round(Stats.median(p99Ratios)));
-		this.results.put(prefix + "overhead_ratio_p99_iqr", Stats.round(Stats.interquartileRange(p99Ratios)));
-		this.results.put(prefix + "overhead_batches", this.batches);
-		this.results.put(callsName, this.batches * BATCH);
+		this.results.put(names.ours() + "_us_p50", Stats.round(Stats.median(oursAll) / 1000));
+		this.results.put(names.floor() + "_us_p50", Stats.round(Stats.median(floorAll) / 1000));
+		this.results.put(names.ours() + "_us_p99", Stats.round(Stats.percentile(oursAll, 99) / 1000));
+		this.results.put(names.floor() + "_us_p99", Stats.round(Stats.percentile(floorAll, 99) / 1000));
+		this.results.put(names.ratio() + "_p50", Stats.round(Stats.median(p50Ratios)));
+		this.results.put(names.ratio() + "_p50_iqr", Stats.round(Stats.interquartileRange(p50Ratios)));
+		this.results.put(names.ratio() + "_p99", Stats.round(Stats.median(p99Ratios)));
+		this.results.put(names.ratio() + "_p99_iqr", Stats.round(Stats.interquartileRange(p99Ratios)));
+		this.results.put(names.batches(), this.batches);
+		this.results.put(names.calls(), this.batches * BATCH);
 	}
 
 	private static List<Double> timed(Runnable call) {
@@ -91,6 +102,21 @@ final class CallOverhead {
 			nanos.add((double) (System.nanoTime() - started));
 		}
 		return nanos;
+	}
+
+	/**
+	 * The names of the figures of one measurement.
+	 *
+	 * @param ours the prefix of the latencies of the call measured ({@code _us_p50},
+	 * {@code _us_p99})
+	 * @param floor the prefix of the floor's latencies
+	 * @param ratio the prefix of the ratios ({@code _p50}, {@code _p50_iqr},
+	 * {@code _p99}, {@code _p99_iqr})
+	 * @param batches the name of the number of batches
+	 * @param calls the name of the number of calls per client
+	 */
+	record Names(String ours, String floor, String ratio, String batches, String calls) {
+
 	}
 
 }

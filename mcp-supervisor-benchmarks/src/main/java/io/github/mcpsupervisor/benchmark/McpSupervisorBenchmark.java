@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
 
 import io.github.mcpsupervisor.connector.McpConnectors;
 import io.github.mcpsupervisor.connector.McpConnectors.Protocol;
+import io.github.mcpsupervisor.metrics.internal.McpSupervisorMetrics;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.McpConnector;
@@ -27,6 +28,7 @@ import io.github.mcpsupervisor.supervisor.SupervisorListener;
 import io.github.mcpsupervisor.supervisor.ThreadPoolSupervisorScheduler;
 import io.github.mcpsupervisor.tool.McpSupervisorToolCallbackProvider;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -159,7 +161,9 @@ public final class McpSupervisorBenchmark {
 
 	/**
 	 * Scenario 4: echo through our callback next to Spring AI's, same JVM, identical
-	 * servers, measured by {@link CallOverhead}.
+	 * servers, measured by {@link CallOverhead}; then the same callback with metrics on
+	 * (a {@link SimpleMeterRegistry} timing every call) next to it with metrics off, on
+	 * the same server.
 	 */
 	private void overhead() throws Exception {
 		StdioServerDefinition definition = BenchmarkServers.demo("overhead", Map.of());
@@ -170,12 +174,20 @@ public final class McpSupervisorBenchmark {
 			.of(new SupervisedServer(supervisor, false, false, Duration.ofSeconds(30), Duration.ofSeconds(10))));
 		ToolCallback ours = find(new McpSupervisorToolCallbackProvider(supervisors).getToolCallbacks(),
 				"overhead_echo");
+		ToolCallback metered = find(
+				new McpSupervisorToolCallbackProvider(supervisors, new McpSupervisorMetrics(new SimpleMeterRegistry()))
+					.getToolCallbacks(),
+				"overhead_echo");
 		McpSyncClient client = PlainSpringAi.client(definition, Duration.ofSeconds(20));
 		ToolCallback plain = PlainSpringAi.callback(client, "echo");
 		String input = "{\"message\":\"hello\"}";
 		try {
 			new CallOverhead(this.options.overheadBatches(), this.results).measure("call_", "plain_spring_ai",
 					"calls_per_client", () -> ours.call(input), () -> plain.call(input));
+			new CallOverhead(this.options.overheadBatches(), this.results).measure(
+					new CallOverhead.Names("call_metrics_on", "call_metrics_off", "call_metrics_on_over_off",
+							"call_metrics_batches", "call_metrics_calls_per_client"),
+					() -> metered.call(input), () -> ours.call(input));
 		}
 		finally {
 			client.closeGracefully();
