@@ -244,8 +244,8 @@ class Revision20260728Tests {
 			Future<CallToolResult> run = caller
 				.submit(() -> connection.callTool(CallToolRequest.builder("run").arguments(Map.of()).build()));
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.calls.get() == 1);
-			// six request timeouts: the client's own timers, for each round and for the
-			// call, have the tool's
+			// six request timeouts: the client's round timer and the wait for the call
+			// have the tool's
 			time.advanceTimeBy(Duration.ofSeconds(30));
 			assertThat(run.get(10, TimeUnit.SECONDS).content().toString()).contains("ran");
 			Future<CallToolResult> lookup = caller
