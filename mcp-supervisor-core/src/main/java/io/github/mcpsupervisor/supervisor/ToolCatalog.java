@@ -2,19 +2,16 @@ package io.github.mcpsupervisor.supervisor;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.List;
 
+import io.github.mcpsupervisor.internal.Fingerprint;
 import io.github.mcpsupervisor.supervisor.ToolSet.SessionInfo;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
@@ -76,8 +73,9 @@ public final class ToolCatalog {
 	 * @return the catalog
 	 */
 	public static ToolCatalog in(Path directory, String server, String fingerprint) {
-		return new ToolCatalog(directory.resolve("tools-" + sha256(server).substring(0, 32) + ".json"),
-				sha256(fingerprint));
+		return new ToolCatalog(
+				directory.resolve("tools-" + Fingerprint.of("server", List.of(server)).substring(0, 32) + ".json"),
+				Fingerprint.of("configuration", List.of(fingerprint)));
 	}
 
 	/**
@@ -166,16 +164,6 @@ public final class ToolCatalog {
 
 	boolean keeps() {
 		return this.file != null;
-	}
-
-	private static String sha256(String text) {
-		try {
-			return HexFormat.of()
-				.formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException("SHA-256 is missing from the JDK", ex);
-		}
 	}
 
 	@Override

@@ -9,14 +9,10 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
-import java.util.TreeMap;
 
+import io.github.mcpsupervisor.internal.Fingerprint;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
 import io.github.mcpsupervisor.transport.internal.Revisions;
@@ -48,9 +44,6 @@ public final class NegotiatedRevision {
 	private static final Log logger = LogFactory.getLog(NegotiatedRevision.class);
 
 	private static final String SUFFIX = ".revision";
-
-	// the format of the fingerprint: another one keys other files
-	private static final String FINGERPRINT_VERSION = "1";
 
 	private final String server;
 
@@ -109,48 +102,13 @@ public final class NegotiatedRevision {
 	static String fingerprint(StdioServerDefinition server) {
 		Path workingDirectory = (server.workingDirectory() != null) ? server.workingDirectory()
 				: Path.of(System.getProperty("user.dir", ""));
-		return fingerprint("stdio", List.of(server.command()), server.args(),
+		return Fingerprint.of("stdio", List.of(server.command()), server.args(),
 				List.of(workingDirectory.toAbsolutePath().normalize().toString()),
-				server.inheritEnv().stream().sorted().toList(), flat(server.env()));
+				server.inheritEnv().stream().sorted().toList(), Fingerprint.flat(server.env()));
 	}
 
 	static String fingerprint(StreamableHttpServerDefinition server) {
-		return fingerprint("streamable-http", List.of(server.url().toString()), flat(server.headers()));
-	}
-
-	private static List<String> flat(Map<String, String> map) {
-		return new TreeMap<>(map).entrySet()
-			.stream()
-			.flatMap((entry) -> List.of(entry.getKey(), entry.getValue()).stream())
-			.toList();
-	}
-
-	// Each part and each of its values counted, so that no two configurations hash the
-	// same input.
-	@SafeVarargs
-	private static String fingerprint(String kind, List<String>... parts) {
-		try {
-			MessageDigest digest = MessageDigest.getInstance("SHA-256");
-			update(digest, FINGERPRINT_VERSION);
-			update(digest, kind);
-			for (List<String> part : parts) {
-				update(digest, Integer.toString(part.size()));
-				for (String value : part) {
-					update(digest, value);
-				}
-			}
-			return HexFormat.of().formatHex(digest.digest());
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException("SHA-256 is missing from this JVM", ex);
-		}
-	}
-
-	private static void update(MessageDigest digest, String value) {
-		byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
-		digest.update(Integer.toString(bytes.length).getBytes(StandardCharsets.US_ASCII));
-		digest.update((byte) ':');
-		digest.update(bytes);
+		return Fingerprint.of("streamable-http", List.of(server.url().toString()), Fingerprint.flat(server.headers()));
 	}
 
 	/**

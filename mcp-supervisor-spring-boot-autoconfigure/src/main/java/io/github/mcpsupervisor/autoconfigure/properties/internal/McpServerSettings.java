@@ -6,13 +6,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties;
+import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.OAuth;
 import io.github.mcpsupervisor.autoconfigure.properties.McpSupervisorProperties.Server;
 import io.github.mcpsupervisor.autoconfigure.properties.McpTransportType;
 import io.github.mcpsupervisor.client.internal.ElicitationLimits;
 import io.github.mcpsupervisor.client.internal.SamplingLimits;
+import io.github.mcpsupervisor.internal.Fingerprint;
 import io.github.mcpsupervisor.supervisor.CallPolicy;
 import io.github.mcpsupervisor.supervisor.HealthCheckPolicy;
 import io.github.mcpsupervisor.supervisor.ReconnectPolicy;
@@ -310,19 +311,20 @@ public final class McpServerSettings {
 	 * environment (the names of inherited variables, not their values), working
 	 * directory, URL, headers, protocol and authorization (registration, client, issuer,
 	 * grant, scopes, on whose behalf). Two configurations that differ in any of them may
-	 * list other tools. It holds secrets: hash it before keeping it anywhere.
+	 * list other tools. It is a SHA-256: the secrets it covers are not in it.
 	 * @return the fingerprint
 	 */
 	public String fingerprint() {
 		Server s = this.server;
-		return String.join("\n", String.valueOf(transport()), String.valueOf(s.command()), String.valueOf(s.args()),
-				String.valueOf(new TreeMap<>(s.env())), String.valueOf(s.inheritEnv()),
-				String.valueOf(s.workingDirectory()), String.valueOf(s.url()),
-				String.valueOf(new TreeMap<>(s.headers())), String.valueOf(s.protocol()),
-				String.valueOf(s.oauth().registration()), String.valueOf(s.oauth().clientId()),
-				String.valueOf(s.oauth().issuer()), String.valueOf(s.oauth().grantType()),
-				String.valueOf(s.oauth().scopes()), String.valueOf(s.oauth().actsFor()),
-				String.valueOf(s.oauth().applicationRegistration()));
+		OAuth oauth = s.oauth();
+		return Fingerprint.of("server", List.of(String.valueOf(transport()), String.valueOf(s.command())), s.args(),
+				Fingerprint.flat(s.env()), (s.inheritEnv() != null) ? s.inheritEnv() : List.of(),
+				List.of(String.valueOf(s.workingDirectory()), String.valueOf(s.url())), Fingerprint.flat(s.headers()),
+				List.of(String.valueOf(s.protocol()), String.valueOf(oauth.registration()),
+						String.valueOf(oauth.clientId()), String.valueOf(oauth.issuer()),
+						String.valueOf(oauth.grantType()), String.valueOf(oauth.actsFor()),
+						String.valueOf(oauth.applicationRegistration())),
+				oauth.scopes());
 	}
 
 	/**
