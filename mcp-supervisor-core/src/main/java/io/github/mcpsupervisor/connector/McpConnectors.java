@@ -218,11 +218,6 @@ public final class McpConnectors {
 		}
 
 		@Override
-		public boolean actsForUsers() {
-			return this.connector.actsForUsers();
-		}
-
-		@Override
 		public void close() {
 			try {
 				this.connector.close();

@@ -1,11 +1,11 @@
 package io.github.mcpsupervisor.internal;
 
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.modelcontextprotocol.common.McpTransportContext;
 import org.jspecify.annotations.Nullable;
-import reactor.core.publisher.Mono;
 import reactor.util.context.Context;
 
 /**
@@ -68,16 +68,13 @@ public record Caller(@Nullable String user) {
 	}
 
 	/**
-	 * Returns a request that carries the current thread's caller, if any, in its Reactor
-	 * context, from which it reaches the request's HTTP exchanges; without a caller, the
-	 * request itself.
-	 * @param <T> what the request gives
-	 * @param request the request
-	 * @return the request carrying the caller
+	 * Returns what puts the current thread's caller, if any, in the Reactor context of a
+	 * request, from which it reaches the request's HTTP exchanges.
+	 * @return what writes the context
 	 */
-	public static <T> Mono<T> carried(Mono<T> request) {
+	public static Function<Context, Context> carried() {
 		Caller caller = CURRENT.get();
-		return (caller != null) ? request.contextWrite(caller::into) : request;
+		return (caller != null) ? caller::into : Function.identity();
 	}
 
 	/**

@@ -77,18 +77,6 @@ public interface McpConnector extends AutoCloseable {
 	}
 
 	/**
-	 * Returns whether the server's requests act for each user: they carry the token of
-	 * the user on whose behalf the application makes them
-	 * ({@code mcp.servers.<name>.oauth.acts-for=user}). Only then does a request tell its
-	 * user, which its supervisor resolves for every call; a connector that wraps another
-	 * answers what the wrapped one answers.
-	 * @return whether the requests act for each user; by default {@code false}
-	 */
-	default boolean actsForUsers() {
-		return false;
-	}
-
-	/**
 	 * Releases what the connector holds for its server (its use of a shared HTTP client,
 	 * its registration with the server's authorization) once its supervisor has stopped
 	 * for good: the server was removed or replaced. No generation is created after.

@@ -49,15 +49,11 @@ public final class McpServerSupervisor {
 
 	private final boolean runsOnlyWhileUsed;
 
-	// only then is the user of each call resolved and carried to its request
-	private final boolean actsForUsers;
-
 	private McpServerSupervisor(Builder builder) {
 		this.runsOnlyWhileUsed = builder.firstUse != null || builder.idleTimeout != null;
 		this.policy = builder.reconnect;
 		this.users = builder.users;
 		this.connector = builder.connector;
-		this.actsForUsers = builder.connector.actsForUsers();
 		this.lifecycle = ServerLifecycle.create(builder.name, builder.connector, builder.scheduler, builder.reconnect,
 				builder.calls, builder.healthCheck, builder.listener, builder.toolsWhenDown, builder.standby,
 				builder.firstUse, builder.idleTimeout);
@@ -117,16 +113,6 @@ public final class McpServerSupervisor {
 	 */
 	public ToolSet tools() {
 		return this.view.tools();
-	}
-
-	/**
-	 * Returns whether the server's requests act for each user
-	 * ({@link McpConnector#actsForUsers()}): only then does a call resolve the user it is
-	 * made for.
-	 * @return whether the server acts for each user
-	 */
-	public boolean actsForUsers() {
-		return this.actsForUsers;
 	}
 
 	/**
@@ -196,18 +182,17 @@ public final class McpServerSupervisor {
 	 * Calls a tool on the live generation. During STARTING or RECONNECTING the call waits
 	 * for the next generation, up to the call policy's bound. When the generation dies
 	 * under the call (or stops answering after the call timed out), a retry-eligible call
-	 * runs once more on the next generation; others fail at once. On a server that
-	 * {@linkplain #actsForUsers() acts for each user} the call acts for the user the
-	 * calling thread is bound to, or else the one the
-	 * {@linkplain Builder#users(McpUserResolver) user resolver} names, and sends that
-	 * user's token; on any other no user is resolved.
+	 * runs once more on the next generation; others fail at once. The call acts for the
+	 * user the calling thread is bound to, or else the one the
+	 * {@linkplain Builder#users(McpUserResolver) user resolver} names (a server that acts
+	 * for each user sends that user's token).
 	 * @param request the call, with the tool's name on the server
 	 * @return the server's result
 	 * @throws McpServerUnavailableException if the server is not up and does not recover
 	 * in time, its connection is lost during the call, or it does not offer the tool
 	 */
 	public CallToolResult callTool(CallToolRequest request) {
-		return (this.actsForUsers) ? caller().call(() -> this.router.call(request)) : this.router.call(request);
+		return caller().call(() -> this.router.call(request));
 	}
 
 	/**
@@ -225,9 +210,6 @@ public final class McpServerSupervisor {
 	 * in time, or its connection is lost twice
 	 */
 	public <T> @Nullable T request(String method, Function<McpAsyncClient, Mono<T>> request) {
-		if (!this.actsForUsers) {
-			return this.router.request(method, request);
-		}
 		return (Caller.actsForApplication(method)) ? Caller.none(() -> this.router.request(method, request))
 				: caller().call(() -> this.router.request(method, request));
 	}
@@ -245,9 +227,6 @@ public final class McpServerSupervisor {
 	 * in time, or its connection is lost twice
 	 */
 	public <T> @Nullable T send(String method, Function<McpServerRequests, Mono<T>> request) {
-		if (!this.actsForUsers) {
-			return this.router.send(method, request);
-		}
 		return (Caller.actsForApplication(method)) ? Caller.none(() -> this.router.send(method, request))
 				: caller().call(() -> this.router.send(method, request));
 	}

@@ -134,12 +134,8 @@ public final class SupervisedToolCallback implements ToolCallback {
 		long started = System.nanoTime();
 		Outcome outcome = Outcome.FAILURE;
 		try {
-			// only a server that acts for each user is told on whose behalf a call is
-			// made
-			CallToolResult result = (supervisor.actsForUsers())
-					? Caller.of(this.users.resolve(toolContext))
-						.call(() -> callServer(supervisor, toolInput, toolContext))
-					: callServer(supervisor, toolInput, toolContext);
+			Caller caller = Caller.of(this.users.resolve(toolContext));
+			CallToolResult result = caller.call(() -> callServer(supervisor, toolInput, toolContext));
 			if (Boolean.TRUE.equals(result.isError())) {
 				outcome = Outcome.ERROR;
 				throw new ToolExecutionException(this.definition, new IllegalStateException(

@@ -114,17 +114,9 @@ public final class FakeConnector implements McpConnector {
 	/** What the supervisor runs once the server's authorization exists. */
 	@Nullable Runnable authorized;
 
-	/** Whether the server acts for each user, read as its supervisor is built. */
-	public boolean forEachUser;
-
 	@Override
 	public void whenAuthorized(Runnable authorized) {
 		this.authorized = authorized;
-	}
-
-	@Override
-	public boolean actsForUsers() {
-		return this.forEachUser;
 	}
 
 	/** Completes the server's authorization, as a person would. */

@@ -8,10 +8,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
-import io.github.mcpsupervisor.authorization.McpUserResolver;
 import io.github.mcpsupervisor.internal.Caller;
 import io.github.mcpsupervisor.supervisor.CallPolicy.Retry;
 import io.github.mcpsupervisor.supervisor.FakeConnector.FakeConnection;
@@ -296,7 +294,6 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void aRetriedCallActsForItsUserOnTheNextGeneration() throws Exception {
-		this.connector.forEachUser = true;
 		this.supervisor = supervisor(CallPolicy.builder().waitForRecovery(WAIT).retry(Retry.ALWAYS).build(), PROBE);
 		startStableBeforeTheFirstProbe();
 		crashDuringNextCall();
@@ -312,37 +309,11 @@ class McpServerSupervisorCallTests {
 
 	@Test
 	void aSubscriptionActsForTheApplicationWhoeverAsksForIt() {
-		this.connector.forEachUser = true;
-		this.supervisor = supervisor(CallPolicy.defaults(), PROBE);
 		startUp();
 		Caller.of("ada").call(() -> this.supervisor.request("resources/read", (client) -> Mono.empty()));
 		Caller.of("ada").call(() -> this.supervisor.request("resources/subscribe", (client) -> Mono.empty()));
 		Caller.of("ada").call(() -> this.supervisor.send("resources/unsubscribe", (requests) -> Mono.empty()));
 		assertThat(this.connector.callers).containsExactly("g1 ada", "g1 supervisor", "g1 supervisor");
-	}
-
-	@Test
-	void onlyAServerThatActsForEachUserResolvesTheUserOfItsCalls() {
-		AtomicInteger resolved = new AtomicInteger();
-		McpUserResolver users = (toolContext) -> {
-			resolved.incrementAndGet();
-			return "ada";
-		};
-		this.supervisor = McpServerSupervisor.builder("demo", this.connector, this.scheduler).users(users).build();
-		startUp();
-		call("write");
-		this.supervisor.send("resources/read", (requests) -> Mono.empty());
-		assertThat(this.connector.callers).containsExactly("g1 supervisor", "g1 supervisor");
-		assertThat(resolved).hasValue(0);
-		FakeConnector forEachUser = new FakeConnector();
-		forEachUser.forEachUser = true;
-		forEachUser.serverTools = this.connector.serverTools;
-		this.supervisor = McpServerSupervisor.builder("demo", forEachUser, this.scheduler).users(users).build();
-		startUp();
-		call("write");
-		this.supervisor.send("resources/read", (requests) -> Mono.empty());
-		assertThat(forEachUser.callers).containsExactly("g1 ada", "g1 ada");
-		assertThat(resolved).hasValue(2);
 	}
 
 	@Test

@@ -43,7 +43,7 @@ class McpServerSupervisorStandbyTests {
 
 	private final List<ToolSet> swaps = new ArrayList<>();
 
-	private McpServerSupervisor supervisor = supervisor(true);
+	private final McpServerSupervisor supervisor = supervisor(true);
 
 	@Test
 	void aReadySpareServesAtOnceWhenTheServingGenerationIsLost() {
@@ -72,8 +72,6 @@ class McpServerSupervisorStandbyTests {
 
 	@Test
 	void aPromotedSpareServesEachCallForItsOwnUser() {
-		this.connector.forEachUser = true;
-		this.supervisor = supervisor(true);
 		startWithReadySpare();
 		assertThat(Caller.of("ada").call(this::call)).isEqualTo("echo from g1");
 		this.connector.connections.get(0).crash(137);

@@ -7,9 +7,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.CRC32;
 
 import io.github.mcpsupervisor.authorization.McpAuthorizationRequest;
@@ -55,7 +53,7 @@ class McpSupervisorToolCallbackProviderTests {
 
 	private final FakeConnector connector = new FakeConnector();
 
-	private McpServerSupervisor supervisor = supervisor("demo", this.connector);
+	private final McpServerSupervisor supervisor = supervisor("demo", this.connector);
 
 	private final McpSupervisorToolCallbackProvider provider = provider(this.supervisor);
 
@@ -362,8 +360,6 @@ class McpSupervisorToolCallbackProviderTests {
 
 	@Test
 	void theUserACallActsForIsBoundDuringTheCallAndNeverSentInItsMeta() {
-		this.connector.forEachUser = true;
-		this.supervisor = supervisor("demo", this.connector);
 		startUp();
 		List<Map<String, Object>> metas = new CopyOnWriteArrayList<>();
 		List<Caller> callers = new CopyOnWriteArrayList<>();
@@ -381,31 +377,6 @@ class McpSupervisorToolCallbackProviderTests {
 		assertThat(metas.get(0)).containsEntry("tenant", "acme").doesNotContainKey(McpUserResolver.TOOL_CONTEXT_KEY);
 		assertThat(callers).containsExactly(Caller.of("ada"), Caller.NO_USER);
 		assertThat(Caller.current()).isNull();
-	}
-
-	@Test
-	void aCallOnAServerThatDoesNotActForEachUserResolvesNoUser() {
-		startUp();
-		List<Map<String, Object>> metas = new CopyOnWriteArrayList<>();
-		List<Optional<Caller>> callers = new CopyOnWriteArrayList<>();
-		this.connector.last().onCall = (request) -> {
-			metas.add(request.meta());
-			callers.add(Optional.ofNullable(Caller.current()));
-			return CallToolResult.builder().content(List.of(TextContent.builder("ok").build())).build();
-		};
-		AtomicInteger resolved = new AtomicInteger();
-		McpSupervisorToolCallbackProvider converting = new McpSupervisorToolCallbackProvider(
-				supervisors(this.supervisor), ToolCallObserver.NONE, (connection, tool) -> true, null,
-				ToolContextToMcpMetaConverter.defaultConverter());
-		converting.setUserResolver((toolContext) -> {
-			resolved.incrementAndGet();
-			return "ada";
-		});
-		converting.getToolCallbacks()[0].call("{}",
-				new ToolContext(Map.of("tenant", "acme", McpUserResolver.TOOL_CONTEXT_KEY, "ada")));
-		assertThat(callers).containsExactly(Optional.empty());
-		assertThat(resolved).hasValue(0);
-		assertThat(metas.get(0)).containsEntry("tenant", "acme").doesNotContainKey(McpUserResolver.TOOL_CONTEXT_KEY);
 	}
 
 	@Test

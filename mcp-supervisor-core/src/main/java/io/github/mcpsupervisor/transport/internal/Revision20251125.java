@@ -25,6 +25,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
+import reactor.util.context.Context;
 
 /**
  * The client of one generation in MCP revision 2025-11-25, over the SDK's
@@ -188,8 +189,9 @@ public final class Revision20251125 implements RevisionClient {
 			Function<McpAsyncClient, Mono<T>> request) {
 		RequestScope scope = new RequestScope();
 		String abandoned = "the client stopped waiting for the answer";
+		Function<Context, Context> caller = Caller.carried();
 		try {
-			return Caller.carried(request.apply(this.life.require(this.client)).contextWrite(scope)).block();
+			return request.apply(this.life.require(this.client)).contextWrite(scope).contextWrite(caller).block();
 		}
 		catch (McpError | McpCapabilityException ex) {
 			throw ex; // the server answered, or was not asked

@@ -210,11 +210,6 @@ public final class StreamableHttpConnector implements McpConnector, AutoCloseabl
 	}
 
 	@Override
-	public boolean actsForUsers() {
-		return this.authorization.actsForUsers();
-	}
-
-	@Override
 	public String redact(String text) {
 		return this.definition.redact(text);
 	}

@@ -84,11 +84,6 @@ public final class NegotiatingConnector implements McpConnector {
 	}
 
 	@Override
-	public boolean actsForUsers() {
-		return this.modern.actsForUsers() || this.legacy.actsForUsers();
-	}
-
-	@Override
 	public void close() {
 		try {
 			this.modern.close();

@@ -368,7 +368,7 @@ public final class Revision20260728 implements RevisionClient {
 				}
 				return (ownTimeout) ? call.roundTimeout(timeout).callOnce() : call.callOnce();
 			}, io.modelcontextprotocol.modern.McpSchema.CallToolResult.class);
-			var result = Caller.carried(rounds).block(timeout);
+			var result = rounds.contextWrite(Caller.carried()).block(timeout);
 			if (result == null) {
 				throw new IllegalStateException("the MCP server sent no result");
 			}
@@ -428,7 +428,7 @@ public final class Revision20260728 implements RevisionClient {
 					+ "' is not discovered");
 		}
 		try {
-			return Caller.carried(request.apply(current)).block(this.requestTimeout);
+			return request.apply(current).contextWrite(Caller.carried()).block(this.requestTimeout);
 		}
 		catch (McpException ex) {
 			throw answered(ex); // the server answered
