@@ -11,6 +11,7 @@ import io.github.mcpsupervisor.client.internal.McpServerSessions;
 import io.github.mcpsupervisor.client.internal.RequestGate;
 import io.github.mcpsupervisor.client.internal.SamplingGate;
 import io.github.mcpsupervisor.internal.McpRequestObserver;
+import io.github.mcpsupervisor.supervisor.McpConnector;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors.SupervisedServer;
 import io.github.mcpsupervisor.supervisor.SupervisorListener;
@@ -63,21 +64,30 @@ final class McpServerFactory {
 	 */
 	SupervisedServer create(McpServerSettings server) {
 		this.sessions.put(session(server, this.scheduler));
-		McpServerSupervisor.Builder builder = McpServerSupervisor
-			.builder(server.name(), this.connectorFactory.create(server), this.scheduler)
-			.reconnect(server.reconnect())
-			.calls(server.call())
-			.healthCheck(server.healthCheck())
-			.listener(this.listener)
-			.requestObserver(this.requestObserver)
-			.toolsWhenDown(server.toolsWhenDown())
-			.standby(server.standby())
-			.users(this.users)
-			.idleTimeout(server.idleTimeout());
-		if (server.startOnFirstUse()) {
-			builder.startOnFirstUse(this.connectorFactory.catalog(server));
+		McpConnector connector = this.connectorFactory.create(server);
+		McpServerSupervisor supervisor;
+		try {
+			McpServerSupervisor.Builder builder = McpServerSupervisor.builder(server.name(), connector, this.scheduler)
+				.reconnect(server.reconnect())
+				.calls(server.call())
+				.healthCheck(server.healthCheck())
+				.listener(this.listener)
+				.requestObserver(this.requestObserver)
+				.toolsWhenDown(server.toolsWhenDown())
+				.standby(server.standby())
+				.users(this.users)
+				.idleTimeout(server.idleTimeout());
+			if (server.startOnFirstUse()) {
+				builder.startOnFirstUse(this.connectorFactory.catalog(server));
+			}
+			supervisor = builder.build();
 		}
-		McpServerSupervisor supervisor = builder.build();
+		catch (RuntimeException ex) {
+			// what the connector took (a shared HTTP client, an authorization) is given
+			// back
+			connector.close();
+			throw ex;
+		}
 		Duration stop = server.terminationGracePeriod().plus(MARGIN);
 		// the first attempt: spawn, initialize, list the tools, or fail and be terminated
 		Duration startup = server.initializationTimeout().plus(server.requestTimeout()).plus(stop);

@@ -8,6 +8,7 @@ import java.lang.annotation.Target;
 import java.lang.reflect.RecordComponent;
 import java.net.URI;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -75,18 +76,31 @@ import org.springframework.util.StringUtils;
 			});
 			for (Map.Entry<String, Server> server : new TreeMap<>(properties.servers()).entrySet()) {
 				if (server.getValue().isEnabled()) {
-					valid &= isValid(server.getValue(), (property, message) -> {
-						context.buildConstraintViolationWithTemplate(message)
-							.addPropertyNode("servers")
-							.addPropertyNode(property)
-							.inIterable()
-							.atKey(server.getKey())
-							.addConstraintViolation();
-						return false;
-					});
+					valid &= isValid(server.getValue(), properties.effective(server.getValue()),
+							(property, message) -> {
+								context.buildConstraintViolationWithTemplate(message)
+									.addPropertyNode("servers")
+									.addPropertyNode(property)
+									.inIterable()
+									.atKey(server.getKey())
+									.addConstraintViolation();
+								return false;
+							});
 				}
 			}
 			return valid;
+		}
+
+		// a server that runs only while it is used is started by calls, which wait for it
+		private static boolean waitsForItsStarts(Server effective, Report report) {
+			Duration wait = effective.call().waitForRecovery();
+			boolean onDemand = Boolean.TRUE.equals(effective.idle().startOnFirstUse())
+					|| (effective.idle().timeout() != null && !effective.idle().timeout().isZero());
+			if (onDemand && wait != null && wait.isZero()) {
+				return report.violation("idle", "needs call.wait-for-recovery above 0: the first call after an idle "
+						+ "time waits for the server's start");
+			}
+			return true;
 		}
 
 		// the settings of how a server is reached and authorized: each server's own
@@ -108,8 +122,9 @@ import org.springframework.util.StringUtils;
 					&& !McpSupervisorProperties.OAuth.NONE.equals(value);
 		}
 
-		private static boolean isValid(Server server, Report report) {
+		private static boolean isValid(Server server, Server effective, Report report) {
 			boolean valid = true;
+			valid &= waitsForItsStarts(effective, report);
 			valid &= ofTheTransport(server, report);
 			if (server.transportOrDefault() == McpTransportType.STDIO && !StringUtils.hasText(server.command())) {
 				valid = report.violation("command", "is required when transport is stdio");
