@@ -145,7 +145,8 @@ final class DefaultMcpConnectorFactory implements McpConnectorFactory, Disposabl
 	private McpConnector negotiating(McpServerSettings server) {
 		McpConnector modern = modern(server);
 		try {
-			return new NegotiatingConnector(server.name(), modern, legacy(server), negotiatedRevision(server));
+			NegotiatedRevision revision = negotiatedRevision(server);
+			return new NegotiatingConnector(server.name(), modern, legacy(server), revision);
 		}
 		catch (RuntimeException ex) {
 			// the HTTP client the modern connector took is released
