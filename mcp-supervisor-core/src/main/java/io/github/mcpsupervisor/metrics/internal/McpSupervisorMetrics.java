@@ -72,25 +72,47 @@ public class McpSupervisorMetrics implements SupervisorListener, ToolCallObserve
 
 	private final Map<String, Protocols> protocols = new ConcurrentHashMap<>();
 
+	// servers removed and not added again: what they report late (a call in flight as
+	// they went, their stop) registers no meter that nothing would remove
+	private final Set<String> removed = ConcurrentHashMap.newKeySet();
+
 	public McpSupervisorMetrics(MeterRegistry registry) {
 		this.registry = registry;
 	}
 
 	@Override
 	public void toolsChanged(String server, ToolSet tools) {
+		if (!tools.tools().isEmpty()) {
+			this.removed.remove(server); // listed: added again
+		}
+		if (this.removed.contains(server)) {
+			return;
+		}
 		if (tools.session() != null && tools.session().protocolVersion() != null) {
 			this.protocols.computeIfAbsent(server, Protocols::new).speaks(tools.session().protocolVersion());
 		}
-		toolMeters(server).listed(new HashSet<>(tools.names()));
+		ToolMeters meters = toolMeters(server);
+		if (meters != null) {
+			meters.listed(new HashSet<>(tools.names()));
+		}
 	}
 
 	@Override
 	public void stateChanged(McpServerStateChange change) {
+		if (change.from() == McpServerState.STOPPED) {
+			this.removed.remove(change.server()); // started: added again
+		}
+		if (this.removed.contains(change.server())) {
+			return;
+		}
 		this.states.computeIfAbsent(change.server(), this::registerStateGauges).set(change.to());
 	}
 
 	@Override
 	public void attemptFinished(String server, int generation, boolean connected) {
+		if (this.removed.contains(server)) {
+			return;
+		}
 		Counter.builder("mcp.supervisor.attempts")
 			.description("Connection attempts of supervised MCP servers")
 			.tag("server", server)
@@ -101,6 +123,9 @@ public class McpSupervisorMetrics implements SupervisorListener, ToolCallObserve
 
 	@Override
 	public void recovered(String server, int attempts, Duration outage) {
+		if (this.removed.contains(server)) {
+			return;
+		}
 		Timer.builder("mcp.supervisor.outage")
 			.description("Outages of supervised MCP servers, from the loss of a connected generation to the next")
 			.tag("server", server)
@@ -110,6 +135,9 @@ public class McpSupervisorMetrics implements SupervisorListener, ToolCallObserve
 
 	@Override
 	public void restarting(String server, RestartCause cause) {
+		if (this.removed.contains(server)) {
+			return;
+		}
 		Counter.builder("mcp.supervisor.restarts")
 			.description("Restarts of supervised MCP servers")
 			.tag("server", server)
@@ -120,6 +148,9 @@ public class McpSupervisorMetrics implements SupervisorListener, ToolCallObserve
 
 	@Override
 	public void cooldownOver(String server, Duration cooldown) {
+		if (this.removed.contains(server)) {
+			return;
+		}
 		Counter.builder("mcp.supervisor.cooldowns")
 			.description("Cooldowns of supervised MCP servers given up after a spent outage budget that ended in a"
 					+ " fresh budget")
@@ -130,6 +161,9 @@ public class McpSupervisorMetrics implements SupervisorListener, ToolCallObserve
 
 	@Override
 	public void promoted(String server, int generation, int replaced) {
+		if (this.removed.contains(server)) {
+			return;
+		}
 		Counter.builder("mcp.supervisor.promotions")
 			.description("Spares of supervised MCP servers' warm standbys that became the serving generation")
 			.tag("server", server)
@@ -139,19 +173,24 @@ public class McpSupervisorMetrics implements SupervisorListener, ToolCallObserve
 
 	@Override
 	public void called(String server, String serverTool, String tool, Outcome outcome, Duration duration) {
-		Timer timer = toolMeters(server).timer(serverTool, tool, outcome);
+		ToolMeters meters = toolMeters(server);
+		Timer timer = (meters != null) ? meters.timer(serverTool, tool, outcome) : null;
 		if (timer != null) {
 			timer.record(duration);
 		}
 	}
 
-	private ToolMeters toolMeters(String server) {
+	private @Nullable ToolMeters toolMeters(String server) {
 		ToolMeters meters = this.toolMeters.get(server);
-		return (meters != null) ? meters : this.toolMeters.computeIfAbsent(server, ToolMeters::new);
+		if (meters != null) {
+			return meters;
+		}
+		return this.removed.contains(server) ? null : this.toolMeters.computeIfAbsent(server, ToolMeters::new);
 	}
 
 	@Override
 	public void removed(String server) {
+		this.removed.add(server);
 		this.states.remove(server);
 		ToolMeters meters = this.toolMeters.remove(server);
 		if (meters != null) {

@@ -181,6 +181,21 @@ class McpSupervisorMetricsTests {
 	}
 
 	@Test
+	void whatARemovedServerReportsLateRegistersNoMeter() {
+		this.metrics.stateChanged(
+				new McpServerStateChange("files", McpServerState.STOPPED, McpServerState.STARTING, 0, "start", null));
+		this.metrics.toolsChanged("files", tools(1, List.of("read")));
+		this.metrics.removed("files");
+		// a call in flight as the server was removed ends, and its stop is told
+		call("files", "read", Outcome.SUCCESS);
+		this.metrics.stateChanged(
+				new McpServerStateChange("files", McpServerState.UP, McpServerState.STOPPED, 1, "stop", null));
+		this.metrics.toolsChanged("files", tools(1, List.of()));
+		this.metrics.attemptFinished("files", 2, false);
+		assertThat(this.registry.getMeters()).isEmpty();
+	}
+
+	@Test
 	void aToolCalledUnderAnotherNameIsTaggedWithTheNameOfEachCall() {
 		this.metrics.toolsChanged("files", tools(1, List.of("read")));
 		this.metrics.called("files", "read", "files_read", Outcome.SUCCESS, Duration.ofMillis(1));
