@@ -84,6 +84,22 @@ final class TestServers {
 		return Path.of(System.getProperty("mcpsupervisor.test.npm-dir", "../test-servers"));
 	}
 
+	/**
+	 * Returns the demo server as the properties of {@code mcp.servers.<name>}, each of
+	 * its arguments a property of its own, as an application configures it.
+	 * @param name the server's name
+	 * @return the properties
+	 */
+	static String[] demoProperties(String name) {
+		StdioServerDefinition demo = demo(name, Map.of());
+		List<String> properties = new ArrayList<>();
+		properties.add("mcp.servers." + name + ".command=" + demo.command());
+		for (int i = 0; i < demo.args().size(); i++) {
+			properties.add("mcp.servers." + name + ".args[" + i + "]=" + demo.args().get(i));
+		}
+		return properties.toArray(String[]::new);
+	}
+
 	static StdioServerDefinition demo(String name, Map<String, String> env) {
 		List<String> command = demoCommand();
 		return definition(name, command.get(0), command.subList(1, command.size()), env);

@@ -4,14 +4,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
-import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.spec.McpSchema.CreateMessageResult;
 import io.modelcontextprotocol.spec.McpSchema.Role;
@@ -52,7 +50,7 @@ class ChatClientToolCallingIT {
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(
 				AutoConfigurations.of(McpSupervisorAutoConfiguration.class, ToolCallingAutoConfiguration.class))
-		.withPropertyValues(demoServerProperties())
+		.withPropertyValues(TestServers.demoProperties("demo"))
 		// one JVM per generation instead of a probe's and then a 2025-11-25 one: the
 		// first test speaks the default, auto, as an application does
 		.withPropertyValues("mcp.servers.demo.protocol=2025-11-25", "mcp.servers.demo.reconnect.initial-delay=100ms",
@@ -60,17 +58,6 @@ class ChatClientToolCallingIT {
 				// a loaded machine must not turn a recovery into a failed turn; the bound
 				// has its own tests
 				"mcp.servers.demo.call.wait-for-recovery=60s");
-
-	// The demo server as mcp.servers.demo, each of its arguments in its own property.
-	private static String[] demoServerProperties() {
-		StdioServerDefinition demo = TestServers.demo("demo", Map.of());
-		List<String> properties = new ArrayList<>();
-		properties.add("mcp.servers.demo.command=" + demo.command());
-		for (int i = 0; i < demo.args().size(); i++) {
-			properties.add("mcp.servers.demo.args[" + i + "]=" + demo.args().get(i));
-		}
-		return properties.toArray(String[]::new);
-	}
 
 	@AfterEach
 	void noChildIsLeftAfterTheContextCloses() {

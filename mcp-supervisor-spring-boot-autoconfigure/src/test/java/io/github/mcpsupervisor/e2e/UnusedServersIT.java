@@ -2,16 +2,13 @@ package io.github.mcpsupervisor.e2e;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 
 import io.github.mcpsupervisor.autoconfigure.McpSupervisorAutoConfiguration;
 import io.github.mcpsupervisor.supervisor.McpServerState;
 import io.github.mcpsupervisor.supervisor.McpServerSupervisor;
 import io.github.mcpsupervisor.supervisor.McpSupervisors;
-import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,22 +37,12 @@ class UnusedServersIT {
 		return new ApplicationContextRunner()
 			.withConfiguration(
 					AutoConfigurations.of(McpSupervisorAutoConfiguration.class, ToolCallingAutoConfiguration.class))
-			.withPropertyValues(demoServerProperties())
+			.withPropertyValues(TestServers.demoProperties("demo"))
 			.withPropertyValues("mcp.runtime-directory=" + this.runtimeDirectory,
 					"mcp.servers.demo.protocol=2025-11-25", "mcp.servers.demo.idle.start-on-first-use=true",
 					"mcp.servers.demo.idle.timeout=2s", "mcp.servers.demo.termination-grace-period=1s",
 					// a cold start on a loaded machine: the bound has its own tests
 					"mcp.servers.demo.call.wait-for-recovery=60s");
-	}
-
-	private static String[] demoServerProperties() {
-		StdioServerDefinition demo = TestServers.demo("demo", Map.of());
-		List<String> properties = new ArrayList<>();
-		properties.add("mcp.servers.demo.command=" + demo.command());
-		for (int i = 0; i < demo.args().size(); i++) {
-			properties.add("mcp.servers.demo.args[" + i + "]=" + demo.args().get(i));
-		}
-		return properties.toArray(String[]::new);
 	}
 
 	@AfterEach
