@@ -104,8 +104,8 @@ class ProtectedDemoMcpServerTests {
 		for (String user : List.of("ada", "grace")) {
 			assertThat(modernWhoami(modernClient(token(user, ProtectedDemoMcpServer.MODERN))))
 				.isEqualTo("subject: " + user);
-			try (McpSyncClient legacy = legacyClient(token(user, ProtectedDemoMcpServer.LEGACY))) {
-				assertThat(legacyWhoami(legacy)).isEqualTo("subject: " + user);
+			try (Legacy legacy = legacyClient(token(user, ProtectedDemoMcpServer.LEGACY))) {
+				assertThat(legacyWhoami(legacy.client())).isEqualTo("subject: " + user);
 			}
 		}
 		assertThat(since(before))
@@ -128,13 +128,13 @@ class ProtectedDemoMcpServerTests {
 		Map<String, io.modelcontextprotocol.modern.client.McpSyncClient> modern = Map.of("ada",
 				modernClient(token("ada", ProtectedDemoMcpServer.MODERN)), "grace",
 				modernClient(token("grace", ProtectedDemoMcpServer.MODERN)));
-		try (McpSyncClient ada = legacyClient(token("ada", ProtectedDemoMcpServer.LEGACY));
-				McpSyncClient grace = legacyClient(token("grace", ProtectedDemoMcpServer.LEGACY))) {
+		try (Legacy ada = legacyClient(token("ada", ProtectedDemoMcpServer.LEGACY));
+				Legacy grace = legacyClient(token("grace", ProtectedDemoMcpServer.LEGACY))) {
 			List<Callable<String>> calls = new ArrayList<>();
 			List<String> expected = new ArrayList<>();
 			for (int i = 0; i < 20; i++) {
 				String user = (i % 2 == 0) ? "ada" : "grace";
-				McpSyncClient legacy = (i % 2 == 0) ? ada : grace;
+				McpSyncClient legacy = (i % 2 == 0) ? ada.client() : grace.client();
 				calls.add(() -> modernWhoami(modern.get(user)));
 				calls.add(() -> legacyWhoami(legacy));
 				expected.add("subject: " + user);
@@ -205,8 +205,8 @@ class ProtectedDemoMcpServerTests {
 			.satisfies((ex) -> assertThat(ex).isInstanceOf(McpHttpStatusException.class)
 				.extracting((status) -> ((McpHttpStatusException) status).statusCode())
 				.isEqualTo(401));
-		try (McpSyncClient legacy = legacyClient(null)) {
-			assertThat(legacy.listTools().tools()).extracting(McpSchema.Tool::name).contains("echo", "whoami");
+		try (Legacy legacy = legacyClient(null)) {
+			assertThat(legacy.client().listTools().tools()).extracting(McpSchema.Tool::name).contains("echo", "whoami");
 		}
 		String session = initialize(null);
 		HttpResponse<String> call = post(null, session, WHOAMI);
@@ -258,7 +258,7 @@ class ProtectedDemoMcpServerTests {
 		return ((io.modelcontextprotocol.modern.McpSchema.TextContent) result.content().get(0)).text();
 	}
 
-	private static McpSyncClient legacyClient(@Nullable String token) {
+	private static Legacy legacyClient(@Nullable String token) {
 		HttpClientStreamableHttpTransport.Builder transport = HttpClientStreamableHttpTransport.builder(server.url(""))
 			.endpoint(ProtectedDemoMcpServer.LEGACY);
 		if (token != null) {
@@ -267,7 +267,7 @@ class ProtectedDemoMcpServerTests {
 		}
 		McpSyncClient client = McpClient.sync(transport.build()).requestTimeout(Duration.ofSeconds(10)).build();
 		client.initialize();
-		return client;
+		return new Legacy(client);
 	}
 
 	private static String legacyWhoami(McpSyncClient client) {
@@ -304,6 +304,19 @@ class ProtectedDemoMcpServerTests {
 			request.header("Mcp-Session-Id", session).header("MCP-Protocol-Version", "2025-11-25");
 		}
 		return request;
+	}
+
+	/**
+	 * A 2025-11-25 client closed gracefully: its session's DELETE has reached the server
+	 * once it is closed, so that no test sees a request of the test before it.
+	 */
+	private record Legacy(McpSyncClient client) implements AutoCloseable {
+
+		@Override
+		public void close() {
+			this.client.closeGracefully();
+		}
+
 	}
 
 }
