@@ -6,12 +6,12 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
 import io.github.mcpsupervisor.internal.Fingerprint;
+import io.github.mcpsupervisor.internal.KeptFiles;
 import io.github.mcpsupervisor.supervisor.ToolSet.SessionInfo;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
@@ -134,7 +134,6 @@ public final class ToolCatalog {
 		if (path == null) {
 			return;
 		}
-		Path temporary = null;
 		try {
 			long listedAt = now.toEpochMilli();
 			// a server may say "forever" with the largest number it knows
@@ -142,23 +141,10 @@ public final class ToolCatalog {
 					: null;
 			byte[] bytes = McpJsonDefaults.getMapper()
 				.writeValueAsBytes(new Kept(VERSION, this.fingerprint, listedAt, freshUntil, tools, session));
-			temporary = Files.createTempFile(path.getParent(), "tools", ".tmp");
-			Files.write(temporary, bytes);
-			Files.move(temporary, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-			temporary = null;
+			KeptFiles.replace(path, "tools", bytes);
 		}
 		catch (IOException | RuntimeException ex) {
 			logger.warn("MCP server '" + server + "': its tool catalog cannot be written: " + ex.getMessage());
-		}
-		finally {
-			if (temporary != null) {
-				try {
-					Files.deleteIfExists(temporary);
-				}
-				catch (IOException ex) {
-					logger.debug("MCP server '" + server + "': a temporary tool catalog is left behind", ex);
-				}
-			}
 		}
 	}
 

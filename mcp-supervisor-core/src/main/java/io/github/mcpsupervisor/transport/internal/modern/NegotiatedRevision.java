@@ -2,17 +2,16 @@ package io.github.mcpsupervisor.transport.internal.modern;
 
 import java.io.IOException;
 import java.io.Reader;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Properties;
 
 import io.github.mcpsupervisor.internal.Fingerprint;
+import io.github.mcpsupervisor.internal.KeptFiles;
 import io.github.mcpsupervisor.transport.StdioServerDefinition;
 import io.github.mcpsupervisor.transport.StreamableHttpServerDefinition;
 import io.github.mcpsupervisor.transport.internal.Revisions;
@@ -190,25 +189,13 @@ public final class NegotiatedRevision {
 		Properties kept = new Properties();
 		kept.setProperty("server", this.server);
 		kept.setProperty("revision", revision);
-		Path written = null;
 		try {
-			// created private to the user, in a directory only the user may change
-			written = Files.createTempFile(path.getParent(), "revision", ".tmp");
-			try (Writer writer = Files.newBufferedWriter(written, StandardCharsets.UTF_8)) {
-				kept.store(writer, "the MCP revision a server of this configuration was last connected in");
-			}
-			Files.move(written, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+			// in a directory only the user may change
+			KeptFiles.replace(path, "revision",
+					KeptFiles.content(kept, "the MCP revision a server of this configuration was last connected in"));
 		}
 		catch (IOException | RuntimeException ex) {
 			report("cannot be written: " + ex.getMessage());
-			if (written != null) {
-				try {
-					Files.deleteIfExists(written);
-				}
-				catch (IOException ignored) {
-					// the temporary file stays: nothing reads it
-				}
-			}
 		}
 	}
 

@@ -2,13 +2,11 @@ package io.github.mcpsupervisor.transport.internal.stdio;
 
 import java.io.IOException;
 import java.io.Reader;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.UserPrincipal;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,6 +16,7 @@ import java.util.Optional;
 import java.util.Properties;
 
 import io.github.mcpsupervisor.internal.ConfigurationSanitizer;
+import io.github.mcpsupervisor.internal.KeptFiles;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -130,11 +129,7 @@ public final class ProcessRecords {
 		record.setProperty("owner.pid", Long.toString(this.owner.pid()));
 		record.setProperty("owner.start", startOf(this.owner).map(Instant::toString).orElse(""));
 		try {
-			Path written = Files.createTempFile(file.getParent(), "record", ".tmp");
-			try (Writer writer = Files.newBufferedWriter(written, StandardCharsets.UTF_8)) {
-				record.store(writer, "an MCP server process of the JVM owner.pid");
-			}
-			Files.move(written, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+			KeptFiles.replace(file, "record", KeptFiles.content(record, "an MCP server process of the JVM owner.pid"));
 		}
 		catch (IOException ex) {
 			logger.warn("MCP server process " + process.pid() + " cannot be recorded in " + this.directory + ": "
